@@ -1,0 +1,84 @@
+/**
+ * The seam between the executor (which decides) and a backend (which runs). Two backends
+ * implement it: `threads` (real worker_threads doing real CPU work) and `sim` (a discrete-event
+ * simulator with a virtual clock). The executor never knows which one it drives.
+ *
+ * Semantics of one dispatch (DESIGN.md §4, ../shared/trino-simulator.md):
+ * - With `perCallNanos` set (Trino leaf / intermediate splits) a dispatch runs exactly one call of
+ *   `min(remaining, perCallNanos)`; the call is atomic, so it may overrun the quantum (measured,
+ *   never hidden).
+ * - Without it, the split runs its kernel in small units (≈50–200 µs) and yields at the first unit
+ *   boundary past the quantum, or when its work is done.
+ * - With `blockedNanosPerCall` set, a call that leaves work undone ends `blocked` for that long:
+ *   the worker is free at once and the executor re-offers the split when it wakes.
+ */
+
+export type KernelName = 'hash' | 'sort' | 'compress' | 'matmul' | 'spin' | 'sleep';
+
+/** A user's own function: `import(module)[exportName](input, ctx)`. */
+export interface ModuleRef {
+  readonly module: string;
+  readonly exportName?: string;
+}
+
+/** Serializable description of a split's work; crosses the worker boundary as is. */
+export interface SplitWork {
+  readonly kernel: KernelName | ModuleRef;
+  readonly input?: unknown;
+  /** Total work, expressed as the time it takes (ns). */
+  readonly totalNanos: number;
+  readonly perCallNanos?: number;
+  readonly blockedNanosPerCall?: number;
+}
+
+export interface Dispatch {
+  readonly splitId: number;
+  readonly workerId: number;
+  readonly quantumNanos: number;
+  readonly work: SplitWork;
+  /** Work already done by earlier quanta (ns). */
+  readonly doneNanos: number;
+}
+
+export type QuantumOutcome = 'yielded' | 'blocked' | 'finished' | 'failed' | 'cancelled';
+
+export interface QuantumEnd {
+  readonly splitId: number;
+  readonly workerId: number;
+  /** Backend clock (ns) when the quantum started and ended. */
+  readonly startNanos: number;
+  readonly endNanos: number;
+  /** Measured running time of this quantum (ns); may exceed the quantum (overrun). */
+  readonly ranNanos: number;
+  /** Work done by this quantum (ns of the split's total). */
+  readonly workNanos: number;
+  readonly outcome: QuantumOutcome;
+  /** For `blocked`: how long until the split may run again. */
+  readonly blockedNanos?: number;
+  /** For `failed`: why (kernel threw, worker died, …). */
+  readonly error?: string;
+  /** A user module's result when it finished. */
+  readonly result?: unknown;
+}
+
+export interface BackendEvents {
+  quantumEnd(end: QuantumEnd): void;
+}
+
+export interface Backend {
+  readonly kind: 'threads' | 'sim';
+  /** The backend's clock in ns (virtual for sim, monotonic wall clock for threads). */
+  now(): number;
+  /** Workers that may take a dispatch now (shrinking lets running quanta finish). */
+  readonly workerCount: number;
+  setWorkerCount(count: number): void;
+  /** Idle worker ids, lowest first. */
+  idleWorkers(): number[];
+  start(dispatch: Dispatch): void;
+  /** Asks a running split to stop at its next unit boundary; it ends `cancelled`. */
+  cancel(splitId: number): void;
+  /** Runs `fn` at backend time `atNanos`; returns a canceller. */
+  setTimer(atNanos: number, fn: () => void): () => void;
+  setListener(events: BackendEvents): void;
+  close(): Promise<void>;
+}

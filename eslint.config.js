@@ -1,0 +1,147 @@
+// Lint enforces the layering of DESIGN.md §2 as errors. The TypeScript parser of typescript-eslint
+// needs the TypeScript 5 API, which TypeScript 7 (our type checker) no longer ships, so files are
+// parsed by Babel's parser with its TypeScript plugin; type errors are tsc's job, layering is lint's.
+import js from '@eslint/js';
+import babelParser from '@babel/eslint-parser';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = ['node:*', ...builtinModules.flatMap((m) => [m, `${m}/*`])];
+const rule = (message, group) => ({ group, message });
+
+/** Every layer names what it must not import; see ARCHITECTURE.md. */
+function restrict(...patterns) {
+  return { 'no-restricted-imports': ['error', { patterns }] };
+}
+const noNode = rule(
+  'this layer is pure TypeScript: no Node built-ins (DESIGN.md §2)',
+  nodeBuiltins,
+);
+const noElectron = rule('only electron/ imports electron', ['electron', 'electron/*']);
+const noRenderer = rule('nothing imports the renderer', ['**/renderer/**', '**/renderer']);
+const layer = (name, message) => rule(message, [`**/${name}/**`, `**/${name}`, `**/${name}.ts`]);
+
+export default [
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'coverage/**',
+      'test-results/**',
+      'playwright-report/**',
+      'e2e/screenshots/**',
+    ],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.{js,mjs,ts,tsx}'],
+    languageOptions: {
+      parser: babelParser,
+      parserOptions: {
+        requireConfigFile: false,
+        babelOptions: {
+          babelrc: false,
+          configFile: false,
+          parserOpts: { plugins: ['typescript'] },
+        },
+      },
+      globals: { ...globals.node, ...globals.browser },
+    },
+    rules: {
+      // tsc checks names and unused symbols with type knowledge Babel lacks.
+      'no-undef': 'off',
+      'no-unused-vars': 'off',
+      'no-redeclare': 'off',
+      eqeqeq: ['error', 'smart'],
+      'prefer-const': 'error',
+    },
+  },
+  {
+    files: ['**/*.tsx'],
+    languageOptions: {
+      parserOptions: {
+        requireConfigFile: false,
+        babelOptions: {
+          babelrc: false,
+          configFile: false,
+          parserOpts: { plugins: ['typescript', 'jsx'] },
+        },
+      },
+    },
+  },
+  {
+    files: ['shared/**'],
+    rules: restrict(
+      noNode,
+      noElectron,
+      noRenderer,
+      rule('shared/ is the contract; it imports nothing of ours', [
+        '**/engine/**',
+        '**/electron/**',
+      ]),
+    ),
+  },
+  {
+    files: ['engine/core/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      ...restrict(
+        noNode,
+        noElectron,
+        noRenderer,
+        layer('runtime', 'engine/core is below engine/runtime'),
+        layer('host', 'engine/core is below engine/host'),
+        layer('cli', 'engine/core is below engine/cli'),
+      ),
+      // Time is passed in: the same policy code runs on the simulator's virtual clock.
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'engine/core never reads a clock' },
+        { object: 'performance', property: 'now', message: 'engine/core never reads a clock' },
+        { object: 'process', property: 'hrtime', message: 'engine/core never reads a clock' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'engine/core never touches Node APIs' },
+        { name: 'setTimeout', message: 'engine/core never schedules on a clock' },
+        { name: 'setInterval', message: 'engine/core never schedules on a clock' },
+      ],
+    },
+  },
+  {
+    files: ['engine/runtime/**'],
+    rules: restrict(
+      noElectron,
+      noRenderer,
+      layer('host', 'engine/runtime is below engine/host'),
+      layer('cli', 'engine/runtime is below engine/cli'),
+    ),
+  },
+  {
+    files: ['engine/host/**'],
+    rules: restrict(noElectron, noRenderer, layer('cli', 'engine/host is below engine/cli')),
+  },
+  {
+    files: ['engine/cli/**'],
+    rules: restrict(noElectron, noRenderer),
+  },
+  {
+    files: ['electron/**'],
+    rules: restrict(
+      noRenderer,
+      rule('electron/ talks to the engine through engine/host only', [
+        '**/engine/core/**',
+        '**/engine/runtime/**',
+        '**/engine/cli/**',
+      ]),
+    ),
+  },
+  {
+    files: ['renderer/**'],
+    rules: restrict(
+      noNode,
+      rule('the renderer never imports electron', ['electron', 'electron/*', '**/electron/**']),
+      rule('the renderer imports shared/ only, never the engine', ['**/engine/**', '**/engine']),
+    ),
+  },
+];

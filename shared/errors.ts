@@ -1,0 +1,58 @@
+/**
+ * The one catalogue of error codes. Every error a user can see carries a code from here, a
+ * message that names the offending parameter, and (when there is one) the field path.
+ */
+export const ERROR_CODES = {
+  INVALID_CONFIG: 'a configuration value is out of range or malformed',
+  INVALID_ARGUMENT: 'an argument to an engine call is out of range or malformed',
+  DUPLICATE_ID: 'an id is already in use',
+  UNKNOWN_ID: 'no such job, task, split or node',
+  QUEUE_FULL: 'the bounded queue is at its limit',
+  ILLEGAL_TRANSITION: 'a lifecycle transition that the state machine does not allow',
+  INVALID_WORKLOAD: 'a workload document does not match its schema',
+  INVALID_GRAPH: 'a graph is empty, cyclic or names unknown nodes',
+  UNKNOWN_PRESET: 'no preset has that name',
+  UNKNOWN_COMMAND: 'a protocol message names no known command',
+  BAD_MESSAGE: 'a protocol message does not match its schema',
+  UNKNOWN_KERNEL: 'no kernel is registered under that name',
+  WORKER_LOST: 'a worker thread died while running a split',
+  KERNEL_FAILED: 'a kernel or user module threw',
+  CANCELLED: 'the job was cancelled',
+  ENGINE_CLOSED: 'the engine has been shut down',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Wire shape of an error (DESIGN.md §6): `{code, message, field?}`. */
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
+
+export class SchedLabError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'SchedLabError';
+    this.code = code;
+    this.field = field;
+  }
+
+  toInfo(): ErrorInfo {
+    return this.field === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, field: this.field };
+  }
+}
+
+/** Shorthand for the most common case: a config field out of range. */
+export function invalidConfig(field: string, requirement: string): SchedLabError {
+  return new SchedLabError('INVALID_CONFIG', `${field} ${requirement}`, field);
+}
+
+export function isSchedLabError(e: unknown): e is SchedLabError {
+  return e instanceof SchedLabError;
+}
