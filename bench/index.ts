@@ -1,0 +1,16 @@
+// `npm run bench`: runs every benchmark module in turn (or those named on the command line) and
+// ends with one `BENCH_JSON {...}` line holding every figure, so runs compare across commits.
+import { BenchReport } from './report.ts';
+
+type BenchModule = { run(report: BenchReport): Promise<void> };
+
+const suites: Record<string, () => Promise<BenchModule>> = {};
+
+const wanted = process.argv.slice(2);
+const report = new BenchReport();
+for (const [name, load] of Object.entries(suites)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`\n# ${name}`);
+  await (await load()).run(report);
+}
+console.log(`BENCH_JSON ${JSON.stringify(report.figures)}`);
