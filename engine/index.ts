@@ -1,0 +1,3 @@
+// The engine's public surface. Each area adds its exports here.
+export * from './core/ready-queue.ts';
+export * from '../shared/errors.ts';
