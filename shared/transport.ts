@@ -1,0 +1,104 @@
+/**
+ * The envelopes that carry the protocol (./protocol.ts) between a host and the renderer, the same
+ * for both transports (DESIGN.md §6):
+ * - browser mode: JSON text messages over one WebSocket (`/ws?token=…`);
+ * - Electron: commands through the preload's `window.schedlab.command` (one IPC channel), frames
+ *   and snapshots over a `MessagePort` carrying the same host-message envelopes.
+ *
+ * A host answers every well-formed client message with exactly one `reply` (whose `result` is the
+ * command's `{ok: true, …}` or `{ok: false, error}`); a message it cannot read at all gets an
+ * `error` envelope and the connection stays open. A new client receives a `snapshot` first.
+ */
+import { z } from 'zod';
+import type { ErrorInfo } from './errors.ts';
+
+/** Electron IPC channel of `window.schedlab.command` (ipcRenderer.invoke ↔ ipcMain.handle). */
+export const COMMAND_CHANNEL = 'schedlab:command';
+/** Name of the message that hands the renderer its frame port (main → preload → page). */
+export const PORT_MESSAGE = 'schedlab:port';
+/** WebSocket path of browser mode; the token travels as `?token=`. */
+export const WS_PATH = '/ws';
+
+/** Client → host: one command, correlated by a client-chosen id. */
+const idMessage = 'must be a non-negative integer';
+export const clientMessageSchema = z.object(
+  {
+    id: z.number({ error: idMessage }).int({ error: idMessage }).nonnegative({ error: idMessage }),
+    command: z.unknown().nonoptional({ error: 'is required' }),
+  },
+  { error: 'must be an object {id, command}' },
+);
+export interface ClientMessage<C = unknown> {
+  id: number;
+  command: C;
+}
+
+/** Frames a host skipped for this client because it was not reading fast enough. */
+export interface Skipped {
+  /** Frames never sent to this client (cumulative for the connection). */
+  frames: number;
+  /** Gantt spans those frames carried, lost to this client (cumulative). */
+  spans: number;
+}
+
+export interface ReplyMessage<R = unknown> {
+  type: 'reply';
+  id: number;
+  result: R;
+}
+export interface SnapshotMessage<S = unknown> {
+  type: 'snapshot';
+  snapshot: S;
+}
+export interface FrameMessage<F = unknown> {
+  type: 'frame';
+  frame: F;
+  /** Present once this client has fallen behind at least once. */
+  skipped?: Skipped;
+}
+export interface ErrorMessage {
+  type: 'error';
+  /** The offending message's id, when it had a readable one. */
+  id?: number;
+  error: ErrorInfo;
+}
+
+/** Everything a host sends; the MessagePort of Electron carries only snapshots and frames. */
+export type HostMessage<R = unknown, S = unknown, F = unknown> =
+  ReplyMessage<R> | SnapshotMessage<S> | FrameMessage<F> | ErrorMessage;
+
+const errorInfoSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  field: z.string().optional(),
+});
+
+/** Shape check of host messages (payloads are the protocol's business). */
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('reply'), id: z.number().int(), result: z.unknown() }),
+  z.object({ type: z.literal('snapshot'), snapshot: z.unknown() }),
+  z.object({
+    type: z.literal('frame'),
+    frame: z.unknown(),
+    skipped: z.object({ frames: z.number(), spans: z.number() }).optional(),
+  }),
+  z.object({ type: z.literal('error'), id: z.number().int().optional(), error: errorInfoSchema }),
+]);
+
+/** What the Electron preload exposes on `window.schedlab` (via contextBridge). */
+export interface SchedlabBridge<C = unknown, R = unknown> {
+  readonly host: 'electron';
+  command(command: C): Promise<R>;
+}
+
+/**
+ * The one interface the renderer talks to, whichever host it is in (WebSocket in browser mode,
+ * the preload bridge + MessagePort in Electron).
+ */
+export interface Transport<C = unknown, R = unknown, S = unknown, F = unknown> {
+  readonly host: 'electron' | 'browser';
+  command(command: C): Promise<R>;
+  /** Snapshots and frames as they arrive; returns an unsubscribe function. */
+  subscribe(listener: (message: SnapshotMessage<S> | FrameMessage<F>) => void): () => void;
+  close(): void;
+}
