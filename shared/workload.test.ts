@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { SchedLabError } from './errors.ts';
+import { parseWorkload } from './workload.ts';
+
+const klass = (over: Record<string, unknown> = {}) => ({
+  name: 'q',
+  arrival: { kind: 'once' },
+  splits: { leaf: 2 },
+  work: { totalMs: 10 },
+  ...over,
+});
+
+function errorOf(input: unknown): SchedLabError {
+  try {
+    parseWorkload(input);
+  } catch (e) {
+    if (e instanceof SchedLabError) return e;
+    throw e;
+  }
+  throw new Error('expected the workload to be rejected');
+}
+
+describe('workload schema', () => {
+  it('fills defaults and accepts a bare number as a fixed distribution', () => {
+    const w = parseWorkload({ seed: 3, classes: [klass()] });
+    expect(w.classes?.[0]).toMatchObject({
+      tasks: 1,
+      basePriority: 50,
+      retries: 0,
+      splits: { leaf: 2, intermediate: 0 },
+      work: { kernel: 'spin', totalMs: { kind: 'fixed', ms: 10 } },
+    });
+    expect(w.timeScale).toBe(1);
+  });
+
+  it('names the exact field of a bad Poisson rate', () => {
+    const e = errorOf({
+      durationMs: 1000,
+      classes: [klass(), klass({ name: 'b', arrival: { kind: 'poisson', rate: 0 } })],
+    });
+    expect(e.code).toBe('INVALID_WORKLOAD');
+    expect(e.message).toBe('classes[1].arrival.rate must be > 0');
+    expect(e.field).toBe('classes[1].arrival.rate');
+  });
+
+  it('names bad priorities, kinds, kernels and unknown fields', () => {
+    expect(errorOf({ classes: [klass({ basePriority: 101 })] }).message).toBe(
+      'classes[0].basePriority must be <= 100',
+    );
+    expect(errorOf({ classes: [klass({ arrival: { kind: 'daily' } })] }).message).toBe(
+      'classes[0].arrival.kind must be one of once, periodic, poisson',
+    );
+    expect(errorOf({ classes: [klass({ work: { totalMs: 1, kernel: 'nope' } })] }).message).toMatch(
+      /^classes\[0\]\.work\.kernel must be one of hash, sort/,
+    );
+    expect(errorOf({ classes: [klass({ colour: 'red' })] }).message).toBe(
+      'classes[0] has unknown field colour',
+    );
+    expect(errorOf({ classes: [klass({ work: {} })] }).message).toBe(
+      'classes[0].work needs exactly one of totalMs or generator',
+    );
+  });
+
+  it('requires an end for open-ended arrivals and known specs on the timeline', () => {
+    expect(
+      errorOf({ classes: [klass({ arrival: { kind: 'periodic', everyMs: 5 } })] }).message,
+    ).toBe('classes[0].arrival.count is required when durationMs is not set');
+    const trino = {
+      durationMs: 1000,
+      trino: {
+        specs: [
+          { name: 'a', type: 'leaf', concurrentTasks: 1, splitsPerTask: 1, generator: 'fast-leaf' },
+        ],
+        timeline: [{ atMs: 0, action: 'enable', spec: 'b' }],
+      },
+    };
+    expect(errorOf(trino).message).toBe('trino.timeline[0].spec names no spec "b"');
+    expect(errorOf({}).message).toBe('classes needs classes, trino or graph');
+  });
+});

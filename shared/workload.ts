@@ -1,0 +1,304 @@
+/**
+ * The workload document (DESIGN.md §5): a seed plus either job classes with arrival processes,
+ * a Trino simulation (its SimulationController: task specifications and a timeline), or a graph.
+ * Times are milliseconds here (the engine converts to integer nanoseconds).
+ *
+ * `parseWorkload` is the only way in: it returns the normalised document (defaults filled in) or
+ * throws `INVALID_WORKLOAD` whose message names the field, e.g. `classes[1].arrival.rate must be
+ * > 0`. Objects are strict, so a misspelt field is an error rather than silently ignored.
+ */
+import { z } from 'zod';
+import { SchedLabError } from './errors.ts';
+
+export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
+
+/** Trino's `SplitGenerators` by name (../shared/trino-simulator.md). */
+export const TRINO_GENERATORS = [
+  'aggregated',
+  'fast-leaf',
+  'slow-leaf',
+  'l4-leaf',
+  'quanta-exceeding',
+  'intermediate',
+] as const;
+export type TrinoGeneratorName = (typeof TRINO_GENERATORS)[number];
+
+/** Trino's distributions by name, drawn with u in [from, to). */
+export const TRINO_DISTRIBUTIONS = [
+  'leaf-total',
+  'leaf-per-call',
+  'intermediate-scheduled',
+  'intermediate-wall',
+] as const;
+
+const nonNegative = z.number().finite().min(0);
+const positive = z.number().finite().gt(0);
+const count = z.number().int().min(1);
+const unit = z.number().min(0).max(1);
+
+const distributionObject = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('fixed'), ms: nonNegative }),
+  z
+    .strictObject({ kind: z.literal('uniform'), minMs: nonNegative, maxMs: nonNegative })
+    .refine((d) => d.maxMs >= d.minMs, { message: 'must be >= minMs', path: ['maxMs'] }),
+  z.strictObject({ kind: z.literal('exponential'), meanMs: positive }),
+  z
+    .strictObject({
+      kind: z.literal('trino'),
+      name: z.enum(TRINO_DISTRIBUTIONS),
+      from: unit.default(0),
+      to: unit.default(1),
+    })
+    .refine((d) => d.to > d.from, { message: 'must be > from', path: ['to'] }),
+]);
+
+/** A time distribution in ms; a bare number is shorthand for `{kind: 'fixed', ms}`. */
+export const distributionSchema = z.preprocess(
+  (v) => (typeof v === 'number' ? { kind: 'fixed', ms: v } : v),
+  distributionObject,
+);
+export type Distribution = z.output<typeof distributionObject>;
+
+const kernelSchema = z.union([
+  z.enum(KERNEL_NAMES),
+  z.strictObject({ module: z.string().min(1), exportName: z.string().min(1).optional() }),
+]);
+
+const simpleGenerator = z.strictObject({
+  simple: z.strictObject({ totalMs: positive, perCallMs: positive }),
+});
+
+/** How each split's cost is drawn: distributions, or one of Trino's generators. */
+const workSchema = z
+  .strictObject({
+    kernel: kernelSchema.default('spin'),
+    input: z.unknown().optional(),
+    totalMs: distributionSchema.optional(),
+    perCallMs: distributionSchema.optional(),
+    blockedMs: distributionSchema.optional(),
+    generator: z.union([z.enum(TRINO_GENERATORS), simpleGenerator]).optional(),
+  })
+  .superRefine((w, ctx) => {
+    if ((w.totalMs === undefined) === (w.generator === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'needs exactly one of totalMs or generator',
+        path: [],
+      });
+    }
+  });
+export type WorkSpec = z.output<typeof workSchema>;
+
+const arrivalSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('once'),
+    atMs: nonNegative.default(0),
+    count: count.default(1),
+  }),
+  z.strictObject({
+    kind: z.literal('periodic'),
+    everyMs: positive,
+    startMs: nonNegative.default(0),
+    count: count.optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('poisson'),
+    /** Jobs per second. */
+    rate: positive,
+    startMs: nonNegative.default(0),
+    count: count.optional(),
+  }),
+]);
+export type Arrival = z.output<typeof arrivalSchema>;
+
+const jobClassSchema = z.strictObject({
+  name: z.string().min(1),
+  arrival: arrivalSchema,
+  tasks: count.default(1),
+  /** Splits per task, by kind (DESIGN.md §3.1 admission). */
+  splits: z
+    .strictObject({
+      leaf: z.number().int().min(0).default(0),
+      intermediate: z.number().int().min(0).default(0),
+    })
+    .refine((s) => s.leaf + s.intermediate >= 1, { message: 'must hold at least one split' }),
+  work: workSchema,
+  basePriority: z.number().int().min(0).max(100).default(50),
+  retries: z.number().int().min(0).default(0),
+});
+export type JobClass = z.output<typeof jobClassSchema>;
+
+const trinoSpecSchema = z.strictObject({
+  name: z.string().min(1),
+  type: z.enum(['leaf', 'intermediate']),
+  /** Tasks to run in all; absent = unbounded (Trino's `OptionalInt.empty()`). */
+  totalTasks: count.optional(),
+  concurrentTasks: count,
+  splitsPerTask: count,
+  generator: z.union([z.enum(TRINO_GENERATORS), simpleGenerator]),
+  kernel: kernelSchema.default('spin'),
+});
+export type TrinoSpec = z.output<typeof trinoSpecSchema>;
+
+const timelineStepSchema = z.discriminatedUnion('action', [
+  z.strictObject({ atMs: nonNegative, action: z.literal('enable'), spec: z.string().min(1) }),
+  z.strictObject({ atMs: nonNegative, action: z.literal('disable'), spec: z.string().min(1) }),
+  z.strictObject({ atMs: nonNegative, action: z.literal('clear') }),
+  z.strictObject({ atMs: nonNegative, action: z.literal('mark'), label: z.string() }),
+]);
+export type TimelineStep = z.output<typeof timelineStepSchema>;
+
+/** Trino's SimulationController: specs, a timeline, a fixed controller period. */
+const trinoSchema = z.strictObject({
+  controllerIntervalMs: positive.default(500),
+  /** A LEAF task keeps at most this many splits outstanding. */
+  maxOutstandingLeafSplits: count.default(3),
+  specs: z.array(trinoSpecSchema).min(1),
+  timeline: z.array(timelineStepSchema),
+});
+export type TrinoSimulation = z.output<typeof trinoSchema>;
+
+export const workloadSchema = z
+  .strictObject({
+    name: z.string().min(1).default('custom'),
+    description: z.string().optional(),
+    seed: z.number().int().min(0).default(1),
+    /** When the run stops (ms of backend time); required for open-ended arrivals. */
+    durationMs: positive.optional(),
+    /** threads backend only: every time in the workload is multiplied by this. */
+    timeScale: positive.default(1),
+    /** Executor settings this workload wants (validated by the executor's config schema). */
+    config: z.record(z.string(), z.unknown()).optional(),
+    /** Overrides applied on the threads backend only (e.g. fewer workers than the simulator). */
+    threads: z.record(z.string(), z.unknown()).optional(),
+    classes: z.array(jobClassSchema).optional(),
+    trino: trinoSchema.optional(),
+    /** A graph document, validated by the graph schema (shared/graph.ts). */
+    graph: z.unknown().optional(),
+  })
+  .superRefine((w, ctx) => {
+    if (w.classes === undefined && w.trino === undefined && w.graph === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'needs classes, trino or graph', path: ['classes'] });
+    }
+    const names = new Set<string>();
+    w.classes?.forEach((c, i) => {
+      if (names.has(c.name))
+        ctx.addIssue({
+          code: 'custom',
+          message: `duplicates "${c.name}"`,
+          path: ['classes', i, 'name'],
+        });
+      names.add(c.name);
+      if (
+        c.arrival.kind !== 'once' &&
+        c.arrival.count === undefined &&
+        w.durationMs === undefined
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'is required when durationMs is not set',
+          path: ['classes', i, 'arrival', 'count'],
+        });
+      }
+    });
+    if (w.trino !== undefined) {
+      const specs = new Set(w.trino.specs.map((s) => s.name));
+      w.trino.timeline.forEach((step, i) => {
+        if ((step.action === 'enable' || step.action === 'disable') && !specs.has(step.spec)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `names no spec "${step.spec}"`,
+            path: ['trino', 'timeline', i, 'spec'],
+          });
+        }
+      });
+      if (w.durationMs === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'is required for a trino simulation',
+          path: ['durationMs'],
+        });
+      }
+    }
+  });
+
+export type WorkloadInput = z.input<typeof workloadSchema>;
+export type Workload = z.output<typeof workloadSchema>;
+
+/** `['classes', 1, 'arrival', 'rate']` → `classes[1].arrival.rate`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** One zod issue as `<requirement>` in the words of our error catalogue. */
+function requirement(issue: Issue): string {
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'array' || issue.origin === 'string')
+        return `must have at least ${String(issue.minimum)} ${issue.origin === 'array' ? 'entries' : 'characters'}`;
+      return `must be ${issue.inclusive === false ? '>' : '>='} ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be ${issue.inclusive === false ? '<' : '<='} ${String(issue.maximum)}`;
+    case 'invalid_type':
+      return issue.input === undefined
+        ? 'is required'
+        : `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
+    case 'invalid_union': {
+      const options = 'options' in issue ? issue.options : undefined;
+      if (options !== undefined) return `must be one of ${options.map(String).join(', ')}`;
+      return 'does not match any allowed form';
+    }
+    case 'unrecognized_keys':
+      return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    default:
+      return issue.message;
+  }
+}
+
+/**
+ * A plain union (e.g. kernel name | module) fails every branch; the useful complaint is the one
+ * from the branch whose type matched (a string that is no known kernel name, not "expected
+ * object"), with its path made absolute.
+ */
+function bestIssue(issue: Issue): { issue: Issue; path: PropertyKey[] } {
+  if (issue.code !== 'invalid_union') return { issue, path: issue.path };
+  if (issue.discriminator !== undefined) return { issue, path: issue.path };
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (first === undefined || (first.code === 'invalid_type' && first.path.length === 0)) continue;
+    const inner = bestIssue(first);
+    return { issue: inner.issue, path: [...issue.path, ...inner.path] };
+  }
+  return { issue, path: issue.path };
+}
+
+/** The first issue of a failed parse as a coded error naming the field. */
+export function workloadError(
+  error: z.ZodError,
+  prefix: readonly PropertyKey[] = [],
+): SchedLabError {
+  const first = error.issues[0];
+  if (first === undefined) return new SchedLabError('INVALID_WORKLOAD', 'workload is invalid');
+  const { issue, path } = bestIssue(first);
+  const field = fieldPath([...prefix, ...path]) || 'workload';
+  return new SchedLabError('INVALID_WORKLOAD', `${field} ${requirement(issue)}`, field);
+}
+
+export function parseWorkload(input: unknown): Workload {
+  const result = workloadSchema.safeParse(input);
+  if (!result.success) throw workloadError(result.error);
+  return result.data;
+}
