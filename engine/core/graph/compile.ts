@@ -1,0 +1,132 @@
+/**
+ * Graph compilation (DESIGN.md §3.4): validates an `IndexedGraph` — not empty, endpoints in
+ * range, acyclic (the error names the nodes of one cycle) — and computes, in typed arrays, what
+ * every executor needs: in-degrees, successors in CSR form, a topological order, b-levels
+ * (cost + max b-level of the successors = the critical-path rank), total work and critical path.
+ * O(nodes + edges); a 100k-node graph compiles in milliseconds.
+ */
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { GraphDocument, GraphKernel } from '../../../shared/graph.ts';
+import { generateGraph } from './generators.ts';
+import { indexExplicitGraph, type IndexedGraph } from './indexed-graph.ts';
+
+export interface CompiledGraph {
+  readonly nodeCount: number;
+  readonly edgeCount: number;
+  readonly costNanos: Float64Array;
+  readonly retries: Uint8Array;
+  readonly kernels: readonly (GraphKernel | null)[];
+  readonly kernelOf: Uint16Array;
+  readonly inDegree: Int32Array;
+  /** Successors of v are `successors[successorStart[v] .. successorStart[v+1])`. */
+  readonly successorStart: Int32Array;
+  readonly successors: Int32Array;
+  readonly topoOrder: Int32Array;
+  /** cost + max b-level of the successors (ns). */
+  readonly bLevel: Float64Array;
+  readonly workNanos: number;
+  readonly criticalPathNanos: number;
+  nodeId(index: number): string;
+}
+
+/** Parses nothing: takes an already validated document (see `parseGraphDocument`). */
+export function compileDocument(doc: GraphDocument): CompiledGraph {
+  return compileGraph('generator' in doc ? generateGraph(doc) : indexExplicitGraph(doc));
+}
+
+export function compileGraph(graph: IndexedGraph): CompiledGraph {
+  const n = graph.nodeCount;
+  if (n === 0) throw new SchedLabError('INVALID_GRAPH', 'nodes: the graph is empty', 'nodes');
+  const { from, to } = graph;
+  const m = from.length;
+  const ids = graph.ids;
+  const nodeId = ids === null ? (i: number) => `n${i}` : (i: number) => ids[i] ?? `n${i}`;
+
+  const inDegree = new Int32Array(n);
+  const successorStart = new Int32Array(n + 1);
+  for (let e = 0; e < m; e++) {
+    const a = from[e]!;
+    const b = to[e]!;
+    if (a < 0 || a >= n || b < 0 || b >= n) {
+      throw new SchedLabError('INVALID_GRAPH', `edges.${e}: endpoint out of range`, `edges.${e}`);
+    }
+    successorStart[a + 1]!++;
+    inDegree[b]!++;
+  }
+  for (let v = 0; v < n; v++) successorStart[v + 1]! += successorStart[v]!;
+  const successors = new Int32Array(m);
+  const fill = successorStart.slice(0, n);
+  for (let e = 0; e < m; e++) successors[fill[from[e]!]!++] = to[e]!;
+
+  // Kahn's algorithm; the order array doubles as the queue.
+  const remaining = inDegree.slice();
+  const topoOrder = new Int32Array(n);
+  let tail = 0;
+  for (let v = 0; v < n; v++) if (remaining[v] === 0) topoOrder[tail++] = v;
+  for (let head = 0; head < tail; head++) {
+    const v = topoOrder[head]!;
+    for (let k = successorStart[v]!; k < successorStart[v + 1]!; k++) {
+      const s = successors[k]!;
+      if (--remaining[s]! === 0) topoOrder[tail++] = s;
+    }
+  }
+  if (tail < n) {
+    const cycle = findCycle(n, from, to, remaining).map(nodeId);
+    throw new SchedLabError('INVALID_GRAPH', `cycle: ${cycle.join(' → ')}`, 'edges');
+  }
+
+  const cost = graph.costNanos;
+  const bLevel = new Float64Array(n);
+  let criticalPathNanos = 0;
+  let workNanos = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    const v = topoOrder[i]!;
+    let best = 0;
+    for (let k = successorStart[v]!; k < successorStart[v + 1]!; k++)
+      best = Math.max(best, bLevel[successors[k]!]!);
+    const b = cost[v]! + best;
+    bLevel[v] = b;
+    workNanos += cost[v]!;
+    if (b > criticalPathNanos) criticalPathNanos = b;
+  }
+
+  return {
+    nodeCount: n,
+    edgeCount: m,
+    costNanos: cost,
+    retries: graph.retries,
+    kernels: graph.kernels,
+    kernelOf: graph.kernelOf,
+    inDegree,
+    successorStart,
+    successors,
+    topoOrder,
+    bLevel,
+    workNanos,
+    criticalPathNanos,
+    nodeId,
+  };
+}
+
+/**
+ * After Kahn's algorithm every node left over (remaining > 0) has a left-over predecessor, so
+ * walking predecessors from any of them must revisit a node: that loop is a cycle. Returns it in
+ * edge direction, first node repeated at the end (`a → b → c → a`).
+ */
+function findCycle(n: number, from: Int32Array, to: Int32Array, remaining: Int32Array): number[] {
+  const pred = new Int32Array(n).fill(-1);
+  for (let e = 0; e < from.length; e++) {
+    if (remaining[from[e]!]! > 0 && remaining[to[e]!]! > 0) pred[to[e]!] = from[e]!;
+  }
+  let start = remaining.findIndex((r) => r > 0);
+  const seenAt = new Int32Array(n).fill(-1);
+  const walk: number[] = [];
+  while (seenAt[start]! < 0) {
+    seenAt[start] = walk.length;
+    walk.push(start);
+    start = pred[start]!;
+  }
+  const cycle = walk.slice(seenAt[start]!).reverse();
+  cycle.push(cycle[0]!);
+  return cycle;
+}

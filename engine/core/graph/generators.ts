@@ -1,0 +1,187 @@
+/**
+ * Graph generators (DESIGN.md §5): Taskflow's benchmark shapes, seeded random DAGs and the
+ * `diamond` that separates FIFO from critical-path scheduling. Each builds an `IndexedGraph`
+ * directly in typed arrays; same spec and seed → the same graph.
+ */
+import type { GeneratorSpec, GraphKernel } from '../../../shared/graph.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
+import { msToNanos, type IndexedGraph } from './indexed-graph.ts';
+import { mulberry32 } from './prng.ts';
+
+/** Erdős–Rényi graphs beyond this many edges are refused rather than exhausting memory. */
+export const MAX_GENERATED_EDGES = 20_000_000;
+
+/** Growable edge list over typed arrays (amortised doubling, capped by MAX_GENERATED_EDGES). */
+class EdgeBuilder {
+  from: Int32Array;
+  to: Int32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.from = new Int32Array(Math.max(1, capacity));
+    this.to = new Int32Array(Math.max(1, capacity));
+  }
+  add(a: number, b: number): void {
+    if (this.length === this.from.length) {
+      if (this.length >= MAX_GENERATED_EDGES) {
+        throw new SchedLabError(
+          'INVALID_GRAPH',
+          `p: the graph would exceed ${MAX_GENERATED_EDGES} edges`,
+          'p',
+        );
+      }
+      const grow = (old: Int32Array) => {
+        const next = new Int32Array(Math.min(old.length * 2, MAX_GENERATED_EDGES));
+        next.set(old);
+        return next;
+      };
+      this.from = grow(this.from);
+      this.to = grow(this.to);
+    }
+    this.from[this.length] = a;
+    this.to[this.length] = b;
+    this.length++;
+  }
+  finish(): { from: Int32Array; to: Int32Array } {
+    return { from: this.from.slice(0, this.length), to: this.to.slice(0, this.length) };
+  }
+}
+
+interface Shape {
+  n: number;
+  edges: { from: Int32Array; to: Int32Array };
+  ids?: string[];
+  /** Per-node cost (ms) overriding the uniform one. */
+  costMs?: (i: number) => number | undefined;
+}
+
+export function generateGraph(spec: GeneratorSpec): IndexedGraph {
+  const shape = buildShape(spec);
+  const { n } = shape;
+  const costNanos = new Float64Array(n);
+  const maxCost = 'maxCost' in spec ? spec.maxCost : undefined;
+  const random = mulberry32(('seed' in spec ? spec.seed : 1) ^ 0x9e3779b9);
+  for (let i = 0; i < n; i++) {
+    let ms = shape.costMs?.(i) ?? spec.cost;
+    if (maxCost !== undefined && maxCost > spec.cost)
+      ms = spec.cost + random() * (maxCost - spec.cost);
+    costNanos[i] = msToNanos(ms);
+  }
+  const kernels: (GraphKernel | null)[] = [spec.kernel ?? null];
+  return {
+    nodeCount: n,
+    from: shape.edges.from,
+    to: shape.edges.to,
+    costNanos,
+    retries: new Uint8Array(n).fill(spec.retries),
+    kernels,
+    kernelOf: new Uint16Array(n),
+    ids: shape.ids ?? null,
+  };
+}
+
+function buildShape(spec: GeneratorSpec): Shape {
+  switch (spec.generator) {
+    case 'chain': {
+      const b = new EdgeBuilder(spec.length - 1);
+      for (let i = 0; i + 1 < spec.length; i++) b.add(i, i + 1);
+      return { n: spec.length, edges: b.finish() };
+    }
+    case 'binary-tree': {
+      // Root to leaves, as in Taskflow's binary-tree benchmark: node i feeds 2i+1 and 2i+2.
+      const n = 2 ** spec.depth - 1;
+      const b = new EdgeBuilder(n - 1);
+      for (let i = 0; 2 * i + 2 < n; i++) {
+        b.add(i, 2 * i + 1);
+        b.add(i, 2 * i + 2);
+      }
+      return { n, edges: b.finish() };
+    }
+    case 'independent':
+      return { n: spec.count, edges: new EdgeBuilder(0).finish() };
+    case 'wavefront': {
+      const { rows, cols } = spec;
+      const b = new EdgeBuilder(2 * rows * cols);
+      for (let r = 0; r < rows; r++) {
+        for (let c = 0; c < cols; c++) {
+          const v = r * cols + c;
+          if (r + 1 < rows) b.add(v, v + cols);
+          if (c + 1 < cols) b.add(v, v + 1);
+        }
+      }
+      return { n: rows * cols, edges: b.finish() };
+    }
+    case 'layered-random':
+      return layeredRandom(spec.levels, spec.width, spec.seed);
+    case 'erdos-renyi':
+      return erdosRenyi(spec.nodes, spec.p, spec.seed);
+    case 'diamond':
+      return diamond(spec.width, spec.longCost);
+  }
+}
+
+/** Every node of level l has 1–4 distinct successors in level l+1 (fewer when the level is narrower). */
+function layeredRandom(levels: number, width: number, seed: number): Shape {
+  const random = mulberry32(seed);
+  const n = levels * width;
+  const b = new EdgeBuilder(n * 2);
+  const picked = new Int32Array(4);
+  for (let l = 0; l + 1 < levels; l++) {
+    for (let k = 0; k < width; k++) {
+      const out = Math.min(width, 1 + Math.floor(random() * 4));
+      let count = 0;
+      while (count < out) {
+        const target = Math.floor(random() * width);
+        if (picked.subarray(0, count).includes(target)) continue;
+        picked[count++] = target;
+        b.add(l * width + k, (l + 1) * width + target);
+      }
+    }
+  }
+  return { n, edges: b.finish() };
+}
+
+/** Edge i→j for each i<j with probability p; geometric skips make it O(n + edges). */
+function erdosRenyi(n: number, p: number, seed: number): Shape {
+  const random = mulberry32(seed);
+  const b = new EdgeBuilder(Math.min(MAX_GENERATED_EDGES, Math.ceil((p * n * (n - 1)) / 2) + 16));
+  if (p > 0) {
+    const logq = Math.log(1 - p);
+    for (let i = 0; i < n; i++) {
+      // Candidates are j = i+1..n-1; skip ahead by a geometric number of misses each time.
+      let j = i;
+      for (;;) {
+        j += p >= 1 ? 1 : 1 + Math.floor(Math.log(1 - random()) / logq);
+        if (j >= n) break;
+        b.add(i, j);
+      }
+    }
+  }
+  return { n, edges: b.finish() };
+}
+
+/**
+ * A → {C1..Cw, B}, {C1..Cw, B} → D, Ci → Ei; B is long. The short branches are listed first, so
+ * FIFO starts them before B and D waits; critical-path starts B at once (DESIGN.md §5).
+ */
+function diamond(width: number, longCostMs: number): Shape {
+  const c = (i: number) => (width === 1 ? 'C' : `C${i + 1}`);
+  const e = (i: number) => (width === 1 ? 'E' : `E${i + 1}`);
+  const ids = ['A', ...Array.from({ length: width }, (_, i) => c(i)), 'B', 'D'];
+  for (let i = 0; i < width; i++) ids.push(e(i));
+  const B = width + 1;
+  const D = width + 2;
+  const b = new EdgeBuilder(3 * width + 2);
+  for (let i = 0; i < width; i++) b.add(0, 1 + i);
+  b.add(0, B);
+  for (let i = 0; i < width; i++) {
+    b.add(1 + i, D);
+    b.add(1 + i, D + 1 + i);
+  }
+  b.add(B, D);
+  return {
+    n: ids.length,
+    edges: b.finish(),
+    ids,
+    costMs: (i) => (i === B ? longCostMs : undefined),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The form every graph takes before compilation: nodes are indices 0..n-1, edges are two parallel
+ * typed arrays. Generators build it directly (a million-node graph never becomes a million
+ * objects); an explicit document is mapped to it by `indexExplicitGraph`.
+ */
+import type { ExplicitGraph, GraphKernel } from '../../../shared/graph.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
+
+export interface IndexedGraph {
+  readonly nodeCount: number;
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  /** Node cost in integer nanoseconds (documents speak ms). */
+  readonly costNanos: Float64Array;
+  readonly retries: Uint8Array;
+  /** Kernel table; `null` means "the executor's default kernel". */
+  readonly kernels: readonly (GraphKernel | null)[];
+  readonly kernelOf: Uint16Array;
+  /** Node ids; `null` means generated names `n0`, `n1`, … */
+  readonly ids: readonly string[] | null;
+}
+
+export const msToNanos = (ms: number): number => Math.round(ms * 1e6);
+
+/** Maps string ids to indices; rejects duplicate ids and edges naming unknown nodes. */
+export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>): IndexedGraph {
+  const n = doc.nodes.length;
+  if (n === 0) throw new SchedLabError('INVALID_GRAPH', 'nodes: the graph is empty', 'nodes');
+  const index = new Map<string, number>();
+  const costNanos = new Float64Array(n);
+  const retries = new Uint8Array(n);
+  const kernelOf = new Uint16Array(n);
+  const kernels: (GraphKernel | null)[] = [null];
+  const kernelIndex = new Map<string, number>();
+  const ids: string[] = [];
+  doc.nodes.forEach((node, i) => {
+    if (index.has(node.id)) {
+      throw new SchedLabError(
+        'DUPLICATE_ID',
+        `nodes.${i}.id: duplicate node id "${node.id}"`,
+        `nodes.${i}.id`,
+      );
+    }
+    index.set(node.id, i);
+    ids.push(node.id);
+    costNanos[i] = msToNanos(node.cost ?? 0);
+    retries[i] = node.retries ?? 0;
+    if (node.kernel !== undefined) {
+      const key = JSON.stringify(node.kernel);
+      let k = kernelIndex.get(key);
+      if (k === undefined) {
+        k = kernels.length;
+        kernels.push(node.kernel);
+        kernelIndex.set(key, k);
+      }
+      kernelOf[i] = k;
+    }
+  });
+  const m = doc.edges.length;
+  const from = new Int32Array(m);
+  const to = new Int32Array(m);
+  doc.edges.forEach((edge, e) => {
+    const a = index.get(edge.from);
+    const b = index.get(edge.to);
+    if (a === undefined || b === undefined) {
+      const end = a === undefined ? 'from' : 'to';
+      throw new SchedLabError(
+        'INVALID_GRAPH',
+        `edges.${e}.${end}: unknown node "${a === undefined ? edge.from : edge.to}"`,
+        `edges.${e}.${end}`,
+      );
+    }
+    from[e] = a;
+    to[e] = b;
+  });
+  return { nodeCount: n, from, to, costNanos, retries, kernels, kernelOf, ids };
+}
