@@ -1,0 +1,328 @@
+/**
+ * Trino's `MultilevelSplitQueue` (DESIGN.md §3.1): five levels of splits, each a heap ordered by
+ * `(levelPriority, sequence)`. A fairness group's accumulated scheduled time decides its level;
+ * `poll` serves the level furthest behind its target share (each busy level gets m times the time
+ * of the next), so short work runs first without starving long work.
+ *
+ * Priority lives on the fairness group (`group.priority`, shared by all its splits); a split only
+ * caches the Priority it was queued with, refreshed on take, charge and wake — as Trino's
+ * `PrioritizedSplitRunner` caches its `TaskHandle`'s priority.
+ */
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { LevelStat, OfferReason, Priority, ReadyQueue, ReadySplit } from '../ready-queue.ts';
+import { IndexedHeap, type HeapNode } from './indexed-heap.ts';
+import {
+  DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS,
+  DEFAULT_LEVEL_THRESHOLDS_NANOS,
+  DEFAULT_LEVEL_TIME_MULTIPLIER,
+  LEVEL_COUNT,
+  checkLevelContributionCap,
+  checkLevelThresholds,
+  checkLevelTimeMultiplier,
+  type MultilevelSplitQueueOptions,
+} from './mlfq-config.ts';
+
+/** One queued split; the key is the levelPriority the split was queued with. */
+interface Entry<S> extends HeapNode {
+  readonly split: S;
+  readonly level: number;
+  readonly levelPriority: number;
+  readonly sequence: number;
+}
+
+/** A telemetry row: `LevelStat` plus the level's current minimum priority (−1 until set). */
+export interface MlfqLevelStat extends LevelStat {
+  readonly levelMinPriority: number;
+}
+
+function entryLess<S>(a: Entry<S>, b: Entry<S>): boolean {
+  return (
+    a.levelPriority < b.levelPriority ||
+    (a.levelPriority === b.levelPriority && a.sequence < b.sequence)
+  );
+}
+
+export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
+  readonly policy = 'mlfq' as const;
+
+  private readonly waiting: IndexedHeap<Entry<S>>[] = [];
+  private readonly entries = new Map<number, Entry<S>>();
+  private readonly levelScheduledTime: number[] = new Array<number>(LEVEL_COUNT).fill(0);
+  private readonly levelMinPriority: number[] = new Array<number>(LEVEL_COUNT).fill(-1);
+  private readonly selectedCount: number[] = new Array<number>(LEVEL_COUNT).fill(0);
+  /** Groups whose Priority this queue has computed; others arriving by a policy switch are not. */
+  private readonly ownedGroups = new WeakSet<object>();
+
+  private multiplier = DEFAULT_LEVEL_TIME_MULTIPLIER;
+  /** `multiplierPowers[L] = m^L`, recomputed when m changes. */
+  private multiplierPowers: number[] = [];
+  private thresholds: readonly number[] = DEFAULT_LEVEL_THRESHOLDS_NANOS;
+  private contributionCap = DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS;
+
+  constructor(options: MultilevelSplitQueueOptions = {}) {
+    for (let level = 0; level < LEVEL_COUNT; level++) this.waiting.push(new IndexedHeap(entryLess));
+    this.setLevelTimeMultiplier(options.levelTimeMultiplier ?? DEFAULT_LEVEL_TIME_MULTIPLIER);
+    if (options.levelThresholdsNanos !== undefined)
+      this.setLevelThresholds(options.levelThresholdsNanos);
+    if (options.levelContributionCapNanos !== undefined) {
+      this.setLevelContributionCap(options.levelContributionCapNanos);
+    }
+  }
+
+  // ---- knobs (all live) ----------------------------------------------------------------------
+
+  get levelTimeMultiplier(): number {
+    return this.multiplier;
+  }
+
+  get levelThresholdsNanos(): readonly number[] {
+    return this.thresholds;
+  }
+
+  get levelContributionCapNanos(): number {
+    return this.contributionCap;
+  }
+
+  setLevelTimeMultiplier(m: number): void {
+    this.multiplier = checkLevelTimeMultiplier(m);
+    this.multiplierPowers = Array.from({ length: LEVEL_COUNT }, (_, level) => m ** level);
+  }
+
+  setLevelThresholds(thresholdsNanos: readonly number[]): void {
+    this.thresholds = checkLevelThresholds(thresholdsNanos);
+  }
+
+  setLevelContributionCap(capNanos: number): void {
+    this.contributionCap = checkLevelContributionCap(capNanos);
+  }
+
+  // ---- Trino's MultilevelSplitQueue ------------------------------------------------------------
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Highest level whose threshold the group's scheduled time has reached. */
+  computeLevel(scheduledNanos: number): number {
+    for (let level = LEVEL_COUNT - 1; level > 0; level--) {
+      if (scheduledNanos >= this.thresholds[level]!) return level;
+    }
+    return 0;
+  }
+
+  getLevelScheduledTime(level: number): number {
+    return this.levelScheduledTime[checkLevel(level)]!;
+  }
+
+  /** The level's minimum priority; the first caller seeds it with its own scheduled time. */
+  getLevelMinPriority(level: number, scheduledNanos: number): number {
+    checkLevel(level);
+    if (this.levelMinPriority[level] === -1) this.levelMinPriority[level] = scheduledNanos;
+    return this.levelMinPriority[level]!;
+  }
+
+  /** Per-level minimum priorities for telemetry (−1 where a level has none yet). */
+  get levelMinPriorities(): readonly number[] {
+    return [...this.levelMinPriority];
+  }
+
+  /**
+   * Charges one quantum to the level times and returns the group's new Priority. The level's
+   * share is capped (a hung call must not starve a level); a quantum that crosses thresholds
+   * charges each level it passed up to that level's width, as if it had run there.
+   */
+  updatePriority(priority: Priority, quantaNanos: number, scheduledNanos: number): Priority {
+    if (!Number.isFinite(quantaNanos) || quantaNanos < 0) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `quantaNanos must be ≥ 0 (got ${quantaNanos})`,
+        'quantaNanos',
+      );
+    }
+    const oldLevel = checkLevel(priority.level);
+    const newLevel = this.computeLevel(scheduledNanos);
+    const contribution = Math.min(quantaNanos, this.contributionCap);
+    if (oldLevel === newLevel) {
+      this.levelScheduledTime[oldLevel]! += contribution;
+      return { level: oldLevel, levelPriority: priority.levelPriority + quantaNanos };
+    }
+    let remainingContribution = contribution;
+    let remainingTaskTime = quantaNanos;
+    // Walks upward only: levels never go down because scheduled time only grows (a lowered
+    // threshold can move a group down; then nothing is walked and all goes to the new level).
+    for (let level = oldLevel; level < newLevel; level++) {
+      const width = this.thresholds[level + 1]! - this.thresholds[level]!;
+      const accrued = Math.min(width, remainingContribution);
+      this.levelScheduledTime[level]! += accrued;
+      remainingContribution -= accrued;
+      remainingTaskTime -= accrued;
+    }
+    this.levelScheduledTime[newLevel]! += remainingContribution;
+    const levelMin = this.getLevelMinPriority(newLevel, scheduledNanos);
+    return { level: newLevel, levelPriority: levelMin + remainingTaskTime };
+  }
+
+  /**
+   * Queues a split at its cached Priority's level. An empty level's scheduled time is set to its
+   * expected share first, so a level that sat idle does not come back with a huge deficit.
+   * `woken` raises the group to its level's minimum priority (a task that slept must not
+   * monopolise its level); `moved` derives the Priority of a group this queue never priced.
+   */
+  offer(split: S, _now?: number, reason: OfferReason = 'new'): void {
+    if (this.entries.has(split.id)) {
+      throw new SchedLabError('DUPLICATE_ID', `split ${split.id} is already queued`, 'split.id');
+    }
+    const group = split.group;
+    if (reason === 'woken') {
+      this.raiseToLevelMin(group);
+      split.priority = group.priority;
+    } else if (reason === 'moved') {
+      const level = this.computeLevel(group.scheduledNanos);
+      if (!this.ownedGroups.has(group) || group.priority.level !== level) {
+        group.priority = {
+          level,
+          levelPriority: this.getLevelMinPriority(level, group.scheduledNanos),
+        };
+        this.ownedGroups.add(group);
+      }
+      split.priority = group.priority;
+    }
+    this.enqueue(split);
+  }
+
+  /**
+   * Next split to run. Its cached Priority is refreshed from its group; if the group changed
+   * level meanwhile the split is re-queued at the right level and the choice is made again.
+   */
+  take(): S | null {
+    for (;;) {
+      const entry = this.poll();
+      if (entry === null) return null;
+      const split = entry.split;
+      const fresh = split.group.priority;
+      const levelChanged = fresh.level !== split.priority.level;
+      split.priority = fresh;
+      if (levelChanged) {
+        this.enqueue(split);
+        continue;
+      }
+      this.levelMinPriority[fresh.level] = fresh.levelPriority;
+      this.selectedCount[fresh.level]!++;
+      return split;
+    }
+  }
+
+  remove(split: S): boolean {
+    const entry = this.entries.get(split.id);
+    if (entry === undefined || entry.split !== split) return false;
+    this.entries.delete(split.id);
+    return this.waiting[entry.level]!.remove(entry);
+  }
+
+  /** The executor has already added the quantum to `group.scheduledNanos`. */
+  charge(split: S, quantumNanos: number): void {
+    const group = split.group;
+    group.priority = this.updatePriority(group.priority, quantumNanos, group.scheduledNanos);
+    split.priority = group.priority;
+    this.ownedGroups.add(group);
+  }
+
+  tick(): void {
+    // No time-dependent priority: levels move only when time is charged.
+  }
+
+  /** Every queued split, level 0 first, each level in `(levelPriority, sequence)` order. */
+  drain(): S[] {
+    const out: S[] = [];
+    for (const heap of this.waiting) {
+      const entries = heap.clear().sort((a, b) => (entryLess(a, b) ? -1 : entryLess(b, a) ? 1 : 0));
+      for (const entry of entries) out.push(entry.split);
+    }
+    this.entries.clear();
+    return out;
+  }
+
+  levels(): MlfqLevelStat[] {
+    return this.waiting.map((heap, level) => ({
+      level,
+      label: `L${level}`,
+      depth: heap.size,
+      scheduledNanos: this.levelScheduledTime[level]!,
+      selections: this.selectedCount[level]!,
+      levelMinPriority: this.levelMinPriority[level]!,
+    }));
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  /** `max over L of levelScheduledTime[L] · m^L` (truncated to whole ns, as Trino's longs). */
+  private level0TargetTime(): number {
+    let target = this.levelScheduledTime[0]!;
+    for (let level = 1; level < LEVEL_COUNT; level++) {
+      const scaled = Math.trunc(this.levelScheduledTime[level]! * this.multiplierPowers[level]!);
+      if (scaled > target) target = scaled;
+    }
+    return target;
+  }
+
+  /** The level with the highest target/actual ratio (ties to the lower level), or null. */
+  private poll(): Entry<S> | null {
+    let target = this.level0TargetTime();
+    let worstRatio = 1;
+    let selected = -1;
+    for (let level = 0; level < LEVEL_COUNT; level++) {
+      if (this.waiting[level]!.size > 0) {
+        const levelTime = this.levelScheduledTime[level]!;
+        const ratio = levelTime === 0 ? 0 : target / levelTime;
+        if (selected === -1 || ratio > worstRatio) {
+          worstRatio = ratio;
+          selected = level;
+        }
+      }
+      target = Math.round(target / this.multiplier);
+    }
+    if (selected === -1) return null;
+    const entry = this.waiting[selected]!.pop()!;
+    this.entries.delete(entry.split.id);
+    return entry;
+  }
+
+  private enqueue(split: S): void {
+    const { level, levelPriority } = split.priority;
+    checkLevel(level);
+    const heap = this.waiting[level]!;
+    if (heap.size === 0) {
+      this.levelScheduledTime[level] = Math.trunc(
+        this.level0TargetTime() / this.multiplierPowers[level]!,
+      );
+    }
+    const entry: Entry<S> = {
+      split,
+      level,
+      levelPriority,
+      sequence: split.sequence,
+      heapIndex: -1,
+    };
+    this.entries.set(split.id, entry);
+    heap.push(entry);
+  }
+
+  /** Trino's `TaskHandle.resetLevelPriority`. */
+  private raiseToLevelMin(group: S['group']): void {
+    const { level, levelPriority } = group.priority;
+    const levelMin = this.getLevelMinPriority(level, group.scheduledNanos);
+    if (levelPriority < levelMin) group.priority = { level, levelPriority: levelMin };
+    this.ownedGroups.add(group);
+  }
+}
+
+function checkLevel(level: number): number {
+  if (!Number.isInteger(level) || level < 0 || level >= LEVEL_COUNT) {
+    throw new SchedLabError(
+      'INVALID_ARGUMENT',
+      `level must be an integer 0..${LEVEL_COUNT - 1} (got ${level})`,
+      'level',
+    );
+  }
+  return level;
+}
