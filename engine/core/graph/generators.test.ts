@@ -6,7 +6,7 @@ import { generateGraph } from './generators.ts';
 
 const gen = (doc: object) => generateGraph(parseGraphDocument(doc) as GeneratorSpec);
 const edges = (g: { from: Int32Array; to: Int32Array }) =>
-  Array.from(g.from, (a, k) => [a, g.to[k]!]);
+  Array.from(g.from, (a, k): [number, number] => [a, g.to[k]!]);
 
 describe('graph generators', () => {
   it('build Taskflow shapes with the expected node and edge counts', () => {
