@@ -29,6 +29,11 @@ export interface SplitWork {
   readonly totalNanos: number;
   readonly perCallNanos?: number;
   readonly blockedNanosPerCall?: number;
+  /**
+   * Fault injection: the chance that a dispatch ends `failed` (the sim draws it from its seeded
+   * RNG, so runs stay reproducible). Backends that cannot inject faults ignore it.
+   */
+  readonly failProbability?: number;
 }
 
 export interface Dispatch {

@@ -1,0 +1,105 @@
+/**
+ * The engine's configuration (DESIGN.md §3.1, §3.2, §4): one zod schema with every knob's range
+ * and default. The UI, the CLI and config files speak milliseconds; the engine converts to integer
+ * nanoseconds once (`engine/runtime/executor/settings.ts`). Every knob is live-changeable through
+ * `Executor.configure` / the `configure` command.
+ */
+import { z } from 'zod';
+
+export const POLICY_NAMES = ['mlfq', 'priority', 'fifo', 'fair'] as const;
+export const FAIRNESS_MODES = ['split', 'task', 'query'] as const;
+export const LEVEL_COUNT = 5;
+
+export const policyNameSchema = z.enum(POLICY_NAMES);
+export const fairnessSchema = z.enum(FAIRNESS_MODES);
+
+const ms = (max: number) => z.number().finite().min(0).max(max);
+
+/** Five thresholds in ms: the first is 0, each strictly larger than the one before. */
+export const levelThresholdsSchema = z
+  .array(z.number().finite().min(0).max(86_400_000))
+  .length(LEVEL_COUNT)
+  .superRefine((t, ctx) => {
+    if (t[0] !== 0) ctx.addIssue({ code: 'custom', path: [0], message: 'must be 0' });
+    for (let i = 1; i < t.length; i++) {
+      if ((t[i] ?? 0) <= (t[i - 1] ?? 0)) {
+        ctx.addIssue({ code: 'custom', path: [i], message: 'must be > the previous threshold' });
+      }
+    }
+  });
+
+export const engineConfigShape = {
+  /** Which ready queue decides (DESIGN.md §3). */
+  policy: policyNameSchema,
+  /** Worker slots (threads or simulated). */
+  workers: z.number().int().min(1).max(256),
+  /** Time slice per dispatch. */
+  quantumMs: z.number().finite().min(0.01).max(600_000),
+  /** MLFQ: each busy level gets m times the time of the next. */
+  levelTimeMultiplier: z.number().finite().gt(1).max(16),
+  levelThresholdsMs: levelThresholdsSchema,
+  levelContributionCapMs: ms(86_400_000),
+  fairness: fairnessSchema,
+  /** Trino admission: leaf splits started per task before round-robin. */
+  guaranteedPerTask: z.number().int().min(1).max(1024),
+  /** Trino admission: total running splits to aim for; null = 2 × workers. */
+  minDrivers: z.number().int().min(1).max(100_000).nullable(),
+  maxDriversPerTask: z.number().int().min(1).max(100_000),
+  /** PRIO aging (DESIGN.md §3.2). */
+  aging: z.boolean(),
+  agingAfterMs: ms(86_400_000),
+  agingStepMs: z.number().finite().min(0.001).max(86_400_000),
+  agingCap: z.number().int().min(0).max(100),
+  agingIntervalMs: z.number().finite().min(1).max(3_600_000),
+  /** PRIO quota alternative to aging; 0 = off. */
+  quotaBurst: z.number().int().min(0).max(1_000_000),
+  /** Splits waiting (admission, queued, blocked, retrying) allowed before jobs are rejected. */
+  maxQueued: z.number().int().min(1).max(10_000_000),
+  /** First retry waits this long; each further retry multiplies it, up to the max. */
+  retryBackoffMs: ms(3_600_000),
+  retryBackoffMultiplier: z.number().finite().min(1).max(100),
+  retryBackoffMaxMs: ms(3_600_000),
+};
+
+export const engineConfigSchema = z.object(engineConfigShape).strict();
+/** Every field optional: what `configure` accepts. */
+export const engineConfigPatchSchema = z.object(engineConfigShape).partial().strict();
+
+export type PolicyName = z.infer<typeof policyNameSchema>;
+export type FairnessMode = z.infer<typeof fairnessSchema>;
+export type EngineConfig = z.output<typeof engineConfigSchema>;
+export type EngineConfigPatch = Partial<EngineConfig>;
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
+  policy: 'mlfq',
+  workers: 4,
+  quantumMs: 1000,
+  levelTimeMultiplier: 2,
+  levelThresholdsMs: [0, 1000, 10_000, 60_000, 300_000],
+  levelContributionCapMs: 30_000,
+  fairness: 'task',
+  guaranteedPerTask: 3,
+  minDrivers: null,
+  maxDriversPerTask: 1000,
+  aging: true,
+  agingAfterMs: 60_000,
+  agingStepMs: 30_000,
+  agingCap: 20,
+  agingIntervalMs: 1000,
+  quotaBurst: 0,
+  maxQueued: 100_000,
+  retryBackoffMs: 100,
+  retryBackoffMultiplier: 2,
+  retryBackoffMaxMs: 10_000,
+});
+
+/** Parses a possibly partial config document, filling in the defaults. */
+export function parseEngineConfig(input: unknown): EngineConfig {
+  const patch = engineConfigPatchSchema.parse(input ?? {});
+  return engineConfigSchema.parse({ ...DEFAULT_ENGINE_CONFIG, ...patch });
+}
+
+/** Field path of a zod issue as the engine reports it: `levelThresholdsMs.2`. */
+export function issueField(path: readonly PropertyKey[]): string {
+  return path.map((p) => String(p)).join('.');
+}

@@ -1,0 +1,262 @@
+/**
+ * The wire contract between a host (Electron main, browser-mode server, CLI) and its clients
+ * (DESIGN.md §6). Commands go client → host, each validated here (zod) and answered with a
+ * `CommandResult`; frames go host → client at a fixed rate; a new client gets a `Snapshot` first.
+ *
+ * Changes to this file are additive only: clients in flight depend on every name below.
+ */
+import { z } from 'zod';
+import type { ErrorInfo } from './errors.ts';
+import {
+  engineConfigPatchSchema,
+  policyNameSchema,
+  type EngineConfig,
+  type PolicyName,
+} from './config.ts';
+
+// ─── job specs ──────────────────────────────────────────────────────────────────────────────
+
+export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
+
+/** Mirrors `SplitWork` of engine/runtime/backend.ts (shared/ cannot import the engine). */
+export const splitWorkSchema = z
+  .object({
+    kernel: z.union([
+      z.enum(KERNEL_NAMES),
+      z.object({ module: z.string().min(1), exportName: z.string().min(1).optional() }).strict(),
+    ]),
+    input: z.unknown().optional(),
+    totalNanos: z.number().finite().min(0),
+    perCallNanos: z.number().finite().gt(0).optional(),
+    blockedNanosPerCall: z.number().finite().min(0).optional(),
+    failProbability: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+
+export const splitSpecSchema = z
+  .object({ kind: z.enum(['leaf', 'intermediate']), work: splitWorkSchema })
+  .strict();
+
+export const taskSpecSchema = z
+  .object({
+    splits: z.array(splitSpecSchema).max(1_000_000),
+    /** An open task takes more splits later (`addSplits`) and ends only after `closeTask`. */
+    open: z.boolean().optional(),
+  })
+  .strict();
+
+export const jobSpecSchema = z
+  .object({
+    class: z.string().min(1).max(64),
+    basePriority: z.number().int().min(0).max(100).optional(),
+    retries: z.number().int().min(0).max(100).optional(),
+    tasks: z.array(taskSpecSchema).min(1).max(100_000),
+  })
+  .strict();
+
+export type SplitSpecWire = z.infer<typeof splitSpecSchema>;
+export type JobSpecWire = z.infer<typeof jobSpecSchema>;
+
+// ─── commands ───────────────────────────────────────────────────────────────────────────────
+
+/** Every command may carry an `id` the result echoes, so clients can match answers. */
+const base = { id: z.union([z.string().max(128), z.number()]).optional() };
+
+export const commandSchemas = {
+  configure: z.object({ ...base, type: z.literal('configure'), config: engineConfigPatchSchema }),
+  setPolicy: z.object({ ...base, type: z.literal('setPolicy'), policy: policyNameSchema }),
+  setWorkers: z.object({
+    ...base,
+    type: z.literal('setWorkers'),
+    workers: z.number().int().min(1).max(256),
+  }),
+  submitJob: z.object({ ...base, type: z.literal('submitJob'), job: jobSpecSchema }),
+  cancelJob: z.object({ ...base, type: z.literal('cancelJob'), jobId: z.number().int().min(0) }),
+  reprioritize: z.object({
+    ...base,
+    type: z.literal('reprioritize'),
+    jobId: z.number().int().min(0),
+    priority: z.number().int().min(0).max(100),
+  }),
+  pause: z.object({ ...base, type: z.literal('pause') }),
+  resume: z.object({ ...base, type: z.literal('resume') }),
+  /** Runs a workload document (schema owned by the workloads module; validated there). */
+  loadWorkload: z.object({ ...base, type: z.literal('loadWorkload'), workload: z.unknown() }),
+  runPreset: z.object({
+    ...base,
+    type: z.literal('runPreset'),
+    preset: z.string().min(1).max(128),
+    options: z.record(z.string(), z.unknown()).optional(),
+  }),
+  snapshot: z.object({ ...base, type: z.literal('snapshot') }),
+  /** Sim backend: how many virtual ms pass per real ms while running live. */
+  setSpeed: z.object({ ...base, type: z.literal('setSpeed'), speed: z.number().gt(0).max(1e6) }),
+} as const;
+
+export type CommandType = keyof typeof commandSchemas;
+export const COMMAND_TYPES = Object.keys(commandSchemas) as CommandType[];
+export const commandSchema = z.discriminatedUnion('type', [
+  commandSchemas.configure,
+  commandSchemas.setPolicy,
+  commandSchemas.setWorkers,
+  commandSchemas.submitJob,
+  commandSchemas.cancelJob,
+  commandSchemas.reprioritize,
+  commandSchemas.pause,
+  commandSchemas.resume,
+  commandSchemas.loadWorkload,
+  commandSchemas.runPreset,
+  commandSchemas.snapshot,
+  commandSchemas.setSpeed,
+]);
+export type Command = z.infer<typeof commandSchema>;
+export type CommandOf<T extends CommandType> = z.infer<(typeof commandSchemas)[T]>;
+
+export type CommandOk = { ok: true; id?: string | number } & Record<string, unknown>;
+export interface CommandError {
+  ok: false;
+  id?: string | number;
+  error: ErrorInfo;
+}
+export type CommandResult = CommandOk | CommandError;
+
+// ─── frames ─────────────────────────────────────────────────────────────────────────────────
+
+export interface LevelRow {
+  level: number;
+  label: string;
+  depth: number;
+  scheduledNanos: number;
+  selections: number;
+  /** MLFQ `levelMinPriority` (−1 when unset); null for policies without one. */
+  minPriority: number | null;
+}
+
+export type WorkerState = 'idle' | 'running' | 'retiring';
+export interface WorkerRow {
+  id: number;
+  state: WorkerState;
+  splitId: number | null;
+  jobId: number | null;
+  /** Backend time (ns) the current quantum started; null when idle. */
+  sinceNanos: number | null;
+}
+
+export interface Counters {
+  /** Jobs: submitted = succeeded + failed + cancelled + rejected + live, always. */
+  submitted: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  rejected: number;
+  live: number;
+  /** Splits by state right now. */
+  splitsWaiting: number;
+  splitsQueued: number;
+  splitsRunning: number;
+  splitsBlocked: number;
+  splitsRetrying: number;
+  /** Cumulative. */
+  splitsSucceeded: number;
+  splitsFailed: number;
+  splitsCancelled: number;
+  /** Splits refused by `addSplits` because the bounded queue was full. */
+  rejectedSplits: number;
+  quanta: number;
+  retries: number;
+  busyNanos: number;
+  overrunNanos: number;
+}
+
+export interface Percentiles {
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+/** Milliseconds; keyed by job class or by priority band label (`p0-19` …). */
+export interface PercentileTable {
+  byClass: Record<string, Percentiles>;
+  byBand: Record<string, Percentiles>;
+}
+
+export const SPAN_OUTCOMES = ['yielded', 'blocked', 'finished', 'failed', 'cancelled'] as const;
+
+/**
+ * Gantt spans, columnar: entry i of every array describes span i. `cls` indexes `names`
+ * (interned per frame); `outcome` indexes `SPAN_OUTCOMES`; times are backend ns.
+ */
+export interface SpanColumns {
+  count: number;
+  names: string[];
+  worker: number[];
+  start: number[];
+  end: number[];
+  job: number[];
+  task: number[];
+  split: number[];
+  level: number[];
+  outcome: number[];
+  cls: number[];
+}
+
+export interface EngineEvent {
+  timeNanos: number;
+  /** `config`, `policy`, `workers`, `pause`, `resume`, `cancel`, `reprioritize`, `workload`, … */
+  kind: string;
+  detail: string;
+}
+
+export interface JobRow {
+  id: number;
+  class: string;
+  state: 'running' | 'succeeded' | 'failed' | 'cancelled' | 'rejected';
+  basePriority: number;
+  splits: number;
+  splitsDone: number;
+  scheduledNanos: number;
+  submitNanos: number;
+  endNanos: number | null;
+}
+
+export interface Frame {
+  type: 'frame';
+  seq: number;
+  timeNanos: number;
+  backend: 'threads' | 'sim';
+  policy: PolicyName;
+  paused: boolean;
+  levels: LevelRow[];
+  workers: WorkerRow[];
+  counters: Counters;
+  latency: PercentileTable;
+  wait: PercentileTable;
+  /** Jain's index over live jobs' share of service (scheduled time / age); 1 = perfectly fair. */
+  fairness: { jain: number; jobs: number };
+  /** Busy time / (workers × interval) since the previous frame, 0..1. */
+  utilization: number;
+  spans: SpanColumns;
+  /** Spans overwritten in the ring before any frame carried them (cumulative). */
+  spansDropped: number;
+  config: EngineConfig;
+  /** Events since the previous frame (knob changes, for timeline markers). */
+  events: EngineEvent[];
+  /** Live jobs first, then recently ended ones; bounded. */
+  jobs: JobRow[];
+}
+
+export interface Snapshot {
+  type: 'snapshot';
+  frame: Frame;
+  /** Every span still held in the ring, for a client that just connected. */
+  spans: SpanColumns;
+  /** Every event still held in the event ring. */
+  events: EngineEvent[];
+  policies: PolicyName[];
+  frameHz: number;
+}
+
+export type ServerMessage = Frame | Snapshot | ({ type: 'result' } & CommandResult);
