@@ -173,7 +173,7 @@ export const workloadSchema = z
     threads: z.record(z.string(), z.unknown()).optional(),
     classes: z.array(jobClassSchema).optional(),
     trino: trinoSchema.optional(),
-    /** A graph document, validated by the graph schema (shared/graph.ts). */
+    /** A graph document or a list of them (one run each), validated by shared/graph.ts. */
     graph: z.unknown().optional(),
   })
   .superRefine((w, ctx) => {

@@ -1,0 +1,77 @@
+/**
+ * Turns a job class into concrete jobs: tasks of splits whose costs are drawn from the class's
+ * distributions or Trino generator with a seeded Rng. The result has the shape of the executor's
+ * `JobSpec` (engine/runtime/executor/job-spec.ts) without core depending on the runtime.
+ */
+import type { JobClass, TrinoSpec, WorkSpec } from '../../../shared/workload.ts';
+import { sampleNanos } from './distributions.ts';
+import type { Rng } from './rng.ts';
+import { generateSplit, simpleSplit, type SplitCost } from './trino-generators.ts';
+
+const MS = 1_000_000;
+
+export type Kernel = WorkSpec['kernel'];
+
+export interface DraftWork {
+  readonly kernel: Kernel;
+  readonly input?: unknown;
+  readonly totalNanos: number;
+  readonly perCallNanos?: number;
+  readonly blockedNanosPerCall?: number;
+}
+
+export interface DraftSplit {
+  readonly kind: 'leaf' | 'intermediate';
+  readonly work: DraftWork;
+}
+
+export interface DraftJob {
+  readonly class: string;
+  readonly basePriority: number;
+  readonly retries: number;
+  readonly tasks: { readonly splits: DraftSplit[] }[];
+}
+
+/** Multiplies every time of a split's cost by `scale` (threads `timeScale`); never below 1 ns. */
+export function scaleCost(cost: SplitCost, scale: number): SplitCost {
+  if (scale === 1) return cost;
+  const s = (x: number) => Math.max(1, Math.round(x * scale));
+  const out = { totalNanos: s(cost.totalNanos), perCallNanos: s(cost.perCallNanos) };
+  return cost.blockedNanosPerCall === undefined
+    ? out
+    : { ...out, blockedNanosPerCall: Math.round(cost.blockedNanosPerCall * scale) };
+}
+
+/** One split's cost for a generator given by name or as `{simple}`. */
+export function generatorCost(rng: Rng, generator: TrinoSpec['generator']): SplitCost {
+  return typeof generator === 'string'
+    ? generateSplit(rng, generator)
+    : simpleSplit(generator.simple.totalMs * MS, generator.simple.perCallMs * MS);
+}
+
+export function drawWork(rng: Rng, w: WorkSpec, scale = 1): DraftWork {
+  const base = w.input === undefined ? { kernel: w.kernel } : { kernel: w.kernel, input: w.input };
+  if (w.generator !== undefined)
+    return { ...base, ...scaleCost(generatorCost(rng, w.generator), scale) };
+  const r = (x: number) => Math.round(x * scale);
+  // A zero-time split still has to be dispatched once to finish.
+  const totalNanos = r(sampleNanos(rng, w.totalMs ?? { kind: 'fixed', ms: 0 }));
+  let work: DraftWork = { ...base, totalNanos };
+  if (w.perCallMs !== undefined)
+    work = { ...work, perCallNanos: Math.max(1, r(sampleNanos(rng, w.perCallMs))) };
+  if (w.blockedMs !== undefined)
+    work = { ...work, blockedNanosPerCall: r(sampleNanos(rng, w.blockedMs)) };
+  return work;
+}
+
+export function drawJob(rng: Rng, c: JobClass, scale = 1): DraftJob {
+  const tasks = Array.from({ length: c.tasks }, () => {
+    const splits: DraftSplit[] = [];
+    for (let i = 0; i < c.splits.leaf; i++)
+      splits.push({ kind: 'leaf', work: drawWork(rng, c.work, scale) });
+    for (let i = 0; i < c.splits.intermediate; i++)
+      splits.push({ kind: 'intermediate', work: drawWork(rng, c.work, scale) });
+    return { splits };
+  });
+  return { class: c.name, basePriority: c.basePriority, retries: c.retries, tasks };
+}
