@@ -194,7 +194,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
    * Next split to run. Its cached Priority is refreshed from its group; if the group changed
    * level meanwhile the split is re-queued at the right level and the choice is made again.
    */
-  take(): S | null {
+  take(_now?: number): S | null {
     for (;;) {
       const entry = this.poll();
       if (entry === null) return null;
@@ -220,14 +220,14 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   }
 
   /** The executor has already added the quantum to `group.scheduledNanos`. */
-  charge(split: S, quantumNanos: number): void {
+  charge(split: S, quantumNanos: number, _now?: number): void {
     const group = split.group;
     group.priority = this.updatePriority(group.priority, quantumNanos, group.scheduledNanos);
     split.priority = group.priority;
     this.ownedGroups.add(group);
   }
 
-  tick(): void {
+  tick(_now?: number): void {
     // No time-dependent priority: levels move only when time is charged.
   }
 

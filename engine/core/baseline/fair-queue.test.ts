@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { makeGroup, makeSplit, type ReadySplit } from '../ready-queue.ts';
+import { FairQueue } from './fair-queue.ts';
+
+const MS = 1_000_000;
+
+function runQuantum(queue: FairQueue, split: ReadySplit, nanos: number): void {
+  split.group.scheduledNanos += nanos;
+  queue.charge(split, nanos, 0);
+}
+
+describe('FairQueue', () => {
+  it('picks the least-served group, ties by sequence', () => {
+    const queue = new FairQueue();
+    const [a, b] = [makeGroup('a'), makeGroup('b')];
+    const [a1, b1, a2, b2] = [makeSplit(1, a), makeSplit(2, b), makeSplit(3, a), makeSplit(4, b)];
+    for (const split of [a1, b1, a2, b2]) queue.offer(split!);
+    expect(queue.take()).toBe(a1); // both at 0: lower sequence
+    runQuantum(queue, a1!, 5 * MS);
+    queue.offer(a1!, 0, 'requeue');
+    expect(queue.take()).toBe(b1); // b has 0 ms, a 5 ms
+    runQuantum(queue, b1!, 2 * MS);
+    expect(queue.take()).toBe(b2); // b has 2 ms, a 5 ms
+    runQuantum(queue, b2!, 4 * MS);
+    expect(queue.take()).toBe(a1); // a 5 ms < b 6 ms; a1 (seq 1) before a2 (seq 3)
+    expect(queue.vruntimeOf(a)).toBe(5 * MS);
+    expect(a.scheduledNanos).toBe(5 * MS); // the group keeps its true figure
+  });
+
+  it('raises a woken group to the minimum so it cannot monopolise on return', () => {
+    const queue = new FairQueue();
+    const [busy1, busy2, sleeper] = [makeGroup('busy1'), makeGroup('busy2'), makeGroup('sleeper')];
+    const sleeperSplit = makeSplit(3, sleeper);
+    const busySplits = [makeSplit(1, busy1), makeSplit(2, busy2)];
+    queue.offer(sleeperSplit);
+    expect(queue.take()).toBe(sleeperSplit); // then blocks: not re-offered
+    runQuantum(queue, sleeperSplit, 1 * MS);
+    for (const split of busySplits) queue.offer(split);
+    for (let i = 0; i < 100; i++) {
+      const split = queue.take()!;
+      runQuantum(queue, split, 1 * MS);
+      queue.offer(split, 0, 'requeue');
+    }
+    expect(queue.minVruntime).toBeGreaterThanOrEqual(49 * MS);
+    queue.offer(sleeperSplit, 0, 'woken');
+    expect(queue.vruntimeOf(sleeper)).toBe(queue.minVruntime);
+    const picks: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const split = queue.take()!;
+      picks.push(split.id);
+      runQuantum(queue, split, 1 * MS);
+      queue.offer(split, 0, 'requeue');
+    }
+    // Served like its peers: at most one quantum ahead, never a 49 ms catch-up burst.
+    const sleeperRuns = picks.filter((id) => id === 3).length;
+    expect(sleeperRuns).toBeGreaterThanOrEqual(3);
+    expect(sleeperRuns).toBeLessThanOrEqual(5);
+  });
+
+  it('starts a group it has not seen at its true scheduled time, raised to the minimum', () => {
+    const queue = new FairQueue();
+    const old = makeGroup('old');
+    old.scheduledNanos = 70 * MS;
+    queue.offer(makeSplit(1, old), 0, 'moved');
+    expect(queue.vruntimeOf(old)).toBe(70 * MS);
+    const first = makeGroup('first');
+    queue.offer(makeSplit(2, first), 0, 'moved');
+    expect(queue.take()!.id).toBe(2); // 0 ms served beats 70 ms
+    expect(queue.take()!.id).toBe(1);
+    const late = makeGroup('late');
+    queue.offer(makeSplit(3, late));
+    expect(queue.vruntimeOf(late)).toBe(70 * MS);
+  });
+
+  it('removes a queued split once and drains least vruntime first', () => {
+    const queue = new FairQueue();
+    const [a, b] = [makeGroup('a'), makeGroup('b')];
+    a.scheduledNanos = 10 * MS;
+    const splits = [makeSplit(1, a), makeSplit(2, b), makeSplit(3, a), makeSplit(4, b)];
+    for (const split of splits) queue.offer(split);
+    expect(queue.remove(splits[1]!)).toBe(true);
+    expect(queue.remove(splits[1]!)).toBe(false);
+    expect(queue.drain().map((split) => split.id)).toEqual([4, 1, 3]);
+    expect(queue.size).toBe(0);
+    expect(queue.take()).toBeNull();
+    expect(() => {
+      queue.offer(splits[0]!);
+      queue.offer(splits[0]!);
+    }).toThrow(expect.objectContaining({ code: 'DUPLICATE_ID' }));
+  });
+
+  it('forgets idle groups so its table stays bounded', () => {
+    const queue = new FairQueue();
+    for (let id = 0; id < 20_000; id++) {
+      const split = makeSplit(id, makeGroup(`g${id}`));
+      queue.offer(split);
+      runQuantum(queue, queue.take()!, 1 * MS);
+    }
+    expect(queue.trackedGroups).toBeLessThanOrEqual(1024);
+    expect(queue.levels()[0]).toMatchObject({ depth: 0, selections: 20_000 });
+  });
+});

@@ -1,0 +1,2 @@
+export { FifoQueue } from './fifo-queue.ts';
+export { FairQueue } from './fair-queue.ts';
