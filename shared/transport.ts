@@ -19,15 +19,24 @@ export const PORT_MESSAGE = 'schedlab:port';
 /** WebSocket path of browser mode; the token travels as `?token=`. */
 export const WS_PATH = '/ws';
 
+// The schemas are built by functions called under a pure annotation, so a bundle that needs only
+// the constants above (the Electron preload) leaves zod out.
+
 /** Client → host: one command, correlated by a client-chosen id. */
-const idMessage = 'must be a non-negative integer';
-export const clientMessageSchema = z.object(
-  {
-    id: z.number({ error: idMessage }).int({ error: idMessage }).nonnegative({ error: idMessage }),
-    command: z.unknown().nonoptional({ error: 'is required' }),
-  },
-  { error: 'must be an object {id, command}' },
-);
+export const clientMessageSchema = /* @__PURE__ */ clientMessageSchemaOf();
+function clientMessageSchemaOf() {
+  const idMessage = 'must be a non-negative integer';
+  return z.object(
+    {
+      id: z
+        .number({ error: idMessage })
+        .int({ error: idMessage })
+        .nonnegative({ error: idMessage }),
+      command: z.unknown().nonoptional({ error: 'is required' }),
+    },
+    { error: 'must be an object {id, command}' },
+  );
+}
 export interface ClientMessage<C = unknown> {
   id: number;
   command: C;
@@ -67,23 +76,25 @@ export interface ErrorMessage {
 export type HostMessage<R = unknown, S = unknown, F = unknown> =
   ReplyMessage<R> | SnapshotMessage<S> | FrameMessage<F> | ErrorMessage;
 
-const errorInfoSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  field: z.string().optional(),
-});
-
 /** Shape check of host messages (payloads are the protocol's business). */
-export const hostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('reply'), id: z.number().int(), result: z.unknown() }),
-  z.object({ type: z.literal('snapshot'), snapshot: z.unknown() }),
-  z.object({
-    type: z.literal('frame'),
-    frame: z.unknown(),
-    skipped: z.object({ frames: z.number(), spans: z.number() }).optional(),
-  }),
-  z.object({ type: z.literal('error'), id: z.number().int().optional(), error: errorInfoSchema }),
-]);
+export const hostMessageSchema = /* @__PURE__ */ hostMessageSchemaOf();
+function hostMessageSchemaOf() {
+  const errorInfo = z.object({
+    code: z.string(),
+    message: z.string(),
+    field: z.string().optional(),
+  });
+  return z.discriminatedUnion('type', [
+    z.object({ type: z.literal('reply'), id: z.number().int(), result: z.unknown() }),
+    z.object({ type: z.literal('snapshot'), snapshot: z.unknown() }),
+    z.object({
+      type: z.literal('frame'),
+      frame: z.unknown(),
+      skipped: z.object({ frames: z.number(), spans: z.number() }).optional(),
+    }),
+    z.object({ type: z.literal('error'), id: z.number().int().optional(), error: errorInfo }),
+  ]);
+}
 
 /** What the Electron preload exposes on `window.schedlab` (via contextBridge). */
 export interface SchedlabBridge<C = unknown, R = unknown> {

@@ -1,0 +1,57 @@
+/**
+ * The one app window, with Electron's security defaults (DESIGN.md §7): context isolation,
+ * sandbox, no Node in the page, no navigation away from our own origin, no new windows, no
+ * webviews, no permissions (camera, notifications, …) granted.
+ */
+import { BrowserWindow, shell } from 'electron';
+import { APP_URL, isOwnPage } from './app-origin.ts';
+
+export function createAppWindow(preload: string): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 960,
+    minHeight: 600,
+    title: 'SchedLab',
+    backgroundColor: '#111318',
+    show: false,
+    webPreferences: {
+      preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  const contents = window.webContents;
+
+  // Reloads of our own page are fine; anything else is refused (and http(s) links open in the
+  // user's browser rather than inside the app).
+  const guard = (event: { preventDefault(): void }, url: string) => {
+    if (isOwnPage(url)) return;
+    event.preventDefault();
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+  };
+  contents.on('will-navigate', guard);
+  contents.on('will-redirect', guard);
+  contents.on('will-frame-navigate', (event) => {
+    if (!isOwnPage(event.url)) event.preventDefault();
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.session.setPermissionRequestHandler((_contents, _permission, callback) =>
+    callback(false),
+  );
+  contents.session.setPermissionCheckHandler(() => false);
+
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(APP_URL);
+  return window;
+}
