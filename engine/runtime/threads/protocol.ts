@@ -1,0 +1,72 @@
+/**
+ * The one contract for messages between the main thread and the workers of the threads backend
+ * and of `TaskPool`: discriminated unions, imported with `import type` on both sides.
+ */
+import type { Dispatch, QuantumOutcome } from '../backend.ts';
+import type { ModuleRef } from '../backend.ts';
+
+/** `workerData` of a backend worker. */
+export interface QuantumWorkerData {
+  readonly role: 'quantum';
+  readonly workerId: number;
+  /** Backend clock origin, `process.hrtime.bigint()` as a decimal string. */
+  readonly origin: string;
+  /** Control words (Int32): see `CONTROL` in `control.ts`. */
+  readonly control: SharedArrayBuffer;
+}
+
+/** Main → backend worker. */
+export type ToQuantumWorker = {
+  readonly type: 'run';
+  readonly dispatch: Dispatch;
+  /** A user module's input for this quantum: its first input, or the state it yielded last. */
+  readonly input: unknown;
+};
+
+/** What a worker measured for one quantum; the main thread adds nothing but bookkeeping. */
+export interface QuantumReport {
+  readonly splitId: number;
+  readonly startNanos: number;
+  readonly endNanos: number;
+  readonly workNanos: number;
+  readonly outcome: QuantumOutcome;
+  readonly blockedNanos?: number;
+  readonly error?: string;
+  readonly result?: unknown;
+  /** A user module's `{ yield: state }`: the input of its next quantum. */
+  readonly state?: unknown;
+}
+
+/** Backend worker → main. */
+export type FromQuantumWorker =
+  | { readonly type: 'ready'; readonly unitNanos: Readonly<Record<string, number>> }
+  | { readonly type: 'end'; readonly report: QuantumReport };
+
+/** `workerData` of a `TaskPool` worker. */
+export interface TaskWorkerData {
+  readonly role: 'tasks';
+  /** The ring of task slots, see `task-ring.ts`. */
+  readonly ring: SharedArrayBuffer;
+  /** Task functions by id: index i is the function a slot with `fn = i` calls. */
+  readonly functions: readonly TaskFunctionRef[];
+  /** Where arguments that are not numbers arrive, in slot order. */
+  readonly argPort: MessagePort;
+}
+
+/** A task function: a built-in task (`builtin`) or an export of a user module. */
+export type TaskFunctionRef =
+  | { readonly kind: 'builtin'; readonly name: string }
+  | { readonly kind: 'module'; readonly ref: ModuleRef };
+
+/** `TaskPool` worker → main: tasks up to `upTo` (exclusive sequence) are done. */
+export type FromTaskWorker =
+  | { readonly type: 'ready' }
+  | {
+      readonly type: 'progress';
+      readonly upTo: number;
+      /** Values of slots whose result is not a number (or an error message), in slot order. */
+      readonly values: unknown[];
+      /** Time the worker spent running the tasks of this batch (ns). */
+      readonly busyNanos: number;
+      readonly count: number;
+    };

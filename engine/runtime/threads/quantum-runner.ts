@@ -1,0 +1,138 @@
+/**
+ * Runs one dispatch inside a worker (backend.ts header has the semantics): a built-in kernel in
+ * calibrated units until the quantum, the call or the work is used up, or a user module's function
+ * with a `shouldYield` context. Measures wall time; never throws (a failure is an outcome).
+ */
+import type { Dispatch, KernelName, ModuleRef } from '../backend.ts';
+import { isCancelRequested } from './control.ts';
+import { CPU_KERNELS, sink, type Calibration } from './kernels.ts';
+import type { QuantumReport } from './protocol.ts';
+import { isThenable, isYield, loadUserFunction, type TaskContext } from './user-module.ts';
+
+/** How often an async user function's abort signal looks at the cancel word (ms). */
+const CANCEL_POLL_MS = 2;
+
+export class QuantumRunner {
+  private observed = 0;
+
+  constructor(
+    private readonly clock: () => number,
+    private readonly control: Int32Array,
+    private readonly calibration: Calibration,
+  ) {}
+
+  async run(dispatch: Dispatch, input: unknown): Promise<QuantumReport> {
+    const start = this.clock();
+    try {
+      const { kernel } = dispatch.work;
+      return typeof kernel === 'string'
+        ? this.runKernel(dispatch, kernel, start)
+        : await this.runModule(dispatch, kernel, input, start);
+    } catch (error) {
+      return this.end(dispatch, start, 0, 'failed', { error: reason(error) });
+    }
+  }
+
+  private runKernel(dispatch: Dispatch, name: KernelName, start: number): QuantumReport {
+    const { work, quantumNanos } = dispatch;
+    const remaining = Math.max(0, work.totalNanos - dispatch.doneNanos);
+    const call =
+      work.perCallNanos === undefined ? remaining : Math.min(remaining, work.perCallNanos);
+    if (name === 'sleep') {
+      // I/O-like: nothing to compute; the split waits elsewhere and its worker is free at once.
+      if (remaining === 0) return this.end(dispatch, start, 0, 'finished');
+      return this.end(dispatch, start, call, 'blocked', { blockedNanos: call });
+    }
+    const kernel = CPU_KERNELS[name];
+    if (kernel === undefined) throw new Error(`no kernel named ${String(name)}`);
+    const size = this.calibration.sizes[name] ?? kernel.initialSize;
+    const cost = this.calibration.unitNanos[name] ?? 0;
+    // With perCallNanos the call is atomic (it may overrun); otherwise the quantum bounds it.
+    const bound = work.perCallNanos === undefined ? quantumNanos : Infinity;
+    // Work is units × calibrated cost, never more than the wall time it took (kernels.ts).
+    let units = 0;
+    let done = 0;
+    let now = start;
+    while (done < call && now - start < bound) {
+      if (isCancelRequested(this.control, dispatch.splitId)) {
+        return this.end(dispatch, start, Math.min(done, call), 'cancelled');
+      }
+      this.observed ^= kernel.unit(size);
+      units++;
+      now = this.clock();
+      done = Math.min(units * cost, now - start);
+    }
+    const workNanos = Math.min(done, call);
+    if (workNanos >= remaining) return this.end(dispatch, start, remaining, 'finished');
+    if (work.blockedNanosPerCall !== undefined) {
+      return this.end(dispatch, start, workNanos, 'blocked', {
+        blockedNanos: work.blockedNanosPerCall,
+      });
+    }
+    return this.end(dispatch, start, workNanos, 'yielded');
+  }
+
+  private async runModule(
+    dispatch: Dispatch,
+    ref: ModuleRef,
+    input: unknown,
+    start: number,
+  ): Promise<QuantumReport> {
+    const fn = await loadUserFunction(ref);
+    const begun = this.clock();
+    const aborter = new AbortController();
+    const cancelled = (): boolean => {
+      if (!aborter.signal.aborted && isCancelRequested(this.control, dispatch.splitId)) {
+        aborter.abort(new Error('split cancelled'));
+      }
+      return aborter.signal.aborted;
+    };
+    const ctx: TaskContext = {
+      shouldYield: () => cancelled() || this.clock() - begun >= dispatch.quantumNanos,
+      signal: aborter.signal,
+      quantumNanos: dispatch.quantumNanos,
+    };
+    let value = fn(input, ctx);
+    if (isThenable(value)) {
+      const poll = setInterval(cancelled, CANCEL_POLL_MS);
+      try {
+        value = await value;
+      } finally {
+        clearInterval(poll);
+      }
+    }
+    const ran = this.clock() - start;
+    if (isYield(value)) {
+      return cancelled()
+        ? this.end(dispatch, start, ran, 'cancelled')
+        : this.end(dispatch, start, ran, 'yielded', { state: value.yield });
+    }
+    return this.end(dispatch, start, ran, 'finished', { result: value });
+  }
+
+  private end(
+    dispatch: Dispatch,
+    start: number,
+    workNanos: number,
+    outcome: QuantumReport['outcome'],
+    extra: Partial<Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state'>> = {},
+  ): QuantumReport {
+    return {
+      splitId: dispatch.splitId,
+      startNanos: start,
+      endNanos: this.clock(),
+      workNanos: Math.round(workNanos),
+      outcome,
+      ...extra,
+    };
+  }
+
+  /** Exposes what the kernels computed, so no unit is dead code to the JIT. */
+  get checksum(): number {
+    return this.observed ^ sink;
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

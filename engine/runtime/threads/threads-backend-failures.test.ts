@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SplitWork } from '../backend.ts';
+import { Driver, fixture, MS } from './fixtures/driver.ts';
+import { ThreadsBackend, type ThreadsBackendOptions } from './threads-backend.ts';
+
+let backend: ThreadsBackend | null = null;
+async function pool(options: ThreadsBackendOptions = {}): Promise<Driver> {
+  backend = new ThreadsBackend({ workers: 2, ...options });
+  await backend.ready();
+  return new Driver(backend);
+}
+afterEach(async () => {
+  await backend?.close();
+  backend = null;
+});
+
+const failing = (exportName: string): SplitWork => ({
+  kernel: fixture('failing.mjs', exportName),
+  totalNanos: 1,
+});
+const spin: SplitWork = { kernel: 'spin', totalNanos: 2 * MS };
+
+describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
+  it('a throwing module fails its split with the reason; the same worker runs the next split', async () => {
+    const driver = await pool();
+    const end = await driver.quantum(1, failing('throws'), 10 * MS, 0, 0);
+    expect(end.outcome).toBe('failed');
+    expect(end.error).toMatch(/fixture failed on purpose/);
+    expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
+  });
+
+  it('an unknown module or export fails its split, naming it', async () => {
+    const driver = await pool();
+    const missing = { kernel: fixture('failing.mjs', 'nope'), totalNanos: 1 };
+    expect((await driver.quantum(1, missing, 10 * MS)).error).toMatch(/no function export nope/);
+    const relative = { kernel: { module: './x.mjs' }, totalNanos: 1 };
+    expect((await driver.quantum(2, relative, 10 * MS)).error).toMatch(
+      /absolute path or a file URL/,
+    );
+  });
+
+  it('a result that cannot be cloned fails its split, not its worker', async () => {
+    const driver = await pool();
+    const end = await driver.quantum(1, failing('unclonable'), 10 * MS, 0, 0);
+    expect(end.outcome).toBe('failed');
+    expect(end.error).toMatch(/unclonable result/);
+    expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
+  });
+
+  it.each([
+    ['process.exit', 'exits', /worker lost: exit code 7/],
+    ['an uncaught error', 'throwsLater', /worker lost: Error: uncaught in a timer/],
+  ])('a worker killed by %s is replaced and the pool keeps serving', async (_, name, reason) => {
+    const driver = await pool();
+    const end = await driver.quantum(1, failing(name), 10 * MS, 0, 1);
+    expect(end.outcome).toBe('failed');
+    expect(end.error).toMatch(reason);
+    expect(end.workerId).toBe(1);
+    expect(driver.backend.idleWorkers()).toEqual([0, 1]);
+    const after = await Promise.all([
+      driver.quantum(2, spin, 5_000 * MS, 0, 0),
+      driver.quantum(3, spin, 5_000 * MS, 0, 1),
+    ]);
+    expect(after.map((e) => e.outcome)).toEqual(['finished', 'finished']);
+  });
+
+  it('a worker that runs out of memory (resourceLimits) is replaced', async () => {
+    const driver = await pool({ resourceLimits: { maxOldGenerationSizeMb: 48 } });
+    const end = await driver.quantum(1, failing('exhaustsMemory'), 10 * MS, 0, 0);
+    expect(end.outcome).toBe('failed');
+    expect(end.error).toMatch(/worker lost: .*memory/i);
+    expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
+  });
+
+  it('rejects a dispatch to a busy or unknown worker and any call after close', async () => {
+    const driver = await pool();
+    const running = driver.quantum(1, { kernel: 'spin', totalNanos: 20 * MS }, 50 * MS, 0, 0);
+    expect(() => driver.quantum(2, spin, 5_000 * MS, 0, 0)).toThrow(
+      /workerId 0 is not an idle worker/,
+    );
+    expect(() => driver.quantum(1, spin, 5_000 * MS, 0, 1)).toThrow(/splitId 1 is already running/);
+    expect(() => driver.quantum(3, spin, 5_000 * MS, 0, 5)).toThrow(/workerId 5/);
+    await running;
+    await driver.backend.close();
+    expect(() => driver.backend.setWorkerCount(1)).toThrow(/closed/);
+  });
+});

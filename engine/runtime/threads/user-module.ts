@@ -1,0 +1,71 @@
+/**
+ * A user's own function as a split's work (`SplitWork.kernel = { module, exportName }`).
+ *
+ * The contract, for authors of such modules:
+ *
+ *     export function myWork(input, ctx) { ... }
+ *
+ * - `ctx.shouldYield()` is true once the quantum (`ctx.quantumNanos`) is used up or the split is
+ *   cancelled; call it between small steps of your work.
+ * - `ctx.signal` aborts when the split is cancelled (pass it to APIs that take one).
+ * - Return (or resolve to) a value to finish the split; the value is reported as the quantum's
+ *   `result` (it must survive structured cloning).
+ * - Return `{ yield: state }` to continue in a later quantum: `state` becomes `input` of the next
+ *   call (it is kept by the backend between quanta, possibly on another worker).
+ * - Throwing fails the split; the error's message is kept as the reason.
+ *
+ * `totalNanos` and `perCallNanos` do not apply to a module: it decides itself when it is done.
+ */
+import { pathToFileURL } from 'node:url';
+import { isAbsolute } from 'node:path';
+import type { ModuleRef } from '../backend.ts';
+
+export interface TaskContext {
+  shouldYield(): boolean;
+  readonly signal: AbortSignal;
+  readonly quantumNanos: number;
+}
+
+export type UserFunction = (input: unknown, ctx: TaskContext) => unknown;
+
+const cache = new Map<string, Promise<UserFunction>>();
+
+/** Imports (once per worker) and returns the named export; rejects with a message naming it. */
+export function loadUserFunction(ref: ModuleRef): Promise<UserFunction> {
+  const exportName = ref.exportName ?? 'default';
+  const key = `${ref.module}#${exportName}`;
+  let loaded = cache.get(key);
+  if (loaded === undefined) {
+    loaded = importFunction(ref.module, exportName);
+    cache.set(key, loaded);
+    // A failed import is not cached: the file may be fixed and the split retried.
+    loaded.catch(() => cache.delete(key));
+  }
+  return loaded;
+}
+
+async function importFunction(module: string, exportName: string): Promise<UserFunction> {
+  const url = isAbsolute(module) ? pathToFileURL(module).href : module;
+  if (!url.startsWith('file:')) {
+    throw new Error(`module must be an absolute path or a file URL, got ${module}`);
+  }
+  const ns = (await import(url)) as Record<string, unknown>;
+  const fn = ns[exportName];
+  if (typeof fn !== 'function') {
+    throw new Error(`module ${module} has no function export ${exportName}`);
+  }
+  return fn as UserFunction;
+}
+
+/** `{ yield: state }` from a user function: not finished yet. */
+export function isYield(value: unknown): value is { yield: unknown } {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, 'yield');
+}
+
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
