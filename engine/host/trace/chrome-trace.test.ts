@@ -1,0 +1,115 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { toChromeTrace, type TraceEvent } from './chrome-trace.ts';
+import { TraceWindow, type TraceSpan } from './trace-window.ts';
+
+function span(
+  worker: number,
+  start: number,
+  end: number,
+  splitId: number,
+  extra: Partial<TraceSpan> = {},
+): TraceSpan {
+  return {
+    worker,
+    startNanos: start,
+    endNanos: end,
+    jobId: 1,
+    taskId: 1,
+    splitId,
+    level: 0,
+    outcome: 'yielded',
+    cls: 'q',
+    ...extra,
+  };
+}
+
+/** Slices on one tid never overlap (touching is fine). */
+function overlaps(events: TraceEvent[]): number {
+  const byTid = new Map<number, TraceEvent[]>();
+  for (const e of events.filter((e) => e.ph === 'X'))
+    byTid.set(e.tid!, [...(byTid.get(e.tid!) ?? []), e]);
+  let n = 0;
+  for (const list of byTid.values()) {
+    list.sort((a, b) => a.ts! - b.ts!);
+    for (let i = 1; i < list.length; i++)
+      if (list[i]!.ts! < list[i - 1]!.ts! + list[i - 1]!.dur! - 1e-9) n++;
+  }
+  return n;
+}
+
+describe('Chrome trace export', () => {
+  it('names one thread per worker, a slice per quantum with its args, counters and flows', () => {
+    const trace = toChromeTrace({
+      workers: 2,
+      spans: [span(0, 1000, 5000, 7, { outcome: 'finished', level: 2 }), span(1, 6000, 9000, 8)],
+      samples: [{ timeNanos: 0, depth: [3, 1, 0, 0, 0], scheduledNanos: [2e6, 0, 0, 0, 0] }],
+      edges: [[7, 8]],
+    });
+    const parsed = JSON.parse(JSON.stringify(trace)) as typeof trace;
+    const ev = parsed.traceEvents;
+    expect(ev.filter((e) => e.name === 'thread_name').map((e) => [e.tid, e.args?.name])).toEqual([
+      [1, 'worker 0'],
+      [2, 'worker 1'],
+    ]);
+    const x = ev.find((e) => e.ph === 'X' && e.tid === 1)!;
+    expect(x).toMatchObject({
+      ts: 1,
+      dur: 4,
+      args: { job: 1, task: 1, split: 7, level: 2, outcome: 'finished' },
+    });
+    expect(ev.find((e) => e.ph === 'C' && e.name === 'queue depth')?.args).toEqual({
+      L0: 3,
+      L1: 1,
+      L2: 0,
+      L3: 0,
+      L4: 0,
+    });
+    const flows = ev.filter((e) => e.ph === 's' || e.ph === 'f');
+    expect(flows.map((e) => [e.ph, e.id, e.tid])).toEqual([
+      ['s', 1, 1],
+      ['f', 1, 2],
+    ]);
+  });
+
+  it('for any spans: well-formed, no overlapping slices on a thread, flow ids small and nonzero', () => {
+    const arbSpan = fc.record({
+      worker: fc.integer({ min: 0, max: 3 }),
+      start: fc.integer({ min: 0, max: 1e9 }),
+      len: fc.integer({ min: 0, max: 1e7 }),
+      split: fc.integer({ min: 1, max: 50 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(arbSpan, { maxLength: 200 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 50 })), {
+          maxLength: 40,
+        }),
+        (raw, edges) => {
+          const spans = raw.map((r) => span(r.worker, r.start, r.start + r.len, r.split));
+          const trace = toChromeTrace({ workers: 4, spans, edges });
+          const ev = (JSON.parse(JSON.stringify(trace)) as typeof trace).traceEvents;
+          expect(overlaps(ev)).toBe(0);
+          for (const e of ev) {
+            expect(['X', 'M', 'C', 's', 'f']).toContain(e.ph);
+            if (e.ph !== 'M') expect(e.ts).toBeGreaterThanOrEqual(0);
+            if (e.ph === 'X') expect(e.dur).toBeGreaterThanOrEqual(0);
+          }
+          const ids = ev.filter((e) => e.ph === 's').map((e) => e.id!);
+          expect(ids).toEqual(ids.map((_, i) => i + 1));
+          expect(ev.filter((e) => e.ph === 'f')).toHaveLength(ids.length);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('keeps a bounded window and reports what it dropped', () => {
+    const w = new TraceWindow(10);
+    for (let i = 0; i < 25; i++) w.addSpan(span(0, i * 10, i * 10 + 5, i + 1));
+    const snap = w.snapshot();
+    expect(snap.spans.map((s) => s.splitId)).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
+    expect(snap.dropped).toBe(15);
+    expect(toChromeTrace({ workers: 1, ...snap }).otherData.droppedSpans).toBe(15);
+  });
+});
