@@ -4,7 +4,9 @@ import { BenchReport } from './report.ts';
 
 type BenchModule = { run(report: BenchReport): Promise<void> };
 
-const suites: Record<string, () => Promise<BenchModule>> = {};
+const suites: Record<string, () => Promise<BenchModule>> = {
+  'priority-queue': () => import('./priority-queue.ts'),
+};
 
 const wanted = process.argv.slice(2);
 const report = new BenchReport();

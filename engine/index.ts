@@ -1,3 +1,4 @@
 // The engine's public surface. Each area adds its exports here.
 export * from './core/ready-queue.ts';
 export * from '../shared/errors.ts';
+export * from './core/priority/index.ts';
