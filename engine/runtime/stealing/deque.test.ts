@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ABORT, DEQUE_META_INTS, EMPTY, WorkDeque, ringCapacity } from './deque.ts';
+
+const make = (capacity: number) =>
+  new WorkDeque(
+    new Int32Array(new SharedArrayBuffer(4 * DEQUE_META_INTS)),
+    new Int32Array(new SharedArrayBuffer(4 * capacity)),
+    0,
+    0,
+    capacity,
+  );
+
+describe('WorkDeque', () => {
+  it('gives the owner the newest node and thieves the oldest', () => {
+    const d = make(8);
+    for (const v of [10, 11, 12, 13]) d.push(v);
+    expect(d.steal()).toBe(10);
+    expect(d.pop()).toBe(13);
+    expect(d.steal()).toBe(11);
+    expect(d.pop()).toBe(12);
+    expect(d.pop()).toBe(EMPTY);
+    expect(d.steal()).toBe(EMPTY);
+    expect(d.size).toBe(0);
+  });
+
+  it('hands the last element to exactly one of owner and thief', () => {
+    const d = make(4);
+    d.push(7);
+    expect(d.steal()).toBe(7);
+    expect(d.pop()).toBe(EMPTY);
+    d.push(8);
+    expect(d.pop()).toBe(8);
+    expect(d.steal()).toBe(EMPTY);
+    expect(ABORT).not.toBe(EMPTY);
+  });
+
+  it('sizes its ring to the next power of two', () => {
+    expect([1, 2, 3, 1000, 1024, 1025].map(ringCapacity)).toEqual([1, 2, 4, 1024, 1024, 2048]);
+  });
+});

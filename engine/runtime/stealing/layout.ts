@@ -1,0 +1,119 @@
+/**
+ * Shared memory of one work-stealing run: the compiled graph (read-only), per-node dependency
+ * counters, states and results, one deque per worker and a small control block. Every array is
+ * its own `SharedArrayBuffer`; the main thread builds them, each worker maps the same memory.
+ */
+import type { CompiledGraph } from '../../core/graph/compile.ts';
+import { DEQUE_META_INTS, ringCapacity } from './deque.ts';
+
+/** Control block slots, each on its own 64-byte line where threads contend. */
+export const CTL_REMAINING = 0;
+export const CTL_EPOCH = 16;
+export const CTL_SLEEPERS = 32;
+export const CTL_CLOCK = 48;
+export const CTL_STOP = 64;
+export const CTL_FAILED_NODE = 65;
+export const CTL_DONE = 80;
+const CTL_INTS = 96;
+
+export interface RunBuffers {
+  readonly ctl: SharedArrayBuffer;
+  readonly successorStart: SharedArrayBuffer;
+  readonly successors: SharedArrayBuffer;
+  readonly inDegree: SharedArrayBuffer;
+  readonly counters: SharedArrayBuffer;
+  readonly costNanos: SharedArrayBuffer;
+  readonly retries: SharedArrayBuffer;
+  readonly kernelOf: SharedArrayBuffer;
+  readonly states: SharedArrayBuffer;
+  /** 1 when a predecessor failed or was skipped (continue mode). */
+  readonly poisoned: SharedArrayBuffer;
+  readonly results: SharedArrayBuffer;
+  readonly dequeMeta: SharedArrayBuffer;
+  readonly dequeRing: SharedArrayBuffer;
+  /** Verification only (empty otherwise): runs per node and global start/finish stamps. */
+  readonly runCount: SharedArrayBuffer;
+  readonly startStamp: SharedArrayBuffer;
+  readonly finishStamp: SharedArrayBuffer;
+}
+
+export interface RunViews {
+  readonly ctl: Int32Array;
+  readonly successorStart: Int32Array;
+  readonly successors: Int32Array;
+  readonly inDegree: Int32Array;
+  readonly counters: Int32Array;
+  readonly costNanos: Float64Array;
+  readonly retries: Uint8Array;
+  readonly kernelOf: Uint16Array;
+  readonly states: Uint8Array;
+  readonly poisoned: Uint8Array;
+  readonly results: Int32Array;
+  readonly dequeMeta: Int32Array;
+  readonly dequeRing: Int32Array;
+  readonly runCount: Int32Array;
+  readonly startStamp: Int32Array;
+  readonly finishStamp: Int32Array;
+}
+
+function shared<T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(
+  make: (b: SharedArrayBuffer) => T,
+  bytes: number,
+  source?: ArrayLike<number>,
+): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(bytes);
+  if (source !== undefined)
+    (make(buffer) as unknown as { set(a: ArrayLike<number>): void }).set(source);
+  return buffer;
+}
+
+export function allocateRun(graph: CompiledGraph, workers: number, verify: boolean): RunBuffers {
+  const n = graph.nodeCount;
+  const i32 = (b: SharedArrayBuffer) => new Int32Array(b);
+  const u8 = (b: SharedArrayBuffer) => new Uint8Array(b);
+  const verifyBytes = verify ? 4 * n : 0;
+  const ctl = shared(i32, 4 * CTL_INTS);
+  const ctlView = new Int32Array(ctl);
+  ctlView[CTL_REMAINING] = n;
+  ctlView[CTL_FAILED_NODE] = -1;
+  return {
+    ctl,
+    successorStart: shared(i32, 4 * (n + 1), graph.successorStart),
+    successors: shared(i32, 4 * graph.edgeCount, graph.successors),
+    inDegree: shared(i32, 4 * n, graph.inDegree),
+    counters: shared(i32, 4 * n, graph.inDegree),
+    costNanos: shared((b) => new Float64Array(b), 8 * n, graph.costNanos),
+    retries: shared(u8, n, graph.retries),
+    kernelOf: shared((b) => new Uint16Array(b), 2 * n, graph.kernelOf),
+    states: shared(u8, n),
+    poisoned: shared(u8, n),
+    results: shared(i32, 4 * n),
+    dequeMeta: shared(i32, 4 * DEQUE_META_INTS * workers),
+    dequeRing: shared(i32, 4 * ringCapacity(n) * workers),
+    runCount: shared(i32, verifyBytes),
+    startStamp: shared(i32, verifyBytes),
+    finishStamp: shared(i32, verifyBytes),
+  };
+}
+
+export function viewRun(b: RunBuffers): RunViews {
+  const i32 = (s: SharedArrayBuffer) => new Int32Array(s);
+  return {
+    ctl: i32(b.ctl),
+    successorStart: i32(b.successorStart),
+    successors: i32(b.successors),
+    inDegree: i32(b.inDegree),
+    counters: i32(b.counters),
+    costNanos: new Float64Array(b.costNanos),
+    retries: new Uint8Array(b.retries),
+    kernelOf: new Uint16Array(b.kernelOf),
+    states: new Uint8Array(b.states),
+    poisoned: new Uint8Array(b.poisoned),
+    results: i32(b.results),
+    dequeMeta: i32(b.dequeMeta),
+    dequeRing: i32(b.dequeRing),
+    runCount: i32(b.runCount),
+    startStamp: i32(b.startStamp),
+    finishStamp: i32(b.finishStamp),
+  };
+}

@@ -1,0 +1,164 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGraphDocument } from '../../../shared/graph.ts';
+import { compileDocument, compileGraph, type CompiledGraph } from '../../core/graph/compile.ts';
+import { NODE_STATES, SUCCEEDED } from '../../core/graph/node-state.ts';
+import { randomDag } from '../../core/graph/random-dag.ts';
+import { StealingExecutor } from './stealing-executor.ts';
+
+let executor: StealingExecutor;
+beforeAll(async () => {
+  executor = await StealingExecutor.start(2);
+});
+afterAll(async () => {
+  await executor.close();
+});
+
+// Kernel table for random DAGs: 0 = add, 1 = fail.
+const dagInput = fc.integer({ min: 1, max: 60 }).chain((n) =>
+  fc.record({
+    order: fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+    pairs: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 3 * n }),
+    costs: fc.constant(new Array<number>(n).fill(0)),
+    kernelOf: fc.array(
+      fc.integer({ min: 0, max: 9 }).map((k) => (k === 0 ? 1 : 0)),
+      { minLength: n, maxLength: n },
+    ),
+    retries: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: n, maxLength: n }),
+  }),
+);
+const build = (input: Parameters<typeof randomDag>[0]) =>
+  compileGraph(randomDag({ ...input, kernels: ['add', 'fail'] }));
+
+function descendants(g: CompiledGraph, roots: number[]): Set<number> {
+  const seen = new Set<number>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const u = stack.pop()!;
+    for (let k = g.successorStart[u]!; k < g.successorStart[u + 1]!; k++) {
+      const s = g.successors[k]!;
+      if (!seen.has(s)) (stack.push(s), seen.add(s));
+    }
+  }
+  return seen;
+}
+const stateNames = (states: Uint8Array) => Array.from(states, (s) => NODE_STATES[s]);
+
+describe('StealingExecutor', () => {
+  it('runs every node of random DAGs exactly once, after all its predecessors', async () => {
+    await fc.assert(
+      fc.asyncProperty(dagInput, async (input) => {
+        const g = build({ ...input, kernelOf: input.kernelOf.map(() => 0) });
+        const report = await executor.run(g, { verify: true });
+        expect(report.verification).toEqual({ ok: true, checked: 'order', problems: [] });
+        expect(report.counts.succeeded).toBe(g.nodeCount);
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+
+  it('continue mode: failing nodes fail after their retries, descendants are skipped, the rest succeed', async () => {
+    await fc.assert(
+      fc.asyncProperty(dagInput, async (input) => {
+        const g = build(input);
+        const report = await executor.run(g, { errorMode: 'continue', verify: true });
+        const failed = [...Array(g.nodeCount).keys()].filter((v) => input.kernelOf[v] === 1);
+        const skipped = descendants(g, failed);
+        const expected = [...Array(g.nodeCount).keys()].map((v) =>
+          skipped.has(v) ? 'skipped' : failed.includes(v) ? 'failed' : 'succeeded',
+        );
+        expect(stateNames(report.states)).toEqual(expected);
+        expect(report.verification.ok).toBe(true);
+        const ran = expected.filter((s) => s !== 'skipped').length;
+        const retried = failed
+          .filter((v) => !skipped.has(v))
+          .reduce((sum, v) => sum + input.retries[v]!, 0);
+        expect(report.attempts).toBe(ran + retried);
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+
+  it('fail-fast: the root cause is a failing node, nothing downstream of it runs, every node ends', async () => {
+    await fc.assert(
+      fc.asyncProperty(dagInput, async (input) => {
+        const g = build(input);
+        const report = await executor.run(g, { errorMode: 'fail-fast', verify: true });
+        expect(report.verification.ok).toBe(true);
+        expect(report.counts.pending + report.counts.skipped).toBe(0);
+        const anyFails = input.kernelOf.includes(1);
+        expect(report.rootCause === null).toBe(!anyFails);
+        if (report.rootCause === null) return;
+        const cause = report.rootCause.index;
+        expect(input.kernelOf[cause]).toBe(1);
+        for (let v = 0; v < g.nodeCount; v++) {
+          if (report.states[v] === NODE_STATES.indexOf('failed')) expect(input.kernelOf[v]).toBe(1);
+        }
+        for (const d of descendants(g, [cause]))
+          expect(NODE_STATES[report.states[d]!]).toBe('cancelled');
+        for (let v = 0; v < g.nodeCount; v++) {
+          for (let k = g.successorStart[v]!; k < g.successorStart[v + 1]!; k++) {
+            if (report.states[g.successors[k]!] === SUCCEEDED)
+              expect(report.states[v]).toBe(SUCCEEDED);
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+
+  it('fail-fast cancels a long spinning node cooperatively', async () => {
+    const g = compileDocument(
+      parseGraphDocument({
+        nodes: [
+          { id: 'boom', kernel: 'fail' },
+          { id: 'spin', kernel: 'spin-us', cost: 30_000 },
+        ],
+      }),
+    );
+    const report = await executor.run(g, { errorMode: 'fail-fast' });
+    expect(stateNames(report.states)).toEqual(['failed', 'cancelled']);
+    expect(report.rootCause?.node).toBe('boom');
+  }, 20_000);
+
+  it('refuses a kernel it does not have, and keeps working', async () => {
+    const g = compileDocument(parseGraphDocument({ nodes: [{ id: 'a', kernel: 'matmul' }] }));
+    await expect(executor.run(g)).rejects.toMatchObject({ code: 'UNKNOWN_KERNEL' });
+    const ok = compileDocument(parseGraphDocument({ nodes: [{ id: 'a', kernel: 'add' }] }));
+    expect((await executor.run(ok)).counts.succeeded).toBe(1);
+  });
+
+  it('runs on a single worker', async () => {
+    const one = await StealingExecutor.start(1);
+    try {
+      const g = compileDocument(
+        parseGraphDocument({ generator: 'wavefront', rows: 30, cols: 30, kernel: 'add' }),
+      );
+      const report = await one.run(g, { verify: true });
+      expect(report.verification.ok).toBe(true);
+      expect(report.steals).toBe(0);
+    } finally {
+      await one.close();
+    }
+  }, 20_000);
+});
+
+describe('StealingExecutor under stress: 1M tiny nodes, repeated', () => {
+  const shapes = [
+    { generator: 'independent', count: 1_000_000 },
+    { generator: 'chain', length: 1_000_000 },
+    { generator: 'binary-tree', depth: 20 }, // 1,048,575 nodes
+    { generator: 'wavefront', rows: 1000, cols: 1000 },
+  ];
+  for (const shape of shapes) {
+    it(`${shape.generator}: every node once, in order, with correct results, three runs`, async () => {
+      const g = compileDocument(parseGraphDocument({ ...shape, kernel: 'add' }));
+      expect(g.nodeCount).toBeGreaterThanOrEqual(1_000_000);
+      for (let run = 0; run < 3; run++) {
+        const report = await executor.run(g, { verify: run === 0 });
+        expect(report.verification.problems).toEqual([]);
+        expect(report.counts.succeeded).toBe(g.nodeCount);
+      }
+    }, 60_000);
+  }
+});

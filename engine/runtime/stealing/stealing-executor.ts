@@ -1,0 +1,218 @@
+/**
+ * Work-stealing graph executor (DESIGN.md §3.4) for graphs of tiny nodes, where one message per
+ * node would dominate: the graph, dependency counters and per-worker deques live in shared memory
+ * and workers schedule themselves (`worker-loop.ts`). The main thread only seeds the roots and
+ * waits for every worker's `done`. One run at a time per executor.
+ */
+import { Worker } from 'node:worker_threads';
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { GraphErrorMode } from '../../../shared/graph.ts';
+import type { CompiledGraph } from '../../core/graph/compile.ts';
+import type { GraphReport, RootCause } from '../../core/graph/graph-run.ts';
+import { graphMetrics } from '../../core/graph/metrics.ts';
+import { FAILED, countStates } from '../../core/graph/node-state.ts';
+import { WorkDeque, ringCapacity } from './deque.ts';
+import { DEFAULT_STEALING_KERNEL, stealingKernel } from './kernels.ts';
+import { CTL_FAILED_NODE, allocateRun, viewRun } from './layout.ts';
+import type { FromWorker, ToWorker } from './messages.ts';
+import { verifyRun, type Verification } from './verify.ts';
+import type { LoopStats } from './worker-loop.ts';
+
+export interface StealingRunOptions {
+  readonly errorMode?: GraphErrorMode;
+  /** Record per-node run counts and global stamps to check exactly-once and order (slower). */
+  readonly verify?: boolean;
+}
+
+export interface StealingReport extends GraphReport {
+  readonly nodesPerSecond: number;
+  readonly steals: number;
+  readonly stealAttempts: number;
+  readonly sleeps: number;
+  readonly idleNanos: number;
+  readonly perWorker: readonly LoopStats[];
+  readonly verification: Verification;
+  /** Per-node results written by the `add` kernel. */
+  readonly results: Int32Array;
+}
+
+interface PendingRun {
+  readonly runId: number;
+  readonly stats: LoopStats[];
+  resolve(stats: LoopStats[]): void;
+  reject(e: Error): void;
+}
+
+const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+
+export class StealingExecutor {
+  private pending: PendingRun | null = null;
+  private nextRunId = 1;
+  private broken: Error | null = null;
+  private closed = false;
+
+  private constructor(private readonly workers: Worker[]) {
+    for (const w of workers) {
+      w.on('message', (m: FromWorker) => this.onMessage(m));
+      w.on('error', (e) =>
+        this.fail(new SchedLabError('WORKER_LOST', `stealing worker died: ${e.message}`)),
+      );
+      w.on('exit', (code) => {
+        if (!this.closed)
+          this.fail(new SchedLabError('WORKER_LOST', `stealing worker exited with code ${code}`));
+      });
+    }
+  }
+
+  /** Spawns `workers` threads and waits until each is ready. */
+  static async start(workers = 2): Promise<StealingExecutor> {
+    if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        'workers must be an integer in 1..256',
+        'workers',
+      );
+    }
+    const threads = Array.from(
+      { length: workers },
+      (_, workerId) => new Worker(BOOT, { workerData: { workerId } }),
+    );
+    await Promise.all(
+      threads.map(
+        (t) =>
+          new Promise<void>((resolve, reject) => {
+            t.once('message', () => resolve());
+            t.once('error', reject);
+          }),
+      ),
+    );
+    return new StealingExecutor(threads);
+  }
+
+  get workerCount(): number {
+    return this.workers.length;
+  }
+
+  async run(graph: CompiledGraph, options: StealingRunOptions = {}): Promise<StealingReport> {
+    if (this.closed) throw new SchedLabError('ENGINE_CLOSED', 'the stealing executor is closed');
+    if (this.broken !== null) throw this.broken;
+    if (this.pending !== null)
+      throw new SchedLabError('INVALID_ARGUMENT', 'run: a run is already in progress', 'run');
+    const kernelNames = graph.kernels.map((k) => {
+      const name = k === null ? DEFAULT_STEALING_KERNEL : typeof k === 'string' ? k : null;
+      if (name === null || stealingKernel(name) === undefined) {
+        throw new SchedLabError(
+          'UNKNOWN_KERNEL',
+          `kernel: the stealing executor has no kernel ${JSON.stringify(k)}`,
+          'kernel',
+        );
+      }
+      return name;
+    });
+    const p = this.workers.length;
+    const verify = options.verify ?? false;
+    const failFast = (options.errorMode ?? 'fail-fast') === 'fail-fast';
+    const buffers = allocateRun(graph, p, verify);
+    const views = viewRun(buffers);
+    // Seed the roots round-robin; the workers have not started this run, so this thread owns the deques.
+    const capacity = ringCapacity(graph.nodeCount);
+    const deques = Array.from(
+      { length: p },
+      (_, w) => new WorkDeque(views.dequeMeta, views.dequeRing, w, w * capacity, capacity),
+    );
+    let r = 0;
+    for (let v = 0; v < graph.nodeCount; v++) if (graph.inDegree[v] === 0) deques[r++ % p]!.push(v);
+
+    const runId = this.nextRunId++;
+    const stats = await new Promise<LoopStats[]>((resolve, reject) => {
+      this.pending = { runId, stats: [], resolve, reject };
+      const message: ToWorker = {
+        type: 'run',
+        runId,
+        workers: p,
+        buffers,
+        kernelNames,
+        failFast,
+        verify,
+      };
+      for (const w of this.workers) w.postMessage(message);
+    });
+
+    const makespanNanos = Math.round(
+      (Math.max(...stats.map((s) => s.endMs)) - Math.min(...stats.map((s) => s.startMs))) * 1e6,
+    );
+    const busy = stats.reduce(
+      (sum, s) => sum + Math.max(0, (s.endMs - s.startMs) * 1e6 - s.idleNanos),
+      0,
+    );
+    const sum = (f: (s: LoopStats) => number) => stats.reduce((acc, s) => acc + f(s), 0);
+    return {
+      ...graphMetrics(p, makespanNanos, busy, graph.criticalPathNanos),
+      counts: countStates(views.states),
+      states: views.states,
+      rootCause: rootCause(
+        graph,
+        views.states,
+        views.ctl[CTL_FAILED_NODE]!,
+        kernelNames,
+        views.kernelOf,
+      ),
+      attempts: sum((s) => s.attempts),
+      nodesPerSecond: makespanNanos > 0 ? graph.nodeCount / (makespanNanos / 1e9) : 0,
+      steals: sum((s) => s.steals),
+      stealAttempts: sum((s) => s.stealAttempts),
+      sleeps: sum((s) => s.sleeps),
+      idleNanos: sum((s) => s.idleNanos),
+      perWorker: stats.sort((a, b) => a.workerId - b.workerId),
+      verification: verifyRun(graph, views, kernelNames, verify),
+      results: views.results,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.fail(new SchedLabError('ENGINE_CLOSED', 'the stealing executor was closed during a run'));
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  private onMessage(m: FromWorker): void {
+    const run = this.pending;
+    if (m.type === 'ready' || run === null || m.runId !== run.runId) return;
+    if (m.type === 'error') {
+      // The other workers may be waiting for this one's nodes: the executor cannot be reused.
+      this.fail(new SchedLabError('WORKER_LOST', `stealing worker failed: ${m.message}`));
+      return;
+    }
+    run.stats.push(m.stats);
+    if (run.stats.length === this.workers.length) {
+      this.pending = null;
+      run.resolve(run.stats);
+    }
+  }
+
+  private fail(e: Error): void {
+    if (!this.closed) this.broken ??= e;
+    const run = this.pending;
+    this.pending = null;
+    run?.reject(e);
+  }
+}
+
+/** Fail-fast: the node that stopped the run; continue: the lowest-index failed node, if any. */
+function rootCause(
+  graph: CompiledGraph,
+  states: Uint8Array,
+  failFastNode: number,
+  kernelNames: readonly string[],
+  kernelOf: Uint16Array,
+): RootCause | null {
+  const index = failFastNode >= 0 ? failFastNode : states.indexOf(FAILED);
+  if (index < 0) return null;
+  const kernel = kernelNames[kernelOf[index]!] ?? '?';
+  return {
+    node: graph.nodeId(index),
+    index,
+    message: `kernel "${kernel}" threw on node ${graph.nodeId(index)}`,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Checks a finished work-stealing run against its graph: every node reached a terminal state and
+ * (with `verify`) was processed exactly once and only after every predecessor finished (global
+ * start/finish stamps), and every `add` node holds its expected result.
+ */
+import type { CompiledGraph } from '../../core/graph/compile.ts';
+import { SUCCEEDED } from '../../core/graph/node-state.ts';
+import { addResult } from './kernels.ts';
+import type { RunViews } from './layout.ts';
+
+export interface Verification {
+  readonly ok: boolean;
+  /** What was checked: `order` includes exactly-once and predecessor order. */
+  readonly checked: 'order' | 'results';
+  /** The first few violations, naming nodes. */
+  readonly problems: readonly string[];
+}
+
+const MAX_PROBLEMS = 10;
+
+export function verifyRun(
+  graph: CompiledGraph,
+  v: RunViews,
+  kernelNames: readonly string[],
+  full: boolean,
+): Verification {
+  const problems: string[] = [];
+  const report = (p: string) => problems.length < MAX_PROBLEMS && problems.push(p);
+  const addIndex = kernelNames.indexOf('add');
+  const { successorStart, successors, nodeId } = graph;
+  for (let u = 0; u < graph.nodeCount; u++) {
+    const state = v.states[u]!;
+    if (state < SUCCEEDED) report(`node ${nodeId(u)} never finished (state ${state})`);
+    if (state === SUCCEEDED && v.kernelOf[u] === addIndex && v.results[u] !== addResult(u)) {
+      report(`node ${nodeId(u)} has a wrong result`);
+    }
+    if (!full) continue;
+    if (v.runCount[u] !== 1) report(`node ${nodeId(u)} was processed ${v.runCount[u]} times`);
+    for (let k = successorStart[u]!; k < successorStart[u + 1]!; k++) {
+      const s = successors[k]!;
+      if (v.finishStamp[u]! >= v.startStamp[s]!)
+        report(`node ${nodeId(s)} started before its predecessor ${nodeId(u)} finished`);
+    }
+  }
+  return { ok: problems.length === 0, checked: full ? 'order' : 'results', problems };
+}

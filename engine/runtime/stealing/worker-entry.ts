@@ -1,0 +1,39 @@
+/** Work-stealing worker: maps each run's shared memory and runs the scheduling loop. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { SchedLabError } from '../../../shared/errors.ts';
+import { stealingKernel, type StealingKernel } from './kernels.ts';
+import { viewRun } from './layout.ts';
+import type { FromWorker, ToWorker } from './messages.ts';
+import { runWorkerLoop } from './worker-loop.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('worker-entry.ts must run in a worker thread');
+const workerId = (workerData as { workerId: number }).workerId;
+const send = (m: FromWorker) => port.postMessage(m);
+
+port.on('message', (m: ToWorker) => {
+  if (m.type === 'close') {
+    port.close();
+    return;
+  }
+  try {
+    const kernels: StealingKernel[] = m.kernelNames.map((name) => {
+      const k = stealingKernel(name);
+      if (k === undefined)
+        throw new SchedLabError('UNKNOWN_KERNEL', `kernel: no stealing kernel "${name}"`, 'kernel');
+      return k;
+    });
+    const stats = runWorkerLoop(viewRun(m.buffers), {
+      workerId,
+      workers: m.workers,
+      failFast: m.failFast,
+      verify: m.verify,
+      kernels,
+      seed: 0x9e3779b9 ^ (workerId * 0x85ebca6b) ^ m.runId,
+    });
+    send({ type: 'done', runId: m.runId, stats });
+  } catch (e) {
+    send({ type: 'error', runId: m.runId, message: e instanceof Error ? e.message : String(e) });
+  }
+});
+send({ type: 'ready', workerId });

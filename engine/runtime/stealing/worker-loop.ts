@@ -1,0 +1,224 @@
+/**
+ * One worker's scheduling loop in a work-stealing run (DESIGN.md §3.4). Runs in a worker thread
+ * over the shared memory of `layout.ts`:
+ *
+ * - Take the newest node of the own deque; run it; for each successor decrement its dependency
+ *   counter (Atomics; skipped when the in-degree is 1) — the first successor that becomes ready
+ *   runs next in place, the others are pushed onto the own deque.
+ * - Own deque empty: publish the completed count, then steal — last successful victim first,
+ *   then random victims — and after a short spin sleep on the epoch word.
+ * - No lost wake-ups: a sleeper reads the epoch, registers in `sleepers`, re-checks every deque,
+ *   then waits only while the epoch is unchanged; a pusher that sees sleepers bumps the epoch
+ *   before notifying. With sequentially consistent Atomics one of the two always sees the other.
+ * - Termination: the worker whose published count takes `remaining` to 0 sets `done` and wakes all.
+ *
+ * Error modes: a node whose kernel throws on its last attempt fails. `fail-fast` sets `stop`; every
+ * node reached afterwards is marked cancelled without running (so the counters still drain and the
+ * run ends). `continue` poisons the successors; a poisoned node is skipped when it becomes ready and
+ * poisons its own successors.
+ */
+import { CANCELLED, FAILED, SKIPPED, SUCCEEDED } from '../../core/graph/node-state.ts';
+import { ABORT, EMPTY, WorkDeque, ringCapacity } from './deque.ts';
+import type { KernelContext, StealingKernel } from './kernels.ts';
+import {
+  CTL_CLOCK,
+  CTL_DONE,
+  CTL_EPOCH,
+  CTL_FAILED_NODE,
+  CTL_REMAINING,
+  CTL_SLEEPERS,
+  CTL_STOP,
+  type RunViews,
+} from './layout.ts';
+
+export interface LoopOptions {
+  readonly workerId: number;
+  readonly workers: number;
+  readonly failFast: boolean;
+  readonly verify: boolean;
+  /** Kernel per kernel-table index. */
+  readonly kernels: readonly StealingKernel[];
+  readonly seed: number;
+}
+
+export interface LoopStats {
+  readonly workerId: number;
+  readonly executed: number;
+  readonly attempts: number;
+  readonly steals: number;
+  readonly stealAttempts: number;
+  readonly sleeps: number;
+  readonly idleNanos: number;
+  /** Wall clock (ms since the epoch, sub-ms precision) when the loop started and ended. */
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+/** Steal rounds before a worker goes to sleep. */
+const SPIN_ROUNDS = 64;
+
+export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
+  const startMs = performance.timeOrigin + performance.now();
+  const {
+    ctl,
+    successorStart,
+    successors,
+    inDegree,
+    counters,
+    states,
+    poisoned,
+    costNanos,
+    retries,
+    kernelOf,
+  } = v;
+  const capacity = ringCapacity(states.length);
+  const deques = Array.from(
+    { length: o.workers },
+    (_, w) => new WorkDeque(v.dequeMeta, v.dequeRing, w, w * capacity, capacity),
+  );
+  const own = deques[o.workerId]!;
+  const ctx: KernelContext = {
+    results: v.results,
+    stopped: () => Atomics.load(ctl, CTL_STOP) !== 0,
+  };
+  let random = o.seed | 1;
+  let lastVictim = -1;
+  let completed = 0;
+  let executed = 0;
+  let attempts = 0;
+  let steals = 0;
+  let stealAttempts = 0;
+  let sleeps = 0;
+  let idleMs = 0;
+
+  /** Runs node `node` (or skips/cancels it); releases successors; returns one to run in place. */
+  const process = (node: number): number => {
+    let outcome = SUCCEEDED;
+    if (o.verify) {
+      Atomics.add(v.runCount, node, 1);
+      v.startStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
+    }
+    if (Atomics.load(ctl, CTL_STOP) !== 0) outcome = CANCELLED;
+    else if (Atomics.load(poisoned, node) !== 0) outcome = SKIPPED;
+    else {
+      const kernel = o.kernels[kernelOf[node]!]!;
+      for (let attempt = 0; ; attempt++) {
+        attempts++;
+        try {
+          if (!kernel(node, costNanos[node]!, ctx)) outcome = CANCELLED;
+          break;
+        } catch {
+          if (attempt >= retries[node]! || ctx.stopped()) {
+            outcome = FAILED;
+            break;
+          }
+        }
+      }
+      executed++;
+    }
+    states[node] = outcome;
+    if (o.verify) v.finishStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
+    completed++;
+    const poison = outcome === FAILED || outcome === SKIPPED;
+    if (outcome === FAILED && o.failFast) {
+      Atomics.compareExchange(ctl, CTL_FAILED_NODE, -1, node);
+      Atomics.store(ctl, CTL_STOP, 1);
+    }
+    let next = -1;
+    let pushed = 0;
+    for (let k = successorStart[node]!, end = successorStart[node + 1]!; k < end; k++) {
+      const s = successors[k]!;
+      if (poison) Atomics.store(poisoned, s, 1);
+      if (inDegree[s] === 1 || Atomics.sub(counters, s, 1) === 1) {
+        if (next < 0) next = s;
+        else {
+          own.push(s);
+          pushed++;
+        }
+      }
+    }
+    if (pushed > 0 && Atomics.load(ctl, CTL_SLEEPERS) > 0) {
+      Atomics.add(ctl, CTL_EPOCH, 1);
+      Atomics.notify(ctl, CTL_EPOCH, pushed);
+    }
+    return next;
+  };
+
+  const nextRandom = (): number => {
+    random ^= random << 13;
+    random ^= random >>> 17;
+    random ^= random << 5;
+    return random >>> 0;
+  };
+
+  const trySteal = (victim: number): number => {
+    for (;;) {
+      stealAttempts++;
+      const node = deques[victim]!.steal();
+      if (node !== ABORT) return node;
+    }
+  };
+
+  const anyWork = (): boolean => deques.some((d) => d.size > 0);
+  const isDone = (): boolean => Atomics.load(ctl, CTL_DONE) !== 0;
+
+  /** Steals, spins, sleeps; returns a node or -1 when the run is done. */
+  const findWork = (): number => {
+    for (let round = 0; ; round++) {
+      if (isDone()) return -1;
+      if (lastVictim >= 0) {
+        const node = trySteal(lastVictim);
+        if (node !== EMPTY) return (steals++, node);
+      }
+      for (let k = 0; k < 2 * o.workers; k++) {
+        const victim = o.workers === 1 ? 0 : nextRandom() % o.workers;
+        if (victim === o.workerId) continue;
+        const node = trySteal(victim);
+        if (node !== EMPTY) {
+          lastVictim = victim;
+          return (steals++, node);
+        }
+      }
+      if (round < SPIN_ROUNDS) continue;
+      const epoch = Atomics.load(ctl, CTL_EPOCH);
+      Atomics.add(ctl, CTL_SLEEPERS, 1);
+      if (!anyWork() && !isDone()) {
+        sleeps++;
+        Atomics.wait(ctl, CTL_EPOCH, epoch);
+      }
+      Atomics.sub(ctl, CTL_SLEEPERS, 1);
+      round = 0;
+    }
+  };
+
+  for (;;) {
+    let node = own.pop();
+    if (node === EMPTY) {
+      if (completed > 0) {
+        if (Atomics.sub(ctl, CTL_REMAINING, completed) === completed) {
+          Atomics.store(ctl, CTL_DONE, 1);
+          Atomics.add(ctl, CTL_EPOCH, 1);
+          Atomics.notify(ctl, CTL_EPOCH);
+        }
+        completed = 0;
+      }
+      const idleFrom = performance.now();
+      node = findWork();
+      idleMs += performance.now() - idleFrom;
+      if (node < 0) break;
+    }
+    while (node >= 0) node = process(node);
+  }
+
+  return {
+    workerId: o.workerId,
+    executed,
+    attempts,
+    steals,
+    stealAttempts,
+    sleeps,
+    idleNanos: Math.round(idleMs * 1e6),
+    startMs,
+    endMs: performance.timeOrigin + performance.now(),
+  };
+}
