@@ -1,0 +1,182 @@
+/** The shell: header with views, connection and engine state, the active view, shortcuts. */
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useApp, useAppState } from './context.ts';
+import { sendCommand } from './data/commands.ts';
+import { VIEWS, type ViewName } from './store/app-store.ts';
+import { CompareView } from './views/compare-view.tsx';
+import { ControlsView } from './views/controls-view.tsx';
+import { ExportView } from './views/export-view.tsx';
+import { LiveView } from './views/live-view.tsx';
+import { WorkloadsView } from './views/workloads-view.tsx';
+
+const TITLES: Record<ViewName, string> = {
+  live: 'Live',
+  controls: 'Controls',
+  workloads: 'Workloads',
+  compare: 'Compare',
+  export: 'Export',
+};
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (el === null || typeof el.tagName !== 'string') return false;
+  return el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName);
+}
+
+function useShortcuts() {
+  const { store, transport, viewport } = useApp();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      const s = store.getState();
+      if (e.key === ' ') {
+        e.preventDefault();
+        void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' });
+      } else if (e.key === '+' || e.key === '=') viewport.zoom(1 / 1.5, s.follow ? 1 : 0.5);
+      else if (e.key === '-' || e.key === '_') viewport.zoom(1.5, s.follow ? 1 : 0.5);
+      else if (e.key === 'f') s.setFollow(!s.follow);
+      else if (e.key >= '1' && e.key <= '5') s.setView(VIEWS[Number(e.key) - 1]!);
+      else return;
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store, transport, viewport]);
+}
+
+function Header() {
+  const { transport, store } = useApp();
+  const s = useAppState(
+    useShallow((st) => ({
+      view: st.view,
+      status: st.status,
+      paused: st.paused,
+      policy: st.policy,
+      backend: st.backend,
+      workers: st.workerCount,
+      theme: st.theme,
+      setView: st.setView,
+      toggleTheme: st.toggleTheme,
+    })),
+  );
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <span className="logo" aria-hidden>
+          ▤
+        </span>
+        SchedLab
+      </div>
+      <nav className="tabs" role="tablist">
+        {VIEWS.map((v, i) => (
+          <button
+            key={v}
+            role="tab"
+            aria-selected={s.view === v}
+            className={s.view === v ? 'tab on' : 'tab'}
+            data-testid={`nav-${v}`}
+            onClick={() => s.setView(v)}
+          >
+            {TITLES[v]}
+            <kbd>{i + 1}</kbd>
+          </button>
+        ))}
+      </nav>
+      <div className="spacer" />
+      <div className="engine-state" data-testid="engine-state">
+        <span
+          className={`dot ${s.status}`}
+          data-testid="connection-status"
+          data-status={s.status}
+        />
+        {s.status === 'open' ? (
+          <>
+            <b data-testid="engine-policy">{s.policy ?? '…'}</b>
+            <span>{s.backend ?? ''}</span>
+            <span>{s.workers} workers</span>
+          </>
+        ) : (
+          <span>{s.status === 'connecting' ? 'connecting…' : 'disconnected'}</span>
+        )}
+      </div>
+      <button
+        className={s.paused ? 'btn primary' : 'btn'}
+        data-testid="pause-toggle"
+        data-paused={s.paused}
+        disabled={s.status !== 'open'}
+        title="space"
+        onClick={() => void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' })}
+      >
+        {s.paused ? '▶ Resume' : '❚❚ Pause'}
+      </button>
+      <button
+        className="btn icon"
+        data-testid="theme-toggle"
+        title={`switch to ${s.theme === 'dark' ? 'light' : 'dark'} theme`}
+        onClick={s.toggleTheme}
+      >
+        {s.theme === 'dark' ? '☀' : '☾'}
+      </button>
+    </header>
+  );
+}
+
+function Banner() {
+  const { status, hasSnapshot } = useAppState(
+    useShallow((s) => ({ status: s.status, hasSnapshot: s.hasSnapshot })),
+  );
+  if (status === 'open') return null;
+  return (
+    <div className="banner" role="status" data-testid="disconnected-banner">
+      {status === 'connecting' && !hasSnapshot
+        ? 'Connecting to the engine…'
+        : 'Disconnected from the engine — reconnecting. What you see is the last state received.'}
+    </div>
+  );
+}
+
+function Notice() {
+  const notice = useAppState((s) => s.notice);
+  const setNotice = useAppState((s) => s.setNotice);
+  useEffect(() => {
+    if (notice === null) return;
+    const t = setTimeout(() => setNotice(null), notice.kind === 'error' ? 8000 : 3000);
+    return () => clearTimeout(t);
+  }, [notice, setNotice]);
+  if (notice === null) return null;
+  return (
+    <div
+      className={`notice ${notice.kind}`}
+      role="alert"
+      data-testid="notice"
+      onClick={() => setNotice(null)}
+    >
+      {notice.text}
+    </div>
+  );
+}
+
+export function App() {
+  useShortcuts();
+  const view = useAppState((s) => s.view);
+  return (
+    <div className="app">
+      <Header />
+      <Banner />
+      <main className="view">
+        {view === 'live' && <LiveView />}
+        {view === 'controls' && <ControlsView />}
+        {view === 'workloads' && <WorkloadsView />}
+        {view === 'compare' && <CompareView />}
+        {view === 'export' && <ExportView />}
+      </main>
+      <Notice />
+      <footer className="app-footer">
+        <span>
+          <kbd>space</kbd> pause · <kbd>+</kbd>/<kbd>−</kbd> zoom · <kbd>f</kbd> follow ·{' '}
+          <kbd>1</kbd>–<kbd>5</kbd> views
+        </span>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,243 @@
+/**
+ * The live Gantt. Drawing happens in requestAnimationFrame straight from the span ring; React
+ * only mounts the canvas. While following a running engine the right edge glides with the
+ * engine clock (extrapolated between frames), otherwise it redraws only when something changed.
+ * `data-span-count` tells tests how many spans were in the window at the last draw.
+ */
+import { useEffect, useRef } from 'react';
+import { useApp } from '../context.ts';
+import {
+  drawGantt,
+  laneHeight,
+  spanAt,
+  type GanttLayout,
+  type GanttTheme,
+} from '../data/gantt-draw.ts';
+import { formatMs } from '../data/gantt-viewport.ts';
+import { SPAN_OUTCOMES } from '../../../shared/protocol.ts';
+
+const GUTTER = 72;
+const AXIS = 22;
+
+function readTheme(el: HTMLElement): GanttTheme {
+  const css = getComputedStyle(el);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    background: v('--surface', '#16181d'),
+    laneAlt: v('--surface-alt', '#1c1f26'),
+    grid: v('--grid', '#2a2e37'),
+    text: v('--text-dim', '#9aa3b2'),
+    marker: v('--accent', '#7aa2ff'),
+    mixed: v('--mixed', '#8b93a3'),
+  };
+}
+
+export function GanttCanvas() {
+  const { telemetry, viewport, store } = useApp();
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const tipRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const wrap = wrapRef.current!;
+    const canvas = canvasRef.current!;
+    const tip = tipRef.current!;
+    const ctx = canvas.getContext('2d', { alpha: false })!;
+    let theme = readTheme(wrap);
+    let layout: GanttLayout = { width: 0, height: 0, gutter: GUTTER, axis: AXIS, lanes: 1 };
+    let handle: number | null = null;
+    let draws = 0;
+    // Engine-clock extrapolation between frames: engine ms per wall ms, from the last frames.
+    let lastWall = performance.now();
+    let lastEngine = telemetry.nowMs;
+    let rate = 0;
+    let lastSeq = -1;
+
+    const following = () => store.getState().follow;
+    const live = () => {
+      const s = store.getState();
+      return s.follow && !s.paused && s.status === 'open' && telemetry.latest !== null;
+    };
+
+    const windowEnd = (): number => {
+      if (!following()) return viewport.endMs;
+      const extrapolated = live() ? Math.min((performance.now() - lastWall) * rate, 150 * rate) : 0;
+      return lastEngine + extrapolated;
+    };
+
+    const draw = () => {
+      handle = null;
+      if (layout.width === 0) return;
+      const s = store.getState();
+      layout.lanes = Math.max(1, s.workerCount, telemetry.latest?.workers.length ?? 0);
+      const t1 = windowEnd();
+      const t0 = t1 - viewport.windowMs;
+      if (following()) viewport.endMs = t1;
+      const dpr = window.devicePixelRatio || 1;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const r = drawGantt(
+        ctx,
+        telemetry.spans,
+        telemetry.markers.toArray(),
+        layout,
+        t0,
+        t1,
+        s.colorBy,
+        theme,
+      );
+      draws++;
+      canvas.dataset.spanCount = String(r.visible);
+      canvas.dataset.rectCount = String(r.rects);
+      canvas.dataset.draws = String(draws);
+      if (live()) schedule();
+    };
+    const schedule = () => {
+      if (handle === null) handle = requestAnimationFrame(draw);
+    };
+
+    const onData = () => {
+      const latest = telemetry.latest;
+      if (latest !== null && latest.seq !== lastSeq) {
+        const now = performance.now();
+        const engine = telemetry.nowMs;
+        if (lastSeq >= 0 && now > lastWall && engine >= lastEngine) {
+          const observed = (engine - lastEngine) / (now - lastWall);
+          rate = rate === 0 ? observed : rate * 0.7 + observed * 0.3;
+        }
+        lastSeq = latest.seq;
+        lastWall = now;
+        lastEngine = engine;
+      }
+      schedule();
+    };
+
+    const resize = () => {
+      const rect = wrap.getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1;
+      canvas.width = Math.max(1, Math.floor(rect.width * dpr));
+      canvas.height = Math.max(1, Math.floor(rect.height * dpr));
+      canvas.style.width = `${rect.width}px`;
+      canvas.style.height = `${rect.height}px`;
+      layout = { ...layout, width: rect.width, height: rect.height };
+      schedule();
+    };
+    const ro = new ResizeObserver(resize);
+    ro.observe(wrap);
+    resize();
+
+    const unsubData = telemetry.subscribe(onData);
+    const unsubView = viewport.subscribe(schedule);
+    const unsubStore = store.subscribe((s, prev) => {
+      if (s.theme !== prev.theme) theme = readTheme(wrap);
+      if (
+        s.follow !== prev.follow ||
+        s.colorBy !== prev.colorBy ||
+        s.theme !== prev.theme ||
+        s.paused !== prev.paused ||
+        s.workerCount !== prev.workerCount ||
+        s.status !== prev.status
+      ) {
+        schedule();
+      }
+    });
+
+    // Interaction: wheel zooms around the cursor, drag pans (and leaves follow mode).
+    const plotX = (clientX: number) => clientX - canvas.getBoundingClientRect().left - GUTTER;
+    const plotW = () => Math.max(1, layout.width - GUTTER);
+    const onWheel = (ev: WheelEvent) => {
+      ev.preventDefault();
+      const anchor = following() ? 1 : Math.min(1, Math.max(0, plotX(ev.clientX) / plotW()));
+      viewport.zoom(Math.exp(ev.deltaY * 0.0015), anchor, windowEnd());
+    };
+    let drag: { x: number; end: number } | null = null;
+    const onDown = (ev: PointerEvent) => {
+      drag = { x: ev.clientX, end: windowEnd() };
+      canvas.setPointerCapture(ev.pointerId);
+    };
+    const onMove = (ev: PointerEvent) => {
+      if (drag !== null) {
+        const dx = ev.clientX - drag.x;
+        if (Math.abs(dx) > 2 && following()) store.getState().setFollow(false);
+        if (!following()) viewport.setEnd(drag.end - (dx / plotW()) * viewport.windowMs);
+        tip.hidden = true;
+        return;
+      }
+      hover(ev);
+    };
+    const onUp = (ev: PointerEvent) => {
+      drag = null;
+      if (canvas.hasPointerCapture(ev.pointerId)) canvas.releasePointerCapture(ev.pointerId);
+    };
+    const hover = (ev: PointerEvent) => {
+      const rect = canvas.getBoundingClientRect();
+      const x = ev.clientX - rect.left;
+      const y = ev.clientY - rect.top;
+      const lane = Math.floor((y - AXIS) / laneHeight(layout));
+      if (x < GUTTER || y < AXIS || lane >= layout.lanes) {
+        tip.hidden = true;
+        return;
+      }
+      const t1 = viewport.endMs;
+      const msPerPx = viewport.windowMs / plotW();
+      const t = t1 - viewport.windowMs + (x - GUTTER) * msPerPx;
+      const i = spanAt(telemetry.spans, lane, t, 3 * msPerPx);
+      if (i < 0) {
+        tip.hidden = true;
+        return;
+      }
+      const sp = telemetry.spans;
+      const cls = telemetry.classNames[sp.cls[i]!] ?? '?';
+      const rows: [string, string][] = [
+        ['job', `${sp.job[i]} (${cls})`],
+        ['task', String(sp.task[i])],
+        ['split', String(sp.split[i])],
+        ['level', String(sp.level[i])],
+        ['duration', formatMs(sp.end[i]! - sp.start[i]!)],
+        ['outcome', SPAN_OUTCOMES[sp.outcome[i]!] ?? '?'],
+        ['worker', String(lane)],
+      ];
+      tip.replaceChildren(
+        ...rows.map(([k, v]) => {
+          const row = document.createElement('div');
+          const key = document.createElement('span');
+          key.textContent = k;
+          const val = document.createElement('b');
+          val.textContent = v;
+          row.append(key, val);
+          return row;
+        }),
+      );
+      tip.hidden = false;
+      const left = Math.min(x + 14, layout.width - 200);
+      tip.style.transform = `translate(${left}px, ${Math.max(0, y - 20)}px)`;
+    };
+    const onLeave = () => {
+      tip.hidden = true;
+    };
+    canvas.addEventListener('wheel', onWheel, { passive: false });
+    canvas.addEventListener('pointerdown', onDown);
+    canvas.addEventListener('pointermove', onMove);
+    canvas.addEventListener('pointerup', onUp);
+    canvas.addEventListener('pointerleave', onLeave);
+
+    return () => {
+      if (handle !== null) cancelAnimationFrame(handle);
+      ro.disconnect();
+      unsubData();
+      unsubView();
+      unsubStore();
+      canvas.removeEventListener('wheel', onWheel);
+      canvas.removeEventListener('pointerdown', onDown);
+      canvas.removeEventListener('pointermove', onMove);
+      canvas.removeEventListener('pointerup', onUp);
+      canvas.removeEventListener('pointerleave', onLeave);
+    };
+  }, [telemetry, viewport, store]);
+
+  return (
+    <div className="gantt" ref={wrapRef}>
+      <canvas ref={canvasRef} data-testid="gantt-canvas" data-span-count="0" />
+      <div className="gantt-tip" ref={tipRef} data-testid="gantt-tooltip" hidden />
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * The job table, virtualized: only the rows in view (plus a few) are in the DOM, whatever the
+ * number of jobs the host reports. Cancel and reprioritize go straight to the engine.
+ */
+import { useState } from 'react';
+import type { JobRow } from '../../../shared/protocol.ts';
+import { useApp } from '../context.ts';
+import { sendCommand } from '../data/commands.ts';
+import { useTelemetryTick } from '../hooks/use-redraw.ts';
+
+export const ROW_HEIGHT = 32;
+const OVERSCAN = 6;
+
+/** Which rows to render for a scroll position: [first, last) indices. */
+export function visibleRows(
+  scrollTop: number,
+  viewport: number,
+  total: number,
+  rowHeight = ROW_HEIGHT,
+): [number, number] {
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
+  const last = Math.min(total, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN);
+  return [first, Math.max(first, last)];
+}
+
+function Row({ job, top }: { job: JobRow; top: number }) {
+  const { transport, store } = useApp();
+  const [prio, setPrio] = useState(String(job.basePriority));
+  const running = job.state === 'running';
+  return (
+    <div
+      className="job-row"
+      style={{ transform: `translateY(${top}px)` }}
+      data-testid={`job-row-${job.id}`}
+      data-state={job.state}
+    >
+      <span className="num">{job.id}</span>
+      <span>{job.class}</span>
+      <span className={`state state-${job.state}`}>{job.state}</span>
+      <span className="num">
+        {job.splitsDone}/{job.splits}
+      </span>
+      <span className="num">{(job.scheduledNanos / 1e6).toFixed(1)} ms</span>
+      <span className="job-actions">
+        <input
+          aria-label={`priority of job ${job.id}`}
+          data-testid={`job-priority-${job.id}`}
+          value={prio}
+          disabled={!running}
+          onChange={(e) => setPrio(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              void sendCommand(transport, store, {
+                type: 'reprioritize',
+                jobId: job.id,
+                priority: Number(prio),
+              });
+            }
+          }}
+        />
+        <button
+          className="btn small"
+          disabled={!running}
+          data-testid={`job-reprioritize-${job.id}`}
+          onClick={() =>
+            void sendCommand(transport, store, {
+              type: 'reprioritize',
+              jobId: job.id,
+              priority: Number(prio),
+            })
+          }
+        >
+          set
+        </button>
+        <button
+          className="btn small danger"
+          disabled={!running}
+          data-testid={`job-cancel-${job.id}`}
+          onClick={() => void sendCommand(transport, store, { type: 'cancelJob', jobId: job.id })}
+        >
+          cancel
+        </button>
+      </span>
+    </div>
+  );
+}
+
+export function JobTable() {
+  useTelemetryTick(500);
+  const { telemetry } = useApp();
+  const [scrollTop, setScrollTop] = useState(0);
+  const height = 420;
+  const jobs = telemetry.jobs;
+  const [first, last] = visibleRows(scrollTop, height, jobs.length);
+  return (
+    <div className="job-table" data-testid="job-table" data-rows={jobs.length}>
+      <div className="job-row job-head">
+        <span className="num">job</span>
+        <span>class</span>
+        <span>state</span>
+        <span className="num">splits</span>
+        <span className="num">scheduled</span>
+        <span>priority · actions</span>
+      </div>
+      {jobs.length === 0 ? (
+        <div className="empty small">No jobs yet: run a preset or submit one.</div>
+      ) : (
+        <div
+          className="job-scroll"
+          style={{ height }}
+          onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        >
+          <div style={{ height: jobs.length * ROW_HEIGHT, position: 'relative' }}>
+            {jobs.slice(first, last).map((job, k) => (
+              <Row key={job.id} job={job} top={(first + k) * ROW_HEIGHT} />
+            ))}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * Sends a command and turns a failure into something the UI shows: the field's error for config
+ * changes, the notice line otherwise. Returns the result so callers can react.
+ */
+import type { Command, CommandResult } from '../../../shared/protocol.ts';
+import type { AppStore } from '../store/app-store.ts';
+import type { Transport } from '../transport/transport.ts';
+
+export async function sendCommand(
+  transport: Transport,
+  store: AppStore,
+  command: Command,
+  field?: string,
+): Promise<CommandResult> {
+  const result = await transport.send(command);
+  const s = store.getState();
+  if (result.ok) {
+    if (field !== undefined) s.setFieldError(field, null);
+  } else if (field !== undefined) {
+    s.setFieldError(field, result.error.message);
+  } else {
+    s.setNotice({ kind: 'error', text: `${command.type}: ${result.error.message}` });
+  }
+  return result;
+}

@@ -1,0 +1,195 @@
+/**
+ * Draws the Gantt: one lane per worker, only spans inside the window, sub-pixel spans merged
+ * (span-merge.ts), rectangles batched by colour so a frame costs a handful of fills however many
+ * quanta it shows, then knob-change markers and the time axis.
+ */
+import { CATEGORICAL, categoricalIndex, LEVEL_COLORS } from './palette.ts';
+import { LaneMerger, MIXED } from './span-merge.ts';
+import type { SpanRing } from './span-ring.ts';
+import type { Marker } from './telemetry.ts';
+import { formatMs, tickStep } from './gantt-viewport.ts';
+import type { ColorBy } from '../store/app-store.ts';
+
+export interface GanttTheme {
+  background: string;
+  laneAlt: string;
+  grid: string;
+  text: string;
+  marker: string;
+  mixed: string;
+}
+
+export interface GanttLayout {
+  width: number;
+  height: number;
+  gutter: number;
+  axis: number;
+  lanes: number;
+}
+
+export interface DrawResult {
+  /** Spans inside the window (before merging). */
+  visible: number;
+  /** Rectangles actually filled. */
+  rects: number;
+}
+
+const PALETTE_SIZE = CATEGORICAL.length;
+
+export function laneHeight(l: GanttLayout): number {
+  return (l.height - l.axis) / Math.max(1, l.lanes);
+}
+
+/** Colour slot of span `i`: an index into the active palette. */
+function colorOf(ring: SpanRing, i: number, by: ColorBy): number {
+  if (by === 'level') return ring.level[i]!;
+  if (by === 'class') return ring.cls[i]! % PALETTE_SIZE;
+  return categoricalIndex(ring.job[i]!);
+}
+
+// Reused between frames: the draw loop allocates nothing per span.
+const batches: number[][] = Array.from({ length: PALETTE_SIZE + 1 }, () => []);
+let mergers: LaneMerger[] = [];
+let mergerLane = 0;
+let mergerY = 0;
+let mergerH = 0;
+
+function emit(x: number, w: number, color: number): void {
+  const b = batches[color === MIXED ? PALETTE_SIZE : color]!;
+  b.push(x, mergerY + mergerLane * mergerH, w, mergerH);
+}
+
+export function drawGantt(
+  ctx: CanvasRenderingContext2D,
+  ring: SpanRing,
+  markers: readonly Marker[],
+  layout: GanttLayout,
+  t0: number,
+  t1: number,
+  colorBy: ColorBy,
+  theme: GanttTheme,
+): DrawResult {
+  const { width, height, gutter, axis, lanes } = layout;
+  const plotW = Math.max(1, width - gutter);
+  const pxPerMs = plotW / Math.max(1e-9, t1 - t0);
+  const laneH = laneHeight(layout);
+  const barH = Math.max(1, laneH - Math.min(6, laneH * 0.25));
+
+  ctx.fillStyle = theme.background;
+  ctx.fillRect(0, 0, width, height);
+  for (let l = 0; l < lanes; l++) {
+    if (l % 2 === 1) {
+      ctx.fillStyle = theme.laneAlt;
+      ctx.fillRect(gutter, axis + l * laneH, plotW, laneH);
+    }
+  }
+
+  // Time grid.
+  const step = tickStep(t1 - t0);
+  ctx.strokeStyle = theme.grid;
+  ctx.fillStyle = theme.text;
+  ctx.lineWidth = 1;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.beginPath();
+  for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
+    const x = Math.round(gutter + (t - t0) * pxPerMs) + 0.5;
+    ctx.moveTo(x, axis);
+    ctx.lineTo(x, height);
+    ctx.fillText(formatMs(t), x + 3, axis / 2);
+  }
+  ctx.stroke();
+
+  // Spans.
+  if (mergers.length < lanes) {
+    mergers = Array.from(
+      { length: lanes },
+      (_, lane) =>
+        new LaneMerger((x, w, c) => {
+          mergerLane = lane;
+          emit(x, w, c);
+        }),
+    );
+  }
+  for (const b of batches) b.length = 0;
+  mergerY = axis + (laneH - barH) / 2;
+  mergerH = laneH;
+  let visible = 0;
+  const n = ring.size;
+  for (let k = ring.firstEndingAfter(t0); k < n; k++) {
+    const i = ring.slot(k);
+    const s = ring.start[i]!;
+    const e = ring.end[i]!;
+    if (e < t0 || s > t1) continue;
+    const lane = ring.worker[i]!;
+    if (lane < 0 || lane >= lanes) continue;
+    visible++;
+    const x0 = gutter + (Math.max(s, t0) - t0) * pxPerMs;
+    const x1 = gutter + (Math.min(e, t1) - t0) * pxPerMs;
+    mergers[lane]!.add(x0, x1, colorOf(ring, i, colorBy));
+  }
+  for (let l = 0; l < lanes; l++) mergers[l]!.flush();
+
+  let rects = 0;
+  const palette = colorBy === 'level' ? LEVEL_COLORS : CATEGORICAL;
+  for (let c = 0; c <= PALETTE_SIZE; c++) {
+    const b = batches[c]!;
+    if (b.length === 0) continue;
+    ctx.fillStyle = c === PALETTE_SIZE ? theme.mixed : (palette[c] ?? theme.mixed);
+    ctx.beginPath();
+    for (let j = 0; j < b.length; j += 4) {
+      // Lane y was recorded for the full lane height; inset to the bar.
+      ctx.rect(b[j]!, b[j + 1]!, b[j + 2]!, barH);
+      rects++;
+    }
+    ctx.fill();
+  }
+
+  // Knob-change markers.
+  ctx.strokeStyle = theme.marker;
+  ctx.fillStyle = theme.marker;
+  ctx.setLineDash([4, 3]);
+  ctx.beginPath();
+  for (const m of markers) {
+    if (m.tMs < t0 || m.tMs > t1) continue;
+    const x = Math.round(gutter + (m.tMs - t0) * pxPerMs) + 0.5;
+    ctx.moveTo(x, axis);
+    ctx.lineTo(x, height);
+  }
+  ctx.stroke();
+  ctx.setLineDash([]);
+  for (const m of markers) {
+    if (m.tMs < t0 || m.tMs > t1) continue;
+    const x = Math.round(gutter + (m.tMs - t0) * pxPerMs);
+    ctx.beginPath();
+    ctx.moveTo(x - 4, axis);
+    ctx.lineTo(x + 4, axis);
+    ctx.lineTo(x, axis + 6);
+    ctx.fill();
+  }
+
+  // Lane labels over a solid gutter.
+  ctx.fillStyle = theme.background;
+  ctx.fillRect(0, 0, gutter, height);
+  ctx.fillStyle = theme.text;
+  for (let l = 0; l < lanes; l++) ctx.fillText(`worker ${l}`, 8, axis + l * laneH + laneH / 2);
+  return { visible, rects };
+}
+
+/** The span under a point, for the hover tooltip; -1 when none. Tolerance in px. */
+export function spanAt(ring: SpanRing, lane: number, tMs: number, tolMs: number): number {
+  let best = -1;
+  let bestDist = Infinity;
+  for (let k = ring.firstEndingAfter(tMs - tolMs); k < ring.size; k++) {
+    const i = ring.slot(k);
+    if (ring.worker[i] !== lane) continue;
+    const s = ring.start[i]!;
+    const e = ring.end[i]!;
+    const d = tMs < s ? s - tMs : tMs > e ? tMs - e : 0;
+    if (d <= tolMs && d < bestDist) {
+      best = i;
+      bestDist = d;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { levelShares } from './derive.ts';
+import { buildTrace } from './trace-export.ts';
+import { seriesCsv } from './csv-export.ts';
+import { syntheticFrame } from './synthetic-frame.ts';
+import { Telemetry } from './telemetry.ts';
+
+function feed(
+  t: Telemetry,
+  frames: number,
+  perFrame: (f: number) => Parameters<typeof syntheticFrame>[0]['spans'],
+) {
+  for (let f = 1; f <= frames; f++)
+    t.ingestFrame(
+      syntheticFrame({ seq: f, timeMs: f * 100, spans: perFrame(f) ?? [], depth: [1, 1, 0, 0, 0] }),
+    );
+}
+
+describe('Telemetry', () => {
+  it('keeps spans and points bounded however long the stream runs', () => {
+    const t = new Telemetry({ spanCapacity: 64, pointCapacity: 10 });
+    feed(t, 100, (f) => [{ worker: 0, startMs: f * 100 - 50, endMs: f * 100, job: f, level: 0 }]);
+    expect(t.spans.size).toBe(64);
+    expect(t.points.size).toBe(10);
+    expect(t.points.last()?.seq).toBe(100);
+    expect(t.nowMs).toBe(10_000);
+  });
+
+  it('converts engine ns to ms and interns class names across frames', () => {
+    const t = new Telemetry();
+    t.ingestFrame(
+      syntheticFrame({
+        seq: 1,
+        timeMs: 10,
+        spans: [{ worker: 1, startMs: 2, endMs: 5, job: 7, level: 2, cls: 'scan' }],
+      }),
+    );
+    t.ingestFrame(
+      syntheticFrame({
+        seq: 2,
+        timeMs: 20,
+        spans: [
+          { worker: 0, startMs: 11, endMs: 12, job: 8, level: 0, cls: 'interactive' },
+          { worker: 0, startMs: 12, endMs: 13, job: 7, level: 2, cls: 'scan' },
+        ],
+      }),
+    );
+    const i = t.spans.slot(0);
+    expect([t.spans.start[i], t.spans.end[i], t.spans.level[i]]).toEqual([2, 5, 2]);
+    expect(t.classNames).toEqual(['scan', 'interactive']);
+    expect(t.spans.cls[t.spans.slot(2)]).toBe(0);
+  });
+
+  it('a snapshot replaces what a previous connection left', () => {
+    const t = new Telemetry();
+    feed(t, 5, () => [{ worker: 0, startMs: 0, endMs: 1, job: 1, level: 0 }]);
+    const frame = syntheticFrame({ seq: 50, timeMs: 5000 });
+    t.ingestSnapshot({
+      type: 'snapshot',
+      frame,
+      spans: frame.spans,
+      events: [{ timeNanos: 4e9, kind: 'config', detail: 'm=3' }],
+      policies: ['mlfq'],
+      frameHz: 10,
+    });
+    expect(t.spans.size).toBe(0);
+    expect(t.points.size).toBe(1);
+    expect(t.markers.toArray()).toEqual([{ tMs: 4000, kind: 'config', detail: 'm=3' }]);
+  });
+
+  it('level shares come from the time spans ran in the window, target among busy levels', () => {
+    const t = new Telemetry();
+    // Level 0 runs 3 ms for every 1 ms of level 1 in each 100 ms frame.
+    feed(t, 20, (f) => [
+      { worker: 0, startMs: f * 100 - 40, endMs: f * 100 - 10, job: 1, level: 0 },
+      { worker: 1, startMs: f * 100 - 20, endMs: f * 100 - 10, job: 2, level: 1 },
+    ]);
+    const rows = levelShares(t, 1000, 2, 5);
+    expect(rows[0]!.actual).toBeCloseTo(0.75);
+    expect(rows[1]!.actual).toBeCloseTo(0.25);
+    expect(rows[0]!.target).toBeCloseTo(2 / 3);
+    expect(rows[2]!.target).toBe(0);
+  });
+});
+
+describe('exports', () => {
+  it('builds a Perfetto trace: named worker threads, one X per quantum in the window, counters', () => {
+    const t = new Telemetry();
+    feed(t, 10, (f) => [
+      { worker: 0, startMs: f * 100 - 50, endMs: f * 100 - 20, job: f, level: 0 },
+      { worker: 2, startMs: f * 100 - 30, endMs: f * 100, job: f, level: 1 },
+    ]);
+    const doc = JSON.parse(JSON.stringify(buildTrace(t, 300, 700))) as ReturnType<
+      typeof buildTrace
+    >;
+    const names = doc.traceEvents.filter((e) => e.name === 'thread_name').map((e) => e.args?.name);
+    expect(names).toEqual(['worker 0', 'worker 2']);
+    const slices = doc.traceEvents.filter((e) => e.ph === 'X');
+    expect(slices.every((e) => e.ts! + e.dur! >= 300_000 && e.ts! <= 700_000)).toBe(true);
+    // worker 0: frames 4–7; worker 2: frames 3–7 (its frame-3 quantum ends exactly at 300).
+    expect(slices.length).toBe(9);
+    expect(slices[0]!.args).toMatchObject({ level: 0, outcome: 'yielded', class: 'batch' });
+    // No two slices overlap on one thread.
+    for (let k = 1; k < slices.length; k++) {
+      const a = slices[k - 1]!;
+      const b = slices[k]!;
+      if (a.tid === b.tid) expect(b.ts!).toBeGreaterThanOrEqual(a.ts! + a.dur!);
+    }
+    expect(doc.traceEvents.some((e) => e.ph === 'C' && e.name === 'queue depth')).toBe(true);
+  });
+
+  it('writes one CSV row per frame with a column per level', () => {
+    const t = new Telemetry();
+    feed(t, 3, () => []);
+    const lines = seriesCsv(t.points.toArray(), 5).trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]!.split(',')).toContain('depth_L4');
+    expect(lines[1]!.split(',')[0]).toBe('1');
+  });
+});

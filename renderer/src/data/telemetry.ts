@@ -1,0 +1,157 @@
+/**
+ * The data hub: frames and snapshots land here, outside React, in bounded rings. Canvases and
+ * charts subscribe and redraw on the next animation frame (see `use-redraw.ts`); a 10 Hz stream
+ * never re-renders the component tree.
+ *
+ * Engine time is integer ns; everything stored here is ms, the unit the UI speaks.
+ */
+import type {
+  EngineEvent,
+  Frame,
+  JobRow,
+  Snapshot,
+  SpanColumns,
+} from '../../../shared/protocol.ts';
+import { Ring } from './ring.ts';
+import { SpanRing } from './span-ring.ts';
+
+const NS_PER_MS = 1e6;
+
+/** One frame's series values, the unit the charts plot over time. */
+export interface FramePoint {
+  seq: number;
+  tMs: number;
+  depth: number[];
+  /** Cumulative scheduled time per level (ms). */
+  levelMs: number[];
+  /** Cumulative selections per level. */
+  selections: number[];
+  utilization: number;
+  succeeded: number;
+  submitted: number;
+  live: number;
+}
+
+export interface Marker {
+  tMs: number;
+  kind: string;
+  detail: string;
+}
+
+export interface TelemetryOptions {
+  spanCapacity?: number;
+  pointCapacity?: number;
+}
+
+/** Class names are interned across frames; the table is capped so memory stays bounded. */
+const MAX_CLASSES = 512;
+
+export class Telemetry {
+  readonly spans: SpanRing;
+  readonly points: Ring<FramePoint>;
+  readonly markers = new Ring<Marker>(256);
+  readonly classNames: string[] = [];
+  private readonly classIndex = new Map<string, number>();
+  latest: Frame | null = null;
+  jobs: JobRow[] = [];
+  /** Spans the host dropped before sending plus frames this client skipped. */
+  droppedSpans = 0;
+  skippedFrames = 0;
+  framesSeen = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(opts: TelemetryOptions = {}) {
+    this.spans = new SpanRing(opts.spanCapacity ?? 1 << 18);
+    this.points = new Ring<FramePoint>(opts.pointCapacity ?? 1200);
+  }
+
+  get nowMs(): number {
+    return this.latest === null ? 0 : this.latest.timeNanos / NS_PER_MS;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A (re)connecting client starts over from the host's snapshot. */
+  ingestSnapshot(snapshot: Snapshot): void {
+    this.spans.clear();
+    this.points.clear();
+    this.markers.clear();
+    this.framesSeen = 0;
+    this.addSpans(snapshot.spans);
+    this.addEvents(snapshot.events);
+    this.addFrame(snapshot.frame, false);
+    this.notify();
+  }
+
+  ingestFrame(frame: Frame, skipped?: { frames: number; spans: number }): void {
+    if (skipped !== undefined) this.skippedFrames = skipped.frames;
+    this.addFrame(frame, true);
+    this.notify();
+  }
+
+  classOf(name: string): number {
+    let idx = this.classIndex.get(name);
+    if (idx === undefined) {
+      if (this.classNames.length >= MAX_CLASSES) return MAX_CLASSES - 1;
+      idx = this.classNames.length;
+      this.classNames.push(name);
+      this.classIndex.set(name, idx);
+    }
+    return idx;
+  }
+
+  private addFrame(frame: Frame, withSpans: boolean): void {
+    this.latest = frame;
+    this.jobs = frame.jobs;
+    this.framesSeen++;
+    this.droppedSpans = frame.spansDropped;
+    if (withSpans) {
+      this.addSpans(frame.spans);
+      this.addEvents(frame.events);
+    }
+    const c = frame.counters;
+    this.points.push({
+      seq: frame.seq,
+      tMs: frame.timeNanos / NS_PER_MS,
+      depth: frame.levels.map((l) => l.depth),
+      levelMs: frame.levels.map((l) => l.scheduledNanos / NS_PER_MS),
+      selections: frame.levels.map((l) => l.selections),
+      utilization: frame.utilization,
+      succeeded: c.succeeded,
+      submitted: c.submitted,
+      live: c.live,
+    });
+  }
+
+  private addSpans(cols: SpanColumns): void {
+    const local = cols.names.map((n) => this.classOf(n));
+    this.spans.beginBatch();
+    for (let i = 0; i < cols.count; i++) {
+      this.spans.push({
+        worker: cols.worker[i] ?? 0,
+        startMs: (cols.start[i] ?? 0) / NS_PER_MS,
+        endMs: (cols.end[i] ?? 0) / NS_PER_MS,
+        job: cols.job[i] ?? 0,
+        task: cols.task[i] ?? 0,
+        split: cols.split[i] ?? 0,
+        level: cols.level[i] ?? 0,
+        cls: local[cols.cls[i] ?? 0] ?? 0,
+        outcome: cols.outcome[i] ?? 0,
+      });
+    }
+    this.spans.endBatch();
+  }
+
+  private addEvents(events: readonly EngineEvent[]): void {
+    for (const e of events) {
+      this.markers.push({ tMs: e.timeNanos / NS_PER_MS, kind: e.kind, detail: e.detail });
+    }
+  }
+
+  private notify(): void {
+    for (const l of this.listeners) l();
+  }
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { checkField } from './validate.ts';
+
+describe('client-side config validation', () => {
+  it('accepts a multiplier in range and returns the patch to send', () => {
+    expect(checkField('levelTimeMultiplier', 3)).toEqual({
+      ok: true,
+      patch: { levelTimeMultiplier: 3 },
+    });
+  });
+
+  it('refuses a multiplier of 1 with a message naming the field', () => {
+    const r = checkField('levelTimeMultiplier', 1);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/^levelTimeMultiplier /);
+  });
+
+  it('names the offending threshold index', () => {
+    const r = checkField('levelThresholdsMs', [0, 50, 40, 100, 200]);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/^levelThresholdsMs\.2 must be > the previous threshold/);
+  });
+
+  it('refuses a field the engine does not know', () => {
+    expect(checkField('noSuchKnob', 1).ok).toBe(false);
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * Client-side validation of one config field with the engine's own schema (shared/config.ts), so
+ * a value out of range is refused before it is sent, with the same wording the engine would use.
+ */
+import {
+  engineConfigPatchSchema,
+  issueField,
+  type EngineConfigPatch,
+} from '../../../shared/config.ts';
+
+export type FieldCheck =
+  { ok: true; patch: EngineConfigPatch } | { ok: false; field: string; message: string };
+
+export function checkField(field: string, value: unknown): FieldCheck {
+  const parsed = engineConfigPatchSchema.safeParse({ [field]: value });
+  if (parsed.success) return { ok: true, patch: parsed.data as EngineConfigPatch };
+  const issue = parsed.error.issues[0];
+  const path = issue === undefined ? field : issueField(issue.path);
+  return { ok: false, field, message: `${path} ${issue?.message ?? 'is invalid'}` };
+}
+
+/** Parses a number field's text; NaN for text that is not a number. */
+export function numberOf(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { syntheticFrame } from '../data/synthetic-frame.ts';
+import { createAppStore } from './app-store.ts';
+
+describe('app store reducers on frames', () => {
+  it('mirrors the engine echo from the first frame', () => {
+    const store = createAppStore();
+    store
+      .getState()
+      .applyFrame(
+        syntheticFrame({ seq: 1, timeMs: 100, workers: 3, config: { levelTimeMultiplier: 3 } }),
+      );
+    const s = store.getState();
+    expect(s.config?.levelTimeMultiplier).toBe(3);
+    expect(s.workerCount).toBe(3);
+    expect(s.policy).toBe('mlfq');
+  });
+
+  it('does not notify subscribers for frames whose metadata did not change', () => {
+    const store = createAppStore();
+    store.getState().applyFrame(syntheticFrame({ seq: 1, timeMs: 100 }));
+    let notified = 0;
+    store.subscribe(() => notified++);
+    for (let seq = 2; seq < 50; seq++)
+      store.getState().applyFrame(syntheticFrame({ seq, timeMs: seq * 100 }));
+    expect(notified).toBe(0);
+  });
+
+  it('updates when the engine echoes a new config, policy or pause state', () => {
+    const store = createAppStore();
+    store.getState().applyFrame(syntheticFrame({ seq: 1, timeMs: 100 }));
+    const before = store.getState().config;
+    store
+      .getState()
+      .applyFrame(
+        syntheticFrame({
+          seq: 2,
+          timeMs: 200,
+          config: { levelTimeMultiplier: 4, policy: 'fifo' },
+          paused: true,
+        }),
+      );
+    const s = store.getState();
+    expect(s.config).not.toBe(before);
+    expect(s.config?.levelTimeMultiplier).toBe(4);
+    expect(s.policy).toBe('fifo');
+    expect(s.paused).toBe(true);
+  });
+
+  it('applies a snapshot: policies, echo, and marks the UI as synced', () => {
+    const store = createAppStore();
+    const frame = syntheticFrame({ seq: 9, timeMs: 900 });
+    store
+      .getState()
+      .applySnapshot({
+        type: 'snapshot',
+        frame,
+        spans: frame.spans,
+        events: [],
+        policies: ['fifo', 'mlfq'],
+        frameHz: 10,
+      });
+    expect(store.getState().hasSnapshot).toBe(true);
+    expect(store.getState().policies).toEqual(['fifo', 'mlfq']);
+  });
+
+  it('keeps field errors per field and clears them', () => {
+    const store = createAppStore();
+    store.getState().setFieldError('levelTimeMultiplier', 'levelTimeMultiplier must be > 1');
+    expect(store.getState().fieldErrors).toEqual({
+      levelTimeMultiplier: 'levelTimeMultiplier must be > 1',
+    });
+    store.getState().setFieldError('levelTimeMultiplier', null);
+    expect(store.getState().fieldErrors).toEqual({});
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * UI state only (xyflow-style store factory): which view, theme, connection, the engine's echoed
+ * config and the per-field errors of the Controls view. High-rate data (spans, series) lives in
+ * `Telemetry`, never here; frame reducers below change state only when something a user can see
+ * changed, so a 10 Hz stream of identical metadata causes no re-render.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
+import type { Frame, Snapshot } from '../../../shared/protocol.ts';
+import type { ConnectionStatus } from '../transport/transport.ts';
+
+export const VIEWS = ['live', 'controls', 'workloads', 'compare', 'export'] as const;
+export type ViewName = (typeof VIEWS)[number];
+export type Theme = 'dark' | 'light';
+export type ColorBy = 'job' | 'class' | 'level';
+
+export interface AppState {
+  view: ViewName;
+  theme: Theme;
+  status: ConnectionStatus;
+  follow: boolean;
+  colorBy: ColorBy;
+  /** Echoed by the engine in every frame; null until the first snapshot. */
+  config: EngineConfig | null;
+  policy: PolicyName | null;
+  backend: 'threads' | 'sim' | null;
+  paused: boolean;
+  policies: PolicyName[];
+  presets: string[];
+  workerCount: number;
+  /** Engine (or client-side schema) errors keyed by config field. */
+  fieldErrors: Record<string, string>;
+  /** One line the user should see (command failures outside Controls). */
+  notice: { kind: 'error' | 'info'; text: string } | null;
+  hasSnapshot: boolean;
+}
+
+export interface AppActions {
+  setView(view: ViewName): void;
+  toggleTheme(): void;
+  setStatus(status: ConnectionStatus): void;
+  setFollow(follow: boolean): void;
+  setColorBy(colorBy: ColorBy): void;
+  setFieldError(field: string, message: string | null): void;
+  setNotice(notice: AppState['notice']): void;
+  applyFrame(frame: Frame): void;
+  applySnapshot(snapshot: Snapshot): void;
+}
+
+export type AppStore = StoreApi<AppState & AppActions>;
+
+/** Presets of DESIGN.md §5, shown until the host names its own in the snapshot. */
+export const DEFAULT_PRESETS = [
+  'interactive-vs-scan',
+  'trino-overloaded',
+  'trino-starve-slow',
+  'trino-misbehaving-quanta',
+  'trino-within-level-fairness',
+  'batch-service',
+  'diamond',
+  'random-layered-dag',
+  'taskflow-shapes',
+];
+
+export function initialState(theme: Theme = 'dark'): AppState {
+  return {
+    view: 'live',
+    theme,
+    status: 'connecting',
+    follow: true,
+    colorBy: 'job',
+    config: null,
+    policy: null,
+    backend: null,
+    paused: false,
+    policies: ['mlfq', 'priority', 'fifo', 'fair'],
+    presets: DEFAULT_PRESETS,
+    workerCount: 0,
+    fieldErrors: {},
+    notice: null,
+    hasSnapshot: false,
+  };
+}
+
+/** The part of a frame the UI state mirrors; returns only what changed (empty = no update). */
+export function frameDelta(state: AppState, frame: Frame): Partial<AppState> {
+  const delta: Partial<AppState> = {};
+  if (state.policy !== frame.policy) delta.policy = frame.policy;
+  if (state.backend !== frame.backend) delta.backend = frame.backend;
+  if (state.paused !== frame.paused) delta.paused = frame.paused;
+  if (state.workerCount !== frame.workers.length) delta.workerCount = frame.workers.length;
+  if (state.config === null || !sameConfig(state.config, frame.config)) delta.config = frame.config;
+  return delta;
+}
+
+function sameConfig(a: EngineConfig, b: EngineConfig): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function createAppStore(initial: Partial<AppState> = {}): AppStore {
+  return createStore<AppState & AppActions>()((set, get) => ({
+    ...initialState(),
+    ...initial,
+    setView: (view) => set({ view }),
+    toggleTheme: () => set({ theme: get().theme === 'dark' ? 'light' : 'dark' }),
+    setStatus: (status) => {
+      if (get().status !== status) set({ status });
+    },
+    setFollow: (follow) => set({ follow }),
+    setColorBy: (colorBy) => set({ colorBy }),
+    setFieldError: (field, message) => {
+      const current = get().fieldErrors;
+      if (message === null) {
+        if (!(field in current)) return;
+        const next = { ...current };
+        delete next[field];
+        set({ fieldErrors: next });
+      } else if (current[field] !== message) {
+        set({ fieldErrors: { ...current, [field]: message } });
+      }
+    },
+    setNotice: (notice) => set({ notice }),
+    applyFrame: (frame) => {
+      const delta = frameDelta(get(), frame);
+      if (Object.keys(delta).length > 0) set(delta);
+    },
+    applySnapshot: (snapshot) => {
+      const s = snapshot as Snapshot & { presets?: unknown };
+      const presets =
+        Array.isArray(s.presets) && s.presets.every((p) => typeof p === 'string')
+          ? (s.presets as string[])
+          : get().presets;
+      set({
+        ...frameDelta(get(), snapshot.frame),
+        policies: snapshot.policies,
+        presets,
+        hasSnapshot: true,
+      });
+    },
+  }));
+}

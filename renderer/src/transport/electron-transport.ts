@@ -1,0 +1,70 @@
+/**
+ * Electron: commands go through the preload's narrow bridge (`window.schedlab.command`), frames
+ * and snapshots arrive over a MessagePort the preload hands over with
+ * `window.postMessage('schedlab:port', '*', [port])`.
+ */
+import type { Command, CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import {
+  PORT_MESSAGE,
+  type SchedlabBridge,
+  type Skipped,
+  type SnapshotMessage,
+  type FrameMessage,
+} from '../../../shared/transport.ts';
+import { disconnected, Listeners, type ConnectionStatus, type Transport } from './transport.ts';
+
+export type Bridge = SchedlabBridge<Command, CommandResult>;
+
+export function electronBridge(): Bridge | null {
+  const w = window as unknown as { schedlab?: Bridge };
+  return w.schedlab?.host === 'electron' ? w.schedlab : null;
+}
+
+export function createElectronTransport(bridge: Bridge, target: Window = window): Transport {
+  const frames = new Listeners<[Frame, Skipped | undefined]>();
+  const snapshots = new Listeners<[Snapshot]>();
+  const statuses = new Listeners<[ConnectionStatus]>();
+  let status: ConnectionStatus = 'connecting';
+  let port: MessagePort | null = null;
+
+  const setStatus = (s: ConnectionStatus) => {
+    status = s;
+    statuses.emit(s);
+  };
+
+  const onWindowMessage = (ev: MessageEvent) => {
+    if (ev.data !== PORT_MESSAGE || ev.ports[0] === undefined) return;
+    port?.close();
+    port = ev.ports[0];
+    port.onmessage = (m: MessageEvent) => {
+      const msg = m.data as SnapshotMessage<Snapshot> | FrameMessage<Frame> | null;
+      if (msg?.type === 'frame') frames.emit(msg.frame, msg.skipped);
+      else if (msg?.type === 'snapshot') snapshots.emit(msg.snapshot);
+    };
+    port.start();
+    setStatus('open');
+  };
+  target.addEventListener('message', onWindowMessage);
+
+  return {
+    host: 'electron',
+    async send(command: Command): Promise<CommandResult> {
+      try {
+        return await bridge.command(command);
+      } catch (e) {
+        return disconnected(e instanceof Error ? e.message : String(e));
+      }
+    },
+    onFrame: (cb) => frames.add(cb),
+    onSnapshot: (cb) => snapshots.add(cb),
+    onStatus: (cb) => {
+      cb(status);
+      return statuses.add(cb);
+    },
+    close() {
+      target.removeEventListener('message', onWindowMessage);
+      port?.close();
+      setStatus('closed');
+    },
+  };
+}

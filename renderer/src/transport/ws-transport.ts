@@ -1,0 +1,125 @@
+/**
+ * Browser mode: one WebSocket to `ws://<same host>/ws?token=…` carrying the JSON envelopes of
+ * shared/transport.ts. After a close it reconnects with exponential backoff; the host sends a
+ * snapshot first on every connection, so the UI resumes where the engine is.
+ */
+import type { ErrorInfo } from '../../../shared/errors.ts';
+import type { Command, CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import { hostMessageSchema, WS_PATH, type Skipped } from '../../../shared/transport.ts';
+import { disconnected, Listeners, type ConnectionStatus, type Transport } from './transport.ts';
+
+export interface WebSocketTransportOptions {
+  url: string;
+  /** Injected for tests; defaults to the browser's WebSocket. */
+  socketFactory?: (url: string) => WebSocket;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/** The WebSocket URL for a page served at `location` (token carried over from the query). */
+export function webSocketUrl(location: { protocol: string; host: string; search: string }): string {
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}${WS_PATH}?token=${encodeURIComponent(token)}`;
+}
+
+export function createWebSocketTransport(opts: WebSocketTransportOptions): Transport {
+  const factory = opts.socketFactory ?? ((url: string) => new WebSocket(url));
+  const minBackoff = opts.minBackoffMs ?? 250;
+  const maxBackoff = opts.maxBackoffMs ?? 5000;
+  const frames = new Listeners<[Frame, Skipped | undefined]>();
+  const snapshots = new Listeners<[Snapshot]>();
+  const statuses = new Listeners<[ConnectionStatus]>();
+  const pending = new Map<number, (r: CommandResult) => void>();
+  let nextId = 1;
+  let socket: WebSocket | null = null;
+  let status: ConnectionStatus = 'connecting';
+  let backoff = minBackoff;
+  let closed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const setStatus = (s: ConnectionStatus) => {
+    status = s;
+    statuses.emit(s);
+  };
+
+  const connect = () => {
+    setStatus('connecting');
+    const ws = factory(opts.url);
+    socket = ws;
+    ws.onopen = () => {
+      backoff = minBackoff;
+      setStatus('open');
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      if (typeof ev.data !== 'string') return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      const parsed = hostMessageSchema.safeParse(raw);
+      if (!parsed.success) return;
+      const msg = parsed.data;
+      if (msg.type === 'frame') frames.emit(msg.frame as Frame, msg.skipped);
+      else if (msg.type === 'snapshot') snapshots.emit(msg.snapshot as Snapshot);
+      else if (msg.type === 'reply') settle(msg.id, msg.result as CommandResult);
+      else if (msg.id !== undefined) {
+        settle(msg.id, { ok: false, error: msg.error as ErrorInfo });
+      }
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      for (const [id] of pending)
+        settle(id, disconnected('the connection closed before the engine answered'));
+      setStatus('closed');
+      if (!closed) {
+        timer = setTimeout(connect, backoff);
+        backoff = Math.min(maxBackoff, backoff * 2);
+      }
+    };
+  };
+
+  const settle = (id: number, result: CommandResult) => {
+    const resolve = pending.get(id);
+    if (resolve === undefined) return;
+    pending.delete(id);
+    resolve(result);
+  };
+
+  connect();
+
+  return {
+    host: 'browser',
+    send(command: Command): Promise<CommandResult> {
+      if (socket === null || status !== 'open') return Promise.resolve(disconnected());
+      const id = nextId++;
+      const ws = socket;
+      return new Promise((resolve) => {
+        // A reply that never comes must not leave a control spinning forever.
+        const timeout = setTimeout(
+          () => settle(id, disconnected('the engine did not answer within 15 s')),
+          15_000,
+        );
+        pending.set(id, (r) => {
+          clearTimeout(timeout);
+          resolve(r);
+        });
+        ws.send(JSON.stringify({ id, command }));
+      });
+    },
+    onFrame: (cb) => frames.add(cb),
+    onSnapshot: (cb) => snapshots.add(cb),
+    onStatus: (cb) => {
+      cb(status);
+      return statuses.add(cb);
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      socket?.close();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/** Live: the Gantt over the charts a scheduler operator watches. */
+import { useShallow } from 'zustand/react/shallow';
+import { useApp, useAppState } from '../context.ts';
+import { GanttCanvas } from '../components/gantt-canvas.tsx';
+import {
+  LevelShareChart,
+  QueueDepthChart,
+  SelectionsChart,
+  UtilizationChart,
+} from '../components/charts.tsx';
+import { CountersPanel, PercentilesPanel } from '../components/live-tables.tsx';
+import { CATEGORICAL, LEVEL_COLORS } from '../data/palette.ts';
+import type { ColorBy } from '../store/app-store.ts';
+
+const COLOR_BY: ColorBy[] = ['job', 'class', 'level'];
+
+function GanttToolbar() {
+  const { viewport } = useApp();
+  const { follow, colorBy, setFollow, setColorBy } = useAppState(
+    useShallow((s) => ({
+      follow: s.follow,
+      colorBy: s.colorBy,
+      setFollow: s.setFollow,
+      setColorBy: s.setColorBy,
+    })),
+  );
+  const legend = colorBy === 'level' ? LEVEL_COLORS.map((c, l) => [c, `L${l}`] as const) : [];
+  return (
+    <div className="toolbar">
+      <button
+        className={follow ? 'btn toggle on' : 'btn toggle'}
+        data-testid="gantt-follow"
+        aria-pressed={follow}
+        onClick={() => setFollow(!follow)}
+        title="f"
+      >
+        {follow ? '● following live' : '○ follow live'}
+      </button>
+      <div className="segmented" role="group" aria-label="colour by">
+        <span className="segmented-label">colour by</span>
+        {COLOR_BY.map((c) => (
+          <button
+            key={c}
+            className={colorBy === c ? 'on' : ''}
+            data-testid={`color-by-${c}`}
+            onClick={() => setColorBy(c)}
+          >
+            {c}
+          </button>
+        ))}
+      </div>
+      <div className="legend">
+        {legend.map(([color, label]) => (
+          <span key={label}>
+            <i style={{ background: color }} />
+            {label}
+          </span>
+        ))}
+        {colorBy !== 'level' && (
+          <span>
+            <i
+              style={{ background: `linear-gradient(90deg, ${CATEGORICAL.slice(0, 6).join(',')})` }}
+            />
+            by {colorBy} · grey = many {colorBy}s in one pixel
+          </span>
+        )}
+      </div>
+      <div className="spacer" />
+      <span className="hint">wheel zoom · drag pan · hover for details</span>
+      <button
+        className="btn icon"
+        data-testid="zoom-out"
+        title="−"
+        onClick={() => viewport.zoom(1.5, follow ? 1 : 0.5)}
+      >
+        −
+      </button>
+      <button
+        className="btn icon"
+        data-testid="zoom-in"
+        title="+"
+        onClick={() => viewport.zoom(1 / 1.5, follow ? 1 : 0.5)}
+      >
+        +
+      </button>
+    </div>
+  );
+}
+
+export function LiveView() {
+  const hasData = useAppState((s) => s.hasSnapshot || s.config !== null);
+  return (
+    <div className="live" data-testid="view-live">
+      <section className="panel gantt-panel">
+        <GanttToolbar />
+        <GanttCanvas />
+        {!hasData && <div className="overlay-empty">Waiting for the engine’s first frame…</div>}
+      </section>
+      <div className="chart-grid">
+        <QueueDepthChart />
+        <LevelShareChart />
+        <SelectionsChart />
+        <UtilizationChart />
+      </div>
+      <div className="chart-grid two">
+        <CountersPanel />
+        <PercentilesPanel />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,215 @@
+/** Workloads: run a preset, load a workload file, submit one job, and the job table. */
+import { useState } from 'react';
+import { jobSpecSchema, KERNEL_NAMES, type Command } from '../../../shared/protocol.ts';
+import { issueField } from '../../../shared/config.ts';
+import { useApp, useAppState } from '../context.ts';
+import { sendCommand } from '../data/commands.ts';
+import { JobTable } from '../components/job-table.tsx';
+
+function Presets() {
+  const { transport, store } = useApp();
+  const presets = useAppState((s) => s.presets);
+  const [running, setRunning] = useState<string | null>(null);
+  return (
+    <section className="panel" data-testid="presets">
+      <header>
+        <h3>Presets</h3>
+        <span className="hint">replaces the running workload</span>
+      </header>
+      <div className="panel-body preset-list">
+        {presets.map((p) => (
+          <button
+            key={p}
+            className="preset"
+            data-testid={`preset-${p}`}
+            disabled={running !== null}
+            onClick={async () => {
+              setRunning(p);
+              const r = await sendCommand(transport, store, { type: 'runPreset', preset: p });
+              if (r.ok) store.getState().setNotice({ kind: 'info', text: `running preset ${p}` });
+              setRunning(null);
+            }}
+          >
+            <span>{p}</span>
+            <span className="preset-run">{running === p ? '…' : 'run ▸'}</span>
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function LoadFile() {
+  const { transport, store } = useApp();
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  return (
+    <section className="panel">
+      <header>
+        <h3>Load a workload</h3>
+        <span className="hint">JSON document (DESIGN.md §5)</span>
+      </header>
+      <div className="panel-body">
+        <input
+          type="file"
+          accept=".json,application/json"
+          data-testid="workload-file"
+          onChange={async (e) => {
+            const file = e.target.files?.[0];
+            if (file === undefined) return;
+            let workload: unknown;
+            try {
+              workload = JSON.parse(await file.text());
+            } catch (err) {
+              setStatus({ ok: false, text: `${file.name} is not JSON: ${String(err)}` });
+              return;
+            }
+            const r = await transport.send({ type: 'loadWorkload', workload });
+            setStatus(
+              r.ok
+                ? { ok: true, text: `loaded ${file.name}` }
+                : { ok: false, text: r.error.message },
+            );
+            if (r.ok) store.getState().setNotice({ kind: 'info', text: `running ${file.name}` });
+          }}
+        />
+        {status !== null && (
+          <div className={status.ok ? 'ok-line' : 'field-error'} data-testid="workload-file-status">
+            {status.text}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function SubmitJob() {
+  const { transport, store } = useApp();
+  const [cls, setCls] = useState('adhoc');
+  const [priority, setPriority] = useState('50');
+  const [kernel, setKernel] = useState<(typeof KERNEL_NAMES)[number]>('spin');
+  const [splits, setSplits] = useState('4');
+  const [splitMs, setSplitMs] = useState('200');
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const submit = async () => {
+    const n = Number(splits);
+    const job = {
+      class: cls,
+      basePriority: Number(priority),
+      tasks: [
+        {
+          splits: Array.from(
+            { length: Number.isInteger(n) && n > 0 && n <= 10_000 ? n : 0 },
+            () => ({
+              kind: 'leaf' as const,
+              work: { kernel, totalNanos: Math.round(Number(splitMs) * 1e6) },
+            }),
+          ),
+        },
+      ],
+    };
+    const parsed = jobSpecSchema.safeParse(job);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      setResult({
+        ok: false,
+        text: `${issue === undefined ? 'job' : issueField(issue.path)} ${issue?.message ?? 'is invalid'}`,
+      });
+      return;
+    }
+    if (job.tasks[0]!.splits.length === 0) {
+      setResult({ ok: false, text: 'splits must be an integer from 1 to 10000' });
+      return;
+    }
+    const command: Command = { type: 'submitJob', job: parsed.data };
+    const r = await sendCommand(transport, store, command, 'submitJob');
+    const jobId = r.ok ? (r as Record<string, unknown>).jobId : undefined;
+    setResult(
+      r.ok
+        ? { ok: true, text: `submitted job ${String(jobId ?? '')}`.trim() }
+        : { ok: false, text: r.error.message },
+    );
+  };
+
+  return (
+    <section className="panel">
+      <header>
+        <h3>Submit one job</h3>
+        <span className="hint">one task of identical leaf splits</span>
+      </header>
+      <div className="panel-body submit-grid">
+        <label>
+          class
+          <input data-testid="submit-class" value={cls} onChange={(e) => setCls(e.target.value)} />
+        </label>
+        <label>
+          priority (0 = urgent)
+          <input
+            data-testid="submit-priority"
+            value={priority}
+            onChange={(e) => setPriority(e.target.value)}
+          />
+        </label>
+        <label>
+          kernel
+          <select
+            data-testid="submit-kernel"
+            value={kernel}
+            onChange={(e) => setKernel(e.target.value as typeof kernel)}
+          >
+            {KERNEL_NAMES.map((k) => (
+              <option key={k}>{k}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          splits
+          <input
+            data-testid="submit-splits"
+            value={splits}
+            onChange={(e) => setSplits(e.target.value)}
+          />
+        </label>
+        <label>
+          work per split (ms)
+          <input
+            data-testid="submit-split-ms"
+            value={splitMs}
+            onChange={(e) => setSplitMs(e.target.value)}
+          />
+        </label>
+        <button className="btn primary" data-testid="submit-job" onClick={() => void submit()}>
+          Submit
+        </button>
+        {result !== null && (
+          <div className={result.ok ? 'ok-line' : 'field-error'} data-testid="submit-result">
+            {result.text}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export function WorkloadsView() {
+  return (
+    <div className="workloads" data-testid="view-workloads">
+      <div className="workloads-side">
+        <Presets />
+        <LoadFile />
+        <SubmitJob />
+      </div>
+      <section className="panel jobs-panel">
+        <header>
+          <h3>Jobs</h3>
+          <span className="hint">
+            live first, then recently ended · enter a priority and press set
+          </span>
+        </header>
+        <div className="panel-body">
+          <JobTable />
+        </div>
+      </section>
+    </div>
+  );
+}
