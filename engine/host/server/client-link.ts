@@ -9,7 +9,7 @@
  */
 import { SchedLabError, type ErrorInfo } from '../../../shared/errors.ts';
 import { clientMessageSchema, type Skipped } from '../../../shared/transport.ts';
-import type { HostSession } from './host-session.ts';
+import type { AnyHostSession } from './host-session.ts';
 
 /** The part of a `ws` WebSocket a link uses (so tests can drive a socket by hand). */
 export interface LinkSocket {
@@ -33,7 +33,7 @@ export class ClientLink {
 
   constructor(
     private readonly socket: LinkSocket,
-    private readonly session: HostSession,
+    private readonly session: AnyHostSession,
     private readonly highWaterBytes: number,
   ) {}
 

@@ -3,7 +3,10 @@
  * state for a new client, and stream frames. The browser-mode server and the Electron main
  * process both carry exactly this, nothing more.
  */
-export interface HostSession<R = unknown, S = unknown, F = unknown> {
+import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+
+/** Implemented by `Session` (engine/host/session) as is; tests may plug in their own. */
+export interface HostSession<R = CommandResult, S = Snapshot, F = Frame> {
   /** Validates and applies one command; never throws for a bad command (answers `ok: false`). */
   handleCommand(command: unknown): Promise<R>;
   snapshot(): S;
@@ -12,3 +15,6 @@ export interface HostSession<R = unknown, S = unknown, F = unknown> {
   /** Gantt spans a frame carries, so a transport can count what a slow client lost. */
   spanCount(frame: F): number;
 }
+
+/** What a transport accepts: any session, whatever its payload types. */
+export type AnyHostSession = HostSession<unknown, unknown, unknown>;

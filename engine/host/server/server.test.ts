@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { HostSession } from './host-session.ts';
+import type { AnyHostSession } from './host-session.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 /** A session whose frames the test emits by hand; commands echo back. */
-class HandSession implements HostSession {
+class HandSession implements AnyHostSession {
   private listeners = new Set<(frame: unknown) => void>();
   handleCommand(command: unknown): Promise<unknown> {
     return Promise.resolve({ ok: true, echo: command });

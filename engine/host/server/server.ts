@@ -13,14 +13,14 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { WS_PATH } from '../../../shared/transport.ts';
 import { ClientLink, type PreparedFrame } from './client-link.ts';
 import { contentSecurityPolicy } from './csp.ts';
-import type { HostSession } from './host-session.ts';
+import type { AnyHostSession } from './host-session.ts';
 import { resolveInside, sendFile } from './static-files.ts';
 import { createToken, tokenMatches } from './token.ts';
 
 export const HOST = '127.0.0.1';
 
 export interface ServerOptions {
-  session: HostSession;
+  session: AnyHostSession;
   /** The built renderer (`dist/renderer`). */
   staticDir: string;
   /** 0 (the default) picks a free port. */
