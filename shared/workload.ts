@@ -8,7 +8,7 @@
  * > 0`. Objects are strict, so a misspelt field is an error rather than silently ignored.
  */
 import { z } from 'zod';
-import { SchedLabError } from './errors.ts';
+import { SchedLabError, type ErrorCode } from './errors.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
 
@@ -285,20 +285,24 @@ function bestIssue(issue: Issue): { issue: Issue; path: PropertyKey[] } {
   return { issue, path: issue.path };
 }
 
-/** The first issue of a failed parse as a coded error naming the field. */
-export function workloadError(
+/**
+ * The first issue of a failed parse as a coded error naming the field (`prefix` is prepended:
+ * `config` for a workload's settings). Used for workloads and for `--set` overrides alike.
+ */
+export function schemaError(
   error: z.ZodError,
+  code: ErrorCode = 'INVALID_WORKLOAD',
   prefix: readonly PropertyKey[] = [],
 ): SchedLabError {
   const first = error.issues[0];
-  if (first === undefined) return new SchedLabError('INVALID_WORKLOAD', 'workload is invalid');
+  if (first === undefined) return new SchedLabError(code, 'value is invalid');
   const { issue, path } = bestIssue(first);
   const field = fieldPath([...prefix, ...path]) || 'workload';
-  return new SchedLabError('INVALID_WORKLOAD', `${field} ${requirement(issue)}`, field);
+  return new SchedLabError(code, `${field} ${requirement(issue)}`, field);
 }
 
 export function parseWorkload(input: unknown): Workload {
   const result = workloadSchema.safeParse(input);
-  if (!result.success) throw workloadError(result.error);
+  if (!result.success) throw schemaError(result.error);
   return result.data;
 }

@@ -1,0 +1,62 @@
+/**
+ * Per-class outcome counts, latency (submit → end of succeeded jobs) and wait (each split's time
+ * queued: admission FIFO and ready queue) summaries, and scheduled time (from spans, so time of
+ * unfinished jobs counts too).
+ */
+import type { Percentiles } from './summary-stats.ts';
+import { Summary } from './summary-stats.ts';
+
+export interface ClassReport {
+  jobs: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  rejected: number;
+  /** Jobs still running when the run stopped (duration reached). */
+  unfinished: number;
+  latencyMs: Percentiles;
+  waitMs: Percentiles;
+  scheduledMs: number;
+  basePriority: number | null;
+}
+
+export class ClassStats {
+  succeeded = 0;
+  failed = 0;
+  cancelled = 0;
+  rejected = 0;
+  scheduledNanos = 0;
+  basePriority: number | null = null;
+  readonly latency = new Summary();
+  readonly wait = new Summary();
+
+  onJobEnd(state: string, latencyNanos: number, basePriority: number): void {
+    this.basePriority ??= basePriority;
+    if (state === 'succeeded') {
+      this.succeeded++;
+      this.latency.record(latencyNanos);
+    } else if (state === 'failed') this.failed++;
+    else if (state === 'cancelled') this.cancelled++;
+    else if (state === 'rejected') this.rejected++;
+  }
+
+  get ended(): number {
+    return this.succeeded + this.failed + this.cancelled + this.rejected;
+  }
+
+  toReport(submitted: number): ClassReport {
+    const jobs = Math.max(submitted, this.ended);
+    return {
+      jobs,
+      succeeded: this.succeeded,
+      failed: this.failed,
+      cancelled: this.cancelled,
+      rejected: this.rejected,
+      unfinished: jobs - this.ended,
+      latencyMs: this.latency.toMs(),
+      waitMs: this.wait.toMs(),
+      scheduledMs: Math.round(this.scheduledNanos / 1000) / 1000,
+      basePriority: this.basePriority,
+    };
+  }
+}

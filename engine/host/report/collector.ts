@@ -1,0 +1,108 @@
+/**
+ * Listens to one executor for a run and folds what happens into bounded state: per-class stats
+ * (job and split ends), per-level and per-class scheduled time and per-task time (from the span
+ * ring, read every step so nothing is overwritten unread), Jain's index over jobs, an optional
+ * trace window, and Trino's status lines.
+ */
+import type { Executor, JobEnd, SplitEnd } from '../../runtime/executor/executor.ts';
+import { TraceWindow } from '../trace/trace-window.ts';
+import { ClassStats } from './class-stats.ts';
+import { Jain } from './summary-stats.ts';
+
+export class RunCollector {
+  readonly classes = new Map<string, ClassStats>();
+  readonly levelNanos: number[] = [0, 0, 0, 0, 0];
+  readonly jain = new Jain();
+  /** Scheduled time per live task (Trino status lines need the levels of running tasks). */
+  readonly taskNanos = new Map<number, number>();
+  readonly trace: TraceWindow | null;
+  lastEndNanos = 0;
+  spansDropped = 0;
+  splitsCompleted = 0;
+  private cursor = 0;
+  private readonly unsubscribe: (() => void)[];
+
+  constructor(
+    private readonly executor: Executor,
+    classOrder: readonly string[],
+    private readonly originNanos: number,
+    traceCapacity: number | null,
+  ) {
+    for (const name of classOrder) this.classes.set(name, new ClassStats());
+    this.trace = traceCapacity === null ? null : new TraceWindow(traceCapacity);
+    this.cursor = executor.spans.total;
+    this.unsubscribe = [
+      executor.onJobEnd((e) => this.onJobEnd(e)),
+      executor.onSplitEnd((e) => this.onSplitEnd(e)),
+    ];
+  }
+
+  stats(cls: string): ClassStats {
+    let s = this.classes.get(cls);
+    if (s === undefined) this.classes.set(cls, (s = new ClassStats()));
+    return s;
+  }
+
+  /** Reads the spans recorded since the last call. */
+  poll(): void {
+    const read = this.executor.spans.read(this.cursor);
+    this.cursor = read.cursor;
+    this.spansDropped += read.dropped;
+    const c = read.columns;
+    for (let i = 0; i < c.count; i++) {
+      const d = (c.end[i] ?? 0) - (c.start[i] ?? 0);
+      const level = c.level[i] ?? 0;
+      this.levelNanos[level] = (this.levelNanos[level] ?? 0) + d;
+      this.stats(c.names[c.cls[i] ?? 0] ?? '').scheduledNanos += d;
+      const task = c.task[i] ?? 0;
+      const t = this.taskNanos.get(task);
+      if (t !== undefined) this.taskNanos.set(task, t + d);
+    }
+    this.trace?.addColumns(c);
+  }
+
+  /** A counter sample for the trace (per-level depth and scheduled time). */
+  sample(): void {
+    if (this.trace === null) return;
+    const levels = this.executor.levels();
+    this.trace.addSample({
+      timeNanos: this.executor.now(),
+      depth: levels.map((l) => l.depth),
+      scheduledNanos: levels.map((l) => l.scheduledNanos),
+    });
+  }
+
+  /** Starts tracking a task's scheduled time (Trino tasks, until they complete). */
+  trackTask(taskId: number): void {
+    this.taskNanos.set(taskId, 0);
+  }
+
+  untrackTask(taskId: number): void {
+    this.taskNanos.delete(taskId);
+  }
+
+  close(): void {
+    this.poll();
+    for (const u of this.unsubscribe) u();
+  }
+
+  private onJobEnd(e: JobEnd): void {
+    this.stats(e.class).onJobEnd(e.state, e.endNanos - e.submitNanos, e.basePriority);
+    if (e.state !== 'rejected') {
+      const latency = e.endNanos - e.submitNanos;
+      // Service rate: the share of its lifetime a job was running (per split); equal across
+      // jobs means everyone progressed alike.
+      if (latency > 0) this.jain.add(e.scheduledNanos / latency / Math.max(1, e.splits));
+      if (e.endNanos > this.lastEndNanos) this.lastEndNanos = e.endNanos;
+    }
+  }
+
+  private onSplitEnd(e: SplitEnd): void {
+    this.splitsCompleted++;
+    this.stats(e.class).wait.record(e.waitNanos);
+  }
+
+  get elapsedNanos(): number {
+    return this.executor.now() - this.originNanos;
+  }
+}

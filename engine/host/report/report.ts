@@ -1,0 +1,47 @@
+/**
+ * The JSON report of one run — a contract read outside the repository (issue 4):
+ * `{ workload, backend, seed, config, makespanMs, classes, levels, workers, fairness, dag? }`
+ * plus extra fields. It holds no wall-clock values, so on the simulator the same seed gives the
+ * same report byte for byte.
+ */
+import type { EngineConfig } from '../../../shared/config.ts';
+import type { ClassReport } from './class-stats.ts';
+import type { TrinoSummaryJson } from './trino-stats.ts';
+
+export interface LevelReport {
+  level: number;
+  label: string;
+  /** Time spent running splits while they were at this level (from the quanta themselves). */
+  scheduledMs: number;
+  selections: number;
+}
+
+export interface DagReport {
+  workMs: number;
+  criticalPathMs: number;
+  lowerBoundMs: number;
+  efficiency: number;
+  grahamRatio: number;
+  utilization: number;
+  steals: number;
+}
+
+export interface RunReport {
+  workload: string;
+  backend: 'sim' | 'threads';
+  seed: number;
+  config: EngineConfig;
+  makespanMs: number;
+  /** Set when the run was cut at its duration with work still live. */
+  stoppedAtMs: number | null;
+  classes: Record<string, ClassReport>;
+  levels: LevelReport[];
+  workers: { count: number; utilization: number };
+  fairness: { jain: number };
+  counters: { quanta: number; overrunMs: number; spansDropped: number; splitsRejected: number };
+  dag?: DagReport;
+  trino?: TrinoSummaryJson;
+}
+
+export const ms3 = (nanos: number) => Math.round(nanos / 1e3) / 1e3;
+export const round3 = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,0 +1,275 @@
+/**
+ * Runs one workload on one backend and returns its report (and trace): the headless path used by
+ * the CLI (`schedlab run`, `schedlab compare`), the app's Compare view and the scenario tests.
+ * On `sim` the virtual clock is driven in 100 ms steps as fast as the CPU allows; on `threads`
+ * real workers run in real time and the same collection happens on a 50 ms wall-clock poll.
+ */
+import type { EngineConfigPatch } from '../../../shared/config.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { Workload } from '../../../shared/workload.ts';
+import { createRng } from '../../core/workload/rng.ts';
+import type { Backend } from '../../runtime/backend.ts';
+import { Executor } from '../../runtime/executor/executor.ts';
+import { SimBackend } from '../../runtime/sim/sim-backend.ts';
+import { ThreadsBackend } from '../../runtime/threads/threads-backend.ts';
+import { ClassDriver } from '../../runtime/workload/class-driver.ts';
+import { TrinoController } from '../../runtime/workload/trino-controller.ts';
+import { toChromeTrace, type ChromeTrace } from '../trace/chrome-trace.ts';
+import { RunCollector } from './collector.ts';
+import { ms3, round3, type RunReport } from './report.ts';
+import { levelOf, resolveConfig, type BackendKind } from './resolve-config.ts';
+import { TrinoStats } from './trino-stats.ts';
+
+export interface RunProgress {
+  elapsedMs: number;
+  durationMs: number | null;
+  jobsEnded: number;
+  jobsLive: number;
+  quanta: number;
+}
+
+export interface RunOptions {
+  backend?: BackendKind;
+  /** Overrides on top of the workload's own config (validated; errors name the field). */
+  config?: EngineConfigPatch;
+  seed?: number;
+  /** Stops the run here (ms of workload time), overriding the workload's own duration. */
+  durationMs?: number;
+  /** Keep the last `traceCapacity` quanta for a Chrome trace. */
+  trace?: boolean;
+  traceCapacity?: number;
+  onProgress?: (p: RunProgress) => void;
+}
+
+export interface RunResult {
+  report: RunReport;
+  trace: ChromeTrace | null;
+  wallMs: number;
+}
+
+const MS = 1_000_000;
+const SIM_STEP = 100 * MS;
+/** A runaway guard: no workload of ours needs more than a simulated week. */
+const SIM_LIMIT = 7 * 86_400_000 * MS;
+
+export async function runWorkload(
+  workload: Workload,
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const backendKind = options.backend ?? 'sim';
+  const config = resolveConfig(workload, backendKind, options.config ?? {});
+  const seed = options.seed ?? workload.seed;
+  const scale = backendKind === 'threads' ? workload.timeScale : 1;
+  if (workload.graph !== undefined) {
+    throw new SchedLabError(
+      'INVALID_WORKLOAD',
+      'graph workloads are not supported by schedlab run yet',
+      'graph',
+    );
+  }
+  const wallStart = performance.now();
+  const backend: Backend =
+    backendKind === 'sim'
+      ? new SimBackend({ workers: config.workers, seed })
+      : new ThreadsBackend({ workers: config.workers });
+  const executor = new Executor(backend, config, { spanCapacity: 1 << 17 });
+  const origin = backend.now();
+  const durationMs = options.durationMs ?? workload.durationMs ?? null;
+  const stopAt = durationMs === null ? Infinity : origin + Math.round(durationMs * MS * scale);
+  const rng = createRng(seed);
+  const classNames = [
+    ...(workload.classes ?? []).map((c) => c.name),
+    ...(workload.trino?.specs ?? []).map((s) => s.name),
+  ];
+  const collector = new RunCollector(
+    executor,
+    classNames,
+    origin,
+    options.trace === true ? (options.traceCapacity ?? 100_000) : null,
+  );
+  const trinoStats = workload.trino
+    ? new TrinoStats((ns) => levelOf(config.levelThresholdsMs, ns))
+    : null;
+
+  const classes = new ClassDriver(executor, workload.classes ?? [], rng, {
+    originNanos: origin,
+    scale,
+    untilNanos: stopAt - origin,
+  });
+  const trino = workload.trino
+    ? new TrinoController(executor, workload.trino, rng, {
+        originNanos: origin,
+        scale,
+        onTaskCreated: (t) => collector.trackTask(t.taskId),
+        onTaskDone: (t) => {
+          collector.untrackTask(t.taskId);
+          trinoStats?.taskDone({
+            spec: t.spec.name,
+            splits: t.completed,
+            requiredNanos: t.requiredNanos,
+            scheduledNanos: t.scheduledNanos,
+            waitNanos: t.waitNanos,
+          });
+        },
+      })
+    : null;
+
+  let nextStatus = origin;
+  const statusPeriod = Math.max(1, Math.round(1000 * MS * scale));
+  const observe = () => {
+    collector.poll();
+    collector.sample();
+    const now = executor.now();
+    if (trino !== null && trinoStats !== null) {
+      while (now >= nextStatus) {
+        trinoStats.addStatus(
+          statusLine(
+            executor,
+            trino,
+            collector,
+            config.levelThresholdsMs,
+            (nextStatus - origin) / scale,
+          ),
+        );
+        nextStatus += statusPeriod;
+      }
+    }
+    if (options.onProgress) {
+      const c = executor.counters;
+      options.onProgress({
+        elapsedMs: (now - origin) / scale / MS,
+        durationMs,
+        jobsEnded: c.succeeded + c.failed + c.cancelled + c.rejected,
+        jobsLive: c.live,
+        quanta: c.quanta,
+      });
+    }
+  };
+  const done = () => classes.finished && trino === null && executor.counters.live === 0;
+
+  let stoppedAt: number | null = null;
+  try {
+    classes.start();
+    trino?.start();
+    if (backend instanceof SimBackend) {
+      let t = origin;
+      for (;;) {
+        t = Math.min(t + SIM_STEP, stopAt);
+        backend.runUntil(t);
+        observe();
+        if (t >= stopAt || done()) break;
+        if (
+          t - origin > SIM_LIMIT ||
+          (backend.pendingEvents === 0 && classes.finished && trino === null)
+        ) {
+          throw new SchedLabError(
+            'INVALID_ARGUMENT',
+            `the run made no progress after ${ms3(t - origin)} ms of simulated time`,
+          );
+        }
+      }
+    } else {
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          observe();
+          if (executor.now() >= stopAt || done()) {
+            clearInterval(timer);
+            resolve();
+          }
+        }, 50);
+      });
+    }
+    if (executor.counters.live > 0) stoppedAt = executor.now();
+  } finally {
+    classes.stop();
+    trino?.stop();
+    collector.close();
+  }
+
+  const endNanos = stoppedAt ?? Math.max(collector.lastEndNanos, origin);
+  const makespan = (endNanos - origin) / scale;
+  const c = executor.counters;
+  const levelRows = executor.levels();
+  const submitted = new Map<string, number>(classes.submitted);
+  for (const s of trino?.stats() ?? []) submitted.set(s.name, s.created);
+  const report: RunReport = {
+    workload: workload.name,
+    backend: backendKind,
+    seed,
+    config,
+    makespanMs: ms3(makespan),
+    stoppedAtMs: stoppedAt === null ? null : ms3((stoppedAt - origin) / scale),
+    classes: Object.fromEntries(
+      [...collector.classes].map(([name, s]) => [name, s.toReport(submitted.get(name) ?? 0)]),
+    ),
+    levels: collector.levelNanos
+      .map((nanos, level) => ({
+        level,
+        label: levelRows[level]?.label ?? `L${level}`,
+        scheduledMs: ms3(nanos / scale),
+        selections: levelRows[level]?.selections ?? 0,
+      }))
+      .filter((l, i) => i < Math.max(1, levelRows.length)),
+    workers: {
+      count: config.workers,
+      utilization: makespan > 0 ? round3(c.busyNanos / scale / (config.workers * makespan)) : 0,
+    },
+    fairness: { jain: collector.jain.value },
+    counters: {
+      quanta: c.quanta,
+      overrunMs: ms3(c.overrunNanos / scale),
+      spansDropped: collector.spansDropped,
+      splitsRejected: c.rejectedSplits,
+    },
+  };
+  if (trinoStats !== null && workload.trino) {
+    report.trino = trinoStats.toJson(
+      trino?.runningTasks().length ?? 0,
+      Object.fromEntries(workload.trino.specs.map((s) => [s.name, s.splitsPerTask])),
+    );
+  }
+  const snapshot = collector.trace?.snapshot();
+  const trace = snapshot
+    ? toChromeTrace({
+        workers: config.workers,
+        ...snapshot,
+        title: `schedlab ${workload.name} (${backendKind})`,
+      })
+    : null;
+  await executor.close();
+  return { report, trace, wallMs: performance.now() - wallStart };
+}
+
+function statusLine(
+  executor: Executor,
+  trino: TrinoController,
+  collector: RunCollector,
+  thresholds: readonly number[],
+  elapsedNanos: number,
+) {
+  const c = executor.counters;
+  const running = trino.runningTasks();
+  const tasksPerLevel = [0, 0, 0, 0, 0];
+  for (const t of running) {
+    const l = levelOf(thresholds, collector.taskNanos.get(t.taskId) ?? 0);
+    tasksPerLevel[l] = (tasksPerLevel[l] ?? 0) + 1;
+  }
+  const total =
+    c.splitsWaiting + c.splitsQueued + c.splitsRunning + c.splitsBlocked + c.splitsRetrying;
+  const intermediate = trino.liveIntermediateSplits;
+  return {
+    elapsedMs: Math.round(elapsedNanos / MS),
+    splits: {
+      total,
+      running: c.splitsRunning,
+      leaf: total - intermediate,
+      intermediate,
+      blocked: c.splitsBlocked,
+      waiting: c.splitsQueued,
+      completed: collector.splitsCompleted,
+    },
+    tasks: running.length,
+    tasksPerLevel,
+    selectionsPerLevel: executor.levels().map((l) => l.selections),
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Turns a workload's job classes into executor submissions over backend time: each class has a
+ * lazy arrival cursor (engine/core/workload/arrivals.ts) and one pending timer, so an open-ended
+ * Poisson class costs O(1) memory. Randomness comes from per-class forks of the seeded Rng, so a
+ * class's jobs do not change when another class is added.
+ */
+import type { JobClass } from '../../../shared/workload.ts';
+import { arrivals, type ArrivalCursor } from '../../core/workload/arrivals.ts';
+import { drawJob } from '../../core/workload/jobs.ts';
+import { fork, type Rng } from '../../core/workload/rng.ts';
+import type { Executor } from '../executor/executor.ts';
+import type { JobSpec } from '../executor/job-spec.ts';
+
+export interface ClassDriverOptions {
+  /** Backend time (ns) the workload's time 0 maps to. */
+  readonly originNanos: number;
+  /** threads `timeScale` (1 on the simulator). */
+  readonly scale: number;
+  /** Arrivals stop here (ns after origin); Infinity when the workload has no duration. */
+  readonly untilNanos: number;
+}
+
+interface ClassState {
+  readonly klass: JobClass;
+  readonly cursor: ArrivalCursor;
+  readonly rng: Rng;
+  cancel: (() => void) | null;
+}
+
+export class ClassDriver {
+  private readonly states: ClassState[];
+  private pending = 0;
+  private stopped = false;
+  /** Jobs submitted, by class name. */
+  readonly submitted = new Map<string, number>();
+
+  constructor(
+    private readonly executor: Executor,
+    classes: readonly JobClass[],
+    rng: Rng,
+    private readonly options: ClassDriverOptions,
+  ) {
+    this.states = classes.map((klass) => ({
+      klass,
+      cursor: arrivals(fork(rng), klass.arrival, options.scale, options.untilNanos),
+      rng: fork(rng),
+      cancel: null,
+    }));
+  }
+
+  /** True once every class has submitted its last job (or the driver was stopped). */
+  get finished(): boolean {
+    return this.stopped || this.pending === 0;
+  }
+
+  start(): void {
+    for (const s of this.states) this.schedule(s);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const s of this.states) s.cancel?.();
+  }
+
+  private schedule(s: ClassState): void {
+    const at = s.cursor.next();
+    if (at === null) return;
+    this.pending++;
+    s.cancel = this.executor.backend.setTimer(this.options.originNanos + at, () => {
+      this.pending--;
+      s.cancel = null;
+      if (this.stopped) return;
+      this.submit(s);
+      this.schedule(s);
+    });
+  }
+
+  private submit(s: ClassState): void {
+    const draft = drawJob(s.rng, s.klass, this.options.scale);
+    this.executor.submitJob(draft as JobSpec);
+    this.submitted.set(s.klass.name, (this.submitted.get(s.klass.name) ?? 0) + 1);
+  }
+}
