@@ -5,6 +5,8 @@ import { BenchReport } from './report.ts';
 type BenchModule = { run(report: BenchReport): Promise<void> };
 
 const suites: Record<string, () => Promise<BenchModule>> = {
+  pool: () => import('./pool.ts'),
+  renderer: () => import('./renderer.ts'),
   'priority-queue': () => import('./priority-queue.ts'),
 };
 

@@ -1,6 +1,29 @@
-export * from './aging.ts';
-export * from './bands.ts';
-export * from './config.ts';
-export { type TaskId } from './entry-heap.ts';
-export * from './priority-task-queue.ts';
-export * from './queue-full-error.ts';
+// PRIO (DESIGN.md §3.2): the queue, its policy adapter, aging, bands, retries and lifecycle.
+export { agingBoost, effectivePriority, type AgingKnobs } from './aging.ts';
+export {
+  assertPriority,
+  BAND_COUNT,
+  bandLabel,
+  bandOf,
+  isValidPriority,
+  PRIORITY_MAX,
+  PRIORITY_MIN,
+} from './bands.ts';
+export { DEFAULT_PRIORITY_QUEUE_CONFIG, type PriorityQueueConfig } from './config.ts';
+export type { TaskId } from './entry-heap.ts';
+export {
+  DEFAULT_PRIORITY_POLICY_CONFIG,
+  PriorityPolicy,
+  type PriorityPolicyConfig,
+} from './priority-policy.ts';
+export { PriorityTaskQueue, type BulkItem, type QueuedTask } from './priority-task-queue.ts';
+export { QueueFullError } from './queue-full-error.ts';
+export { backoffNanos, DEFAULT_RETRY_POLICY, retryPolicy, type RetryPolicy } from './retry.ts';
+export {
+  assertTransition,
+  canTransition,
+  isTerminal,
+  PriorityTask,
+  TASK_TRANSITIONS,
+  type TaskState,
+} from './task-lifecycle.ts';

@@ -87,6 +87,11 @@ export class PriorityTaskQueue<T> {
     return this.index.has(id);
   }
 
+  /** Base priority of a queued task; undefined when `id` is not queued. */
+  basePriorityOf(id: TaskId): number | undefined {
+    return this.index.get(id)?.base;
+  }
+
   /**
    * Queues `item` under `id`. `readySince` starts its aging clock (default: the last tick).
    * Throws `DUPLICATE_ID` for a queued id, `INVALID_ARGUMENT` for a priority outside 0..100 and
