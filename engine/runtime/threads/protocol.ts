@@ -2,6 +2,7 @@
  * The one contract for messages between the main thread and the workers of the threads backend
  * and of `TaskPool`: discriminated unions, imported with `import type` on both sides.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { Dispatch, QuantumOutcome } from '../backend.ts';
 import type { ModuleRef } from '../backend.ts';
 

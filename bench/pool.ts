@@ -1,0 +1,82 @@
+/**
+ * Pool throughput, side by side, 2 workers each: `TaskPool` (priority order, shared-memory rings)
+ * vs Piscina on (a) 200k tiny tasks (`x + 1`) and (b) 20k BigInt factorial(1000) tasks. Both pools
+ * load the same task module. Higher tasks/s is better; figures are TaskPool / Piscina.
+ */
+import { TaskPool } from '../engine/runtime/threads/task-pool.ts';
+import { createPiscina, POOL_TASKS, runPiscina } from './baselines/piscina-pool.ts';
+import type { BenchReport } from './report.ts';
+
+const WORKERS = 2;
+const TINY_TASKS = 200_000;
+const FACTORIAL_TASKS = 20_000;
+/** The CPU-bound set runs in alternating halves, so drift in machine load hits both pools alike. */
+const ROUNDS = 2;
+
+export async function run(report: BenchReport): Promise<void> {
+  const module = POOL_TASKS.href;
+  const pool = new TaskPool({
+    workers: WORKERS,
+    functions: {
+      inc: { module, exportName: 'inc' },
+      factorial: { module, exportName: 'factorial' },
+    },
+  });
+  const piscina = createPiscina(WORKERS);
+  try {
+    // Warm-up: workers started, modules loaded, both code paths seen by the JIT.
+    await Promise.all([runTaskPool(pool, 'inc', 1, 5_000), runPiscina(piscina, 'inc', 1, 5_000)]);
+    await runTaskPool(pool, 'factorial', 1000, 100);
+    await runPiscina(piscina, 'factorial', 1000, 100);
+
+    const ours = await timed(TINY_TASKS, () => runTaskPool(pool, 'inc', 41, TINY_TASKS), 42);
+    const theirs = await timed(TINY_TASKS, () => runPiscina(piscina, 'inc', 41, TINY_TASKS), 42);
+    report.add('pool.tiny_tasks_vs_piscina', ours, 'tasks/s', theirs);
+
+    const half = FACTORIAL_TASKS / ROUNDS;
+    const expected = factorial(1000);
+    let oursNanos = 0;
+    let theirsNanos = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      theirsNanos += await elapsed(() => runPiscina(piscina, 'factorial', 1000, half), expected);
+      oursNanos += await elapsed(() => runTaskPool(pool, 'factorial', 1000, half), expected);
+    }
+    report.add(
+      'pool.factorial_vs_piscina',
+      FACTORIAL_TASKS / (oursNanos / 1e9),
+      'tasks/s',
+      FACTORIAL_TASKS / (theirsNanos / 1e9),
+    );
+  } finally {
+    await Promise.all([pool.close(), piscina.destroy()]);
+  }
+}
+
+function runTaskPool(pool: TaskPool, fn: string, arg: number, count: number): Promise<unknown[]> {
+  const runs = new Array<Promise<unknown>>(count);
+  for (let i = 0; i < count; i++) runs[i] = pool.run({ fn, arg, priority: 50 });
+  return Promise.all(runs);
+}
+
+async function timed(
+  count: number,
+  go: () => Promise<unknown[]>,
+  expected: unknown,
+): Promise<number> {
+  return count / ((await elapsed(go, expected)) / 1e9);
+}
+
+/** Wall time of one batch (ns); checks the last result so a broken pool cannot look fast. */
+async function elapsed(go: () => Promise<unknown[]>, expected: unknown): Promise<number> {
+  const start = process.hrtime.bigint();
+  const results = await go();
+  const nanos = Number(process.hrtime.bigint() - start);
+  if (results.at(-1) !== expected) throw new Error(`wrong result: ${String(results.at(-1))}`);
+  return nanos;
+}
+
+function factorial(n: number): bigint {
+  let result = 1n;
+  for (let i = 2n; i <= BigInt(n); i++) result *= i;
+  return result;
+}

@@ -1,0 +1,252 @@
+/**
+ * `TaskPool`: many small, non-preemptive tasks (`{ fn, arg, priority }`) on worker threads, in
+ * priority order (smaller = sooner, FIFO among equals), each answered with a promise.
+ *
+ * Dispatch costs no message per task: the pool pops tasks from its queue into each worker's ring
+ * of slots in shared memory (task-ring.ts), publishes them with one `Atomics.store` + `notify`,
+ * and hears back once per batch. Only a bounded number of tasks is handed out ahead (`depth` per
+ * worker, sized to ~`aheadNanos` of measured work, at most the ring), so a more urgent task
+ * submitted later still overtakes everything not yet handed out.
+ *
+ * A worker that dies is replaced; the tasks it held are rejected with `WORKER_LOST`.
+ */
+import { availableParallelism } from 'node:os';
+import { MessageChannel, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+import { invalidConfig, SchedLabError } from '../../../shared/errors.ts';
+import type { ModuleRef } from '../backend.ts';
+import type { FromTaskWorker, TaskFunctionRef, TaskWorkerData } from './protocol.ts';
+import { BUILTIN_TASKS } from './task-functions.ts';
+import { FifoPriorityHeap, type TaskQueue } from './task-queue.ts';
+import { ARG, HEADER, RESULT, TaskRing } from './task-ring.ts';
+import { WorkerHost } from './worker-host.ts';
+
+export interface TaskSpec {
+  /** A built-in task (task-functions.ts) or a name given in `TaskPoolOptions.functions`. */
+  readonly fn: string;
+  readonly arg?: unknown;
+  /** 0..100, smaller = more urgent; default 50. */
+  readonly priority?: number;
+}
+
+export interface TaskPoolOptions {
+  readonly workers?: number;
+  /** User functions by task name: `fn(arg, ctx)` exports of modules (user-module.ts). */
+  readonly functions?: Readonly<Record<string, ModuleRef>>;
+  /** Slots per worker ring (a power of two); default 1024. */
+  readonly ringSlots?: number;
+  /** How much measured work to hand each worker ahead (ns); default 2 ms. */
+  readonly aheadNanos?: number;
+  readonly queue?: TaskQueue<Pending>;
+  readonly resourceLimits?: ResourceLimits;
+}
+
+export interface Pending {
+  readonly fnId: number;
+  readonly arg: unknown;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface Lane {
+  host: WorkerHost;
+  ring: TaskRing;
+  argPort: MessagePort;
+  /** The promise of each handed-out task, by slot. */
+  pending: (Pending | undefined)[];
+  head: number;
+  acked: number;
+  depth: number;
+  nanosPerTask: number;
+}
+
+const MIN_DEPTH = 4;
+const INITIAL_DEPTH = 64;
+
+export class TaskPool {
+  private readonly names = new Map<string, number>();
+  private readonly refs: TaskFunctionRef[] = [];
+  private readonly lanes: Lane[] = [];
+  private readonly queue: TaskQueue<Pending>;
+  private readonly ringSlots: number;
+  private readonly aheadNanos: number;
+  private nextId = 0;
+  private pumpQueued = false;
+  private closed = false;
+  private completedCount = 0;
+
+  constructor(private readonly options: TaskPoolOptions = {}) {
+    const workers = options.workers ?? availableParallelism();
+    if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
+      throw invalidConfig('workers', `must be an integer from 1 to 256, got ${workers}`);
+    }
+    this.ringSlots = options.ringSlots ?? 1024;
+    if (!Number.isInteger(Math.log2(this.ringSlots)) || this.ringSlots < MIN_DEPTH) {
+      throw invalidConfig('ringSlots', `must be a power of two >= ${MIN_DEPTH}`);
+    }
+    this.aheadNanos = options.aheadNanos ?? 2_000_000;
+    this.queue = options.queue ?? new FifoPriorityHeap<Pending>();
+    for (const name of Object.keys(BUILTIN_TASKS)) this.register(name, { kind: 'builtin', name });
+    for (const [name, ref] of Object.entries(options.functions ?? {})) {
+      this.register(name, { kind: 'module', ref });
+    }
+    for (let i = 0; i < workers; i++) this.lanes.push(this.spawn(i));
+  }
+
+  /** Tasks waiting in the queue, not yet handed to a worker. */
+  get queued(): number {
+    return this.queue.size;
+  }
+
+  get completed(): number {
+    return this.completedCount;
+  }
+
+  run(task: TaskSpec): Promise<unknown> {
+    if (this.closed) throw new SchedLabError('ENGINE_CLOSED', 'the task pool is closed');
+    const fnId = this.names.get(task.fn);
+    if (fnId === undefined) {
+      throw new SchedLabError('UNKNOWN_KERNEL', `fn names no task function: ${task.fn}`, 'fn');
+    }
+    const priority = task.priority ?? 50;
+    if (!Number.isInteger(priority) || priority < 0 || priority > 100) {
+      throw new SchedLabError('INVALID_ARGUMENT', `priority must be an integer 0..100`, 'priority');
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push(this.nextId++, { fnId, arg: task.arg, resolve, reject }, priority);
+      if (!this.pumpQueued) {
+        this.pumpQueued = true;
+        queueMicrotask(this.pump);
+      }
+    });
+  }
+
+  /** Rejects what is queued or running with `ENGINE_CLOSED` and ends the workers. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const error = new SchedLabError('ENGINE_CLOSED', 'the task pool is closed');
+    for (let task = this.queue.pop(); task !== null; task = this.queue.pop())
+      task.item.reject(error);
+    const lanes = this.lanes.splice(0);
+    for (const lane of lanes) this.rejectHeld(lane, error);
+    await Promise.all(lanes.map((lane) => lane.host.retire()));
+  }
+
+  private register(name: string, ref: TaskFunctionRef): void {
+    this.names.set(name, this.refs.length);
+    this.refs.push(ref);
+  }
+
+  /** Hands queued tasks to every lane up to its depth, most urgent first. */
+  private readonly pump = (): void => {
+    this.pumpQueued = false;
+    for (const lane of this.lanes) {
+      if (this.queue.size === 0) return;
+      this.fill(lane);
+    }
+  };
+
+  private fill(lane: Lane): void {
+    const { ring, pending } = lane;
+    const { meta, numbers, mask } = ring;
+    const start = lane.head;
+    let head = start;
+    let room = lane.depth - ((head - lane.acked) | 0);
+    for (; room > 0; room--) {
+      const task = this.queue.pop();
+      if (task === null) break;
+      const { item } = task;
+      const slot = head & mask;
+      meta[2 * slot] = item.fnId;
+      if (typeof item.arg === 'number') {
+        numbers[slot] = item.arg;
+        meta[2 * slot + 1] = ARG.NUMBER;
+      } else {
+        lane.argPort.postMessage(item.arg);
+        meta[2 * slot + 1] = ARG.MESSAGE;
+      }
+      pending[slot] = item;
+      head = (head + 1) | 0;
+    }
+    if (head === start) return;
+    lane.head = head;
+    // Hear back when half of what is out is done, so the next batch is ready before it runs dry.
+    const outstanding = (head - lane.acked) | 0;
+    Atomics.store(ring.header, HEADER.WANT, (head - (outstanding >> 1)) | 0);
+    Atomics.store(ring.header, HEADER.HEAD, head);
+    Atomics.notify(ring.header, HEADER.HEAD);
+  }
+
+  private progress(lane: Lane, message: Extract<FromTaskWorker, { type: 'progress' }>): void {
+    const { ring, pending } = lane;
+    const { meta, numbers, mask } = ring;
+    let next = 0;
+    for (let seq = lane.acked; seq !== message.upTo; seq = (seq + 1) | 0) {
+      const slot = seq & mask;
+      const task = pending[slot]!;
+      pending[slot] = undefined;
+      const tag = meta[2 * slot + 1];
+      if (tag === RESULT.NUMBER) task.resolve(numbers[slot]);
+      else if (tag === RESULT.VALUE) task.resolve(message.values[next++]);
+      else task.reject(new SchedLabError('KERNEL_FAILED', String(message.values[next++])));
+    }
+    lane.acked = message.upTo;
+    this.completedCount += message.count;
+    // Hand out about `aheadNanos` of work: deep rings for tiny tasks, shallow for long ones.
+    const perTask = message.busyNanos / Math.max(1, message.count);
+    lane.nanosPerTask = lane.nanosPerTask === 0 ? perTask : 0.7 * lane.nanosPerTask + 0.3 * perTask;
+    const ideal = Math.round(this.aheadNanos / Math.max(1, lane.nanosPerTask));
+    lane.depth = Math.max(MIN_DEPTH, Math.min(this.ringSlots, ideal));
+    this.pump();
+  }
+
+  private spawn(index: number): Lane {
+    const ring = TaskRing.create(this.ringSlots);
+    const { port1, port2 } = new MessageChannel();
+    const data: TaskWorkerData = {
+      role: 'tasks',
+      ring: ring.buffer,
+      functions: this.refs,
+      argPort: port2,
+    };
+    const lane: Lane = {
+      ring,
+      argPort: port1,
+      pending: new Array<Pending | undefined>(this.ringSlots),
+      head: 0,
+      acked: 0,
+      depth: Math.min(INITIAL_DEPTH, this.ringSlots),
+      nanosPerTask: 0,
+      host: new WorkerHost({
+        entry: 'task-worker-entry.ts',
+        workerData: { ...data },
+        transferList: [port2],
+        ...(this.options.resourceLimits === undefined
+          ? {}
+          : { resourceLimits: this.options.resourceLimits }),
+        onMessage: (message) => {
+          const m = message as FromTaskWorker;
+          if (m.type === 'progress') this.progress(lane, m);
+        },
+        onLost: (reason) => this.lost(index, lane, reason),
+      }),
+    };
+    return lane;
+  }
+
+  private lost(index: number, lane: Lane, reason: string): void {
+    if (this.closed || this.lanes[index] !== lane) return;
+    lane.argPort.close();
+    this.rejectHeld(lane, new SchedLabError('WORKER_LOST', `worker lost: ${reason}`));
+    this.lanes[index] = this.spawn(index);
+    this.pump();
+  }
+
+  private rejectHeld(lane: Lane, error: SchedLabError): void {
+    for (let seq = lane.acked; seq !== lane.head; seq = (seq + 1) | 0) {
+      lane.pending[seq & lane.ring.mask]?.reject(error);
+    }
+    lane.pending.fill(undefined);
+    lane.acked = lane.head;
+  }
+}
