@@ -1,0 +1,88 @@
+/**
+ * Builds telemetry frames (DESIGN.md §6) from an executor: each frame carries what changed since
+ * the previous one (spans, events) and the state now (levels, workers, counters, percentiles,
+ * fairness, utilization, config). Spans come from the executor's bounded ring; what the ring
+ * overwrote before a frame could carry it is counted in `spansDropped`, never hidden.
+ */
+import type { Frame, SpanColumns } from '../../../shared/protocol.ts';
+import type { Executor } from '../../runtime/executor/index.ts';
+import type { LatencyStats } from './stats.ts';
+
+export interface FrameBuilderOptions {
+  /** Most spans one frame carries (the rest count as dropped). */
+  readonly maxSpansPerFrame?: number;
+  readonly maxJobRows?: number;
+}
+
+export class FrameBuilder {
+  private seq = 0;
+  private spanCursor = 0;
+  private eventCursor = 0;
+  private lastTime: number;
+  private dropped = 0;
+  private readonly maxSpans: number;
+  private readonly maxJobs: number;
+
+  constructor(
+    private readonly executor: Executor,
+    private readonly stats: LatencyStats,
+    options: FrameBuilderOptions = {},
+  ) {
+    this.maxSpans = options.maxSpansPerFrame ?? 20_000;
+    this.maxJobs = options.maxJobRows ?? 200;
+    this.lastTime = executor.now();
+  }
+
+  get spansDropped(): number {
+    return this.dropped;
+  }
+
+  next(): Frame {
+    const ex = this.executor;
+    const now = ex.now();
+    const read = ex.spans.read(this.spanCursor, this.maxSpans);
+    this.spanCursor = read.cursor;
+    this.dropped += read.dropped;
+    const events = ex.events.since(this.eventCursor);
+    this.eventCursor = ex.events.total;
+    const workers = ex.workers();
+    const utilization = this.utilization(read.columns, workers, now);
+    this.lastTime = now;
+    return {
+      type: 'frame',
+      seq: ++this.seq,
+      timeNanos: now,
+      backend: ex.backend.kind,
+      policy: ex.policyName,
+      paused: ex.paused,
+      levels: ex.levels(),
+      workers,
+      counters: ex.counters,
+      latency: this.stats.latency.read(),
+      wait: this.stats.wait.read(),
+      fairness: ex.fairness(),
+      utilization,
+      spans: read.columns,
+      spansDropped: this.dropped,
+      config: ex.config,
+      events,
+      jobs: ex.jobs(this.maxJobs),
+    };
+  }
+
+  /** Busy time inside (lastTime, now] over workers × interval: finished spans plus running quanta. */
+  private utilization(spans: SpanColumns, workers: Frame['workers'], now: number): number {
+    const from = this.lastTime;
+    const interval = now - from;
+    const count = this.executor.backend.workerCount;
+    if (interval <= 0 || count === 0) return 0;
+    let busy = 0;
+    for (let i = 0; i < spans.count; i++) {
+      busy += Math.max(0, Math.min(spans.end[i]!, now) - Math.max(spans.start[i]!, from));
+    }
+    for (const w of workers) {
+      if (w.sinceNanos !== null) busy += Math.max(0, now - Math.max(w.sinceNanos, from));
+    }
+    return Math.min(1, busy / (interval * count));
+  }
+}

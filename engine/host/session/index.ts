@@ -1,0 +1,9 @@
+export {
+  Session,
+  type SessionOptions,
+  type WorkloadContext,
+  type WorkloadHandler,
+} from './session.ts';
+export { parseCommand, errorInfo } from './commands.ts';
+export { LatencyStats, bandLabelOf } from './stats.ts';
+export { FrameBuilder, type FrameBuilderOptions } from './frame-builder.ts';

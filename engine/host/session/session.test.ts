@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandError, Frame } from '../../../shared/protocol.ts';
+import { MS, intermediates, leaves, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import { Session } from './session.ts';
+
+const job = (cls = 'a', n = 2, ms = 20) => oneTaskJob(cls, leaves(n, spin(ms)));
+
+async function fails(s: Session, msg: unknown): Promise<CommandError['error']> {
+  const r = await s.handleCommand(msg);
+  expect(r.ok).toBe(false);
+  return (r as CommandError).error;
+}
+
+describe('Session commands', () => {
+  it('applies valid commands and echoes the id', async () => {
+    const s = new Session({ config: { workers: 2, quantumMs: 10 } });
+    expect(
+      await s.handleCommand({ type: 'configure', id: 7, config: { levelTimeMultiplier: 3 } }),
+    ).toMatchObject({
+      ok: true,
+      id: 7,
+      config: { levelTimeMultiplier: 3 },
+    });
+    expect(await s.handleCommand({ type: 'setPolicy', policy: 'fair' })).toMatchObject({
+      ok: true,
+      policy: 'fair',
+    });
+    expect(await s.handleCommand({ type: 'setWorkers', workers: 3 })).toMatchObject({
+      ok: true,
+      workers: 3,
+    });
+    const sub = await s.handleCommand({ type: 'submitJob', job: job() });
+    expect(sub).toMatchObject({ ok: true, jobId: 1, taskIds: [1] });
+    expect(await s.handleCommand({ type: 'reprioritize', jobId: 1, priority: 5 })).toMatchObject({
+      ok: true,
+    });
+    expect(await s.handleCommand({ type: 'pause' })).toMatchObject({ ok: true, paused: true });
+    expect(await s.handleCommand({ type: 'resume' })).toMatchObject({ ok: true, paused: false });
+    expect(await s.handleCommand({ type: 'cancelJob', jobId: 1 })).toMatchObject({ ok: true });
+    const snap = await s.handleCommand({ type: 'snapshot' });
+    expect(snap).toMatchObject({
+      ok: true,
+      snapshot: { type: 'snapshot', policies: ['mlfq', 'priority', 'fifo', 'fair'] },
+    });
+    const kinds = s.executor.events.since(0).map((e) => e.kind);
+    expect(kinds).toEqual([
+      'config',
+      'policy',
+      'workers',
+      'reprioritize',
+      'pause',
+      'resume',
+      'cancel',
+    ]);
+  });
+
+  it('every error path is coded and names the field', async () => {
+    const s = new Session();
+    expect(await fails(s, 'hello')).toMatchObject({ code: 'BAD_MESSAGE', field: 'type' });
+    expect(await fails(s, { config: {} })).toMatchObject({ code: 'BAD_MESSAGE', field: 'type' });
+    expect(await fails(s, { type: 'explode' })).toMatchObject({
+      code: 'UNKNOWN_COMMAND',
+      field: 'type',
+    });
+    expect(await fails(s, { type: 'toString' })).toMatchObject({
+      code: 'UNKNOWN_COMMAND',
+      field: 'type',
+    });
+    expect(await fails(s, { type: 'configure', config: { levelTimeMultiplier: 1 } })).toMatchObject(
+      {
+        code: 'INVALID_CONFIG',
+        field: 'levelTimeMultiplier',
+      },
+    );
+    expect(
+      await fails(s, { type: 'configure', config: { levelThresholdsMs: [0, 5, 5, 9, 10] } }),
+    ).toMatchObject({
+      code: 'INVALID_CONFIG',
+      field: 'levelThresholdsMs.2',
+    });
+    expect(await fails(s, { type: 'configure', config: { nope: 1 } })).toMatchObject({
+      code: 'INVALID_CONFIG',
+      field: 'nope',
+    });
+    expect(await fails(s, { type: 'configure' })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'config',
+    });
+    expect(await fails(s, { type: 'setPolicy', policy: 'lottery' })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'policy',
+    });
+    expect(await fails(s, { type: 'setWorkers', workers: 0 })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'workers',
+    });
+    expect(await fails(s, { type: 'setWorkers', workers: 1.5 })).toMatchObject({
+      field: 'workers',
+    });
+    expect(await fails(s, { type: 'submitJob', job: { class: 'a', tasks: [] } })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'job.tasks',
+    });
+    expect(
+      await fails(s, {
+        type: 'submitJob',
+        job: {
+          class: 'a',
+          tasks: [{ splits: [{ kind: 'leaf', work: { kernel: 'spin', totalNanos: -1 } }] }],
+        },
+      }),
+    ).toMatchObject({ code: 'BAD_MESSAGE', field: 'job.tasks.0.splits.0.work.totalNanos' });
+    expect(await fails(s, { type: 'cancelJob', jobId: 'x' })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'jobId',
+    });
+    expect(await fails(s, { type: 'cancelJob', jobId: 99 })).toMatchObject({
+      code: 'UNKNOWN_ID',
+      field: 'jobId',
+    });
+    expect(await fails(s, { type: 'reprioritize', jobId: 1, priority: 101 })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'priority',
+    });
+    expect(await fails(s, { type: 'reprioritize', jobId: 99, priority: 1 })).toMatchObject({
+      code: 'UNKNOWN_ID',
+      field: 'jobId',
+    });
+    expect(await fails(s, { type: 'runPreset', preset: 'x' })).toMatchObject({
+      code: 'UNKNOWN_PRESET',
+      field: 'preset',
+    });
+    expect(await fails(s, { type: 'loadWorkload', workload: {} })).toMatchObject({
+      code: 'INVALID_WORKLOAD',
+      field: 'workload',
+    });
+    expect(await fails(s, { type: 'setSpeed', speed: 0 })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'speed',
+    });
+    // Nothing above changed the engine.
+    expect(s.executor.events.total).toBe(0);
+    expect(s.executor.counters.submitted).toBe(0);
+  });
+
+  it('a full queue rejects a submitted job with QUEUE_FULL', async () => {
+    const s = new Session({ config: { maxQueued: 3 } });
+    expect(await fails(s, { type: 'submitJob', job: job('a', 4) })).toMatchObject({
+      code: 'QUEUE_FULL',
+      field: 'job',
+    });
+    expect(s.executor.counters).toMatchObject({ submitted: 1, rejected: 1 });
+  });
+
+  it('hands loadWorkload and runPreset to the installed workload handler', async () => {
+    const s = new Session({
+      workloads: {
+        runPreset: (name, _o, ctx) => ({ jobs: [ctx.executor.submitJob(job(name))] }),
+        loadWorkload: () => {
+          throw Object.assign(new Error('bad'), {});
+        },
+      },
+    });
+    expect(await s.handleCommand({ type: 'runPreset', preset: 'demo' })).toMatchObject({
+      ok: true,
+      result: { jobs: [1] },
+    });
+    expect(s.executor.events.since(0).at(-1)).toMatchObject({
+      kind: 'workload',
+      detail: 'preset demo',
+    });
+    expect(await fails(s, { type: 'loadWorkload', workload: 1 })).toMatchObject({ message: 'bad' });
+  });
+});
+
+describe('Session frames', () => {
+  it('frames per virtual interval: counters balance, spans arrive once, utilization and percentiles', () => {
+    const s = new Session({ config: { workers: 2, quantumMs: 10, policy: 'fifo' }, frameHz: 10 });
+    for (let j = 0; j < 10; j++) s.executor.submitJob(job(j % 2 ? 'x' : 'y', 3, 40));
+    s.executor.configure({ levelTimeMultiplier: 3 });
+    const frames: Frame[] = s.runToIdle();
+    expect(frames.length).toBe(6); // 1200 ms of work on 2 workers = 600 ms = 6 frames at 10 Hz
+    expect(frames.map((f) => f.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const f of frames) {
+      const c = f.counters;
+      expect(c.submitted).toBe(c.succeeded + c.failed + c.cancelled + c.rejected + c.live);
+    }
+    expect(frames[0]!.utilization).toBe(1);
+    expect(frames.reduce((n, f) => n + f.spans.count, 0)).toBe(s.executor.spans.total);
+    expect(frames[0]!.events).toEqual([expect.objectContaining({ kind: 'config' })]);
+    expect(frames[1]!.events).toEqual([]);
+    const last = frames.at(-1)!;
+    expect(last.counters).toMatchObject({ submitted: 10, succeeded: 10, live: 0 });
+    expect(Object.keys(last.latency.byClass)).toEqual(['x', 'y']);
+    expect(last.latency.byClass['x']!.count).toBe(5);
+    expect(last.latency.byBand['p40-59']!.count).toBe(10);
+    expect(last.wait.byClass['y']!.count).toBe(15);
+    expect(last.latency.byClass['y']!.max).toBeGreaterThan(0);
+    // Columnar spans with interned class names.
+    const sp = frames[0]!.spans;
+    expect(sp.names.sort()).toEqual(['x', 'y']);
+    expect(sp.cls.every((i) => i < sp.names.length)).toBe(true);
+    expect(JSON.parse(JSON.stringify(last))).toEqual(last);
+  });
+
+  it('a slow reader gets dropped spans counted, never an unbounded backlog', () => {
+    const s = new Session({ config: { workers: 2, quantumMs: 1 }, executor: { spanCapacity: 64 } });
+    s.executor.submitJob(oneTaskJob('a', intermediates(4, spin(100))));
+    (s.backend as import('../../runtime/sim/index.ts').SimBackend).runUntilIdle();
+    const f = s.frame();
+    expect(f.spans.count).toBe(64);
+    expect(f.spansDropped).toBe(400 - 64);
+    expect(s.snapshot().spans.count).toBe(64);
+  });
+
+  it('Jain fairness is 1 when live jobs are served alike and drops when one is starved', () => {
+    const s = new Session({ config: { workers: 1, quantumMs: 10, policy: 'fifo' } });
+    s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(1000))));
+    s.executor.submitJob(oneTaskJob('b', intermediates(1, spin(1000))));
+    const [f] = s.advance(100);
+    expect(f!.fairness.jobs).toBe(2);
+    expect(f!.fairness.jain).toBeGreaterThan(0.99);
+    s.executor.setPolicy('priority');
+    s.executor.reprioritize(1, 0);
+    const later = s.advance(500).at(-1)!;
+    expect(later.fairness.jain).toBeLessThan(0.9);
+    expect(MS).toBe(1e6);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * A running engine session (DESIGN.md §6): an executor over a backend, the telemetry it feeds and
+ * the command surface every host (Electron main, browser-mode server, CLI) drives. Frames are
+ * built at `frameHz` — on the wall clock for `threads`, per virtual interval for `sim` (which the
+ * live loop advances at `speed` × real time, or `advance()` steps as fast as it can).
+ */
+import type { EngineConfigPatch } from '../../../shared/config.ts';
+import { POLICY_NAMES } from '../../../shared/config.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import type { Backend } from '../../runtime/backend.ts';
+import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts';
+import { SimBackend } from '../../runtime/sim/index.ts';
+import { commandId, errorInfo, parseCommand } from './commands.ts';
+import { FrameBuilder } from './frame-builder.ts';
+import { LatencyStats } from './stats.ts';
+import { runCommand } from './run-command.ts';
+
+export interface WorkloadContext {
+  readonly session: Session;
+  readonly executor: Executor;
+  readonly backend: Backend;
+}
+
+/** Supplied by the workloads module: turns a document or a preset name into submitted jobs. */
+export interface WorkloadHandler {
+  loadWorkload?(doc: unknown, ctx: WorkloadContext): unknown;
+  runPreset?(
+    name: string,
+    options: Record<string, unknown> | undefined,
+    ctx: WorkloadContext,
+  ): unknown;
+}
+
+export interface SessionOptions {
+  readonly backend?: Backend;
+  readonly config?: EngineConfigPatch;
+  readonly frameHz?: number;
+  /** Sim only: virtual ms per real ms in the live loop (default 1). */
+  readonly speed?: number;
+  readonly seed?: number;
+  readonly executor?: ExecutorOptions;
+  readonly workloads?: WorkloadHandler;
+  readonly maxSpansPerFrame?: number;
+  readonly maxJobRows?: number;
+}
+
+type FrameListener = (frame: Frame) => void;
+
+export class Session {
+  readonly backend: Backend;
+  readonly executor: Executor;
+  readonly stats = new LatencyStats();
+  readonly frameHz: number;
+  speed: number;
+  workloads: WorkloadHandler | undefined;
+  private readonly frames: FrameBuilder;
+  private readonly listeners: FrameListener[] = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private last: Frame | null = null;
+
+  constructor(options: SessionOptions = {}) {
+    const hz = options.frameHz ?? 10;
+    if (!(hz > 0 && hz <= 240))
+      throw new SchedLabError('INVALID_CONFIG', 'frameHz must be in (0, 240]', 'frameHz');
+    this.frameHz = hz;
+    this.speed = options.speed ?? 1;
+    this.backend =
+      options.backend ??
+      new SimBackend({ workers: options.config?.workers ?? 4, seed: options.seed ?? 1 });
+    this.executor = new Executor(this.backend, options.config ?? {}, options.executor);
+    this.workloads = options.workloads;
+    this.frames = new FrameBuilder(this.executor, this.stats, options);
+    this.executor.onJobEnd((e) => {
+      if (e.state === 'succeeded' || e.state === 'failed') {
+        this.stats.latency.record(e.class, e.basePriority, e.endNanos - e.submitNanos);
+      }
+    });
+    this.executor.onSplitEnd((e) => {
+      if (e.state !== 'cancelled') this.stats.wait.record(e.class, e.basePriority, e.waitNanos);
+    });
+  }
+
+  /** Spans a frame carries (the `HostSession` contract of the transports). */
+  spanCount(frame: Frame): number {
+    return frame.spans.count;
+  }
+
+  /** Frame interval in backend ns. */
+  get intervalNanos(): number {
+    return Math.round(1e9 / this.frameHz);
+  }
+
+  onFrame(fn: FrameListener): () => void {
+    this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** Builds the next frame (spans and events since the previous one) and hands it to listeners. */
+  frame(): Frame {
+    const f = this.frames.next();
+    this.last = f;
+    for (const fn of this.listeners) fn(f);
+    return f;
+  }
+
+  /** What a new or reconnecting client gets first: state now, plus every span the ring holds. */
+  snapshot(): Snapshot {
+    const ex = this.executor;
+    const spans = ex.spans.read(0).columns;
+    return {
+      type: 'snapshot',
+      frame: this.last ?? this.frames.next(),
+      spans,
+      events: ex.events.since(0),
+      policies: [...POLICY_NAMES],
+      frameHz: this.frameHz,
+    };
+  }
+
+  /** Sim only: advances virtual time by `ms`, one frame per interval. Returns those frames. */
+  advance(ms: number): Frame[] {
+    const sim = this.requireSim();
+    const end = sim.now() + Math.round(ms * 1e6);
+    const out: Frame[] = [];
+    while (sim.now() < end) {
+      sim.runUntil(Math.min(end, sim.now() + this.intervalNanos));
+      out.push(this.frame());
+    }
+    return out;
+  }
+
+  /** Sim only: runs until nothing is pending, one frame per virtual interval. */
+  runToIdle(maxFrames = 1_000_000): Frame[] {
+    const sim = this.requireSim();
+    const out: Frame[] = [];
+    while (sim.pendingEvents > 0 && out.length < maxFrames) {
+      sim.runUntil(sim.now() + this.intervalNanos);
+      out.push(this.frame());
+    }
+    return out;
+  }
+
+  /** Live loop on the wall clock: a frame every 1/frameHz s (the sim advances `speed` × that). */
+  start(): void {
+    if (this.timer !== null) return;
+    const period = 1000 / this.frameHz;
+    this.timer = setInterval(() => {
+      if (this.backend instanceof SimBackend && !this.executor.paused) {
+        this.backend.runUntil(this.backend.now() + Math.round(period * this.speed * 1e6));
+      }
+      this.frame();
+    }, period);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  get running(): boolean {
+    return this.timer !== null;
+  }
+
+  /** Validates and applies one command; never throws. */
+  async handleCommand(msg: unknown): Promise<CommandResult> {
+    const id = commandId(msg);
+    const withId = <T extends object>(r: T): T => (id === undefined ? r : { ...r, id });
+    try {
+      const cmd = parseCommand(msg);
+      const data = await runCommand(this, cmd);
+      return withId({ ok: true as const, ...data });
+    } catch (e) {
+      return withId({ ok: false as const, error: errorInfo(e) });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stop();
+    await this.executor.close();
+  }
+
+  private requireSim(): SimBackend {
+    if (!(this.backend instanceof SimBackend)) {
+      throw new SchedLabError('INVALID_ARGUMENT', 'only a sim session can be stepped', 'backend');
+    }
+    return this.backend;
+  }
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { SpanColumns } from '../../../shared/protocol.ts';
+import { intermediates, leaves, simRig, spin } from './testing.ts';
+
+/** Per task, the most splits admitted at once: a split holds its slot from first start to end. */
+function maxDriversByTask(s: SpanColumns): Map<number, number> {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const taskOf = new Map<number, number>();
+  for (let i = 0; i < s.count; i++) {
+    const id = s.split[i]!;
+    if (!first.has(id)) first.set(id, s.start[i]!);
+    last.set(id, s.end[i]!);
+    taskOf.set(id, s.task[i]!);
+  }
+  const points = new Map<number, [number, number][]>();
+  for (const [id, t] of taskOf) {
+    const list = points.get(t) ?? [];
+    list.push([first.get(id)!, 1], [last.get(id)!, -1]);
+    points.set(t, list);
+  }
+  const out = new Map<number, number>();
+  for (const [t, list] of points) {
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let cur = 0;
+    let max = 0;
+    for (const [, d] of list) max = Math.max(max, (cur += d));
+    out.set(t, max);
+  }
+  return out;
+}
+
+describe('Trino admission', () => {
+  it('never runs more than maxDriversPerTask leaf splits of one task', () => {
+    const { sim, ex } = simRig({ workers: 8, quantumMs: 10, maxDriversPerTask: 5, policy: 'fifo' });
+    ex.submitJob({ class: 'scan', tasks: [{ splits: leaves(60, spin(30)) }] });
+    sim.runUntilIdle();
+    expect(maxDriversByTask(ex.spans.read(0).columns).get(1)).toBe(5);
+    expect(ex.counters.succeeded).toBe(1);
+  });
+
+  it('keeps guaranteedPerTask running per task even above minDrivers', () => {
+    const { sim, ex } = simRig({ workers: 16, quantumMs: 10, minDrivers: 1, guaranteedPerTask: 3 });
+    ex.submitJob({
+      class: 'a',
+      tasks: [{ splits: leaves(20, spin(30)) }, { splits: leaves(20, spin(30)) }],
+    });
+    sim.runUntilIdle();
+    const drivers = maxDriversByTask(ex.spans.read(0).columns);
+    expect([...drivers.values()]).toEqual([3, 3]);
+  });
+
+  it('tops up round-robin across tasks to minDrivers; intermediate splits bypass admission', () => {
+    const { sim, ex } = simRig({ workers: 4, quantumMs: 10, guaranteedPerTask: 1 }); // minDrivers = 8
+    ex.submitJob({
+      class: 'a',
+      tasks: [
+        { splits: leaves(30, spin(50)) },
+        { splits: leaves(30, spin(50)) },
+        { splits: intermediates(10, spin(50)) },
+      ],
+    });
+    // As in Trino, intermediate splits do not count towards minDrivers: 8 leaves start, 4 each.
+    expect(ex.counters.splitsWaiting).toBe(52);
+    expect(ex.counters.splitsQueued + ex.counters.splitsRunning).toBe(18);
+    sim.runUntilIdle();
+    const drivers = maxDriversByTask(ex.spans.read(0).columns);
+    expect(drivers.get(1)! + drivers.get(2)!).toBeLessThanOrEqual(9);
+    expect(Math.min(drivers.get(1)!, drivers.get(2)!)).toBeGreaterThanOrEqual(4);
+    expect(drivers.get(3)).toBe(10);
+  });
+});

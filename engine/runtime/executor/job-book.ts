@@ -1,0 +1,255 @@
+/**
+ * Job bookkeeping: live jobs, job counters (`submitted = succeeded + failed + cancelled +
+ * rejected + live`, always), recently ended jobs for job tables (a bounded ring), end listeners,
+ * and `drain()` waiters. Every job passes through `end` or `reject` exactly once.
+ */
+import type { JobRow } from '../../../shared/protocol.ts';
+import {
+  SPLIT_STATE_NAMES,
+  checkJobTransition,
+  type JobState,
+  type SplitState,
+} from './lifecycle.ts';
+import type { ExecJob, ExecSplit, ExecTask } from './records.ts';
+
+export interface JobEnd {
+  jobId: number;
+  class: string;
+  state: Exclude<JobState, 'running'>;
+  basePriority: number;
+  submitNanos: number;
+  endNanos: number;
+  scheduledNanos: number;
+  /** Sum over the job's splits of time spent waiting (admission FIFO and ready queue). */
+  waitNanos: number;
+  splits: number;
+  error?: string;
+}
+
+export interface TaskEnd {
+  taskId: number;
+  jobId: number;
+  /** Position of the task in its job spec. */
+  index: number;
+  state: Exclude<JobState, 'running' | 'rejected'>;
+  endNanos: number;
+}
+
+export interface SplitEnd {
+  splitId: number;
+  jobId: number;
+  taskId: number;
+  class: string;
+  basePriority: number;
+  state: 'succeeded' | 'failed' | 'cancelled';
+  waitNanos: number;
+  scheduledNanos: number;
+  endNanos: number;
+}
+
+type Listener<T> = (value: T) => void;
+
+function subscribe<T>(list: Listener<T>[], fn: Listener<T>): () => void {
+  list.push(fn);
+  return () => {
+    const i = list.indexOf(fn);
+    if (i >= 0) list.splice(i, 1);
+  };
+}
+
+export class JobBook {
+  readonly counts = {
+    submitted: 0,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    rejected: 0,
+    live: 0,
+    splitsSucceeded: 0,
+    splitsFailed: 0,
+    splitsCancelled: 0,
+    rejectedSplits: 0,
+  };
+  private readonly liveMap = new Map<number, ExecJob>();
+  private readonly recent: JobRow[] = [];
+  private recentWritten = 0;
+  private readonly jobEnd: Listener<JobEnd>[] = [];
+  private readonly taskEnd: Listener<TaskEnd>[] = [];
+  private readonly splitEnd: Listener<SplitEnd>[] = [];
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly recentCapacity: number) {}
+
+  onJobEnd(fn: Listener<JobEnd>): () => void {
+    return subscribe(this.jobEnd, fn);
+  }
+  onTaskEnd(fn: Listener<TaskEnd>): () => void {
+    return subscribe(this.taskEnd, fn);
+  }
+  onSplitEnd(fn: Listener<SplitEnd>): () => void {
+    return subscribe(this.splitEnd, fn);
+  }
+
+  live(id: number): ExecJob | undefined {
+    return this.liveMap.get(id);
+  }
+  liveJobs(): ExecJob[] {
+    return [...this.liveMap.values()];
+  }
+  liveValues(): IterableIterator<ExecJob> {
+    return this.liveMap.values();
+  }
+
+  state(id: number): JobState | undefined {
+    const job = this.liveMap.get(id);
+    if (job) return job.state;
+    for (const r of this.recent) if (r.id === id) return r.state;
+    return undefined;
+  }
+
+  start(job: ExecJob): void {
+    this.counts.submitted++;
+    this.counts.live++;
+    this.liveMap.set(job.id, job);
+  }
+
+  reject(job: ExecJob, now: number, reason: string): void {
+    this.counts.submitted++;
+    this.counts.rejected++;
+    job.state = 'rejected';
+    job.endNanos = now;
+    job.error = reason;
+    this.emitEnd(job);
+  }
+
+  end(
+    job: ExecJob,
+    state: 'succeeded' | 'failed' | 'cancelled',
+    now: number,
+    error?: string,
+  ): void {
+    checkJobTransition(job.id, job.state, state);
+    job.state = state;
+    job.endNanos = now;
+    if (error !== undefined) job.error = error;
+    this.liveMap.delete(job.id);
+    this.counts.live--;
+    this.counts[state]++;
+    this.emitEnd(job);
+    if (this.counts.live === 0 && this.waiters.length > 0) {
+      const w = this.waiters;
+      this.waiters = [];
+      for (const fn of w) fn();
+    }
+  }
+
+  splitEnded(split: ExecSplit, state: SplitState, now: number): void {
+    const name = SPLIT_STATE_NAMES[state] as SplitEnd['state'];
+    if (name === 'succeeded') this.counts.splitsSucceeded++;
+    else if (name === 'failed') this.counts.splitsFailed++;
+    else this.counts.splitsCancelled++;
+    const job = split.job;
+    job.doneSplits++;
+    job.waitNanos += split.waitNanos;
+    if (this.splitEnd.length === 0) return;
+    const e: SplitEnd = {
+      splitId: split.id,
+      jobId: job.id,
+      taskId: split.task.id,
+      class: job.cls,
+      basePriority: split.basePriority,
+      state: name,
+      waitNanos: split.waitNanos,
+      scheduledNanos: split.scheduledNanos,
+      endNanos: now,
+    };
+    for (const fn of this.splitEnd) fn(e);
+  }
+
+  taskEnded(task: ExecTask, state: TaskEnd['state'], now: number): void {
+    if (this.taskEnd.length === 0) return;
+    const e: TaskEnd = {
+      taskId: task.id,
+      jobId: task.job.id,
+      index: task.index,
+      state,
+      endNanos: now,
+    };
+    for (const fn of this.taskEnd) fn(e);
+  }
+
+  /**
+   * Jain's index over live jobs of their rate of service (scheduled time / age): 1 when every
+   * live job has been served at the same rate, 1/n when one job got everything.
+   */
+  jain(now: number): { jain: number; jobs: number } {
+    let sum = 0;
+    let sumSq = 0;
+    let n = 0;
+    for (const job of this.liveMap.values()) {
+      const age = now - job.submitNanos;
+      if (age <= 0) continue;
+      const x = job.scheduledNanos / age;
+      sum += x;
+      sumSq += x * x;
+      n++;
+    }
+    return { jain: n === 0 || sumSq === 0 ? 1 : (sum * sum) / (n * sumSq), jobs: n };
+  }
+
+  drained(): Promise<void> {
+    if (this.counts.live === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Live jobs first (oldest first), then the most recently ended ones. */
+  rows(limit: number): JobRow[] {
+    const out: JobRow[] = [];
+    for (const job of this.liveMap.values()) {
+      if (out.length >= limit) return out;
+      out.push(row(job));
+    }
+    const cap = this.recentCapacity;
+    const oldest = Math.max(0, this.recentWritten - cap);
+    for (let n = this.recentWritten - 1; n >= oldest && out.length < limit; n--) {
+      const r = this.recent[n % cap];
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  private emitEnd(job: ExecJob): void {
+    if (this.recentCapacity > 0) {
+      this.recent[this.recentWritten % this.recentCapacity] = row(job);
+      this.recentWritten++;
+    }
+    if (this.jobEnd.length === 0) return;
+    const e: JobEnd = {
+      jobId: job.id,
+      class: job.cls,
+      state: job.state as JobEnd['state'],
+      basePriority: job.basePriority,
+      submitNanos: job.submitNanos,
+      endNanos: job.endNanos,
+      scheduledNanos: job.scheduledNanos,
+      waitNanos: job.waitNanos,
+      splits: job.totalSplits,
+    };
+    if (job.error !== undefined) e.error = job.error;
+    for (const fn of this.jobEnd) fn(e);
+  }
+}
+
+function row(job: ExecJob): JobRow {
+  return {
+    id: job.id,
+    class: job.cls,
+    state: job.state,
+    basePriority: job.basePriority,
+    splits: job.totalSplits,
+    splitsDone: job.doneSplits,
+    scheduledNanos: job.scheduledNanos,
+    submitNanos: job.submitNanos,
+    endNanos: job.endNanos < 0 ? null : job.endNanos,
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * Bounded rings for what the executor records (memory is bounded by design): Gantt spans,
+ * columnar in typed arrays so recording a quantum allocates nothing, and recent events.
+ * Readers keep a cursor (total written so far); what the ring overwrote before a reader got to
+ * it is reported as dropped, never silently lost.
+ */
+import { SPAN_OUTCOMES, type EngineEvent, type SpanColumns } from '../../../shared/protocol.ts';
+import type { QuantumOutcome } from '../backend.ts';
+
+const OUTCOME_INDEX: Record<QuantumOutcome, number> = {
+  yielded: 0,
+  blocked: 1,
+  finished: 2,
+  failed: 3,
+  cancelled: 4,
+};
+
+export interface SpanRead {
+  columns: SpanColumns;
+  /** Pass back as `from` on the next read. */
+  cursor: number;
+  /** Spans between `from` and the oldest still held (overwritten before this read). */
+  dropped: number;
+}
+
+export class SpanRing {
+  readonly capacity: number;
+  private written = 0;
+  private readonly worker: Int32Array;
+  private readonly start: Float64Array;
+  private readonly end: Float64Array;
+  private readonly job: Int32Array;
+  private readonly task: Int32Array;
+  private readonly split: Int32Array;
+  private readonly level: Int8Array;
+  private readonly outcome: Int8Array;
+  private readonly cls: Int32Array;
+  /** Class names, interned ring-wide; frames re-intern into a per-frame table. */
+  private readonly classNames: string[] = [];
+  private readonly classIndex = new Map<string, number>();
+
+  constructor(capacity = 65_536) {
+    this.capacity = capacity;
+    this.worker = new Int32Array(capacity);
+    this.start = new Float64Array(capacity);
+    this.end = new Float64Array(capacity);
+    this.job = new Int32Array(capacity);
+    this.task = new Int32Array(capacity);
+    this.split = new Int32Array(capacity);
+    this.level = new Int8Array(capacity);
+    this.outcome = new Int8Array(capacity);
+    this.cls = new Int32Array(capacity);
+  }
+
+  /** Spans recorded since the engine started. */
+  get total(): number {
+    return this.written;
+  }
+
+  internClass(name: string): number {
+    let i = this.classIndex.get(name);
+    if (i === undefined) {
+      i = this.classNames.length;
+      this.classNames.push(name);
+      this.classIndex.set(name, i);
+    }
+    return i;
+  }
+
+  record(
+    worker: number,
+    start: number,
+    end: number,
+    job: number,
+    task: number,
+    split: number,
+    level: number,
+    outcome: QuantumOutcome,
+    clsIndex: number,
+  ): void {
+    const i = this.written % this.capacity;
+    this.worker[i] = worker;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.job[i] = job;
+    this.task[i] = task;
+    this.split[i] = split;
+    this.level[i] = level;
+    this.outcome[i] = OUTCOME_INDEX[outcome];
+    this.cls[i] = clsIndex;
+    this.written++;
+  }
+
+  /** Spans from cursor `from` (a previous read's cursor, or 0) to now, at most `limit`. */
+  read(from: number, limit = this.capacity): SpanRead {
+    const oldest = Math.max(0, this.written - this.capacity);
+    const first = Math.max(from, oldest, this.written - limit);
+    const dropped = first - from;
+    const names: string[] = [];
+    const local = new Map<number, number>();
+    const c: SpanColumns = {
+      count: this.written - first,
+      names,
+      worker: [],
+      start: [],
+      end: [],
+      job: [],
+      task: [],
+      split: [],
+      level: [],
+      outcome: [],
+      cls: [],
+    };
+    for (let n = first; n < this.written; n++) {
+      const i = n % this.capacity;
+      const g = this.cls[i] ?? 0;
+      let l = local.get(g);
+      if (l === undefined) {
+        l = names.length;
+        names.push(this.classNames[g] ?? '');
+        local.set(g, l);
+      }
+      c.worker.push(this.worker[i] ?? 0);
+      c.start.push(this.start[i] ?? 0);
+      c.end.push(this.end[i] ?? 0);
+      c.job.push(this.job[i] ?? 0);
+      c.task.push(this.task[i] ?? 0);
+      c.split.push(this.split[i] ?? 0);
+      c.level.push(this.level[i] ?? 0);
+      c.outcome.push(this.outcome[i] ?? 0);
+      c.cls.push(l);
+    }
+    return { columns: c, cursor: this.written, dropped: Math.max(0, dropped) };
+  }
+}
+
+export function outcomeName(index: number): QuantumOutcome {
+  return SPAN_OUTCOMES[index] ?? 'yielded';
+}
+
+/** The last `capacity` events; `since(cursor)` for frames. */
+export class EventRing {
+  private readonly items: EngineEvent[] = [];
+  private written = 0;
+  constructor(readonly capacity = 1024) {}
+
+  get total(): number {
+    return this.written;
+  }
+
+  push(event: EngineEvent): void {
+    if (this.items.length < this.capacity) this.items.push(event);
+    else this.items[this.written % this.capacity] = event;
+    this.written++;
+  }
+
+  since(from: number): EngineEvent[] {
+    const out: EngineEvent[] = [];
+    const first = Math.max(from, this.written - this.capacity);
+    for (let n = first; n < this.written; n++) {
+      const e = this.items[n % this.capacity];
+      if (e) out.push(e);
+    }
+    return out;
+  }
+}

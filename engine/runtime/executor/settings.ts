@@ -1,0 +1,75 @@
+/**
+ * The executor's view of `EngineConfig`: the same knobs in integer nanoseconds. Validation lives
+ * in the zod schema of shared/config.ts; a failure becomes `INVALID_CONFIG` naming the field.
+ */
+import { z } from 'zod';
+import {
+  engineConfigPatchSchema,
+  engineConfigSchema,
+  issueField,
+  type EngineConfig,
+} from '../../../shared/config.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
+
+const NS_PER_MS = 1_000_000;
+
+export interface EngineSettings {
+  readonly quantumNanos: number;
+  readonly levelThresholdsNanos: readonly number[];
+  readonly levelContributionCapNanos: number;
+  readonly agingAfterNanos: number;
+  readonly agingStepNanos: number;
+  readonly agingIntervalNanos: number;
+  readonly retryBackoffNanos: number;
+  readonly retryBackoffMaxNanos: number;
+  /** `minDrivers` resolved against the worker count. */
+  readonly minDrivers: number;
+}
+
+export function toNanos(ms: number): number {
+  return Math.round(ms * NS_PER_MS);
+}
+
+export function toSettings(c: EngineConfig): EngineSettings {
+  return {
+    quantumNanos: Math.max(1, toNanos(c.quantumMs)),
+    levelThresholdsNanos: c.levelThresholdsMs.map(toNanos),
+    levelContributionCapNanos: toNanos(c.levelContributionCapMs),
+    agingAfterNanos: toNanos(c.agingAfterMs),
+    agingStepNanos: Math.max(1, toNanos(c.agingStepMs)),
+    agingIntervalNanos: Math.max(1, toNanos(c.agingIntervalMs)),
+    retryBackoffNanos: toNanos(c.retryBackoffMs),
+    retryBackoffMaxNanos: toNanos(c.retryBackoffMaxMs),
+    minDrivers: c.minDrivers ?? 2 * c.workers,
+  };
+}
+
+/** Turns the first zod issue into a coded error naming the field. */
+export function zodToError(
+  error: z.ZodError,
+  code: 'INVALID_CONFIG' | 'BAD_MESSAGE' | 'INVALID_ARGUMENT',
+  prefix = '',
+): SchedLabError {
+  const issue = error.issues[0];
+  // An unknown key is reported at its own path, so the message names the offending field.
+  const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
+  const path = issue
+    ? issueField(keys[0] === undefined ? issue.path : [...issue.path, keys[0]])
+    : '';
+  const field = prefix && path ? `${prefix}.${path}` : prefix || path;
+  const message = issue ? issue.message : 'invalid';
+  return new SchedLabError(code, `${field || 'value'}: ${message}`, field || undefined);
+}
+
+/** Validates `patch` against the schema and merges it into `current`. */
+export function mergeConfig(current: EngineConfig, patch: unknown): EngineConfig {
+  const parsed = engineConfigPatchSchema.safeParse(patch ?? {});
+  if (!parsed.success) throw zodToError(parsed.error, 'INVALID_CONFIG');
+  const merged = { ...current };
+  for (const [k, v] of Object.entries(parsed.data)) {
+    if (v !== undefined) (merged as Record<string, unknown>)[k] = v;
+  }
+  const full = engineConfigSchema.safeParse(merged);
+  if (!full.success) throw zodToError(full.error, 'INVALID_CONFIG');
+  return full.data;
+}

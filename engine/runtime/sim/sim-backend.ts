@@ -1,0 +1,214 @@
+/**
+ * The `sim` backend (DESIGN.md §4): a discrete-event simulator with a virtual clock. A dispatch
+ * costs virtual time from the split's work and nothing else:
+ * - with `perCallNanos`, exactly one call of `min(remaining, perCallNanos)` (atomic: it may overrun
+ *   the quantum, like Trino's leaf splits), otherwise `min(quantum, remaining)`;
+ * - if work is left and `blockedNanosPerCall` is set, the quantum ends `blocked` for that long;
+ * - kernel `sleep` does no CPU work: it blocks for its whole remaining time, worker free at once;
+ * - `failProbability` draws from the seeded RNG.
+ * Same seed and same calls → the same events in the same order: byte-identical reports.
+ * `runUntil(t)` / `runUntilIdle()` drive the clock; nothing happens between calls.
+ */
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { Backend, BackendEvents, Dispatch, QuantumOutcome } from '../backend.ts';
+import { EventHeap } from './event-heap.ts';
+import { mulberry32 } from './rng.ts';
+
+export interface SimOptions {
+  readonly workers?: number;
+  readonly seed?: number;
+  /** Virtual ns charged per dispatch on top of the work (dispatch overhead); default 0. */
+  readonly dispatchOverheadNanos?: number;
+}
+
+const TIMER = -1;
+
+export class SimBackend implements Backend {
+  readonly kind = 'sim' as const;
+  private clock = 0;
+  private count: number;
+  private readonly events = new EventHeap();
+  private readonly rng: () => number;
+  private readonly overhead: number;
+  private listener: BackendEvents | null = null;
+  private closed = false;
+  // Per worker slot; arrays grow with the worker count and never shrink.
+  private busy: boolean[] = [];
+  private gen: number[] = [];
+  private splitId: number[] = [];
+  private startAt: number[] = [];
+  private ran: number[] = [];
+  private work: number[] = [];
+  private outcome: QuantumOutcome[] = [];
+  private blocked: number[] = [];
+  private eventsRun = 0;
+
+  constructor(options: SimOptions = {}) {
+    this.count = 0;
+    this.rng = mulberry32(options.seed ?? 1);
+    this.overhead = options.dispatchOverheadNanos ?? 0;
+    this.setWorkerCount(options.workers ?? 4);
+  }
+
+  now(): number {
+    return this.clock;
+  }
+
+  get workerCount(): number {
+    return this.count;
+  }
+
+  /** Events processed so far (for benchmarks). */
+  get processedEvents(): number {
+    return this.eventsRun;
+  }
+
+  /** Pending events (quantum ends and timers). */
+  get pendingEvents(): number {
+    return this.events.size;
+  }
+
+  setWorkerCount(count: number): void {
+    if (!Number.isInteger(count) || count < 1) {
+      throw new SchedLabError(
+        'INVALID_CONFIG',
+        `workers must be an integer >= 1 (got ${count})`,
+        'workers',
+      );
+    }
+    for (let w = this.busy.length; w < count; w++) {
+      this.busy.push(false);
+      this.gen.push(0);
+      this.splitId.push(-1);
+      this.startAt.push(0);
+      this.ran.push(0);
+      this.work.push(0);
+      this.outcome.push('yielded');
+      this.blocked.push(0);
+    }
+    this.count = count;
+  }
+
+  idleWorkers(): number[] {
+    const out: number[] = [];
+    for (let w = 0; w < this.count; w++) if (!this.busy[w]) out.push(w);
+    return out;
+  }
+
+  start(d: Dispatch): void {
+    if (this.closed)
+      throw new SchedLabError('ENGINE_CLOSED', 'the sim backend is closed', 'backend');
+    const w = d.workerId;
+    if (w < 0 || w >= this.count || this.busy[w]) {
+      throw new SchedLabError('INVALID_ARGUMENT', `worker ${w} is not idle`, 'workerId');
+    }
+    const work = d.work;
+    const remaining = Math.max(0, work.totalNanos - d.doneNanos);
+    let ran: number;
+    let done: number;
+    let outcome: QuantumOutcome;
+    let blocked = 0;
+    if (work.kernel === 'sleep') {
+      ran = 0;
+      done = remaining;
+      outcome = remaining > 0 ? 'blocked' : 'finished';
+      blocked = remaining;
+    } else {
+      ran =
+        work.perCallNanos !== undefined
+          ? Math.min(remaining, work.perCallNanos)
+          : Math.min(remaining, d.quantumNanos);
+      done = ran;
+      if (work.failProbability !== undefined && this.rng() < work.failProbability) {
+        outcome = 'failed';
+        done = 0;
+      } else if (done >= remaining) {
+        outcome = 'finished';
+      } else if (work.blockedNanosPerCall !== undefined && work.blockedNanosPerCall > 0) {
+        outcome = 'blocked';
+        blocked = work.blockedNanosPerCall;
+      } else {
+        outcome = 'yielded';
+      }
+    }
+    ran += this.overhead;
+    this.busy[w] = true;
+    this.splitId[w] = d.splitId;
+    this.startAt[w] = this.clock;
+    this.ran[w] = ran;
+    this.work[w] = done;
+    this.outcome[w] = outcome;
+    this.blocked[w] = blocked;
+    this.events.push(this.clock + ran, w, ++this.gen[w]!, null);
+  }
+
+  cancel(splitId: number): void {
+    for (let w = 0; w < this.busy.length; w++) {
+      if (!this.busy[w] || this.splitId[w] !== splitId) continue;
+      // Stops "at the next unit": now. The pending end event is invalidated by the new gen.
+      const elapsed = this.clock - this.startAt[w]!;
+      const full = this.ran[w]!;
+      this.work[w] = full > 0 ? Math.floor((this.work[w]! * elapsed) / full) : 0;
+      this.ran[w] = elapsed;
+      this.outcome[w] = 'cancelled';
+      this.blocked[w] = 0;
+      this.events.push(this.clock, w, ++this.gen[w]!, null);
+      return;
+    }
+  }
+
+  setTimer(atNanos: number, fn: () => void): () => void {
+    const slot = this.events.push(Math.max(atNanos, this.clock), TIMER, 0, fn);
+    const seq = this.events.slotSeq(slot);
+    return () => this.events.cancel(slot, seq);
+  }
+
+  setListener(events: BackendEvents): void {
+    this.listener = events;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.events.clear();
+  }
+
+  /** Processes every event up to and including virtual time `t`, then sets the clock to `t`. */
+  runUntil(t: number): void {
+    while (this.events.size > 0 && this.events.peekTime() <= t) this.step();
+    if (t > this.clock) this.clock = t;
+  }
+
+  /** Runs until no event is pending (or `maxEvents` have run: a guard against endless loads). */
+  runUntilIdle(maxEvents = Number.MAX_SAFE_INTEGER): void {
+    let n = 0;
+    while (this.events.size > 0 && n++ < maxEvents) this.step();
+  }
+
+  private step(): void {
+    const slot = this.events.pop();
+    const t = this.events.slotTime(slot);
+    if (t > this.clock) this.clock = t;
+    this.eventsRun++;
+    const w = this.events.slotWorker(slot);
+    if (w === TIMER) {
+      const fn = this.events.takeFn(slot);
+      if (fn !== null) fn();
+      return;
+    }
+    if (this.events.slotGen(slot) !== this.gen[w] || !this.busy[w]) return; // superseded
+    this.busy[w] = false;
+    const outcome = this.outcome[w]!;
+    const end = {
+      splitId: this.splitId[w]!,
+      workerId: w,
+      startNanos: this.startAt[w]!,
+      endNanos: this.clock,
+      ranNanos: this.ran[w]!,
+      workNanos: this.work[w]!,
+      outcome,
+      ...(outcome === 'blocked' ? { blockedNanos: this.blocked[w]! } : {}),
+      ...(outcome === 'failed' ? { error: 'injected failure (failProbability)' } : {}),
+    };
+    this.listener?.quantumEnd(end);
+  }
+}
