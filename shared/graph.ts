@@ -40,6 +40,8 @@ export type GraphKernel = z.infer<typeof graphKernelSchema>;
 
 const costMs = z.number().finite().min(0).max(86_400_000);
 const retries = z.number().int().min(0).max(100);
+/** Fault injection: the chance an attempt fails (honoured by backends that inject faults: sim). */
+const failProbability = z.number().finite().min(0).max(1);
 
 export const graphNodeSchema = z
   .object({
@@ -47,6 +49,7 @@ export const graphNodeSchema = z
     kernel: graphKernelSchema.optional(),
     cost: costMs.optional(),
     retries: retries.optional(),
+    failProbability: failProbability.optional(),
   })
   .strict();
 export const graphEdgeSchema = z
@@ -65,6 +68,7 @@ const nodeDefaults = {
   kernel: graphKernelSchema.optional(),
   cost: costMs.default(0),
   retries: retries.default(0),
+  failProbability: failProbability.default(0),
 };
 
 const size = (max: number) => z.number().int().min(1).max(max);

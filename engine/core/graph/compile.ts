@@ -15,6 +15,7 @@ export interface CompiledGraph {
   readonly edgeCount: number;
   readonly costNanos: Float64Array;
   readonly retries: Uint8Array;
+  readonly failProbability: Float64Array | null;
   readonly kernels: readonly (GraphKernel | null)[];
   readonly kernelOf: Uint16Array;
   readonly inDegree: Int32Array;
@@ -95,6 +96,7 @@ export function compileGraph(graph: IndexedGraph): CompiledGraph {
     edgeCount: m,
     costNanos: cost,
     retries: graph.retries,
+    failProbability: graph.failProbability,
     kernels: graph.kernels,
     kernelOf: graph.kernelOf,
     inDegree,

@@ -73,6 +73,8 @@ export function generateGraph(spec: GeneratorSpec): IndexedGraph {
     to: shape.edges.to,
     costNanos,
     retries: new Uint8Array(n).fill(spec.retries),
+    failProbability:
+      spec.failProbability > 0 ? new Float64Array(n).fill(spec.failProbability) : null,
     kernels,
     kernelOf: new Uint16Array(n),
     ids: shape.ids ?? null,

@@ -129,6 +129,12 @@ export class GraphRun {
     this.endAttempt(v, now, ranNanos, CANCELLED);
   }
 
+  /** Work of a quantum that did not end its node (it yielded or blocked). */
+  addWork(now: number, ranNanos: number): void {
+    this.workNanos += ranNanos;
+    if (now > this.lastEnd) this.lastEnd = now;
+  }
+
   /** Nodes currently running, for the executor to cancel after a fail-fast stop. */
   runningNodes(): number[] {
     const out: number[] = [];

@@ -13,6 +13,8 @@ export interface IndexedGraph {
   /** Node cost in integer nanoseconds (documents speak ms). */
   readonly costNanos: Float64Array;
   readonly retries: Uint8Array;
+  /** Per-node fault injection (chance an attempt fails); `null` when no node has any. */
+  readonly failProbability: Float64Array | null;
   /** Kernel table; `null` means "the executor's default kernel". */
   readonly kernels: readonly (GraphKernel | null)[];
   readonly kernelOf: Uint16Array;
@@ -29,6 +31,7 @@ export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>):
   const index = new Map<string, number>();
   const costNanos = new Float64Array(n);
   const retries = new Uint8Array(n);
+  const failProbability = new Float64Array(n);
   const kernelOf = new Uint16Array(n);
   const kernels: (GraphKernel | null)[] = [null];
   const kernelIndex = new Map<string, number>();
@@ -45,6 +48,7 @@ export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>):
     ids.push(node.id);
     costNanos[i] = msToNanos(node.cost ?? 0);
     retries[i] = node.retries ?? 0;
+    failProbability[i] = node.failProbability ?? 0;
     if (node.kernel !== undefined) {
       const key = JSON.stringify(node.kernel);
       let k = kernelIndex.get(key);
@@ -73,5 +77,15 @@ export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>):
     from[e] = a;
     to[e] = b;
   });
-  return { nodeCount: n, from, to, costNanos, retries, kernels, kernelOf, ids };
+  return {
+    nodeCount: n,
+    from,
+    to,
+    costNanos,
+    retries,
+    failProbability: failProbability.some((p) => p > 0) ? failProbability : null,
+    kernels,
+    kernelOf,
+    ids,
+  };
 }

@@ -16,6 +16,7 @@ export interface RandomDagInput {
   readonly kernels?: readonly (GraphKernel | null)[];
   readonly kernelOf?: readonly number[];
   readonly retries?: readonly number[];
+  readonly failProbability?: readonly number[];
 }
 
 export function randomDag(input: RandomDagInput): IndexedGraph {
@@ -35,6 +36,8 @@ export function randomDag(input: RandomDagInput): IndexedGraph {
     to: Int32Array.from(to),
     costNanos: Float64Array.from(input.costs),
     retries: Uint8Array.from(input.retries ?? new Array<number>(n).fill(0)),
+    failProbability:
+      input.failProbability === undefined ? null : Float64Array.from(input.failProbability),
     kernels: input.kernels ?? [null],
     kernelOf: Uint16Array.from(input.kernelOf ?? new Array<number>(n).fill(0)),
     ids: null,

@@ -1,0 +1,227 @@
+/**
+ * Central graph executor (DESIGN.md §3.4, §4): drives a `GraphRun` over any `Backend` — the same
+ * code on the `sim` backend's virtual clock and on real `threads`. Every ready node becomes one
+ * split: dispatched with its kernel and `totalNanos` = its cost, re-dispatched if it yields,
+ * parked on a backend timer if it blocks. Each quantum is recorded as a span carrying the node.
+ *
+ * Fail-fast: when the run stops, the nodes on workers are cancelled through the backend (they end
+ * `cancelled`, or `succeeded` if they finished first); nodes parked between quanta are cancelled
+ * at once. The returned promise settles when every node is terminal.
+ */
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
+import type { CompiledGraph } from '../../core/graph/compile.ts';
+import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
+import type { Backend, KernelName, QuantumEnd, SplitWork } from '../backend.ts';
+import { SpanRing, type GraphSpan } from './span-ring.ts';
+
+const BACKEND_KERNELS: readonly string[] = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'];
+/** The kernel a node without one runs. */
+export const DEFAULT_CENTRAL_KERNEL: KernelName = 'spin';
+
+export interface CentralRunOptions {
+  readonly policy?: GraphPolicy;
+  readonly errorMode?: GraphErrorMode;
+  /** Quantum per dispatch; by default a node runs to completion in one dispatch. */
+  readonly quantumNanos?: number;
+  /** Spans kept (most recent); default 65 536. */
+  readonly maxSpans?: number;
+  /** Split ids are `splitIdBase + node index`, so several runs can share a backend. */
+  readonly splitIdBase?: number;
+}
+
+export interface CentralReport extends GraphReport {
+  readonly dispatches: number;
+  readonly spans: readonly GraphSpan[];
+  readonly droppedSpans: number;
+  readonly nodesPerSecond: number;
+}
+
+/** Runs `graph` on `backend` (which it takes over as listener) and resolves with the report. */
+export function runGraphCentral(
+  backend: Backend,
+  graph: CompiledGraph,
+  options: CentralRunOptions = {},
+): Promise<CentralReport> {
+  try {
+    return new CentralGraphRun(backend, graph, options).done;
+  } catch (e) {
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+  }
+}
+
+class CentralGraphRun {
+  readonly done: Promise<CentralReport>;
+  private readonly run: GraphRun;
+  private readonly works: SplitWork[];
+  private readonly doneNanos: Float64Array;
+  private readonly onWorker: Uint8Array;
+  /** Nodes between quanta (yielded, or woken after blocking), dispatched before new ones. */
+  private readonly continuations: number[] = [];
+  private readonly parked = new Map<number, () => void>();
+  private readonly spans: SpanRing;
+  private readonly base: number;
+  private readonly quantum: number;
+  private dispatches = 0;
+  private settled = false;
+  private resolve!: (r: CentralReport) => void;
+  private reject!: (e: unknown) => void;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly graph: CompiledGraph,
+    options: CentralRunOptions,
+  ) {
+    this.works = graph.kernels.map((k, i) => toWork(k, i));
+    this.base = options.splitIdBase ?? 0;
+    this.quantum = options.quantumNanos ?? Number.MAX_SAFE_INTEGER;
+    this.spans = new SpanRing(options.maxSpans ?? 65_536);
+    this.doneNanos = new Float64Array(graph.nodeCount);
+    this.onWorker = new Uint8Array(graph.nodeCount);
+    this.run = new GraphRun(
+      graph,
+      { policy: options.policy ?? 'fifo', errorMode: options.errorMode ?? 'fail-fast' },
+      backend.now(),
+    );
+    this.done = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    backend.setListener({ quantumEnd: (end) => this.guard(() => this.onQuantumEnd(end)) });
+    this.guard(() => this.pump());
+  }
+
+  private guard(fn: () => void): void {
+    if (this.settled) return;
+    try {
+      fn();
+      if (this.run.finished) this.finish();
+    } catch (e) {
+      this.settled = true;
+      this.reject(e);
+    }
+  }
+
+  private pump(): void {
+    const idle = this.backend.idleWorkers();
+    for (const workerId of idle) {
+      const v = this.continuations.length > 0 ? this.continuations.shift()! : this.run.next();
+      if (v < 0) return;
+      this.dispatch(v, workerId);
+    }
+  }
+
+  private dispatch(v: number, workerId: number): void {
+    const template = this.works[this.graph.kernelOf[v]!]!;
+    const fail = this.graph.failProbability?.[v] ?? 0;
+    const work: SplitWork = {
+      ...template,
+      totalNanos: this.graph.costNanos[v]!,
+      ...(fail > 0 ? { failProbability: fail } : {}),
+    };
+    this.onWorker[v] = 1;
+    this.dispatches++;
+    this.backend.start({
+      splitId: this.base + v,
+      workerId,
+      quantumNanos: this.quantum,
+      work,
+      doneNanos: this.doneNanos[v]!,
+    });
+  }
+
+  private onQuantumEnd(end: QuantumEnd): void {
+    const v = end.splitId - this.base;
+    if (v < 0 || v >= this.graph.nodeCount || this.onWorker[v] !== 1) return; // not ours
+    this.onWorker[v] = 0;
+    this.spans.record(v, end.workerId, end.startNanos, end.endNanos, end.outcome);
+    const stopped = this.run.rootCause !== null && this.run.options.errorMode === 'fail-fast';
+    switch (end.outcome) {
+      case 'finished':
+        this.doneNanos[v] = 0;
+        this.run.succeeded(v, end.endNanos, end.ranNanos);
+        break;
+      case 'failed':
+        this.doneNanos[v] = 0;
+        this.run.failed(v, end.endNanos, end.ranNanos, end.error ?? 'failed');
+        if (!stopped && this.run.rootCause !== null && this.run.options.errorMode === 'fail-fast')
+          this.cancelRunning();
+        break;
+      case 'cancelled':
+        this.run.cancelled(v, end.endNanos, end.ranNanos);
+        break;
+      case 'yielded':
+        this.doneNanos[v]! += end.workNanos;
+        if (stopped) this.run.cancelled(v, end.endNanos, end.ranNanos);
+        else this.continuations.push(v);
+        this.run.addWork(end.endNanos, end.ranNanos);
+        break;
+      case 'blocked':
+        this.doneNanos[v]! += end.workNanos;
+        if (stopped) this.run.cancelled(v, end.endNanos, end.ranNanos);
+        else this.park(v, end.endNanos + (end.blockedNanos ?? 0));
+        this.run.addWork(end.endNanos, end.ranNanos);
+        break;
+    }
+    this.pump();
+  }
+
+  private park(v: number, wakeAt: number): void {
+    const cancelTimer = this.backend.setTimer(wakeAt, () =>
+      this.guard(() => {
+        this.parked.delete(v);
+        this.continuations.push(v);
+        this.pump();
+      }),
+    );
+    this.parked.set(v, cancelTimer);
+  }
+
+  private cancelRunning(): void {
+    const now = this.backend.now();
+    for (const v of this.run.runningNodes()) {
+      if (this.onWorker[v] === 1) this.backend.cancel(this.base + v);
+      else {
+        this.parked.get(v)?.();
+        this.parked.delete(v);
+        this.run.cancelled(v, now, 0);
+      }
+    }
+    this.continuations.length = 0;
+  }
+
+  private finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const report = this.run.report(this.backend.workerCount);
+    const seconds = report.makespanNanos / 1e9;
+    this.resolve({
+      ...report,
+      dispatches: this.dispatches,
+      spans: this.spans.toArray(this.graph.nodeId),
+      droppedSpans: this.spans.dropped,
+      nodesPerSecond: seconds > 0 ? this.graph.nodeCount / seconds : 0,
+    });
+  }
+}
+
+function toWork(kernel: CompiledGraph['kernels'][number], index: number): SplitWork {
+  if (kernel === null) return { kernel: DEFAULT_CENTRAL_KERNEL, totalNanos: 0 };
+  if (typeof kernel !== 'string') {
+    return {
+      kernel:
+        kernel.exportName === undefined
+          ? { module: kernel.module }
+          : { module: kernel.module, exportName: kernel.exportName },
+      totalNanos: 0,
+    };
+  }
+  if (!BACKEND_KERNELS.includes(kernel)) {
+    throw new SchedLabError(
+      'UNKNOWN_KERNEL',
+      `kernel: no backend kernel "${kernel}" (kernel table entry ${index})`,
+      'kernel',
+    );
+  }
+  return { kernel: kernel as KernelName, totalNanos: 0 };
+}

@@ -1,0 +1,3 @@
+// Central graph executor: a GraphRun driven over any Backend (sim or threads).
+export * from './central-executor.ts';
+export * from './span-ring.ts';
