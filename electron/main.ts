@@ -1,0 +1,88 @@
+/**
+ * The Electron main process (DESIGN.md §6–7): hosts one live engine session on real worker
+ * threads (the default preset running from launch, the last configuration restored), serves the
+ * built renderer on `app://schedlab/`, answers the page's commands on one IPC channel (from our
+ * own page only) and streams frames over a MessagePort. Quitting stops the workers cleanly and
+ * remembers the configuration.
+ */
+import { app, ipcMain, type BrowserWindow } from 'electron';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { COMMAND_CHANNEL } from '../shared/transport.ts';
+import { ensureRendererBuilt, rendererDir } from '../engine/host/server/renderer-build.ts';
+import { startLiveSession, type LiveSession } from '../engine/host/server/live-session.ts';
+import { isOwnPage } from './app-origin.ts';
+import { registerAppScheme, serveRenderer } from './app-protocol.ts';
+import { loadLastConfig, saveLastConfig } from './config-store.ts';
+import { streamFramesTo } from './frame-port.ts';
+import { bundlePreload } from './preload-bundle.ts';
+import { createAppWindow } from './window.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// e2e runs point this at a throw-away folder so they never touch the user's remembered config.
+if (process.env.SCHEDLAB_USER_DATA) app.setPath('userData', process.env.SCHEDLAB_USER_DATA);
+
+registerAppScheme();
+app.enableSandbox();
+if (!app.requestSingleInstanceLock()) app.quit();
+else void main();
+
+async function main(): Promise<void> {
+  await app.whenReady();
+  const log = (line: string) => console.log(`schedlab: ${line}`);
+  ensureRendererBuilt(root, log);
+  const preload = bundlePreload(root, join(root, 'dist', 'electron'));
+  serveRenderer(rendererDir(root));
+
+  const userData = app.getPath('userData');
+  const session = await startLiveSession({
+    config: loadLastConfig(userData, log) ?? {},
+    log,
+  });
+
+  ipcMain.handle(COMMAND_CHANNEL, async (event, command: unknown) => {
+    // Only our own page may drive the engine (not a frame that navigated elsewhere).
+    if (!isOwnPage(event.senderFrame?.url)) {
+      throw new Error(
+        `command refused: sender ${event.senderFrame?.url ?? 'unknown'} is not SchedLab`,
+      );
+    }
+    return session.handleCommand(command);
+  });
+
+  let window: BrowserWindow | null = openWindow(preload, session);
+  app.on('second-instance', () => window?.focus());
+  app.on('activate', () => {
+    if (window === null) window = openWindow(preload, session);
+  });
+  app.on('window-all-closed', () => {
+    window = null;
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    closed = true;
+    void shutdown(session, userData, log).finally(() => app.exit(0));
+  });
+}
+
+function openWindow(preload: string, session: LiveSession): BrowserWindow {
+  const window = createAppWindow(preload);
+  const stop = streamFramesTo(window.webContents, session);
+  window.on('closed', stop);
+  return window;
+}
+
+/** Remembers the configuration, then stops the engine and its worker threads. */
+async function shutdown(session: LiveSession, userData: string, log: (line: string) => void) {
+  try {
+    saveLastConfig(userData, session.config());
+  } catch (e) {
+    log(`could not remember the configuration: ${String(e)}`);
+  }
+  await session.close();
+}

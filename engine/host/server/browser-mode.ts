@@ -1,0 +1,46 @@
+/**
+ * Browser mode in one call (`npm start` without Electron, `schedlab serve`, the e2e fixture): the
+ * renderer built if stale, a live session on real threads running the default preset, and the
+ * token-guarded server on 127.0.0.1. Closing stops the server first, then the workers.
+ */
+import { ensureRendererBuilt, rendererDir } from './renderer-build.ts';
+import { startLiveSession, type LiveSessionOptions } from './live-session.ts';
+import { startServer } from './server.ts';
+
+export interface BrowserModeOptions extends LiveSessionOptions {
+  /** Repository root (where `dist/renderer` is built). */
+  root: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Rebuild `dist/renderer` when stale (default true). */
+  build?: boolean;
+}
+
+export interface BrowserMode {
+  /** The URL to open, token included. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function serveBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
+  const log = options.log ?? (() => {});
+  if (options.build !== false) ensureRendererBuilt(options.root, log);
+  const live = await startLiveSession(options);
+  try {
+    const server = await startServer({
+      session: live,
+      staticDir: rendererDir(options.root),
+      port: options.port ?? 0,
+    });
+    return {
+      url: server.url,
+      close: async () => {
+        await server.close();
+        await live.close();
+      },
+    };
+  } catch (e) {
+    await live.close();
+    throw e;
+  }
+}

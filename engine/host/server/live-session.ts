@@ -1,0 +1,64 @@
+/**
+ * The live session both app hosts run (Electron main and browser mode): an engine `Session` on
+ * the real `threads` backend, frames at 10 Hz on the wall clock, and the default preset started
+ * at once, so the first thing a user sees is a live scheduler.
+ */
+import type { EngineConfig, EngineConfigPatch } from '../../../shared/config.ts';
+import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import { ThreadsBackend } from '../../runtime/threads/index.ts';
+import { Session, type WorkloadHandler } from '../session/index.ts';
+import type { HostSession } from './host-session.ts';
+
+export const DEFAULT_PRESET = 'interactive-vs-scan';
+
+export interface LiveSessionOptions {
+  /** Applied over the engine defaults (e.g. the last configuration the user had). */
+  config?: EngineConfigPatch;
+  /** Preset started at launch; null starts nothing. */
+  preset?: string | null;
+  /** Turns presets and workload documents into jobs (the workloads module). */
+  workloads?: WorkloadHandler;
+  frameHz?: number;
+  log?: (line: string) => void;
+}
+
+export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame> {
+  readonly session: Session;
+  /** The engine's configuration now (what a host remembers on quit). */
+  config(): EngineConfig;
+  /** Stops frames and the executor, and terminates the worker threads. */
+  close(): Promise<void>;
+}
+
+export async function startLiveSession(options: LiveSessionOptions = {}): Promise<LiveSession> {
+  const log = options.log ?? (() => {});
+  const config = options.config ?? {};
+  const backend = new ThreadsBackend(
+    config.workers === undefined ? {} : { workers: config.workers },
+  );
+  const session = new Session({
+    backend,
+    config,
+    frameHz: options.frameHz ?? 10,
+    ...(options.workloads === undefined ? {} : { workloads: options.workloads }),
+  });
+  session.start();
+
+  const preset = options.preset === undefined ? DEFAULT_PRESET : options.preset;
+  if (preset !== null) {
+    const result = await session.handleCommand({ type: 'runPreset', preset });
+    if (result.ok) log(`running preset ${preset}`);
+    else log(`preset ${preset} did not start: ${result.error.message}`);
+  }
+
+  let closed: Promise<void> | null = null;
+  return {
+    session,
+    handleCommand: (command) => session.handleCommand(command),
+    snapshot: () => session.snapshot(),
+    onFrame: (listener) => session.onFrame(listener),
+    spanCount: (frame) => session.spanCount(frame),
+    config: () => session.executor.config,
+    close: () => (closed ??= session.close()),
+  };
+}
