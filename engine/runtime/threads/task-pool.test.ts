@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES } from './fixtures/driver.ts';
-import { TaskPool } from './task-pool.ts';
+import { TaskPool, type TaskPoolOptions } from './task-pool.ts';
 
 const module = new URL('tasks.mjs', FIXTURES).href;
 const functions = Object.fromEntries(
@@ -11,8 +11,8 @@ const functions = Object.fromEntries(
 );
 
 let pool: TaskPool | null = null;
-function create(): TaskPool {
-  pool = new TaskPool({ workers: 2, functions });
+function create(options: TaskPoolOptions = {}): TaskPool {
+  pool = new TaskPool({ workers: 2, functions, ...options });
   return pool;
 }
 afterEach(async () => {
@@ -94,5 +94,14 @@ describe('TaskPool', { timeout: 60_000 }, () => {
     await tasks.close();
     await Promise.all(queued);
     expect(() => tasks.run({ fn: 'inc', arg: 1 })).toThrow(/closed/);
+  });
+
+  it('refuses a task beyond the queue bound (PRIO maxQueued) without losing the queued ones', async () => {
+    const tasks = create({ queueConfig: { maxQueued: 3 } });
+    const accepted = [1, 2, 3].map((arg) => tasks.run({ fn: 'inc', arg }));
+    expect(() => tasks.run({ fn: 'inc', arg: 4 })).toThrow(
+      expect.objectContaining({ code: 'QUEUE_FULL' }),
+    );
+    expect(await Promise.all(accepted)).toEqual([2, 3, 4]);
   });
 });

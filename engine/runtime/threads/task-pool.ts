@@ -13,10 +13,12 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { invalidConfig, SchedLabError } from '../../../shared/errors.ts';
+import { PriorityTaskQueue, type PriorityQueueConfig } from '../../core/priority/index.ts';
 import type { ModuleRef } from '../backend.ts';
+import { nanosSince, originNow } from './clock.ts';
 import type { FromTaskWorker, TaskFunctionRef, TaskWorkerData } from './protocol.ts';
 import { BUILTIN_TASKS } from './task-functions.ts';
-import { FifoPriorityHeap, type TaskQueue } from './task-queue.ts';
+import type { TaskQueue } from './task-queue.ts';
 import { ARG, HEADER, RESULT, TaskRing } from './task-ring.ts';
 import { WorkerHost } from './worker-host.ts';
 
@@ -36,7 +38,10 @@ export interface TaskPoolOptions {
   readonly ringSlots?: number;
   /** How much measured work to hand each worker ahead (ns); default 2 ms. */
   readonly aheadNanos?: number;
+  /** Default: the PRIO queue (`PriorityTaskQueue`) with `queueConfig`. */
   readonly queue?: TaskQueue<Pending>;
+  /** Knobs of the default queue: aging, `maxQueued` (a task beyond it is rejected), … */
+  readonly queueConfig?: Partial<PriorityQueueConfig>;
   readonly resourceLimits?: ResourceLimits;
 }
 
@@ -61,6 +66,8 @@ interface Lane {
 
 const MIN_DEPTH = 4;
 const INITIAL_DEPTH = 64;
+/** Aging moves in steps of seconds; re-evaluating it (O(queued)) once a second is plenty. */
+const AGING_TICK_NANOS = 1_000_000_000;
 
 export class TaskPool {
   private readonly names = new Map<string, number>();
@@ -73,6 +80,8 @@ export class TaskPool {
   private pumpQueued = false;
   private closed = false;
   private completedCount = 0;
+  private readonly origin = originNow();
+  private lastTick = 0;
 
   constructor(private readonly options: TaskPoolOptions = {}) {
     const workers = options.workers ?? availableParallelism();
@@ -84,7 +93,7 @@ export class TaskPool {
       throw invalidConfig('ringSlots', `must be a power of two >= ${MIN_DEPTH}`);
     }
     this.aheadNanos = options.aheadNanos ?? 2_000_000;
-    this.queue = options.queue ?? new FifoPriorityHeap<Pending>();
+    this.queue = options.queue ?? new PriorityTaskQueue<Pending>(options.queueConfig ?? {});
     for (const name of Object.keys(BUILTIN_TASKS)) this.register(name, { kind: 'builtin', name });
     for (const [name, ref] of Object.entries(options.functions ?? {})) {
       this.register(name, { kind: 'module', ref });
@@ -107,17 +116,19 @@ export class TaskPool {
     if (fnId === undefined) {
       throw new SchedLabError('UNKNOWN_KERNEL', `fn names no task function: ${task.fn}`, 'fn');
     }
-    const priority = task.priority ?? 50;
-    if (!Number.isInteger(priority) || priority < 0 || priority > 100) {
-      throw new SchedLabError('INVALID_ARGUMENT', `priority must be an integer 0..100`, 'priority');
-    }
-    return new Promise((resolve, reject) => {
-      this.queue.push(this.nextId++, { fnId, arg: task.arg, resolve, reject }, priority);
-      if (!this.pumpQueued) {
-        this.pumpQueued = true;
-        queueMicrotask(this.pump);
-      }
+    let resolve!: (value: unknown) => void;
+    let reject!: (error: Error) => void;
+    const done = new Promise<unknown>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
+    // The queue validates the priority and its bound; a task it refuses is never started.
+    this.queue.push(this.nextId++, { fnId, arg: task.arg, resolve, reject }, task.priority ?? 50);
+    if (!this.pumpQueued) {
+      this.pumpQueued = true;
+      queueMicrotask(this.pump);
+    }
+    return done;
   }
 
   /** Rejects what is queued or running with `ENGINE_CLOSED` and ends the workers. */
@@ -140,6 +151,11 @@ export class TaskPool {
   /** Hands queued tasks to every lane up to its depth, most urgent first. */
   private readonly pump = (): void => {
     this.pumpQueued = false;
+    const now = nanosSince(this.origin);
+    if (this.queue.tick !== undefined && now - this.lastTick >= AGING_TICK_NANOS) {
+      this.lastTick = now;
+      this.queue.tick(now);
+    }
     for (const lane of this.lanes) {
       if (this.queue.size === 0) return;
       this.fill(lane);
