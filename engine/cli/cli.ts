@@ -1,0 +1,71 @@
+/**
+ * `schedlab` (DESIGN.md §2 `engine/cli`): run, compare, presets, serve, bench. Exit codes: 0 on
+ * success, 2 on bad input (one line naming what is wrong), 1 when the engine fails.
+ */
+import { isSchedLabError } from '../../shared/errors.ts';
+import { compareCommand, presetsCommand, runCommand } from './commands.ts';
+import { processIo, type CliIo } from './io.ts';
+import { benchCommand, serveCommand } from './long-running.ts';
+import { UsageError } from './usage-error.ts';
+
+export const USAGE = `usage: schedlab <command> [options]
+
+  run <preset|file>      run a workload and print its summary
+      [--backend sim|threads] [--policy mlfq|priority|fifo|fair] [--set key=value]…
+      [--seed N] [--duration 30s] [--json] [--trace out.json] [--progress]
+  compare <preset|file>  the same seeded workload once per config, on the simulator
+      --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--json]
+  presets [--json]       list the shipped workloads
+  serve [--port N] [--preset NAME]   browser mode: the app over HTTP + WebSocket on 127.0.0.1
+  bench [suite…]         run the benchmarks (bench/index.ts)
+
+--set takes an engine setting (levelTimeMultiplier=4, policy=fifo, workers=8) or a workload
+field (classes[1].arrival.rate=2, seed=7).`;
+
+/** Codes that mean the input was wrong rather than the engine. */
+const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE)/;
+
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'run':
+        return await runCommand(rest, io);
+      case 'compare':
+        return await compareCommand(rest, io);
+      case 'presets':
+        return presetsCommand(rest, io);
+      case 'serve':
+        return await serveCommand(rest, io);
+      case 'bench':
+        return await benchCommand(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}" (run, compare, presets, serve, bench)`);
+    }
+  } catch (e) {
+    return report(e, io);
+  }
+}
+
+function report(e: unknown, io: CliIo): number {
+  const parseArgsError =
+    e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS');
+  if (e instanceof UsageError || parseArgsError) {
+    io.err(`schedlab: ${(e as Error).message.split('\n')[0]}\n`);
+    return 2;
+  }
+  if (isSchedLabError(e) && BAD_INPUT.test(e.code)) {
+    io.err(`schedlab: ${e.message}\n`);
+    return 2;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  io.err(`schedlab: engine failure: ${message}\n`);
+  if (process.env['SCHEDLAB_DEBUG'] && e instanceof Error) io.err(`${e.stack ?? ''}\n`);
+  return 1;
+}

@@ -1,0 +1,13 @@
+/** Where the CLI writes; tests pass their own to capture output in-process. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress lines are drawn there). */
+  readonly errIsTty: boolean;
+}
+
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTty: process.stderr.isTTY === true,
+};

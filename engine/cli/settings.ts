@@ -1,0 +1,111 @@
+/**
+ * `--set key=value` and `--duration`: a key naming an engine setting (shared/config.ts) becomes a
+ * config override; a key starting with a workload field (`classes[1].arrival.rate`, `seed`,
+ * `trino.controllerIntervalMs`) edits the workload document before it is validated, so a bad
+ * value is reported with the exact field. Values are JSON where they parse (`4`, `true`,
+ * `[0,50,500]`), plain strings otherwise (`fifo`).
+ */
+import { engineConfigShape, type EngineConfigPatch } from '../../shared/config.ts';
+import { UsageError } from './usage-error.ts';
+import { checkConfigPatch } from '../host/report/resolve-config.ts';
+
+const WORKLOAD_FIELDS = new Set([
+  'name',
+  'description',
+  'seed',
+  'durationMs',
+  'timeScale',
+  'config',
+  'threads',
+  'classes',
+  'trino',
+  'graph',
+]);
+
+export interface Settings {
+  config: EngineConfigPatch;
+  /** Edits to the workload document: a path and a value each. */
+  workload: { path: (string | number)[]; value: unknown }[];
+}
+
+function parseValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** `classes[1].arrival.rate` → `['classes', 1, 'arrival', 'rate']`. */
+export function parsePath(key: string): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (const part of key.split('.')) {
+    const m = /^([^[\]]+)((?:\[\d+\])*)$/.exec(part);
+    if (m === null)
+      throw new UsageError(`--set ${key}: not a field path (e.g. classes[1].arrival.rate)`);
+    path.push(m[1]!);
+    for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
+  }
+  return path;
+}
+
+export function parseSettings(sets: readonly string[]): Settings {
+  const out: Settings = { config: {}, workload: [] };
+  const config: Record<string, unknown> = {};
+  for (const s of sets) {
+    const eq = s.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set ${s}: expected key=value`);
+    const key = s.slice(0, eq);
+    const value = parseValue(s.slice(eq + 1));
+    if (Object.hasOwn(engineConfigShape, key)) config[key] = value;
+    else {
+      const path = parsePath(key);
+      if (!WORKLOAD_FIELDS.has(String(path[0]))) {
+        throw new UsageError(
+          `--set ${key}: unknown setting (neither an engine setting nor a workload field)`,
+        );
+      }
+      out.workload.push({ path, value });
+    }
+  }
+  // Validated here so the error names the setting as the user typed it.
+  out.config = checkConfigPatch(config);
+  return out;
+}
+
+/** Applies workload edits to a (cloned) document; missing objects on the way are created. */
+export function applyWorkloadEdits(
+  doc: Record<string, unknown>,
+  edits: Settings['workload'],
+): void {
+  for (const { path, value } of edits) {
+    let node: unknown = doc;
+    for (let i = 0; i < path.length - 1; i++) {
+      const key = path[i]!;
+      const container = node as Record<string | number, unknown>;
+      if (container[key] === undefined || container[key] === null) {
+        if (typeof key === 'number')
+          throw new UsageError(`--set ${path.join('.')}: no entry ${key} to change`);
+        container[key] = typeof path[i + 1] === 'number' ? [] : {};
+      }
+      node = container[key];
+      if (typeof node !== 'object' || node === null) {
+        throw new UsageError(`--set ${path.join('.')}: ${String(key)} is not an object`);
+      }
+    }
+    (node as Record<string | number, unknown>)[path.at(-1)!] = value;
+  }
+}
+
+/** `30s`, `1.5m`, `500ms`, `2h`; a bare number is seconds. Returns ms. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|min|h)?$/.exec(text.trim());
+  if (m === null)
+    throw new UsageError(`--duration ${text}: expected a time like 30s, 500ms, 2m or 1h`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  const ms =
+    unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'h' ? n * 3_600_000 : n * 60_000;
+  if (!(ms > 0)) throw new UsageError(`--duration ${text}: must be > 0`);
+  return ms;
+}

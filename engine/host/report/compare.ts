@@ -1,0 +1,83 @@
+/**
+ * Compare: the same seeded workload, once per config, on the simulator (DESIGN.md §7 Compare
+ * view; `schedlab compare`). Runs are sequential and deterministic, so a difference between
+ * columns is the configs' doing, nothing else's.
+ */
+import type { EngineConfigPatch } from '../../../shared/config.ts';
+import type { Workload } from '../../../shared/workload.ts';
+import type { RunReport } from './report.ts';
+import { checkConfigPatch } from './resolve-config.ts';
+import { runWorkload } from './run-workload.ts';
+import { fmtMs, pct, table } from './table.ts';
+
+export interface CompareConfig {
+  readonly label: string;
+  readonly config: EngineConfigPatch;
+}
+
+export interface CompareResult {
+  workload: string;
+  seed: number;
+  runs: { label: string; config: EngineConfigPatch; report: RunReport }[];
+}
+
+export interface CompareOptions {
+  seed?: number;
+  durationMs?: number;
+  /** Applied under every config (e.g. `--set`). */
+  base?: EngineConfigPatch;
+}
+
+export async function compareConfigs(
+  workload: Workload,
+  configs: readonly CompareConfig[],
+  options: CompareOptions = {},
+): Promise<CompareResult> {
+  // Validate every config before running any, so a typo in the third fails fast.
+  const checked = configs.map((c, i) => ({
+    label: c.label,
+    config: checkConfigPatch(c.config, [`configs[${i}]`]),
+  }));
+  const runs: CompareResult['runs'] = [];
+  for (const c of checked) {
+    const { report } = await runWorkload(workload, {
+      backend: 'sim',
+      config: { ...options.base, ...c.config },
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
+    });
+    runs.push({ label: c.label, config: c.config, report });
+  }
+  return { workload: workload.name, seed: options.seed ?? workload.seed, runs };
+}
+
+/** Side by side: one column per config, one row per figure. */
+export function formatCompare(result: CompareResult): string {
+  const reports = result.runs.map((r) => r.report);
+  const rows: string[][] = [];
+  const row = (name: string, f: (r: RunReport) => string) => rows.push([name, ...reports.map(f)]);
+  row('makespan', (r) => fmtMs(r.makespanMs));
+  row('utilization', (r) => pct(r.workers.utilization));
+  row('Jain fairness', (r) => String(r.fairness.jain));
+  row('quanta', (r) => String(r.counters.quanta));
+  const classes = [...new Set(reports.flatMap((r) => Object.keys(r.classes)))];
+  for (const cls of classes) {
+    row(`${cls} latency p50`, (r) => fmtMs(r.classes[cls]?.latencyMs.p50 ?? 0));
+    row(`${cls} latency p95`, (r) => fmtMs(r.classes[cls]?.latencyMs.p95 ?? 0));
+    row(`${cls} wait p95`, (r) => fmtMs(r.classes[cls]?.waitMs.p95 ?? 0));
+    row(`${cls} wait max`, (r) => fmtMs(r.classes[cls]?.waitMs.max ?? 0));
+    row(
+      `${cls} done/jobs`,
+      (r) => `${r.classes[cls]?.succeeded ?? 0}/${r.classes[cls]?.jobs ?? 0}`,
+    );
+  }
+  const levels = Math.max(...reports.map((r) => r.levels.length));
+  for (let l = 0; l < levels; l++) {
+    row(`L${l} time share`, (r) => {
+      const total = r.levels.reduce((n, x) => n + x.scheduledMs, 0);
+      const lv = r.levels[l];
+      return lv === undefined || total === 0 ? '-' : pct(lv.scheduledMs / total);
+    });
+  }
+  return `${result.workload} · sim · seed ${result.seed}\n\n${table(['', ...result.runs.map((r) => r.label)], rows)}`;
+}

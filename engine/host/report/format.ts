@@ -1,0 +1,167 @@
+/**
+ * The human summary of a run: header, per-class outcomes and latency/wait percentiles, per-level
+ * scheduled time, and for Trino's experiments the simulator's status lines and summary
+ * (../shared/trino-simulator.md): completed tasks and splits per level, histograms of processed
+ * and wait time by level and by spec (buckets 0 / 1 s / 10 s / 60 s / 300 s / 1 h / 1 d+), and
+ * per spec its tasks, splits per task, required, scheduled and wait time.
+ */
+import { BUCKET_LABELS } from './buckets.ts';
+import type { RunReport } from './report.ts';
+import { fmtMs, pct, table } from './table.ts';
+import type { TrinoSummaryJson } from './trino-stats.ts';
+
+/** Status lines printed at most this many (evenly spaced; the last one always). */
+const MAX_STATUS_LINES = 40;
+
+export function formatReport(r: RunReport, wallMs?: number): string {
+  const out: string[] = [];
+  const wall = wallMs === undefined ? '' : ` · wall ${fmtMs(wallMs)}`;
+  out.push(
+    `${r.workload} · ${r.backend} · seed ${r.seed} · policy ${r.config.policy} · ${r.workers.count} workers${wall}`,
+  );
+  const stopped =
+    r.stoppedAtMs === null ? '' : ` (stopped at ${fmtMs(r.stoppedAtMs)} with work live)`;
+  out.push(
+    `makespan ${fmtMs(r.makespanMs)}${stopped} · utilization ${pct(r.workers.utilization)} · Jain ${r.fairness.jain} · ${r.counters.quanta.toLocaleString('en-US')} quanta`,
+  );
+  out.push('');
+  out.push(
+    table(
+      [
+        'class',
+        'prio',
+        'jobs',
+        'ok',
+        'failed',
+        'cancelled',
+        'rejected',
+        'live',
+        'lat p50',
+        'lat p95',
+        'lat p99',
+        'lat max',
+        'wait p95',
+        'wait max',
+        'scheduled',
+      ],
+      Object.entries(r.classes).map(([name, c]) => [
+        name,
+        c.basePriority === null ? '-' : String(c.basePriority),
+        String(c.jobs),
+        String(c.succeeded),
+        String(c.failed),
+        String(c.cancelled),
+        String(c.rejected),
+        String(c.unfinished),
+        fmtMs(c.latencyMs.p50),
+        fmtMs(c.latencyMs.p95),
+        fmtMs(c.latencyMs.p99),
+        fmtMs(c.latencyMs.max),
+        fmtMs(c.waitMs.p95),
+        fmtMs(c.waitMs.max),
+        fmtMs(c.scheduledMs),
+      ]),
+    ),
+  );
+  out.push('');
+  const total = r.levels.reduce((n, l) => n + l.scheduledMs, 0);
+  out.push(
+    table(
+      ['level', 'scheduled', 'share', 'selections'],
+      r.levels.map((l) => [
+        l.label,
+        fmtMs(l.scheduledMs),
+        pct(total > 0 ? l.scheduledMs / total : 0),
+        String(l.selections),
+      ]),
+    ),
+  );
+  if (r.trino) out.push('', formatTrino(r.trino));
+  return out.join('\n');
+}
+
+function statusLines(t: TrinoSummaryJson): string[] {
+  const stride = Math.max(1, Math.ceil(t.status.length / MAX_STATUS_LINES));
+  const picked = t.status.filter((_, i) => i % stride === 0 || i === t.status.length - 1);
+  return picked.map((s) => {
+    const sp = s.splits;
+    const lv = s.tasksPerLevel.join(' ');
+    const sel = s.selectionsPerLevel.join(' ');
+    return `${(s.elapsedMs / 1000).toFixed(0).padStart(5)} s  splits ${sp.total} (running ${sp.running}, leaf ${sp.leaf}, intermediate ${sp.intermediate}, blocked ${sp.blocked}, waiting ${sp.waiting}, completed ${sp.completed})  tasks ${s.tasks} [L0–L4: ${lv}]  selections [${sel}]`;
+  });
+}
+
+function histogramTable(title: string, rows: [string, number[]][]): string {
+  return table(
+    [title, ...BUCKET_LABELS],
+    rows.map(([name, counts]) => [name, ...counts.map(String)]),
+  );
+}
+
+export function formatTrino(t: TrinoSummaryJson): string {
+  const out: string[] = [];
+  if (t.status.length > 0) {
+    out.push(
+      `status (every ${t.status.length > MAX_STATUS_LINES ? `${Math.ceil(t.status.length / MAX_STATUS_LINES)} s` : 'second'})`,
+    );
+    out.push(...statusLines(t), '');
+  }
+  const lastStatus = t.status.at(-1);
+  const remainingSplits = lastStatus ? lastStatus.splits.total : 0;
+  out.push(
+    `completed tasks ${t.completedTasks}, remaining tasks ${t.remainingTasks}; completed splits ${t.completedSplits}, remaining splits ${remainingSplits}`,
+  );
+  out.push('');
+  const levelRows = t.byLevel.map((g, l) => [`L${l}`, g] as const);
+  out.push(
+    table(
+      ['level', 'tasks', 'splits'],
+      levelRows.map(([name, g]) => [name, String(g.tasks), String(g.splits)]),
+    ),
+  );
+  out.push('');
+  out.push(
+    histogramTable(
+      'processed time by level',
+      levelRows.map(([name, g]) => [name, g.processedHistogram]),
+    ),
+  );
+  out.push('');
+  out.push(
+    histogramTable(
+      'wait time by level',
+      levelRows.map(([name, g]) => [name, g.waitHistogram]),
+    ),
+  );
+  const specs = Object.entries(t.bySpec);
+  out.push('');
+  out.push(
+    histogramTable(
+      'processed time by spec',
+      specs.map(([name, g]) => [name, g.processedHistogram]),
+    ),
+  );
+  out.push('');
+  out.push(
+    histogramTable(
+      'wait time by spec',
+      specs.map(([name, g]) => [name, g.waitHistogram]),
+    ),
+  );
+  out.push('');
+  const per = (ms: number, n: number) => fmtMs(n > 0 ? ms / n : 0);
+  out.push(
+    table(
+      ['spec', 'tasks', 'splits/task', 'required/task', 'scheduled/task', 'wait/task'],
+      specs.map(([name, g]) => [
+        name,
+        String(g.tasks),
+        String(g.splitsPerTask),
+        per(g.requiredMs, g.tasks),
+        per(g.scheduledMs, g.tasks),
+        per(g.waitMs, g.tasks),
+      ]),
+    ),
+  );
+  return out.join('\n');
+}
