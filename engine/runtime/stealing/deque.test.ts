@@ -34,6 +34,13 @@ describe('WorkDeque', () => {
     expect(ABORT).not.toBe(EMPTY);
   });
 
+  it('publishes a batch with pushAll in order', () => {
+    const d = make(8);
+    d.pushAll(Int32Array.of(1, 2, 3));
+    d.push(4);
+    expect([d.steal(), d.pop(), d.pop(), d.steal(), d.pop()]).toEqual([1, 4, 3, 2, EMPTY]);
+  });
+
   it('sizes its ring to the next power of two', () => {
     expect([1, 2, 3, 1000, 1024, 1025].map(ringCapacity)).toEqual([1, 2, 4, 1024, 1024, 2048]);
   });

@@ -41,6 +41,14 @@ export class WorkDeque {
     Atomics.store(this.meta, this.bottom, b + 1);
   }
 
+  /** Owner only: pushes many nodes with one publication of `bottom`. */
+  pushAll(nodes: Int32Array): void {
+    const b = Atomics.load(this.meta, this.bottom);
+    for (let i = 0; i < nodes.length; i++)
+      this.buf[this.ringStart + ((b + i) & this.mask)] = nodes[i]!;
+    Atomics.store(this.meta, this.bottom, b + nodes.length);
+  }
+
   /** Owner only: the most recently pushed node, or EMPTY. */
   pop(): number {
     const b = Atomics.load(this.meta, this.bottom) - 1;

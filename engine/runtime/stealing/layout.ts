@@ -67,21 +67,20 @@ function shared<T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(
   return buffer;
 }
 
-export function allocateRun(graph: CompiledGraph, workers: number, verify: boolean): RunBuffers {
+/**
+ * Allocates a run's memory. The verification arrays are always there (12 bytes a node), so one
+ * allocation serves every later run of the same graph after `resetRun`.
+ */
+export function allocateRun(graph: CompiledGraph, workers: number): RunBuffers {
   const n = graph.nodeCount;
   const i32 = (b: SharedArrayBuffer) => new Int32Array(b);
   const u8 = (b: SharedArrayBuffer) => new Uint8Array(b);
-  const verifyBytes = verify ? 4 * n : 0;
-  const ctl = shared(i32, 4 * CTL_INTS);
-  const ctlView = new Int32Array(ctl);
-  ctlView[CTL_REMAINING] = n;
-  ctlView[CTL_FAILED_NODE] = -1;
   return {
-    ctl,
+    ctl: shared(i32, 4 * CTL_INTS),
     successorStart: shared(i32, 4 * (n + 1), graph.successorStart),
     successors: shared(i32, 4 * graph.edgeCount, graph.successors),
     inDegree: shared(i32, 4 * n, graph.inDegree),
-    counters: shared(i32, 4 * n, graph.inDegree),
+    counters: shared(i32, 4 * n),
     costNanos: shared((b) => new Float64Array(b), 8 * n, graph.costNanos),
     retries: shared(u8, n, graph.retries),
     kernelOf: shared((b) => new Uint16Array(b), 2 * n, graph.kernelOf),
@@ -90,10 +89,27 @@ export function allocateRun(graph: CompiledGraph, workers: number, verify: boole
     results: shared(i32, 4 * n),
     dequeMeta: shared(i32, 4 * DEQUE_META_INTS * workers),
     dequeRing: shared(i32, 4 * ringCapacity(n) * workers),
-    runCount: shared(i32, verifyBytes),
-    startStamp: shared(i32, verifyBytes),
-    finishStamp: shared(i32, verifyBytes),
+    runCount: shared(i32, 4 * n),
+    startStamp: shared(i32, 4 * n),
+    finishStamp: shared(i32, 4 * n),
   };
+}
+
+/**
+ * Resets the mutable part for a new run (no worker may be using it): counters back to the
+ * in-degrees, states, poison, results, run counts and deques cleared. Stamps need no reset: a node
+ * whose stamps are stale was not processed, which its run count of 0 reports.
+ */
+export function resetRun(v: RunViews, nodeCount: number): void {
+  v.ctl.fill(0);
+  v.ctl[CTL_REMAINING] = nodeCount;
+  v.ctl[CTL_FAILED_NODE] = -1;
+  v.counters.set(v.inDegree);
+  v.states.fill(0);
+  v.poisoned.fill(0);
+  v.results.fill(0);
+  v.runCount.fill(0);
+  v.dequeMeta.fill(0);
 }
 
 export function viewRun(b: RunBuffers): RunViews {

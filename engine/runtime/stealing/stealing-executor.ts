@@ -13,7 +13,14 @@ import { graphMetrics } from '../../core/graph/metrics.ts';
 import { FAILED, countStates } from '../../core/graph/node-state.ts';
 import { WorkDeque, ringCapacity } from './deque.ts';
 import { DEFAULT_STEALING_KERNEL, stealingKernel } from './kernels.ts';
-import { CTL_FAILED_NODE, allocateRun, viewRun } from './layout.ts';
+import {
+  CTL_FAILED_NODE,
+  allocateRun,
+  resetRun,
+  viewRun,
+  type RunBuffers,
+  type RunViews,
+} from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
 import { verifyRun, type Verification } from './verify.ts';
 import type { LoopStats } from './worker-loop.ts';
@@ -47,6 +54,13 @@ const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 
 export class StealingExecutor {
   private pending: PendingRun | null = null;
+  /** The last graph's shared memory, reused by its next run (one slot: memory stays bounded). */
+  private memory: {
+    graph: CompiledGraph;
+    buffers: RunBuffers;
+    views: RunViews;
+    roots: Int32Array;
+  } | null = null;
   private nextRunId = 1;
   private broken: Error | null = null;
   private closed = false;
@@ -112,16 +126,16 @@ export class StealingExecutor {
     const p = this.workers.length;
     const verify = options.verify ?? false;
     const failFast = (options.errorMode ?? 'fail-fast') === 'fail-fast';
-    const buffers = allocateRun(graph, p, verify);
-    const views = viewRun(buffers);
-    // Seed the roots round-robin; the workers have not started this run, so this thread owns the deques.
+    const { buffers, views, roots } = this.memoryFor(graph);
+    resetRun(views, graph.nodeCount);
+    // Seed the roots in contiguous chunks; the workers have not started this run, so this thread
+    // owns the deques.
     const capacity = ringCapacity(graph.nodeCount);
-    const deques = Array.from(
-      { length: p },
-      (_, w) => new WorkDeque(views.dequeMeta, views.dequeRing, w, w * capacity, capacity),
-    );
-    let r = 0;
-    for (let v = 0; v < graph.nodeCount; v++) if (graph.inDegree[v] === 0) deques[r++ % p]!.push(v);
+    const chunk = Math.ceil(roots.length / p);
+    for (let w = 0; w < p; w++) {
+      const mine = roots.subarray(w * chunk, (w + 1) * chunk);
+      new WorkDeque(views.dequeMeta, views.dequeRing, w, w * capacity, capacity).pushAll(mine);
+    }
 
     const runId = this.nextRunId++;
     const stats = await new Promise<LoopStats[]>((resolve, reject) => {
@@ -149,7 +163,8 @@ export class StealingExecutor {
     return {
       ...graphMetrics(p, makespanNanos, busy, graph.criticalPathNanos),
       counts: countStates(views.states),
-      states: views.states,
+      // Copies: the shared memory is reused by this graph's next run.
+      states: views.states.slice(),
       rootCause: rootCause(
         graph,
         views.states,
@@ -165,8 +180,24 @@ export class StealingExecutor {
       idleNanos: sum((s) => s.idleNanos),
       perWorker: stats.sort((a, b) => a.workerId - b.workerId),
       verification: verifyRun(graph, views, kernelNames, verify),
-      results: views.results,
+      results: views.results.slice(),
     };
+  }
+
+  private memoryFor(graph: CompiledGraph): {
+    buffers: RunBuffers;
+    views: RunViews;
+    roots: Int32Array;
+  } {
+    if (this.memory?.graph !== graph) {
+      this.memory = null; // let the previous graph's memory go before allocating
+      const buffers = allocateRun(graph, this.workers.length);
+      const roots = new Int32Array(graph.nodeCount);
+      let count = 0;
+      for (let v = 0; v < graph.nodeCount; v++) if (graph.inDegree[v] === 0) roots[count++] = v;
+      this.memory = { graph, buffers, views: viewRun(buffers), roots: roots.slice(0, count) };
+    }
+    return this.memory;
   }
 
   async close(): Promise<void> {
