@@ -21,8 +21,18 @@ import { depthSeries, levelShares, selectionRates } from '../data/derive.ts';
 import { LEVEL_COLORS } from '../data/palette.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 
-/** Points shown by the time-series charts: 60 s at 10 Hz. */
+/** Points kept for the time-series charts: 60 s at 10 Hz, thinned to at most MAX_DRAWN. */
 const SERIES_POINTS = 600;
+const MAX_DRAWN = 150;
+
+function thin<T>(rows: T[]): T[] {
+  if (rows.length <= MAX_DRAWN) return rows;
+  const step = rows.length / MAX_DRAWN;
+  const out: T[] = [];
+  for (let k = 0; k < MAX_DRAWN; k++) out.push(rows[Math.floor(k * step)]!);
+  out.push(rows[rows.length - 1]!);
+  return out;
+}
 const SHARE_WINDOW_MS = 5000;
 
 const axis = { stroke: 'var(--text-dim)', fontSize: 11, tickLine: false } as const;
@@ -65,7 +75,7 @@ export function QueueDepthChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
   const labels = levelLabels();
-  const rows = depthSeries(telemetry.points.tail(SERIES_POINTS));
+  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)));
   return (
     <Panel title="Queue depth" hint="per level · last 60 s" testId="chart-queue-depth">
       {rows.length === 0 ? (
@@ -183,7 +193,7 @@ export function SelectionsChart() {
 export function UtilizationChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
-  const rows = depthSeries(telemetry.points.tail(SERIES_POINTS));
+  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)));
   const latest = telemetry.latest;
   return (
     <Panel

@@ -47,6 +47,7 @@ export function GanttCanvas() {
     let layout: GanttLayout = { width: 0, height: 0, gutter: GUTTER, axis: AXIS, lanes: 1 };
     let handle: number | null = null;
     let draws = 0;
+    let drawMs = 0;
     // Engine-clock extrapolation between frames: engine ms per wall ms, from the last frames.
     let lastWall = performance.now();
     let lastEngine = telemetry.nowMs;
@@ -74,6 +75,7 @@ export function GanttCanvas() {
       const t0 = t1 - viewport.windowMs;
       if (following()) viewport.endMs = t1;
       const dpr = window.devicePixelRatio || 1;
+      const began = performance.now();
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const r = drawGantt(
         ctx,
@@ -86,6 +88,8 @@ export function GanttCanvas() {
         theme,
       );
       draws++;
+      drawMs = drawMs * 0.9 + (performance.now() - began) * 0.1;
+      canvas.dataset.drawMs = drawMs.toFixed(2);
       canvas.dataset.spanCount = String(r.visible);
       canvas.dataset.rectCount = String(r.rects);
       canvas.dataset.draws = String(draws);

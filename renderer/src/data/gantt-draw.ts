@@ -3,7 +3,7 @@
  * (span-merge.ts), rectangles batched by colour so a frame costs a handful of fills however many
  * quanta it shows, then knob-change markers and the time axis.
  */
-import { CATEGORICAL, categoricalIndex, LEVEL_COLORS } from './palette.ts';
+import { CATEGORICAL, LEVEL_COLORS } from './palette.ts';
 import { LaneMerger, MIXED } from './span-merge.ts';
 import type { SpanRing } from './span-ring.ts';
 import type { Marker } from './telemetry.ts';
@@ -38,13 +38,6 @@ const PALETTE_SIZE = CATEGORICAL.length;
 
 export function laneHeight(l: GanttLayout): number {
   return (l.height - l.axis) / Math.max(1, l.lanes);
-}
-
-/** Colour slot of span `i`: an index into the active palette. */
-function colorOf(ring: SpanRing, i: number, by: ColorBy): number {
-  if (by === 'level') return ring.level[i]!;
-  if (by === 'class') return ring.cls[i]! % PALETTE_SIZE;
-  return categoricalIndex(ring.job[i]!);
 }
 
 // Reused between frames: the draw loop allocates nothing per span.
@@ -116,17 +109,22 @@ export function drawGantt(
   mergerH = laneH;
   let visible = 0;
   const n = ring.size;
+  const colors =
+    colorBy === 'level' ? ring.level : colorBy === 'class' ? ring.clsColor : ring.jobColor;
+  const starts = ring.start;
+  const ends = ring.end;
+  const workers = ring.worker;
   for (let k = ring.firstEndingAfter(t0); k < n; k++) {
     const i = ring.slot(k);
-    const s = ring.start[i]!;
-    const e = ring.end[i]!;
+    const s = starts[i]!;
+    const e = ends[i]!;
     if (e < t0 || s > t1) continue;
-    const lane = ring.worker[i]!;
+    const lane = workers[i]!;
     if (lane < 0 || lane >= lanes) continue;
     visible++;
     const x0 = gutter + (Math.max(s, t0) - t0) * pxPerMs;
     const x1 = gutter + (Math.min(e, t1) - t0) * pxPerMs;
-    mergers[lane]!.add(x0, x1, colorOf(ring, i, colorBy));
+    mergers[lane]!.add(x0, x1, colors[i]!);
   }
   for (let l = 0; l < lanes; l++) mergers[l]!.flush();
 

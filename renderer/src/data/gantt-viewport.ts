@@ -50,6 +50,7 @@ export function tickStep(windowMs: number, targetTicks = 8): number {
 
 export function formatMs(ms: number): string {
   const a = Math.abs(ms);
+  if (a < 1e-9) return '0';
   if (a >= 60_000) return `${(ms / 60_000).toFixed(a >= 600_000 ? 0 : 1)} min`;
   if (a >= 1000) return `${(ms / 1000).toFixed(a >= 10_000 ? 0 : 1)} s`;
   if (a >= 1) return `${ms.toFixed(a >= 100 ? 0 : 1)} ms`;

@@ -17,6 +17,8 @@ export interface SpanInput {
   outcome: number;
 }
 
+import { CATEGORICAL, categoricalIndex } from './palette.ts';
+
 const BATCHES = 4096;
 
 export class SpanRing {
@@ -30,6 +32,9 @@ export class SpanRing {
   readonly level: Int8Array;
   readonly cls: Int16Array;
   readonly outcome: Int8Array;
+  /** Palette slots computed once at push, so drawing never hashes per span per frame. */
+  readonly jobColor: Uint8Array;
+  readonly clsColor: Uint8Array;
   private head = 0;
   private count = 0;
   /** Spans overwritten since the last clear. */
@@ -56,6 +61,8 @@ export class SpanRing {
     this.level = new Int8Array(capacity);
     this.cls = new Int16Array(capacity);
     this.outcome = new Int8Array(capacity);
+    this.jobColor = new Uint8Array(capacity);
+    this.clsColor = new Uint8Array(capacity);
     this.batchEnd = new Float64Array(BATCHES);
     this.batchFirst = new Float64Array(BATCHES);
   }
@@ -102,6 +109,8 @@ export class SpanRing {
     this.level[i] = s.level;
     this.cls[i] = s.cls;
     this.outcome[i] = s.outcome;
+    this.jobColor[i] = categoricalIndex(s.job);
+    this.clsColor[i] = s.cls % CATEGORICAL.length;
     this.head = (i + 1) % this.capacity;
     this.pushed++;
     if (this.open && s.endMs > this.batchEnd[this.batchHead]!)

@@ -30,16 +30,14 @@ describe('app store reducers on frames', () => {
     const store = createAppStore();
     store.getState().applyFrame(syntheticFrame({ seq: 1, timeMs: 100 }));
     const before = store.getState().config;
-    store
-      .getState()
-      .applyFrame(
-        syntheticFrame({
-          seq: 2,
-          timeMs: 200,
-          config: { levelTimeMultiplier: 4, policy: 'fifo' },
-          paused: true,
-        }),
-      );
+    store.getState().applyFrame(
+      syntheticFrame({
+        seq: 2,
+        timeMs: 200,
+        config: { levelTimeMultiplier: 4, policy: 'fifo' },
+        paused: true,
+      }),
+    );
     const s = store.getState();
     expect(s.config).not.toBe(before);
     expect(s.config?.levelTimeMultiplier).toBe(4);
@@ -50,16 +48,14 @@ describe('app store reducers on frames', () => {
   it('applies a snapshot: policies, echo, and marks the UI as synced', () => {
     const store = createAppStore();
     const frame = syntheticFrame({ seq: 9, timeMs: 900 });
-    store
-      .getState()
-      .applySnapshot({
-        type: 'snapshot',
-        frame,
-        spans: frame.spans,
-        events: [],
-        policies: ['fifo', 'mlfq'],
-        frameHz: 10,
-      });
+    store.getState().applySnapshot({
+      type: 'snapshot',
+      frame,
+      spans: frame.spans,
+      events: [],
+      policies: ['fifo', 'mlfq'],
+      frameHz: 10,
+    });
     expect(store.getState().hasSnapshot).toBe(true);
     expect(store.getState().policies).toEqual(['fifo', 'mlfq']);
   });

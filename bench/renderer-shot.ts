@@ -1,0 +1,52 @@
+/**
+ * `npx tsx bench/renderer-shot.ts [out-dir]`: screenshots of every view of the built renderer fed
+ * by the bench's synthetic frames — for looking at the UI without an engine.
+ */
+import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_ENGINE_CONFIG } from '../shared/config.ts';
+import { startFeed } from './renderer-feed.ts';
+import { serveStatic } from './renderer-static.ts';
+
+const DIST = fileURLToPath(new URL('../dist/renderer', import.meta.url));
+const out = process.argv[2] ?? 'e2e/screenshots/bench';
+const theme = process.argv[3] ?? 'dark';
+const server = await serveStatic(DIST);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('console', (m) => console.log(`page ${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+  await page.addInitScript(`localStorage.setItem('schedlab.theme', '${theme}')`);
+  await page.goto(`${server.origin}/?bench=1`);
+  const feed = { workers: 4, spansPerFrame: 40, config: { ...DEFAULT_ENGINE_CONFIG } };
+  await page.evaluate(
+    `(() => { const __name = (f) => f; (${startFeed.toString()})(${JSON.stringify(feed)}); })()`,
+  );
+  await page.waitForTimeout(3000);
+  const canvas = page.getByTestId('gantt-canvas');
+  console.log(
+    'span-count',
+    await canvas.getAttribute('data-span-count'),
+    'draws',
+    await canvas.getAttribute('data-draws'),
+  );
+  for (const view of ['live', 'controls', 'workloads', 'compare', 'export']) {
+    await page.getByTestId(`nav-${view}`).click();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${out}/${view}-${theme}.png`, fullPage: true });
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
