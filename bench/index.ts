@@ -8,6 +8,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   pool: () => import('./pool.ts'),
   renderer: () => import('./renderer.ts'),
   'priority-queue': () => import('./priority-queue.ts'),
+  dag: () => import('./dag.ts'),
 };
 
 const wanted = process.argv.slice(2);
