@@ -2,3 +2,6 @@
 export * from './core/ready-queue.ts';
 export * from '../shared/errors.ts';
 export * from './core/priority/index.ts';
+export * from './core/policies.ts';
+export * from './runtime/index.ts';
+export * from './host/index.ts';

@@ -10,7 +10,7 @@
  * `runUntil(t)` / `runUntilIdle()` drive the clock; nothing happens between calls.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Backend, BackendEvents, Dispatch, QuantumOutcome } from '../backend.ts';
+import type { Backend, BackendEvents, Dispatch, QuantumEnd, QuantumOutcome } from '../backend.ts';
 import { EventHeap } from './event-heap.ts';
 import { mulberry32 } from './rng.ts';
 
@@ -198,7 +198,8 @@ export class SimBackend implements Backend {
     if (this.events.slotGen(slot) !== this.gen[w] || !this.busy[w]) return; // superseded
     this.busy[w] = false;
     const outcome = this.outcome[w]!;
-    const end = {
+    // One object shape for every outcome (no conditional spreads): the hot path stays monomorphic.
+    const end: { -readonly [K in keyof QuantumEnd]: QuantumEnd[K] } = {
       splitId: this.splitId[w]!,
       workerId: w,
       startNanos: this.startAt[w]!,
@@ -206,9 +207,9 @@ export class SimBackend implements Backend {
       ranNanos: this.ran[w]!,
       workNanos: this.work[w]!,
       outcome,
-      ...(outcome === 'blocked' ? { blockedNanos: this.blocked[w]! } : {}),
-      ...(outcome === 'failed' ? { error: 'injected failure (failProbability)' } : {}),
+      blockedNanos: this.blocked[w]!,
     };
+    if (outcome === 'failed') end.error = 'injected failure (failProbability)';
     this.listener?.quantumEnd(end);
   }
 }
