@@ -1,0 +1,48 @@
+/**
+ * Runs a graph document as its `executor` field says (DESIGN.md §3.4: selectable per run):
+ * `central` drives the given backend (a sim backend is run to idle here), `stealing` uses the
+ * given work-stealing executor. The document's `policy` and `errorMode` apply to the run.
+ */
+import { SchedLabError } from '../../../shared/errors.ts';
+import { parseGraphDocument } from '../../../shared/graph.ts';
+import { compileDocument } from '../../core/graph/compile.ts';
+import type { Backend } from '../backend.ts';
+import { SimBackend } from '../sim/index.ts';
+import type { StealingExecutor, StealingReport } from '../stealing/stealing-executor.ts';
+import { runGraphCentral, type CentralReport } from './central-executor.ts';
+
+export interface GraphExecutors {
+  readonly backend?: Backend;
+  readonly stealing?: StealingExecutor;
+}
+
+export type GraphRunResult =
+  | ({ readonly executor: 'central' } & CentralReport)
+  | ({ readonly executor: 'stealing' } & StealingReport);
+
+export async function runGraphDocument(
+  input: unknown,
+  executors: GraphExecutors,
+): Promise<GraphRunResult> {
+  const doc = parseGraphDocument(input);
+  const graph = compileDocument(doc);
+  if (doc.executor === 'stealing') {
+    if (executors.stealing === undefined) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        'executor: no work-stealing executor is running',
+        'executor',
+      );
+    }
+    return {
+      executor: 'stealing',
+      ...(await executors.stealing.run(graph, { errorMode: doc.errorMode })),
+    };
+  }
+  const backend = executors.backend;
+  if (backend === undefined)
+    throw new SchedLabError('INVALID_ARGUMENT', 'executor: no backend to run on', 'executor');
+  const done = runGraphCentral(backend, graph, { policy: doc.policy, errorMode: doc.errorMode });
+  if (backend instanceof SimBackend) backend.runUntilIdle();
+  return { executor: 'central', ...(await done) };
+}
