@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   renderer: () => import('./renderer.ts'),
   'priority-queue': () => import('./priority-queue.ts'),
   dag: () => import('./dag.ts'),
+  mlfq: () => import('./mlfq.ts'),
 };
 
 const wanted = process.argv.slice(2);

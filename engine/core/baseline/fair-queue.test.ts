@@ -10,7 +10,7 @@ function runQuantum(queue: FairQueue, split: ReadySplit, nanos: number): void {
 }
 
 describe('FairQueue', () => {
-  it('picks the least-served group, ties by sequence', () => {
+  it('picks the least-served group, ties by sequence, siblings in turn', () => {
     const queue = new FairQueue();
     const [a, b] = [makeGroup('a'), makeGroup('b')];
     const [a1, b1, a2, b2] = [makeSplit(1, a), makeSplit(2, b), makeSplit(3, a), makeSplit(4, b)];
@@ -22,7 +22,9 @@ describe('FairQueue', () => {
     runQuantum(queue, b1!, 2 * MS);
     expect(queue.take()).toBe(b2); // b has 2 ms, a 5 ms
     runQuantum(queue, b2!, 4 * MS);
-    expect(queue.take()).toBe(a1); // a 5 ms < b 6 ms; a1 (seq 1) before a2 (seq 3)
+    // a 5 ms < b 6 ms; within a, turns in arrival order: a2 waited while a1 ran.
+    expect(queue.take()).toBe(a2);
+    expect(queue.take()).toBe(a1);
     expect(queue.vruntimeOf(a)).toBe(5 * MS);
     expect(a.scheduledNanos).toBe(5 * MS); // the group keeps its true figure
   });

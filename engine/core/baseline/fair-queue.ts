@@ -1,6 +1,7 @@
 /**
  * The `fair` baseline (DESIGN.md §3.3), CFS-like: the fairness group with the least virtual
- * runtime goes first (ties to the lower split sequence), and within a group the lowest sequence.
+ * runtime goes first (ties to the lower sequence of the groups' next splits); within a group,
+ * splits take turns in arrival order, so a re-offered split goes behind its siblings.
  *
  * Virtual runtime lives here, not on the group, so `group.scheduledNanos` stays the true figure.
  * A group first seen starts at its real scheduled time, raised to the queue's minimum vruntime;
@@ -9,7 +10,6 @@
  * queued ones, so the table stays bounded; forgetting only drops a past wake-up boost, since a
  * returning group restarts from its real scheduled time.
  */
-import { SchedLabError } from '../../../shared/errors.ts';
 import type {
   FairnessGroup,
   LevelStat,
@@ -17,36 +17,37 @@ import type {
   ReadyQueue,
   ReadySplit,
 } from '../ready-queue.ts';
-import { IndexedHeap, type HeapNode } from '../mlfq/indexed-heap.ts';
+import { SplitIndex, type IndexedSplitNode } from '../mlfq/split-index.ts';
+import { IndexedHeap, type HeapNode } from './indexed-heap.ts';
 
-interface SplitNode<S> extends HeapNode {
-  readonly split: S;
-  readonly state: GroupState<S>;
+/** A split in its group's arrival-order list; kept and reused while the split is away. */
+interface SplitNode<S> extends IndexedSplitNode {
+  split: S;
+  state: GroupState<S> | null;
+  prev: SplitNode<S> | null;
+  next: SplitNode<S> | null;
 }
 
 interface GroupState<S> extends HeapNode {
   readonly group: FairnessGroup;
   vruntime: number;
-  /** This group's queued splits, lowest sequence first. */
-  readonly splits: IndexedHeap<SplitNode<S>>;
+  head: SplitNode<S> | null;
+  tail: SplitNode<S> | null;
 }
 
 /** Below this many remembered groups, idle ones are never swept. */
 const SWEEP_FLOOR = 1024;
 
-function splitLess<S extends ReadySplit>(a: SplitNode<S>, b: SplitNode<S>): boolean {
-  return a.split.sequence < b.split.sequence;
-}
-
+/** Groups in the heap always have a head. */
 function groupLess<S extends ReadySplit>(a: GroupState<S>, b: GroupState<S>): boolean {
   if (a.vruntime !== b.vruntime) return a.vruntime < b.vruntime;
-  return a.splits.peek()!.split.sequence < b.splits.peek()!.split.sequence;
+  return a.head!.split.sequence < b.head!.split.sequence;
 }
 
 export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
   readonly policy = 'fair' as const;
 
-  private readonly nodes = new Map<number, SplitNode<S>>();
+  private readonly index = new SplitIndex<SplitNode<S>>();
   private readonly states = new Map<FairnessGroup, GroupState<S>>();
   /** Groups with at least one queued split. */
   private readonly groups = new IndexedHeap<GroupState<S>>(groupLess);
@@ -55,7 +56,7 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   private selections = 0;
 
   get size(): number {
-    return this.nodes.size;
+    return this.index.size;
   }
 
   /** Monotonic floor of the vruntimes of the groups that were chosen (CFS's `min_vruntime`). */
@@ -74,38 +75,37 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   }
 
   offer(split: S, _now?: number, reason: OfferReason = 'new'): void {
-    if (this.nodes.has(split.id)) {
-      throw new SchedLabError('DUPLICATE_ID', `split ${split.id} is already queued`, 'split.id');
-    }
+    const idle = this.index.idleNode(split.id); // throws DUPLICATE_ID when queued
     const state = this.stateOf(split.group);
-    if (reason === 'woken' && state.vruntime < this.floor) state.vruntime = this.floor;
-    const node: SplitNode<S> = { split, state, heapIndex: -1 };
-    state.splits.push(node);
-    this.nodes.set(split.id, node);
+    const raised = reason === 'woken' && state.vruntime < this.floor;
+    if (raised) state.vruntime = this.floor;
+    const node = idle ?? { split, state, prev: null, next: null, queued: false };
+    node.split = split;
+    node.state = state;
+    node.prev = state.tail;
+    node.next = null;
+    if (state.tail === null) state.head = node;
+    else state.tail.next = node;
+    state.tail = node;
+    this.index.enqueued(split.id, node, idle === undefined);
     if (state.heapIndex < 0) this.groups.push(state);
-    else this.groups.update(state);
+    else if (raised) this.groups.update(state);
   }
 
   take(_now?: number): S | null {
     const state = this.groups.peek();
     if (state === undefined) return null;
-    const node = state.splits.pop()!;
-    this.nodes.delete(node.split.id);
+    const node = state.head!;
+    this.unlink(node);
     if (state.vruntime > this.floor) this.floor = state.vruntime;
-    if (state.splits.size === 0) this.groups.remove(state);
-    else this.groups.update(state);
     this.selections++;
     return node.split;
   }
 
   remove(split: S): boolean {
-    const node = this.nodes.get(split.id);
+    const node = this.index.queuedNode(split.id);
     if (node === undefined || node.split !== split) return false;
-    this.nodes.delete(split.id);
-    const state = node.state;
-    state.splits.remove(node);
-    if (state.splits.size === 0) this.groups.remove(state);
-    else this.groups.update(state);
+    this.unlink(node);
     return true;
   }
 
@@ -119,20 +119,24 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
       return;
     }
     known.vruntime += quantumNanos;
-    this.groups.update(known);
+    if (known.heapIndex >= 0) this.groups.update(known);
   }
 
   tick(_now?: number): void {
     // Virtual runtime moves only when time is charged.
   }
 
-  /** Every queued split, least vruntime first, ties by sequence. */
+  /** Every queued split: groups by least vruntime (ties by sequence), each in arrival order. */
   drain(): S[] {
-    const all: SplitNode<S>[] = [];
-    for (const state of this.groups.clear()) all.push(...state.splits.clear());
-    this.nodes.clear();
-    all.sort((a, b) => a.state.vruntime - b.state.vruntime || a.split.sequence - b.split.sequence);
-    return all.map((node) => node.split);
+    const queued = this.groups.clear().sort((a, b) => (groupLess(a, b) ? -1 : 1));
+    const out: S[] = [];
+    for (const state of queued) {
+      for (let node = state.head; node !== null; node = node.next) out.push(node.split);
+      state.head = null;
+      state.tail = null;
+    }
+    this.index.clear();
+    return out;
   }
 
   levels(): LevelStat[] {
@@ -140,11 +144,26 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
       {
         level: 0,
         label: 'fair',
-        depth: this.nodes.size,
+        depth: this.index.size,
         scheduledNanos: this.scheduledNanos,
         selections: this.selections,
       },
     ];
+  }
+
+  /** Takes a queued node out of its group's list and the group out of the heap if now empty. */
+  private unlink(node: SplitNode<S>): void {
+    const state = node.state!;
+    if (node.prev === null) state.head = node.next;
+    else node.prev.next = node.next;
+    if (node.next === null) state.tail = node.prev;
+    else node.next.prev = node.prev;
+    node.prev = null;
+    node.next = null;
+    node.state = null;
+    this.index.dequeued(node);
+    if (state.head === null) this.groups.remove(state);
+    else this.groups.update(state);
   }
 
   private stateOf(group: FairnessGroup): GroupState<S> {
@@ -154,7 +173,8 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     const state: GroupState<S> = {
       group,
       vruntime: Math.max(group.scheduledNanos, this.floor),
-      splits: new IndexedHeap<SplitNode<S>>(splitLess),
+      head: null,
+      tail: null,
       heapIndex: -1,
     };
     this.states.set(group, state);
@@ -165,7 +185,7 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   private sweepIdle(): void {
     if (this.states.size < SWEEP_FLOOR || this.states.size < 2 * this.groups.size) return;
     for (const [group, state] of this.states) {
-      if (state.splits.size === 0) this.states.delete(group);
+      if (state.head === null) this.states.delete(group);
     }
   }
 }

@@ -1,13 +1,13 @@
 /**
  * The `fifo` baseline (DESIGN.md §3.3): splits run in the order they were offered; a re-offered
  * split goes to the back. A doubly linked list indexed by split id gives O(1) offer, take and
- * remove with no tombstones, so memory is exactly the queued splits.
+ * remove with no tombstones; nodes are reused while their split is away (see `SplitIndex`).
  */
-import { SchedLabError } from '../../../shared/errors.ts';
 import type { LevelStat, OfferReason, ReadyQueue, ReadySplit } from '../ready-queue.ts';
+import { SplitIndex, type IndexedSplitNode } from '../mlfq/split-index.ts';
 
-interface Node<S> {
-  readonly split: S;
+interface Node<S> extends IndexedSplitNode {
+  split: S;
   prev: Node<S> | null;
   next: Node<S> | null;
 }
@@ -15,25 +15,26 @@ interface Node<S> {
 export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
   readonly policy = 'fifo' as const;
 
-  private readonly nodes = new Map<number, Node<S>>();
+  private readonly index = new SplitIndex<Node<S>>();
   private head: Node<S> | null = null;
   private tail: Node<S> | null = null;
   private scheduledNanos = 0;
   private selections = 0;
 
   get size(): number {
-    return this.nodes.size;
+    return this.index.size;
   }
 
   offer(split: S, _now?: number, _reason?: OfferReason): void {
-    if (this.nodes.has(split.id)) {
-      throw new SchedLabError('DUPLICATE_ID', `split ${split.id} is already queued`, 'split.id');
-    }
-    const node: Node<S> = { split, prev: this.tail, next: null };
+    const idle = this.index.idleNode(split.id); // throws DUPLICATE_ID when queued
+    const node = idle ?? { split, prev: null, next: null, queued: false };
+    node.split = split;
+    node.prev = this.tail;
+    node.next = null;
     if (this.tail === null) this.head = node;
     else this.tail.next = node;
     this.tail = node;
-    this.nodes.set(split.id, node);
+    this.index.enqueued(split.id, node, idle === undefined);
   }
 
   take(_now?: number): S | null {
@@ -45,7 +46,7 @@ export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   }
 
   remove(split: S): boolean {
-    const node = this.nodes.get(split.id);
+    const node = this.index.queuedNode(split.id);
     if (node === undefined || node.split !== split) return false;
     this.unlink(node);
     return true;
@@ -62,7 +63,7 @@ export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   drain(): S[] {
     const out: S[] = [];
     for (let node = this.head; node !== null; node = node.next) out.push(node.split);
-    this.nodes.clear();
+    this.index.clear();
     this.head = null;
     this.tail = null;
     return out;
@@ -73,7 +74,7 @@ export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
       {
         level: 0,
         label: 'fifo',
-        depth: this.nodes.size,
+        depth: this.index.size,
         scheduledNanos: this.scheduledNanos,
         selections: this.selections,
       },
@@ -87,6 +88,6 @@ export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     else node.next.prev = node.prev;
     node.prev = null;
     node.next = null;
-    this.nodes.delete(node.split.id);
+    this.index.dequeued(node);
   }
 }

@@ -1,2 +1,3 @@
 export { FifoQueue } from './fifo-queue.ts';
 export { FairQueue } from './fair-queue.ts';
+export { IndexedHeap, type HeapNode } from './indexed-heap.ts';

@@ -6,4 +6,3 @@ export {
   LEVEL_COUNT,
   type MultilevelSplitQueueOptions,
 } from './mlfq-config.ts';
-export { IndexedHeap, type HeapNode } from './indexed-heap.ts';

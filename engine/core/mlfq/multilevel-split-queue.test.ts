@@ -122,6 +122,33 @@ describe('offer', () => {
   });
 });
 
+describe('moved splits', () => {
+  it('keep the Priority of a group this queue priced, unless its time moved it elsewhere', () => {
+    const queue = new MultilevelSplitQueue();
+    const group = makeGroup('task');
+    const [first, second, third] = [makeSplit(1, group), makeSplit(2, group), makeSplit(3, group)];
+    runQuantum(queue, first, 300e6);
+    const priced = group.priority;
+    queue.offer(second, 0, 'moved');
+    expect(group.priority).toBe(priced);
+    group.scheduledNanos += 2 * S; // ran 2 s under another policy
+    queue.offer(third, 0, 'moved');
+    expect(group.priority).toEqual({ level: 1, levelPriority: group.scheduledNanos });
+    expect(third.priority).toBe(group.priority);
+  });
+
+  it('price a group another queue priced afresh', () => {
+    const other = new MultilevelSplitQueue();
+    const group = makeGroup('task');
+    runQuantum(other, makeSplit(1, group), 300e6); // (0, 300 ms) in the other queue
+    const queue = new MultilevelSplitQueue();
+    const fresh = makeSplit(2, group);
+    queue.offer(fresh, 0, 'moved');
+    expect(group.priority).toEqual({ level: 0, levelPriority: 300e6 }); // seeded by its own time
+    expect(queue.levelMinPriorities[0]).toBe(300e6);
+  });
+});
+
 describe('take', () => {
   it('returns null when empty, and splits of one level by (levelPriority, sequence)', () => {
     const queue = new MultilevelSplitQueue();

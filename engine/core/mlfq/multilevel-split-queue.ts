@@ -10,7 +10,8 @@
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { LevelStat, OfferReason, Priority, ReadyQueue, ReadySplit } from '../ready-queue.ts';
-import { IndexedHeap, type HeapNode } from './indexed-heap.ts';
+import { LevelHeap, type LevelEntry } from './level-heap.ts';
+import { SplitIndex } from './split-index.ts';
 import {
   DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS,
   DEFAULT_LEVEL_THRESHOLDS_NANOS,
@@ -22,12 +23,25 @@ import {
   type MultilevelSplitQueueOptions,
 } from './mlfq-config.ts';
 
-/** One queued split; the key is the levelPriority the split was queued with. */
-interface Entry<S> extends HeapNode {
-  readonly split: S;
+/**
+ * A Priority computed by this queue. The owner marks which groups this queue has priced: a group
+ * arriving by a policy switch carries some other Priority and is priced afresh.
+ */
+class QueuePriority implements Priority {
   readonly level: number;
   readonly levelPriority: number;
-  readonly sequence: number;
+  // Private, so a Priority still reads (and compares) as plain `{ level, levelPriority }`.
+  readonly #owner: object;
+
+  constructor(level: number, levelPriority: number, owner: object) {
+    this.level = level;
+    this.levelPriority = levelPriority;
+    this.#owner = owner;
+  }
+
+  static pricedBy(priority: Priority, owner: object): boolean {
+    return priority instanceof QueuePriority && priority.#owner === owner;
+  }
 }
 
 /** A telemetry row: `LevelStat` plus the level's current minimum priority (−1 until set). */
@@ -35,23 +49,14 @@ export interface MlfqLevelStat extends LevelStat {
   readonly levelMinPriority: number;
 }
 
-function entryLess<S>(a: Entry<S>, b: Entry<S>): boolean {
-  return (
-    a.levelPriority < b.levelPriority ||
-    (a.levelPriority === b.levelPriority && a.sequence < b.sequence)
-  );
-}
-
 export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
   readonly policy = 'mlfq' as const;
 
-  private readonly waiting: IndexedHeap<Entry<S>>[] = [];
-  private readonly entries = new Map<number, Entry<S>>();
+  private readonly waiting: LevelHeap<S>[] = [];
+  private readonly index = new SplitIndex<LevelEntry<S>>();
   private readonly levelScheduledTime: number[] = new Array<number>(LEVEL_COUNT).fill(0);
   private readonly levelMinPriority: number[] = new Array<number>(LEVEL_COUNT).fill(-1);
   private readonly selectedCount: number[] = new Array<number>(LEVEL_COUNT).fill(0);
-  /** Groups whose Priority this queue has computed; others arriving by a policy switch are not. */
-  private readonly ownedGroups = new WeakSet<object>();
 
   private multiplier = DEFAULT_LEVEL_TIME_MULTIPLIER;
   /** `multiplierPowers[L] = m^L`, recomputed when m changes. */
@@ -60,7 +65,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   private contributionCap = DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS;
 
   constructor(options: MultilevelSplitQueueOptions = {}) {
-    for (let level = 0; level < LEVEL_COUNT; level++) this.waiting.push(new IndexedHeap(entryLess));
+    for (let level = 0; level < LEVEL_COUNT; level++) this.waiting.push(new LevelHeap<S>());
     this.setLevelTimeMultiplier(options.levelTimeMultiplier ?? DEFAULT_LEVEL_TIME_MULTIPLIER);
     if (options.levelThresholdsNanos !== undefined)
       this.setLevelThresholds(options.levelThresholdsNanos);
@@ -99,7 +104,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   // ---- Trino's MultilevelSplitQueue ------------------------------------------------------------
 
   get size(): number {
-    return this.entries.size;
+    return this.index.size;
   }
 
   /** Highest level whose threshold the group's scheduled time has reached. */
@@ -144,7 +149,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const contribution = Math.min(quantaNanos, this.contributionCap);
     if (oldLevel === newLevel) {
       this.levelScheduledTime[oldLevel]! += contribution;
-      return { level: oldLevel, levelPriority: priority.levelPriority + quantaNanos };
+      return new QueuePriority(oldLevel, priority.levelPriority + quantaNanos, this);
     }
     let remainingContribution = contribution;
     let remainingTaskTime = quantaNanos;
@@ -159,7 +164,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     }
     this.levelScheduledTime[newLevel]! += remainingContribution;
     const levelMin = this.getLevelMinPriority(newLevel, scheduledNanos);
-    return { level: newLevel, levelPriority: levelMin + remainingTaskTime };
+    return new QueuePriority(newLevel, levelMin + remainingTaskTime, this);
   }
 
   /**
@@ -169,25 +174,10 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
    * monopolise its level); `moved` derives the Priority of a group this queue never priced.
    */
   offer(split: S, _now?: number, reason: OfferReason = 'new'): void {
-    if (this.entries.has(split.id)) {
-      throw new SchedLabError('DUPLICATE_ID', `split ${split.id} is already queued`, 'split.id');
-    }
-    const group = split.group;
-    if (reason === 'woken') {
-      this.raiseToLevelMin(group);
-      split.priority = group.priority;
-    } else if (reason === 'moved') {
-      const level = this.computeLevel(group.scheduledNanos);
-      if (!this.ownedGroups.has(group) || group.priority.level !== level) {
-        group.priority = {
-          level,
-          levelPriority: this.getLevelMinPriority(level, group.scheduledNanos),
-        };
-        this.ownedGroups.add(group);
-      }
-      split.priority = group.priority;
-    }
-    this.enqueue(split);
+    const idle = this.index.idleNode(split.id); // throws DUPLICATE_ID when queued
+    if (reason === 'woken') this.raiseToLevelMin(split);
+    else if (reason === 'moved') this.priceMovedGroup(split);
+    this.enqueue(split, idle);
   }
 
   /**
@@ -203,7 +193,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       const levelChanged = fresh.level !== split.priority.level;
       split.priority = fresh;
       if (levelChanged) {
-        this.enqueue(split);
+        this.enqueue(split, entry);
         continue;
       }
       this.levelMinPriority[fresh.level] = fresh.levelPriority;
@@ -213,9 +203,9 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   }
 
   remove(split: S): boolean {
-    const entry = this.entries.get(split.id);
+    const entry = this.index.queuedNode(split.id);
     if (entry === undefined || entry.split !== split) return false;
-    this.entries.delete(split.id);
+    this.index.dequeued(entry);
     return this.waiting[entry.level]!.remove(entry);
   }
 
@@ -224,7 +214,6 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const group = split.group;
     group.priority = this.updatePriority(group.priority, quantumNanos, group.scheduledNanos);
     split.priority = group.priority;
-    this.ownedGroups.add(group);
   }
 
   tick(_now?: number): void {
@@ -235,10 +224,9 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   drain(): S[] {
     const out: S[] = [];
     for (const heap of this.waiting) {
-      const entries = heap.clear().sort((a, b) => (entryLess(a, b) ? -1 : entryLess(b, a) ? 1 : 0));
-      for (const entry of entries) out.push(entry.split);
+      for (const entry of heap.clear()) out.push(entry.split);
     }
-    this.entries.clear();
+    this.index.clear();
     return out;
   }
 
@@ -257,16 +245,18 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
 
   /** `max over L of levelScheduledTime[L] · m^L` (truncated to whole ns, as Trino's longs). */
   private level0TargetTime(): number {
-    let target = this.levelScheduledTime[0]!;
+    const times = this.levelScheduledTime;
+    const powers = this.multiplierPowers;
+    let target = times[0]!;
     for (let level = 1; level < LEVEL_COUNT; level++) {
-      const scaled = Math.trunc(this.levelScheduledTime[level]! * this.multiplierPowers[level]!);
+      const scaled = times[level]! * powers[level]!;
       if (scaled > target) target = scaled;
     }
-    return target;
+    return Math.trunc(target); // trunc is monotonic: the max of truncations, truncated once
   }
 
   /** The level with the highest target/actual ratio (ties to the lower level), or null. */
-  private poll(): Entry<S> | null {
+  private poll(): LevelEntry<S> | null {
     let target = this.level0TargetTime();
     let worstRatio = 1;
     let selected = -1;
@@ -283,11 +273,12 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     }
     if (selected === -1) return null;
     const entry = this.waiting[selected]!.pop()!;
-    this.entries.delete(entry.split.id);
+    this.index.dequeued(entry);
     return entry;
   }
 
-  private enqueue(split: S): void {
+  /** Queues at the split's cached level, reusing the split's idle entry when there is one. */
+  private enqueue(split: S, idle: LevelEntry<S> | undefined): void {
     const { level, levelPriority } = split.priority;
     checkLevel(level);
     const heap = this.waiting[level]!;
@@ -296,23 +287,49 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
         this.level0TargetTime() / this.multiplierPowers[level]!,
       );
     }
-    const entry: Entry<S> = {
-      split,
-      level,
-      levelPriority,
-      sequence: split.sequence,
-      heapIndex: -1,
-    };
-    this.entries.set(split.id, entry);
+    let entry = idle;
+    if (entry === undefined) {
+      entry = {
+        split,
+        level,
+        levelPriority,
+        sequence: split.sequence,
+        heapIndex: -1,
+        queued: false,
+      };
+    } else {
+      entry.split = split;
+      entry.level = level;
+      entry.levelPriority = levelPriority;
+      entry.sequence = split.sequence;
+    }
+    this.index.enqueued(split.id, entry, idle === undefined);
     heap.push(entry);
   }
 
-  /** Trino's `TaskHandle.resetLevelPriority`. */
-  private raiseToLevelMin(group: S['group']): void {
+  /** Trino's `TaskHandle.resetLevelPriority`, then the split caches the group's Priority. */
+  private raiseToLevelMin(split: S): void {
+    const group = split.group;
     const { level, levelPriority } = group.priority;
     const levelMin = this.getLevelMinPriority(level, group.scheduledNanos);
-    if (levelPriority < levelMin) group.priority = { level, levelPriority: levelMin };
-    this.ownedGroups.add(group);
+    if (levelPriority < levelMin) group.priority = new QueuePriority(level, levelMin, this);
+    split.priority = group.priority;
+  }
+
+  /**
+   * A split arriving by a policy switch: a group this queue never priced (or whose time moved it
+   * to another level while elsewhere) enters its level at the level's minimum priority, as if it
+   * had just been promoted there.
+   */
+  private priceMovedGroup(split: S): void {
+    const group = split.group;
+    const level = this.computeLevel(group.scheduledNanos);
+    const current = group.priority;
+    if (!QueuePriority.pricedBy(current, this) || current.level !== level) {
+      const levelMin = this.getLevelMinPriority(level, group.scheduledNanos);
+      group.priority = new QueuePriority(level, levelMin, this);
+    }
+    split.priority = group.priority;
   }
 }
 
