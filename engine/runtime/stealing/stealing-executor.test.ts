@@ -128,6 +128,35 @@ describe('StealingExecutor', () => {
     expect((await executor.run(ok)).counts.succeeded).toBe(1);
   });
 
+  it('wakes sleeping workers whenever new work appears (a comb: chain with a spinning leaf per link)', async () => {
+    // Node 2i → 2i+2 continues the chain, 2i → 2i+1 is a leaf pushed for a thief: the other worker
+    // repeatedly runs dry, sleeps, and must be woken by the next push.
+    const links = 3000;
+    const from: number[] = [];
+    const to: number[] = [];
+    for (let i = 0; i < links; i++) {
+      if (i + 1 < links) (from.push(2 * i), to.push(2 * i + 2));
+      (from.push(2 * i), to.push(2 * i + 1));
+    }
+    const n = 2 * links;
+    const g = compileGraph({
+      nodeCount: n,
+      from: Int32Array.from(from),
+      to: Int32Array.from(to),
+      costNanos: new Float64Array(n).fill(20_000),
+      retries: new Uint8Array(n),
+      failProbability: null,
+      kernels: ['add', 'spin-us'],
+      kernelOf: Uint16Array.from({ length: n }, (_, v) => v % 2),
+      ids: null,
+    });
+    for (let run = 0; run < 5; run++) {
+      const report = await executor.run(g, { verify: true });
+      expect(report.verification.problems).toEqual([]);
+      expect(report.counts.succeeded).toBe(n);
+    }
+  }, 60_000);
+
   it('runs on a single worker', async () => {
     const one = await StealingExecutor.start(1);
     try {
