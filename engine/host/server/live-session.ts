@@ -8,6 +8,7 @@ import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
 import { Session, type WorkloadHandler } from '../session/index.ts';
 import type { HostSession } from './host-session.ts';
+import { liveWorkloads } from './live-workloads.ts';
 
 export const DEFAULT_PRESET = 'interactive-vs-scan';
 
@@ -16,7 +17,7 @@ export interface LiveSessionOptions {
   config?: EngineConfigPatch;
   /** Preset started at launch; null starts nothing. */
   preset?: string | null;
-  /** Turns presets and workload documents into jobs (the workloads module). */
+  /** Turns presets and workload documents into jobs (default: live, looping presets). */
   workloads?: WorkloadHandler;
   frameHz?: number;
   log?: (line: string) => void;
@@ -36,12 +37,9 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
   const backend = new ThreadsBackend(
     config.workers === undefined ? {} : { workers: config.workers },
   );
-  const session = new Session({
-    backend,
-    config,
-    frameHz: options.frameHz ?? 10,
-    ...(options.workloads === undefined ? {} : { workloads: options.workloads }),
-  });
+  const own = options.workloads === undefined ? liveWorkloads({ loop: true }) : null;
+  const workloads: WorkloadHandler = own ?? options.workloads ?? {};
+  const session = new Session({ backend, config, frameHz: options.frameHz ?? 10, workloads });
   session.start();
 
   const preset = options.preset === undefined ? DEFAULT_PRESET : options.preset;
@@ -49,6 +47,8 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
     const result = await session.handleCommand({ type: 'runPreset', preset });
     if (result.ok) log(`running preset ${preset}`);
     else log(`preset ${preset} did not start: ${result.error.message}`);
+    // The preset brings its own knobs; the user's remembered ones win over them.
+    if (Object.keys(config).length > 0) session.executor.configure(config);
   }
 
   let closed: Promise<void> | null = null;
@@ -59,6 +59,9 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
     onFrame: (listener) => session.onFrame(listener),
     spanCount: (frame) => session.spanCount(frame),
     config: () => session.executor.config,
-    close: () => (closed ??= session.close()),
+    close: () => {
+      own?.stop();
+      return (closed ??= session.close());
+    },
   };
 }

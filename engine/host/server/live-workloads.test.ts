@@ -1,0 +1,86 @@
+// Presets running live in a session, on the deterministic simulator.
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadPreset } from '../../core/workload/presets/index.ts';
+import { Session } from '../session/index.ts';
+import { liveWorkloads } from './live-workloads.ts';
+
+let session: Session | null = null;
+afterEach(async () => {
+  await session?.close();
+  session = null;
+});
+
+function simSession(loop: boolean) {
+  const workloads = liveWorkloads({ loop });
+  session = new Session({ workloads });
+  return { session, workloads };
+}
+
+describe('live workloads', () => {
+  it('runs a preset: applies its knobs, then its jobs arrive on the session clock', async () => {
+    const { session, workloads } = simSession(false);
+    const result = await session.handleCommand({
+      type: 'runPreset',
+      preset: 'interactive-vs-scan',
+    });
+    expect(result).toMatchObject({ ok: true });
+    expect(workloads.current).toBe('interactive-vs-scan');
+    const preset = loadPreset('interactive-vs-scan').config as { quantumMs: number };
+    expect(session.executor.config.quantumMs).toBe(preset.quantumMs);
+    session.advance(3000);
+    const c = session.executor.counters;
+    expect(c.submitted).toBeGreaterThan(10);
+    expect(c.quanta).toBeGreaterThan(0);
+  });
+
+  it('with loop, starts over once a round has drained, so the app never goes idle', async () => {
+    // One round = three jobs of two 100 ms splits, arriving at 0, 200 and 400 ms.
+    const workload = {
+      name: 'tiny',
+      seed: 7,
+      classes: [
+        {
+          name: 'batch',
+          arrival: { kind: 'periodic', everyMs: 200, count: 3 },
+          splits: { intermediate: 2 },
+          work: { kernel: 'spin', totalMs: 100 },
+        },
+      ],
+    };
+    const submittedAfter10s = async (loop: boolean) => {
+      const { session } = simSession(loop);
+      const result = await session.handleCommand({ type: 'loadWorkload', workload });
+      expect(result).toMatchObject({ ok: true });
+      session.advance(10_000);
+      const c = session.executor.counters;
+      await session.close();
+      return c;
+    };
+    const once = await submittedAfter10s(false);
+    expect(once).toMatchObject({ submitted: 3, succeeded: 3 });
+    const looped = await submittedAfter10s(true);
+    // A round lasts ≈ 0.5 s, then the loop waits until it has drained (checked every 0.5 s).
+    expect(looped.submitted).toBeGreaterThanOrEqual(3 * 8);
+    expect(looped.submitted % 3 === 0 || looped.live > 0).toBe(true);
+  });
+
+  it('refuses an unknown preset, a graph preset and a bad document, changing nothing', async () => {
+    const { session } = simSession(false);
+    const before = session.executor.config;
+    expect(await session.handleCommand({ type: 'runPreset', preset: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_PRESET', field: 'preset' },
+    });
+    expect(await session.handleCommand({ type: 'runPreset', preset: 'diamond' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_WORKLOAD', field: 'graph' },
+    });
+    const bad = await session.handleCommand({
+      type: 'loadWorkload',
+      workload: { name: 'x', seed: 1, config: { levelTimeMultiplier: 0.5 }, classes: [] },
+    });
+    expect(bad).toMatchObject({ ok: false });
+    expect(session.executor.config).toEqual(before);
+    expect(session.executor.counters.submitted).toBe(0);
+  });
+});
