@@ -37,6 +37,33 @@ export class Entry<T> {
   }
 }
 
+/** What the queue hands out: a snapshot, never the entry itself. */
+export interface QueuedTask<T> {
+  readonly id: TaskId;
+  readonly item: T;
+  /** Base priority, as pushed or last updated. */
+  readonly priority: number;
+  /** Priority the queue ordered it by (base minus aging boost). */
+  readonly effectivePriority: number;
+  readonly readySince: number;
+}
+
+/** Makes `entry` a tombstone. */
+export function kill<T>(entry: Entry<T>): void {
+  entry.alive = false;
+  entry.item = undefined;
+}
+
+export function view<T>(entry: Entry<T>, item: T): QueuedTask<T> {
+  return {
+    id: entry.id,
+    item,
+    priority: entry.base,
+    effectivePriority: entry.priority,
+    readySince: entry.readySince,
+  };
+}
+
 export function before<T>(a: Entry<T>, b: Entry<T>): boolean {
   return a.priority < b.priority || (a.priority === b.priority && a.sequence < b.sequence);
 }

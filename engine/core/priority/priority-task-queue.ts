@@ -18,19 +18,21 @@ import {
   mergeQueueConfig,
   type PriorityQueueConfig,
 } from './config.ts';
-import { Entry, heapify, heapPop, heapPush, siftUp, type TaskId } from './entry-heap.ts';
+import {
+  Entry,
+  heapify,
+  heapPop,
+  heapPush,
+  kill,
+  siftUp,
+  view,
+  type QueuedTask,
+  type TaskId,
+} from './entry-heap.ts';
 import { QueueFullError } from './queue-full-error.ts';
 import { QuotaIndex } from './quota-index.ts';
 
-export interface QueuedTask<T> {
-  readonly id: TaskId;
-  readonly item: T;
-  /** Base priority, as pushed or last updated. */
-  readonly priority: number;
-  /** Priority the queue ordered it by (base minus aging boost). */
-  readonly effectivePriority: number;
-  readonly readySince: number;
-}
+export type { QueuedTask } from './entry-heap.ts';
 
 export interface BulkItem<T> {
   readonly id: TaskId;
@@ -333,21 +335,6 @@ export class PriorityTaskQueue<T> {
     this.rejectedCount += count;
     throw new QueueFullError(this.cfg.maxQueued);
   }
-}
-
-function kill<T>(entry: Entry<T>): void {
-  entry.alive = false;
-  entry.item = undefined;
-}
-
-function view<T>(entry: Entry<T>, item: T): QueuedTask<T> {
-  return {
-    id: entry.id,
-    item,
-    priority: entry.base,
-    effectivePriority: entry.priority,
-    readySince: entry.readySince,
-  };
 }
 
 function duplicate(id: TaskId): SchedLabError {
