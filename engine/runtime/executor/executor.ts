@@ -65,6 +65,7 @@ export class Executor {
   private isPaused = false;
   private closed = false;
   private tickCancel: (() => void) | null = null;
+  private drainWaiters: (() => void)[] = [];
   private readonly c = {
     quanta: 0,
     retries: 0,
@@ -78,7 +79,12 @@ export class Executor {
     config: EngineConfigPatch | unknown = {},
     options: ExecutorOptions = {},
   ) {
-    this.cfg = mergeConfig(DEFAULT_ENGINE_CONFIG, config);
+    // Without an explicit worker count the executor adopts the backend's (threads: one per core).
+    const explicitWorkers = typeof config === 'object' && config !== null && 'workers' in config;
+    const defaults = explicitWorkers
+      ? DEFAULT_ENGINE_CONFIG
+      : { ...DEFAULT_ENGINE_CONFIG, workers: Math.min(256, Math.max(1, backend.workerCount)) };
+    this.cfg = mergeConfig(defaults, config);
     this.settings = toSettings(this.cfg);
     this.spans = new SpanRing(options.spanCapacity ?? 65_536);
     this.events = new EventRing(options.eventCapacity ?? 1024);
@@ -323,9 +329,14 @@ export class Executor {
     this.pump();
   }
 
-  /** Resolves once no job is live (on the sim, something must drive the clock meanwhile). */
-  drain(): Promise<void> {
-    return this.book.drained();
+  /**
+   * Resolves once no job is live and no worker still runs a cancelled split (on the sim,
+   * something must drive the clock meanwhile).
+   */
+  async drain(): Promise<void> {
+    await this.book.drained();
+    if (this.busyWorkers() === 0) return;
+    await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 
   /** Cancels every live job and closes the backend. */
@@ -466,6 +477,17 @@ export class Executor {
       this.afterQuantum(split, end, now);
     }
     this.pump();
+    if (this.drainWaiters.length > 0 && this.book.counts.live === 0 && this.busyWorkers() === 0) {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const fn of waiters) fn();
+    }
+  }
+
+  private busyWorkers(): number {
+    return (
+      (this.stateCounts[SplitState.running] ?? 0) + (this.stateCounts[SplitState.cancelling] ?? 0)
+    );
   }
 
   private afterQuantum(split: ExecSplit, end: QuantumEnd, now: number): void {
