@@ -13,11 +13,16 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import { invalidConfig, SchedLabError } from '../../../shared/errors.ts';
-import { PriorityTaskQueue, type PriorityQueueConfig } from '../../core/priority/index.ts';
+import {
+  DEFAULT_PRIORITY_QUEUE_CONFIG,
+  PriorityTaskQueue,
+  type PriorityQueueConfig,
+} from '../../core/priority/index.ts';
 import type { ModuleRef } from '../backend.ts';
 import { nanosSince, originNow } from './clock.ts';
 import type { FromTaskWorker, TaskFunctionRef, TaskWorkerData } from './protocol.ts';
 import { BUILTIN_TASKS } from './task-functions.ts';
+import { MAX_BATCH, TaskBatches, type Batch } from './task-batches.ts';
 import type { TaskQueue } from './task-queue.ts';
 import { ARG, HEADER, RESULT, TaskRing } from './task-ring.ts';
 import { WorkerHost } from './worker-host.ts';
@@ -38,8 +43,8 @@ export interface TaskPoolOptions {
   readonly ringSlots?: number;
   /** How much measured work to hand each worker ahead (ns); default 2 ms. */
   readonly aheadNanos?: number;
-  /** Default: the PRIO queue (`PriorityTaskQueue`) with `queueConfig`. */
-  readonly queue?: TaskQueue<Pending>;
+  /** Default: the PRIO queue (`PriorityTaskQueue`) with `queueConfig`; it orders batches. */
+  readonly queue?: TaskQueue<Batch<Pending>>;
   /** Knobs of the default queue: aging, `maxQueued` (a task beyond it is rejected), … */
   readonly queueConfig?: Partial<PriorityQueueConfig>;
   readonly resourceLimits?: ResourceLimits;
@@ -73,10 +78,9 @@ export class TaskPool {
   private readonly names = new Map<string, number>();
   private readonly refs: TaskFunctionRef[] = [];
   private readonly lanes: Lane[] = [];
-  private readonly queue: TaskQueue<Pending>;
+  private readonly queue: TaskBatches<Pending>;
   private readonly ringSlots: number;
   private readonly aheadNanos: number;
-  private nextId = 0;
   private pumpQueued = false;
   private closed = false;
   private completedCount = 0;
@@ -88,12 +92,16 @@ export class TaskPool {
     if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
       throw invalidConfig('workers', `must be an integer from 1 to 256, got ${workers}`);
     }
-    this.ringSlots = options.ringSlots ?? 1024;
-    if (!Number.isInteger(Math.log2(this.ringSlots)) || this.ringSlots < MIN_DEPTH) {
-      throw invalidConfig('ringSlots', `must be a power of two >= ${MIN_DEPTH}`);
+    this.ringSlots = options.ringSlots ?? 2048;
+    if (!Number.isInteger(Math.log2(this.ringSlots)) || this.ringSlots < 2 * MAX_BATCH) {
+      throw invalidConfig('ringSlots', `must be a power of two >= ${2 * MAX_BATCH}`);
     }
     this.aheadNanos = options.aheadNanos ?? 2_000_000;
-    this.queue = options.queue ?? new PriorityTaskQueue<Pending>(options.queueConfig ?? {});
+    const queueConfig = options.queueConfig ?? {};
+    this.queue = new TaskBatches(
+      options.queue ?? new PriorityTaskQueue<Batch<Pending>>(queueConfig),
+      queueConfig.maxQueued ?? DEFAULT_PRIORITY_QUEUE_CONFIG.maxQueued,
+    );
     for (const name of Object.keys(BUILTIN_TASKS)) this.register(name, { kind: 'builtin', name });
     for (const [name, ref] of Object.entries(options.functions ?? {})) {
       this.register(name, { kind: 'module', ref });
@@ -123,7 +131,7 @@ export class TaskPool {
       reject = rej;
     });
     // The queue validates the priority and its bound; a task it refuses is never started.
-    this.queue.push(this.nextId++, { fnId, arg: task.arg, resolve, reject }, task.priority ?? 50);
+    this.queue.push({ fnId, arg: task.arg, resolve, reject }, task.priority ?? 50);
     if (!this.pumpQueued) {
       this.pumpQueued = true;
       queueMicrotask(this.pump);
@@ -136,8 +144,9 @@ export class TaskPool {
     if (this.closed) return;
     this.closed = true;
     const error = new SchedLabError('ENGINE_CLOSED', 'the task pool is closed');
-    for (let task = this.queue.pop(); task !== null; task = this.queue.pop())
-      task.item.reject(error);
+    for (let batch = this.queue.pop(); batch !== null; batch = this.queue.pop()) {
+      for (const task of batch) task.reject(error);
+    }
     const lanes = this.lanes.splice(0);
     for (const lane of lanes) this.rejectHeld(lane, error);
     await Promise.all(lanes.map((lane) => lane.host.retire()));
@@ -151,8 +160,9 @@ export class TaskPool {
   /** Hands queued tasks to every lane up to its depth, most urgent first. */
   private readonly pump = (): void => {
     this.pumpQueued = false;
+    this.queue.seal();
     const now = nanosSince(this.origin);
-    if (this.queue.tick !== undefined && now - this.lastTick >= AGING_TICK_NANOS) {
+    if (now - this.lastTick >= AGING_TICK_NANOS) {
       this.lastTick = now;
       this.queue.tick(now);
     }
@@ -167,22 +177,23 @@ export class TaskPool {
     const { meta, numbers, mask } = ring;
     const start = lane.head;
     let head = start;
-    let room = lane.depth - ((head - lane.acked) | 0);
-    for (; room > 0; room--) {
-      const task = this.queue.pop();
-      if (task === null) break;
-      const { item } = task;
-      const slot = head & mask;
-      meta[2 * slot] = item.fnId;
-      if (typeof item.arg === 'number') {
-        numbers[slot] = item.arg;
-        meta[2 * slot + 1] = ARG.NUMBER;
-      } else {
-        lane.argPort.postMessage(item.arg);
-        meta[2 * slot + 1] = ARG.MESSAGE;
+    // Whole batches only: a lane may pass its depth by less than one batch (the ring has room).
+    while (((head - lane.acked) | 0) < lane.depth) {
+      const batch = this.queue.pop();
+      if (batch === null) break;
+      for (const item of batch) {
+        const slot = head & mask;
+        meta[2 * slot] = item.fnId;
+        if (typeof item.arg === 'number') {
+          numbers[slot] = item.arg;
+          meta[2 * slot + 1] = ARG.NUMBER;
+        } else {
+          lane.argPort.postMessage(item.arg);
+          meta[2 * slot + 1] = ARG.MESSAGE;
+        }
+        pending[slot] = item;
+        head = (head + 1) | 0;
       }
-      pending[slot] = item;
-      head = (head + 1) | 0;
     }
     if (head === start) return;
     lane.head = head;
@@ -212,7 +223,10 @@ export class TaskPool {
     const perTask = message.busyNanos / Math.max(1, message.count);
     lane.nanosPerTask = lane.nanosPerTask === 0 ? perTask : 0.7 * lane.nanosPerTask + 0.3 * perTask;
     const ideal = Math.round(this.aheadNanos / Math.max(1, lane.nanosPerTask));
-    lane.depth = Math.max(MIN_DEPTH, Math.min(this.ringSlots, ideal));
+    lane.depth = Math.max(MIN_DEPTH, Math.min(this.ringSlots - MAX_BATCH, ideal));
+    // Batches of long tasks stay small, so a later urgent task waits behind little.
+    const shallowest = Math.min(...this.lanes.map((l) => l.depth));
+    this.queue.batchLimit = Math.max(1, Math.min(MAX_BATCH, shallowest >> 2));
     this.pump();
   }
 
