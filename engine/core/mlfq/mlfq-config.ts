@@ -2,7 +2,7 @@
  * The multilevel split queue's knobs (DESIGN.md §3.1) and their validation. Every knob is live:
  * the queue re-validates on each setter, and a rejected value leaves the old one in place.
  */
-import { invalidConfig } from '../../../shared/errors.ts';
+import { SchedLabError, invalidConfig } from '../../../shared/errors.ts';
 
 export const LEVEL_COUNT = 5;
 
@@ -58,4 +58,16 @@ export function checkLevelContributionCap(capNanos: number): number {
     );
   }
   return capNanos;
+}
+
+/** A level index argument (not config: a caller's mistake, so INVALID_ARGUMENT). */
+export function checkLevel(level: number): number {
+  if (!Number.isInteger(level) || level < 0 || level >= LEVEL_COUNT) {
+    throw new SchedLabError(
+      'INVALID_ARGUMENT',
+      `level must be an integer 0..${LEVEL_COUNT - 1} (got ${level})`,
+      'level',
+    );
+  }
+  return level;
 }

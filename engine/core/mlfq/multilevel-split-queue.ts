@@ -8,41 +8,22 @@
  * caches the Priority it was queued with, refreshed on take, charge and wake — as Trino's
  * `PrioritizedSplitRunner` caches its `TaskHandle`'s priority.
  */
-import { SchedLabError } from '../../../shared/errors.ts';
 import type { LevelStat, OfferReason, Priority, ReadyQueue, ReadySplit } from '../ready-queue.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
 import { LevelHeap, type LevelEntry } from './level-heap.ts';
+import { QueuePriority } from './queue-priority.ts';
 import { SplitIndex } from './split-index.ts';
 import {
   DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS,
   DEFAULT_LEVEL_THRESHOLDS_NANOS,
   DEFAULT_LEVEL_TIME_MULTIPLIER,
   LEVEL_COUNT,
+  checkLevel,
   checkLevelContributionCap,
   checkLevelThresholds,
   checkLevelTimeMultiplier,
   type MultilevelSplitQueueOptions,
 } from './mlfq-config.ts';
-
-/**
- * A Priority computed by this queue. The owner marks which groups this queue has priced: a group
- * arriving by a policy switch carries some other Priority and is priced afresh.
- */
-class QueuePriority implements Priority {
-  readonly level: number;
-  readonly levelPriority: number;
-  // Private, so a Priority still reads (and compares) as plain `{ level, levelPriority }`.
-  readonly #owner: object;
-
-  constructor(level: number, levelPriority: number, owner: object) {
-    this.level = level;
-    this.levelPriority = levelPriority;
-    this.#owner = owner;
-  }
-
-  static pricedBy(priority: Priority, owner: object): boolean {
-    return priority instanceof QueuePriority && priority.#owner === owner;
-  }
-}
 
 /** A telemetry row: `LevelStat` plus the level's current minimum priority (−1 until set). */
 export interface MlfqLevelStat extends LevelStat {
@@ -263,6 +244,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     for (let level = 0; level < LEVEL_COUNT; level++) {
       if (this.waiting[level]!.size > 0) {
         const levelTime = this.levelScheduledTime[level]!;
+        // As Trino: a level with no time yet has ratio 0 (offer gives a joining level its share).
         const ratio = levelTime === 0 ? 0 : target / levelTime;
         if (selected === -1 || ratio > worstRatio) {
           worstRatio = ratio;
@@ -331,15 +313,4 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     }
     split.priority = group.priority;
   }
-}
-
-function checkLevel(level: number): number {
-  if (!Number.isInteger(level) || level < 0 || level >= LEVEL_COUNT) {
-    throw new SchedLabError(
-      'INVALID_ARGUMENT',
-      `level must be an integer 0..${LEVEL_COUNT - 1} (got ${level})`,
-      'level',
-    );
-  }
-  return level;
 }
