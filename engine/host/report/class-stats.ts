@@ -17,6 +17,8 @@ export interface ClassReport {
   latencyMs: Percentiles;
   waitMs: Percentiles;
   scheduledMs: number;
+  /** Longest time a split that yielded waited for its next quantum (queue wait, no sleep). */
+  maxRequeueWaitMs: number;
   basePriority: number | null;
 }
 
@@ -26,6 +28,7 @@ export class ClassStats {
   cancelled = 0;
   rejected = 0;
   scheduledNanos = 0;
+  maxRequeueWaitNanos = 0;
   basePriority: number | null = null;
   readonly latency = new Summary();
   readonly wait = new Summary();
@@ -56,6 +59,7 @@ export class ClassStats {
       latencyMs: this.latency.toMs(),
       waitMs: this.wait.toMs(),
       scheduledMs: Math.round(this.scheduledNanos / 1000) / 1000,
+      maxRequeueWaitMs: Math.round(this.maxRequeueWaitNanos / 1000) / 1000,
       basePriority: this.basePriority,
     };
   }

@@ -20,6 +20,8 @@ export class RunCollector {
   spansDropped = 0;
   splitsCompleted = 0;
   private cursor = 0;
+  /** End of the last quantum of each split that yielded (ready again at once), for requeue waits. */
+  private readonly yieldedAt = new Map<number, number>();
   private readonly unsubscribe: (() => void)[];
 
   constructor(
@@ -54,11 +56,39 @@ export class RunCollector {
       const level = c.level[i] ?? 0;
       this.levelNanos[level] = (this.levelNanos[level] ?? 0) + d;
       this.stats(c.names[c.cls[i] ?? 0] ?? '').scheduledNanos += d;
+      this.requeueWait(
+        c.split[i] ?? 0,
+        c.start[i] ?? 0,
+        c.end[i] ?? 0,
+        c.outcome[i] ?? 0,
+        c.names[c.cls[i] ?? 0] ?? '',
+      );
       const task = c.task[i] ?? 0;
       const t = this.taskNanos.get(task);
       if (t !== undefined) this.taskNanos.set(task, t + d);
     }
     this.trace?.addColumns(c);
+  }
+
+  /**
+   * A split that yields is ready again at once, so the gap to its next quantum is pure queue wait:
+   * the longest such gap per class is what starvation looks like (outcome 0 = yielded; a
+   * blocked split's gap includes its sleep, so it is not counted).
+   */
+  private requeueWait(
+    split: number,
+    start: number,
+    end: number,
+    outcome: number,
+    cls: string,
+  ): void {
+    const last = this.yieldedAt.get(split);
+    if (last !== undefined) {
+      const s = this.stats(cls);
+      if (start - last > s.maxRequeueWaitNanos) s.maxRequeueWaitNanos = start - last;
+    }
+    if (outcome === 0) this.yieldedAt.set(split, end);
+    else this.yieldedAt.delete(split);
   }
 
   /** A counter sample for the trace (per-level depth and scheduled time). */
