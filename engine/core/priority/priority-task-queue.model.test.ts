@@ -1,9 +1,10 @@
 // Model check (DESIGN.md §3.2): under random push / pop / remove / updatePriority / bulkPush / tick
-// sequences the queue behaves exactly like a sorted array of its live tasks, ordered by
+// / compact sequences the queue behaves exactly like a sorted array of its live tasks, ordered by
 // (effective priority, arrival), and the heap never holds more tombstones than compaction allows.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { effectivePriority, type AgingKnobs } from './aging.ts';
+import { bandOf } from './bands.ts';
 import { PriorityTaskQueue } from './priority-task-queue.ts';
 
 interface ModelTask {
@@ -19,7 +20,8 @@ type Command =
   | { kind: 'remove'; id: number }
   | { kind: 'update'; id: number; priority: number }
   | { kind: 'bulk'; items: { id: number; priority: number }[] }
-  | { kind: 'tick'; advanceNanos: number };
+  | { kind: 'tick'; advanceNanos: number }
+  | { kind: 'compact' };
 
 const SECOND = 1_000_000_000;
 const id = fc.integer({ min: 0, max: 40 });
@@ -43,13 +45,42 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     }),
     weight: 1,
   },
+  { arbitrary: fc.record({ kind: fc.constant('compact' as const) }), weight: 1 },
 );
 
 class Model {
   tasks: ModelTask[] = [];
   sequence = 0;
   now = 0;
-  constructor(private readonly knobs: AgingKnobs) {}
+  streakBand = -1;
+  streak = 0;
+  constructor(
+    private readonly knobs: AgingKnobs,
+    private readonly quotaBurst: number,
+  ) {}
+
+  /** The spec, literally: the head, unless `quotaBurst` pops in a row came from its band. */
+  next(): { task: ModelTask; byQuota: boolean } | undefined {
+    const head = this.sorted()[0];
+    if (head === undefined) return undefined;
+    const band = bandOf(this.effective(head));
+    if (this.quotaBurst > 0 && band === this.streakBand && this.streak >= this.quotaBurst) {
+      const lower = this.tasks
+        .filter((t) => bandOf(this.effective(t)) > band)
+        .sort((a, b) => a.sequence - b.sequence)[0];
+      if (lower !== undefined) return { task: lower, byQuota: true };
+    }
+    return { task: head, byQuota: false };
+  }
+
+  taken(task: ModelTask, byQuota: boolean): void {
+    this.tasks = this.tasks.filter((t) => t !== task);
+    if (this.quotaBurst === 0) return;
+    const band = bandOf(this.effective(task));
+    if (byQuota) this.streak = 0;
+    else if (band === this.streakBand) this.streak++;
+    else [this.streakBand, this.streak] = [band, 1];
+  }
 
   effective(t: ModelTask): number {
     return effectivePriority(t.base, t.readySince, this.now, this.knobs);
@@ -69,9 +100,10 @@ function check(knobs: AgingKnobs): void {
     fc.property(
       fc.array(command, { maxLength: 120 }),
       fc.integer({ min: 0, max: 6 }),
-      (commands, compactionMin) => {
-        const queue = new PriorityTaskQueue<string>({ ...knobs, compactionMin });
-        const model = new Model(knobs);
+      fc.constantFrom(0, 0, 1, 2, 3),
+      (commands, compactionMin, quotaBurst) => {
+        const queue = new PriorityTaskQueue<string>({ ...knobs, compactionMin, quotaBurst });
+        const model = new Model(knobs, quotaBurst);
         for (const c of commands) {
           apply(queue, model, c);
           expect(queue.size).toBe(model.tasks.length);
@@ -105,20 +137,22 @@ function apply(queue: PriorityTaskQueue<string>, model: Model, c: Command): void
       }
       return;
     case 'pop': {
-      const head = model.sorted()[0];
+      const next = model.next();
+      expect(queue.peek()?.id).toBe(next?.task.id);
       const got = queue.pop();
-      if (head === undefined) {
+      if (next === undefined) {
         expect(got).toBeNull();
         return;
       }
+      const { task, byQuota } = next;
       expect(got).toEqual({
-        id: head.id,
-        item: `t${head.id}`,
-        priority: head.base,
-        effectivePriority: model.effective(head),
-        readySince: head.readySince,
+        id: task.id,
+        item: `t${task.id}`,
+        priority: task.base,
+        effectivePriority: model.effective(task),
+        readySince: task.readySince,
       });
-      model.tasks = model.tasks.filter((t) => t !== head);
+      model.taken(task, byQuota);
       return;
     }
     case 'remove':
@@ -152,15 +186,19 @@ function apply(queue: PriorityTaskQueue<string>, model: Model, c: Command): void
       model.now += c.advanceNanos;
       queue.tick(model.now);
       return;
+    case 'compact':
+      queue.compact();
+      expect(queue.heapLength).toBe(model.tasks.length);
+      return;
   }
 }
 
 describe('PriorityTaskQueue matches a sorted-array model', () => {
-  it('without aging, under random push/pop/remove/updatePriority/bulkPush sequences', () => {
+  it('without aging, under random push/pop/remove/updatePriority/bulkPush sequences, quota on or off', () => {
     check({ aging: false, agingAfterNanos: 0, agingStepNanos: 1, agingCap: 0 });
   });
 
-  it('with aging re-evaluated by tick(now)', () => {
+  it('with aging re-evaluated by tick(now), quota on or off', () => {
     check({ aging: true, agingAfterNanos: 60 * SECOND, agingStepNanos: 30 * SECOND, agingCap: 20 });
   });
 });
