@@ -15,6 +15,8 @@ export const CTL_STOP = 64;
 export const CTL_FAILED_NODE = 65;
 export const CTL_DONE = 80;
 const CTL_INTS = 96;
+/** Sampled spans kept per worker and run (a ring: the most recent win). */
+export const SPANS_PER_WORKER = 4096;
 
 export interface RunBuffers {
   readonly ctl: SharedArrayBuffer;
@@ -35,6 +37,11 @@ export interface RunBuffers {
   readonly runCount: SharedArrayBuffer;
   readonly startStamp: SharedArrayBuffer;
   readonly finishStamp: SharedArrayBuffer;
+  /** Sampled spans, `SPANS_PER_WORKER` per worker: node, outcome, start and end (ms since the epoch). */
+  readonly spanNode: SharedArrayBuffer;
+  readonly spanOutcome: SharedArrayBuffer;
+  readonly spanStart: SharedArrayBuffer;
+  readonly spanEnd: SharedArrayBuffer;
 }
 
 export interface RunViews {
@@ -54,6 +61,10 @@ export interface RunViews {
   readonly runCount: Int32Array;
   readonly startStamp: Int32Array;
   readonly finishStamp: Int32Array;
+  readonly spanNode: Int32Array;
+  readonly spanOutcome: Uint8Array;
+  readonly spanStart: Float64Array;
+  readonly spanEnd: Float64Array;
 }
 
 function shared<T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(
@@ -92,6 +103,10 @@ export function allocateRun(graph: CompiledGraph, workers: number): RunBuffers {
     runCount: shared(i32, 4 * n),
     startStamp: shared(i32, 4 * n),
     finishStamp: shared(i32, 4 * n),
+    spanNode: shared(i32, 4 * SPANS_PER_WORKER * workers),
+    spanOutcome: shared(u8, SPANS_PER_WORKER * workers),
+    spanStart: shared((b) => new Float64Array(b), 8 * SPANS_PER_WORKER * workers),
+    spanEnd: shared((b) => new Float64Array(b), 8 * SPANS_PER_WORKER * workers),
   };
 }
 
@@ -131,5 +146,9 @@ export function viewRun(b: RunBuffers): RunViews {
     runCount: i32(b.runCount),
     startStamp: i32(b.startStamp),
     finishStamp: i32(b.finishStamp),
+    spanNode: i32(b.spanNode),
+    spanOutcome: new Uint8Array(b.spanOutcome),
+    spanStart: new Float64Array(b.spanStart),
+    spanEnd: new Float64Array(b.spanEnd),
   };
 }

@@ -11,6 +11,7 @@ export type ToWorker =
       readonly kernelNames: readonly string[];
       readonly failFast: boolean;
       readonly verify: boolean;
+      readonly sampleEvery: number;
     }
   | { readonly type: 'close' };
 

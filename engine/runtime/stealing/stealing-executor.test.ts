@@ -157,6 +157,29 @@ describe('StealingExecutor', () => {
     }
   }, 60_000);
 
+  it('samples spans with node ids: every node of a small graph, a bounded sample of a large one', async () => {
+    const chain = compileDocument(
+      parseGraphDocument({ generator: 'chain', length: 100, kernel: 'spin-us', cost: 0.02 }),
+    );
+    const small = await executor.run(chain);
+    expect(small.spanSampleEvery).toBe(1);
+    expect(small.spans.map((s) => s.node).sort()).toEqual(
+      [...Array(100).keys()].map((i) => `n${i}`).sort(),
+    );
+    for (const s of small.spans) {
+      expect(s.outcome).toBe('finished');
+      expect(s.endNanos - s.startNanos).toBeGreaterThanOrEqual(19_000); // spun ≥ 20 µs, rounding aside
+    }
+    const wide = compileDocument(parseGraphDocument({ generator: 'independent', count: 20_000 }));
+    const large = await executor.run(wide);
+    expect(large.spanSampleEvery).toBe(2);
+    // Each worker samples every second node it processed.
+    const sampled = large.perWorker.reduce((sum, w) => sum + Math.floor(w.executed / 2), 0);
+    expect(sampled).toBeGreaterThanOrEqual(9_999);
+    expect(large.spans.length + large.droppedSpans).toBe(sampled);
+    expect(large.spans.length).toBeLessThanOrEqual(2 * 4096);
+  }, 30_000);
+
   it('runs on a single worker', async () => {
     const one = await StealingExecutor.start(1);
     try {

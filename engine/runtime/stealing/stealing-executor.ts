@@ -8,39 +8,24 @@ import { Worker } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode } from '../../../shared/graph.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
-import type { GraphReport, RootCause } from '../../core/graph/graph-run.ts';
-import { graphMetrics } from '../../core/graph/metrics.ts';
-import { FAILED, countStates } from '../../core/graph/node-state.ts';
 import { WorkDeque, ringCapacity } from './deque.ts';
 import { DEFAULT_STEALING_KERNEL, stealingKernel } from './kernels.ts';
-import {
-  CTL_FAILED_NODE,
-  allocateRun,
-  resetRun,
-  viewRun,
-  type RunBuffers,
-  type RunViews,
-} from './layout.ts';
+import { allocateRun, resetRun, viewRun, type RunBuffers, type RunViews } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
-import { verifyRun, type Verification } from './verify.ts';
+import { buildReport, type StealingReport } from './stealing-report.ts';
 import type { LoopStats } from './worker-loop.ts';
+
+export type { StealingReport } from './stealing-report.ts';
 
 export interface StealingRunOptions {
   readonly errorMode?: GraphErrorMode;
   /** Record per-node run counts and global stamps to check exactly-once and order (slower). */
   readonly verify?: boolean;
-}
-
-export interface StealingReport extends GraphReport {
-  readonly nodesPerSecond: number;
-  readonly steals: number;
-  readonly stealAttempts: number;
-  readonly sleeps: number;
-  readonly idleNanos: number;
-  readonly perWorker: readonly LoopStats[];
-  readonly verification: Verification;
-  /** Per-node results written by the `add` kernel. */
-  readonly results: Int32Array;
+  /**
+   * Record a span for one node in every `sampleEvery` (0 = none). Default: every node of graphs
+   * up to 10k nodes, then sampled down to about 10k spans; the report says the rate.
+   */
+  readonly sampleEvery?: number;
 }
 
 interface PendingRun {
@@ -126,6 +111,7 @@ export class StealingExecutor {
     const p = this.workers.length;
     const verify = options.verify ?? false;
     const failFast = (options.errorMode ?? 'fail-fast') === 'fail-fast';
+    const sampleEvery = options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / 10_000));
     const { buffers, views, roots } = this.memoryFor(graph);
     resetRun(views, graph.nodeCount);
     // Seed the roots in contiguous chunks; the workers have not started this run, so this thread
@@ -148,40 +134,12 @@ export class StealingExecutor {
         kernelNames,
         failFast,
         verify,
+        sampleEvery,
       };
       for (const w of this.workers) w.postMessage(message);
     });
 
-    const makespanNanos = Math.round(
-      (Math.max(...stats.map((s) => s.endMs)) - Math.min(...stats.map((s) => s.startMs))) * 1e6,
-    );
-    const busy = stats.reduce(
-      (sum, s) => sum + Math.max(0, (s.endMs - s.startMs) * 1e6 - s.idleNanos),
-      0,
-    );
-    const sum = (f: (s: LoopStats) => number) => stats.reduce((acc, s) => acc + f(s), 0);
-    return {
-      ...graphMetrics(p, makespanNanos, busy, graph.criticalPathNanos),
-      counts: countStates(views.states),
-      // Copies: the shared memory is reused by this graph's next run.
-      states: views.states.slice(),
-      rootCause: rootCause(
-        graph,
-        views.states,
-        views.ctl[CTL_FAILED_NODE]!,
-        kernelNames,
-        views.kernelOf,
-      ),
-      attempts: sum((s) => s.attempts),
-      nodesPerSecond: makespanNanos > 0 ? graph.nodeCount / (makespanNanos / 1e9) : 0,
-      steals: sum((s) => s.steals),
-      stealAttempts: sum((s) => s.stealAttempts),
-      sleeps: sum((s) => s.sleeps),
-      idleNanos: sum((s) => s.idleNanos),
-      perWorker: stats.sort((a, b) => a.workerId - b.workerId),
-      verification: verifyRun(graph, views, kernelNames, verify),
-      results: views.results.slice(),
-    };
+    return buildReport(graph, views, stats, kernelNames, verify, sampleEvery);
   }
 
   private memoryFor(graph: CompiledGraph): {
@@ -228,22 +186,4 @@ export class StealingExecutor {
     this.pending = null;
     run?.reject(e);
   }
-}
-
-/** Fail-fast: the node that stopped the run; continue: the lowest-index failed node, if any. */
-function rootCause(
-  graph: CompiledGraph,
-  states: Uint8Array,
-  failFastNode: number,
-  kernelNames: readonly string[],
-  kernelOf: Uint16Array,
-): RootCause | null {
-  const index = failFastNode >= 0 ? failFastNode : states.indexOf(FAILED);
-  if (index < 0) return null;
-  const kernel = kernelNames[kernelOf[index]!] ?? '?';
-  return {
-    node: graph.nodeId(index),
-    index,
-    message: `kernel "${kernel}" threw on node ${graph.nodeId(index)}`,
-  };
 }

@@ -28,6 +28,7 @@ port.on('message', (m: ToWorker) => {
       workers: m.workers,
       failFast: m.failFast,
       verify: m.verify,
+      sampleEvery: m.sampleEvery,
       kernels,
       seed: 0x9e3779b9 ^ (workerId * 0x85ebca6b) ^ m.runId,
     });

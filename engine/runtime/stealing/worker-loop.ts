@@ -28,6 +28,7 @@ import {
   CTL_REMAINING,
   CTL_SLEEPERS,
   CTL_STOP,
+  SPANS_PER_WORKER,
   type RunViews,
 } from './layout.ts';
 
@@ -39,6 +40,8 @@ export interface LoopOptions {
   /** Kernel per kernel-table index. */
   readonly kernels: readonly StealingKernel[];
   readonly seed: number;
+  /** Record one span every this many processed nodes (0 = none). */
+  readonly sampleEvery: number;
 }
 
 export interface LoopStats {
@@ -49,6 +52,8 @@ export interface LoopStats {
   readonly stealAttempts: number;
   readonly sleeps: number;
   readonly idleNanos: number;
+  /** Spans sampled (the ring keeps the last SPANS_PER_WORKER). */
+  readonly spansWritten: number;
   /** Wall clock (ms since the epoch, sub-ms precision) when the loop started and ended. */
   readonly startMs: number;
   readonly endMs: number;
@@ -90,10 +95,15 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   let stealAttempts = 0;
   let sleeps = 0;
   let idleMs = 0;
+  let untilSample = o.sampleEvery;
+  let spansWritten = 0;
+  const spanBase = o.workerId * SPANS_PER_WORKER;
 
   /** Runs node `node` (or skips/cancels it); releases successors; returns one to run in place. */
   const process = (node: number): number => {
     let outcome = SUCCEEDED;
+    const sampled = untilSample > 0 && --untilSample === 0;
+    const spanStart = sampled ? performance.timeOrigin + performance.now() : 0;
     if (o.verify) {
       Atomics.add(v.runCount, node, 1);
       v.startStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
@@ -117,6 +127,14 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
       executed++;
     }
     states[node] = outcome;
+    if (sampled) {
+      const i = spanBase + (spansWritten++ % SPANS_PER_WORKER);
+      v.spanNode[i] = node;
+      v.spanOutcome[i] = outcome;
+      v.spanStart[i] = spanStart;
+      v.spanEnd[i] = performance.timeOrigin + performance.now();
+      untilSample = o.sampleEvery;
+    }
     if (o.verify) v.finishStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
     completed++;
     const poison = outcome === FAILED || outcome === SKIPPED;
@@ -218,6 +236,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     stealAttempts,
     sleeps,
     idleNanos: Math.round(idleMs * 1e6),
+    spansWritten,
     startMs,
     endMs: performance.timeOrigin + performance.now(),
   };
