@@ -48,3 +48,12 @@ export {
   type StealingReport,
   type StealingRunOptions,
 } from './runtime/stealing/index.ts';
+export {
+  ThreadsBackend,
+  TaskPool,
+  type ThreadsBackendOptions,
+  type TaskPoolOptions,
+  type TaskSpec,
+  type TaskContext,
+  type UserFunction,
+} from './runtime/threads/index.ts';

@@ -1,3 +1,5 @@
-// The threads backend's public surface.
+// The threads backend and the tiny-task pool: the public surface of engine/runtime/threads.
 export { ThreadsBackend, MAX_WORKERS, type ThreadsBackendOptions } from './threads-backend.ts';
+export { TaskPool, type TaskPoolOptions, type TaskSpec } from './task-pool.ts';
 export type { TaskContext, UserFunction } from './user-module.ts';
+export { BUILTIN_TASKS } from './task-functions.ts';
