@@ -3,17 +3,6 @@ import { SchedLabError } from '../../../shared/errors.ts';
 import { SplitState, checkSplitTransition } from './lifecycle.ts';
 import { MS, intermediates, leaves, oneTaskJob, simRig, spin } from './testing.ts';
 
-function balanced(c: {
-  submitted: number;
-  succeeded: number;
-  failed: number;
-  cancelled: number;
-  rejected: number;
-  live: number;
-}) {
-  return c.submitted === c.succeeded + c.failed + c.cancelled + c.rejected + c.live;
-}
-
 describe('Executor on the simulator', () => {
   it('runs a job to completion, one span per quantum, counters balanced', () => {
     const { sim, ex, ends } = simRig({ workers: 2, quantumMs: 10, policy: 'fifo' });
