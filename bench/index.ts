@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   'priority-queue': () => import('./priority-queue.ts'),
   dag: () => import('./dag.ts'),
   mlfq: () => import('./mlfq.ts'),
+  sim: () => import('./sim.ts'),
 };
 
 const wanted = process.argv.slice(2);
