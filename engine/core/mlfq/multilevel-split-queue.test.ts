@@ -53,7 +53,7 @@ describe('updatePriority', () => {
     expect(levelTimes(queue)).toEqual([1 * S, 9 * S, 20 * S, 0, 0]);
     // Level 4 had no minimum yet, so it is seeded with the group's time; the task time not
     // charged to the walk (600 − 30 s) is added on top.
-    expect(priority).toEqual({ level: 4, levelPriority: 600 * S + 570 * S });
+    expect(priority).toStrictEqual({ level: 4, levelPriority: 600 * S + 570 * S });
     expect(queue.levelMinPriorities[4]).toBe(600 * S);
   });
 

@@ -8,10 +8,16 @@
  * caches the Priority it was queued with, refreshed on take, charge and wake — as Trino's
  * `PrioritizedSplitRunner` caches its `TaskHandle`'s priority.
  */
-import type { LevelStat, OfferReason, Priority, ReadyQueue, ReadySplit } from '../ready-queue.ts';
+import type {
+  FairnessGroup,
+  LevelStat,
+  OfferReason,
+  Priority,
+  ReadyQueue,
+  ReadySplit,
+} from '../ready-queue.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { LevelHeap, type LevelEntry } from './level-heap.ts';
-import { QueuePriority } from './queue-priority.ts';
 import { SplitIndex } from './split-index.ts';
 import {
   DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS,
@@ -38,6 +44,11 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   private readonly levelScheduledTime: number[] = new Array<number>(LEVEL_COUNT).fill(0);
   private readonly levelMinPriority: number[] = new Array<number>(LEVEL_COUNT).fill(-1);
   private readonly selectedCount: number[] = new Array<number>(LEVEL_COUNT).fill(0);
+  /**
+   * The Priority this queue last gave each group. A group whose current Priority is not that one
+   * was priced elsewhere (another policy, another queue) and is priced afresh when moved here.
+   */
+  private readonly priced = new WeakMap<FairnessGroup, Priority>();
 
   private multiplier = DEFAULT_LEVEL_TIME_MULTIPLIER;
   /** `multiplierPowers[L] = m^L`, recomputed when m changes. */
@@ -130,7 +141,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const contribution = Math.min(quantaNanos, this.contributionCap);
     if (oldLevel === newLevel) {
       this.levelScheduledTime[oldLevel]! += contribution;
-      return new QueuePriority(oldLevel, priority.levelPriority + quantaNanos, this);
+      return { level: oldLevel, levelPriority: priority.levelPriority + quantaNanos };
     }
     let remainingContribution = contribution;
     let remainingTaskTime = quantaNanos;
@@ -145,7 +156,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     }
     this.levelScheduledTime[newLevel]! += remainingContribution;
     const levelMin = this.getLevelMinPriority(newLevel, scheduledNanos);
-    return new QueuePriority(newLevel, levelMin + remainingTaskTime, this);
+    return { level: newLevel, levelPriority: levelMin + remainingTaskTime };
   }
 
   /**
@@ -195,6 +206,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const group = split.group;
     group.priority = this.updatePriority(group.priority, quantumNanos, group.scheduledNanos);
     split.priority = group.priority;
+    this.priced.set(group, group.priority);
   }
 
   tick(_now?: number): void {
@@ -294,7 +306,10 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const group = split.group;
     const { level, levelPriority } = group.priority;
     const levelMin = this.getLevelMinPriority(level, group.scheduledNanos);
-    if (levelPriority < levelMin) group.priority = new QueuePriority(level, levelMin, this);
+    if (levelPriority < levelMin) {
+      group.priority = { level, levelPriority: levelMin };
+      this.priced.set(group, group.priority);
+    }
     split.priority = group.priority;
   }
 
@@ -307,9 +322,10 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const group = split.group;
     const level = this.computeLevel(group.scheduledNanos);
     const current = group.priority;
-    if (!QueuePriority.pricedBy(current, this) || current.level !== level) {
+    if (this.priced.get(group) !== current || current.level !== level) {
       const levelMin = this.getLevelMinPriority(level, group.scheduledNanos);
-      group.priority = new QueuePriority(level, levelMin, this);
+      group.priority = { level, levelPriority: levelMin };
+      this.priced.set(group, group.priority);
     }
     split.priority = group.priority;
   }
