@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   dag: () => import('./dag.ts'),
   mlfq: () => import('./mlfq.ts'),
   sim: () => import('./sim.ts'),
+  trino: () => import('./trino.ts'),
 };
 
 const wanted = process.argv.slice(2);
