@@ -120,6 +120,8 @@ export function LevelShareChart() {
     latest === null ? [] : levelShares(telemetry, SHARE_WINDOW_MS, m, latest.levels.length);
   const pct = rows.map((r) => ({ ...r, actual: r.actual * 100, target: r.target * 100 }));
   const mlfq = latest?.policy === 'mlfq';
+  // One number for "where did the time go": lower means more time at the lower levels.
+  const meanLevel = rows.reduce((acc, r, l) => acc + r.actual * l, 0);
   return (
     <Panel
       title="Scheduled-time share"
@@ -150,11 +152,13 @@ export function LevelShareChart() {
           </ResponsiveContainer>
           <div
             className="share-readout"
-            data-testid="level0-share"
-            data-share={rows[0]?.actual.toFixed(4)}
+            data-testid="level-share-readout"
+            data-level0-share={rows[0]?.actual.toFixed(4)}
+            data-mean-level={meanLevel.toFixed(4)}
           >
             level 0: {((rows[0]?.actual ?? 0) * 100).toFixed(1)} %
-            {mlfq && <> · target {((rows[0]?.target ?? 0) * 100).toFixed(1)} %</>}
+            {mlfq && <> (target {((rows[0]?.target ?? 0) * 100).toFixed(1)} %)</>} · time-weighted
+            mean level {meanLevel.toFixed(2)}
           </div>
         </>
       )}

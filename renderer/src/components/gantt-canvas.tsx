@@ -52,6 +52,7 @@ export function GanttCanvas() {
     let lastWall = performance.now();
     let lastEngine = telemetry.nowMs;
     let rate = 0;
+    let step = 0;
     let lastSeq = -1;
 
     const following = () => store.getState().follow;
@@ -62,7 +63,8 @@ export function GanttCanvas() {
 
     const windowEnd = (): number => {
       if (!following()) return viewport.endMs;
-      const extrapolated = live() ? Math.min((performance.now() - lastWall) * rate, 150 * rate) : 0;
+      // Glide at most one frame interval past the last frame: never run ahead of the engine.
+      const extrapolated = live() ? Math.min((performance.now() - lastWall) * rate, step) : 0;
       return lastEngine + extrapolated;
     };
 
@@ -104,9 +106,11 @@ export function GanttCanvas() {
       if (latest !== null && latest.seq !== lastSeq) {
         const now = performance.now();
         const engine = telemetry.nowMs;
-        if (lastSeq >= 0 && now > lastWall && engine >= lastEngine) {
+        // Frames that arrive in a burst say nothing about the engine's pace; skip them.
+        if (lastSeq >= 0 && now - lastWall > 20 && engine >= lastEngine) {
           const observed = (engine - lastEngine) / (now - lastWall);
           rate = rate === 0 ? observed : rate * 0.7 + observed * 0.3;
+          step = engine - lastEngine;
         }
         lastSeq = latest.seq;
         lastWall = now;

@@ -89,7 +89,8 @@ export function JobTable() {
   useTelemetryTick(500);
   const { telemetry } = useApp();
   const [scrollTop, setScrollTop] = useState(0);
-  const height = 420;
+  // Fill the window below the header and panel chrome; rows outside it are never rendered.
+  const height = Math.max(240, window.innerHeight - 230);
   const jobs = telemetry.jobs;
   const [first, last] = visibleRows(scrollTop, height, jobs.length);
   return (

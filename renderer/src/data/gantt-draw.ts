@@ -89,7 +89,8 @@ export function drawGantt(
     const x = Math.round(gutter + (t - t0) * pxPerMs) + 0.5;
     ctx.moveTo(x, axis);
     ctx.lineTo(x, height);
-    ctx.fillText(formatMs(t), x + 3, axis / 2);
+    // A label that would run off the right edge is left out rather than cut.
+    if (x + 48 < width) ctx.fillText(formatMs(t), x + 3, axis / 2);
   }
   ctx.stroke();
 

@@ -83,13 +83,14 @@ function LoadFile() {
 }
 
 function SubmitJob() {
-  const { transport, store } = useApp();
+  const { transport } = useApp();
   const [cls, setCls] = useState('adhoc');
   const [priority, setPriority] = useState('50');
   const [kernel, setKernel] = useState<(typeof KERNEL_NAMES)[number]>('spin');
   const [splits, setSplits] = useState('4');
   const [splitMs, setSplitMs] = useState('200');
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [lastJob, setLastJob] = useState<number | null>(null);
 
   const submit = async () => {
     const n = Number(splits);
@@ -122,13 +123,23 @@ function SubmitJob() {
       return;
     }
     const command: Command = { type: 'submitJob', job: parsed.data };
-    const r = await sendCommand(transport, store, command, 'submitJob');
+    const r = await transport.send(command);
     const jobId = r.ok ? (r as Record<string, unknown>).jobId : undefined;
+    setLastJob(typeof jobId === 'number' ? jobId : null);
     setResult(
       r.ok
         ? { ok: true, text: `submitted job ${String(jobId ?? '')}`.trim() }
         : { ok: false, text: r.error.message },
     );
+  };
+
+  const cancelLast = async () => {
+    if (lastJob === null) return;
+    const r = await transport.send({ type: 'cancelJob', jobId: lastJob });
+    setResult(
+      r.ok ? { ok: true, text: `cancelled job ${lastJob}` } : { ok: false, text: r.error.message },
+    );
+    if (r.ok) setLastJob(null);
   };
 
   return (
@@ -182,8 +193,21 @@ function SubmitJob() {
           Submit
         </button>
         {result !== null && (
-          <div className={result.ok ? 'ok-line' : 'field-error'} data-testid="submit-result">
+          <div
+            className={result.ok ? 'ok-line' : 'field-error'}
+            data-testid="submit-result"
+            data-job-id={lastJob ?? ''}
+          >
             {result.text}
+            {lastJob !== null && (
+              <button
+                className="btn small danger inline"
+                data-testid="submit-cancel"
+                onClick={() => void cancelLast()}
+              >
+                cancel it
+              </button>
+            )}
           </div>
         )}
       </div>

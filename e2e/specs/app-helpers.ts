@@ -1,0 +1,52 @@
+// Helpers the app specs share: reading what the UI shows (data attributes the views expose for
+// tests) and saving the screenshot of a view on every run.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { expect } from '../fixtures/app.ts';
+
+const SHOTS = fileURLToPath(new URL('../screenshots', import.meta.url));
+
+export const VIEWS = ['live', 'controls', 'workloads', 'compare', 'export'] as const;
+
+/** Opens the app and waits until the engine's snapshot has arrived and frames flow. */
+export async function openApp(page: Page, appUrl: string): Promise<void> {
+  await page.goto(appUrl);
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open');
+  await expect(page.getByTestId('engine-policy')).not.toHaveText('…');
+}
+
+export async function counters(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => {
+    const out: Record<string, number> = {};
+    for (const el of document.querySelectorAll<HTMLElement>('[data-testid^="counter-"]')) {
+      out[el.dataset.testid!.slice('counter-'.length)] = Number(el.dataset.value);
+    }
+    return out;
+  });
+}
+
+export async function spanCount(page: Page): Promise<number> {
+  return Number(await page.getByTestId('gantt-canvas').getAttribute('data-span-count'));
+}
+
+export async function meanLevel(page: Page): Promise<number> {
+  return Number(await page.getByTestId('level-share-readout').getAttribute('data-mean-level'));
+}
+
+export async function view(page: Page, name: (typeof VIEWS)[number]): Promise<void> {
+  await page.getByTestId(`nav-${name}`).click();
+  await expect(page.getByTestId(`view-${name}`)).toBeVisible();
+}
+
+/** Sets a Controls field the way a user does: type the value, press Enter. */
+export async function setField(page: Page, field: string, value: string): Promise<void> {
+  const input = page.getByTestId(`field-${field}`);
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}

@@ -1,0 +1,109 @@
+// Controls against a real engine: a knob change is applied live and echoed back; the MLFQ's time
+// moves toward level 0 when the multiplier grows; a policy switch mid-run loses no job; a value
+// out of range is refused with the field named and nothing changes.
+import { expect, test } from '../fixtures/app.ts';
+import { counters, meanLevel, openApp, screenshot, setField, view } from './app-helpers.ts';
+
+test.describe.configure({ timeout: 120_000 });
+
+test('a larger multiplier is echoed by the engine and shifts scheduled time toward level 0', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await view(page, 'controls');
+  await page.getByTestId('field-policy').selectOption('mlfq');
+  await expect(page.getByTestId('echo-policy')).toHaveText('engine: mlfq');
+  const echo = page.getByTestId('echo-levelTimeMultiplier');
+  try {
+    await setField(page, 'levelTimeMultiplier', '1.2');
+    await expect(echo).toHaveText('engine: 1.2');
+    // Let a whole share window (5 s) run under m = 1.2, then read where the time went.
+    await view(page, 'live');
+    await page.waitForTimeout(6000);
+    const flat = await meanLevel(page);
+
+    await view(page, 'controls');
+    await setField(page, 'levelTimeMultiplier', '8');
+    await expect(echo).toHaveText('engine: 8');
+    await view(page, 'live');
+    // Under m = 8 each busy level gets 8× the next: the time-weighted mean level must drop.
+    await expect
+      .poll(() => meanLevel(page), { timeout: 30_000, intervals: [1000] })
+      .toBeLessThan(flat - 0.05);
+    await screenshot(page, 'live-multiplier-8');
+  } finally {
+    await view(page, 'controls');
+    await setField(page, 'levelTimeMultiplier', '2');
+    await expect(echo).toHaveText('engine: 2');
+  }
+});
+
+test('switching policy mid-run loses no job: counters balance before and after', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  const balanced = async () => {
+    const c = await counters(page);
+    return c.submitted! - (c.succeeded! + c.failed! + c.cancelled! + c.rejected! + c.live!);
+  };
+  await expect.poll(balanced).toBe(0);
+  await view(page, 'controls');
+  const policy = page.getByTestId('field-policy');
+  try {
+    for (const next of ['fifo', 'priority', 'fair', 'mlfq']) {
+      await policy.selectOption(next);
+      await expect(page.getByTestId('echo-policy')).toHaveText(`engine: ${next}`);
+      await expect(page.getByTestId('engine-policy')).toHaveText(next);
+    }
+  } finally {
+    await policy.selectOption('mlfq');
+  }
+  await view(page, 'live');
+  const before = await counters(page);
+  // Work keeps completing under the new policy and every job is accounted for in every frame.
+  await expect.poll(async () => (await counters(page)).quanta).toBeGreaterThan(before.quanta!);
+  for (let i = 0; i < 5; i++) await expect.poll(balanced).toBe(0);
+});
+
+test('an out-of-range value shows an error next to the field and changes nothing', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await view(page, 'controls');
+  const echo = page.getByTestId('echo-levelTimeMultiplier');
+  const before = await echo.textContent();
+  await setField(page, 'levelTimeMultiplier', '0.5');
+  const error = page.getByTestId('error-levelTimeMultiplier');
+  await expect(error).toBeVisible();
+  await expect(error).toContainText('levelTimeMultiplier');
+  await setField(page, 'levelThresholdsMs', '0, 500, 100, 3000, 15000');
+  await expect(page.getByTestId('error-levelThresholdsMs')).toContainText('levelThresholdsMs.2');
+  await screenshot(page, 'controls-errors');
+  // The engine's echo is what it was: nothing was applied.
+  await expect(echo).toHaveText(before!);
+  await page.reload();
+  await view(page, 'controls');
+  await expect(page.getByTestId('echo-levelTimeMultiplier')).toHaveText(before!);
+  await expect(page.getByTestId('error-levelTimeMultiplier')).toHaveCount(0);
+});
+
+test('a value the schema accepts is applied live and its change is marked in the engine echo', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await view(page, 'controls');
+  const echo = page.getByTestId('echo-quantumMs');
+  const before = (await echo.textContent())!.replace('engine: ', '');
+  try {
+    await setField(page, 'quantumMs', '40');
+    await expect(echo).toHaveText('engine: 40');
+    await expect(page.getByTestId('error-quantumMs')).toHaveCount(0);
+  } finally {
+    await setField(page, 'quantumMs', before);
+    await expect(echo).toHaveText(`engine: ${before}`);
+  }
+});

@@ -1,0 +1,83 @@
+// The Live view against a real engine: a preset is running at launch, frames flow into the
+// counters and the Gantt, a reload resumes from the host's snapshot, the shortcuts work.
+import { expect, test } from '../fixtures/app.ts';
+import { counters, openApp, screenshot, spanCount, view, VIEWS } from './app-helpers.ts';
+
+test('the app opens on a live preset and frames flow: counters advance, the Gantt has spans', async ({
+  page,
+  appUrl,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openApp(page, appUrl);
+  await expect(page.getByTestId('view-live')).toBeVisible();
+  await expect(page.getByTestId('disconnected-banner')).toHaveCount(0);
+  const before = await counters(page);
+  await expect.poll(async () => (await counters(page)).quanta).toBeGreaterThan(before.quanta!);
+  await expect.poll(async () => (await counters(page)).submitted).toBeGreaterThan(0);
+  await expect.poll(() => spanCount(page)).toBeGreaterThan(0);
+  await screenshot(page, 'live');
+  expect(errors).toEqual([]);
+});
+
+test('every view renders; a screenshot of each is saved', async ({ page, appUrl }) => {
+  await openApp(page, appUrl);
+  for (const name of VIEWS) {
+    await view(page, name);
+    await screenshot(page, name);
+  }
+  await page.getByTestId('theme-toggle').click();
+  const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+  await view(page, 'live');
+  await expect.poll(() => spanCount(page)).toBeGreaterThan(0);
+  await screenshot(page, `live-${theme}`);
+  // The theme is remembered across a reload.
+  await openApp(page, appUrl);
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+  await page.getByTestId('theme-toggle').click();
+});
+
+test('a reload resumes from the snapshot: history and counters are there at once', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await expect.poll(async () => (await counters(page)).submitted).toBeGreaterThan(0);
+  const before = await counters(page);
+  await page.reload();
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open');
+  // The snapshot carries the engine's counters and the spans still in its ring, so the page
+  // shows the past immediately instead of starting from zero.
+  await expect
+    .poll(async () => (await counters(page)).submitted)
+    .toBeGreaterThanOrEqual(before.submitted!);
+  await expect.poll(() => spanCount(page)).toBeGreaterThan(0);
+  await expect.poll(async () => (await counters(page)).quanta).toBeGreaterThan(before.quanta!);
+});
+
+test('keyboard: space pauses and resumes the engine, digits switch views, f toggles follow', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  const pause = page.getByTestId('pause-toggle');
+  await expect(pause).toHaveAttribute('data-paused', 'false');
+  await page.locator('body').press(' ');
+  try {
+    // The button shows the engine's echo (frame.paused), not a local flag.
+    await expect(pause).toHaveAttribute('data-paused', 'true');
+    await expect(pause).toHaveText(/Resume/);
+  } finally {
+    await page.locator('body').press(' ');
+  }
+  await expect(pause).toHaveAttribute('data-paused', 'false');
+  await page.locator('body').press('2');
+  await expect(page.getByTestId('view-controls')).toBeVisible();
+  await page.locator('body').press('1');
+  const follow = page.getByTestId('gantt-follow');
+  await expect(follow).toHaveAttribute('aria-pressed', 'true');
+  await page.locator('body').press('f');
+  await expect(follow).toHaveAttribute('aria-pressed', 'false');
+  await page.locator('body').press('f');
+  await expect(follow).toHaveAttribute('aria-pressed', 'true');
+});

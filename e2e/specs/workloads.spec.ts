@@ -1,0 +1,42 @@
+// Workloads against a real engine: submit one job, see it counted, cancel it.
+import { expect, test } from '../fixtures/app.ts';
+import { counters, openApp, screenshot, view } from './app-helpers.ts';
+
+test('submit a job, then cancel it: the engine counts it submitted, then cancelled', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await expect.poll(async () => (await counters(page)).submitted).toBeGreaterThan(0);
+  const before = await counters(page);
+  await view(page, 'workloads');
+  await page.getByTestId('submit-class').fill('e2e');
+  await page.getByTestId('submit-splits').fill('3');
+  // Long enough that it cannot finish before the cancel arrives.
+  await page.getByTestId('submit-split-ms').fill('60000');
+  await page.getByTestId('submit-job').click();
+  const result = page.getByTestId('submit-result');
+  await expect(result).toContainText(/submitted job \d+/);
+  const jobId = Number(await result.getAttribute('data-job-id'));
+  await screenshot(page, 'workloads-submitted');
+  await page.getByTestId('submit-cancel').click();
+  await expect(result).toContainText(`cancelled job ${jobId}`);
+  await view(page, 'live');
+  await expect
+    .poll(async () => (await counters(page)).submitted)
+    .toBeGreaterThan(before.submitted!);
+  await expect
+    .poll(async () => (await counters(page)).cancelled)
+    .toBeGreaterThan(before.cancelled!);
+});
+
+test('a job that does not match the schema is refused before it is sent, naming the field', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await view(page, 'workloads');
+  await page.getByTestId('submit-priority').fill('101');
+  await page.getByTestId('submit-job').click();
+  await expect(page.getByTestId('submit-result')).toContainText('basePriority');
+});
