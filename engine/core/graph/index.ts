@@ -8,3 +8,4 @@ export * from './node-state.ts';
 export * from './prng.ts';
 export * from './ready-order.ts';
 export * from './random-dag.ts';
+export * from './cost-history.ts';

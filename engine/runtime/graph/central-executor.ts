@@ -11,6 +11,7 @@
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
+import type { CostHistory } from '../../core/graph/cost-history.ts';
 import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
 import type { Backend, KernelName, QuantumEnd, SplitWork } from '../backend.ts';
 import { SpanRing, type GraphSpan } from './span-ring.ts';
@@ -28,6 +29,8 @@ export interface CentralRunOptions {
   readonly maxSpans?: number;
   /** Split ids are `splitIdBase + node index`, so several runs can share a backend. */
   readonly splitIdBase?: number;
+  /** Learns each finished node's measured running time (all its quanta), keyed by node id. */
+  readonly history?: CostHistory;
 }
 
 export interface CentralReport extends GraphReport {
@@ -55,6 +58,9 @@ class CentralGraphRun {
   private readonly run: GraphRun;
   private readonly works: SplitWork[];
   private readonly doneNanos: Float64Array;
+  /** Running time of the node's quanta so far (for the cost history). */
+  private readonly ranNanos: Float64Array;
+  private readonly history: CostHistory | undefined;
   private readonly onWorker: Uint8Array;
   /** Nodes between quanta (yielded, or woken after blocking), dispatched before new ones. */
   private readonly continuations: number[] = [];
@@ -77,6 +83,8 @@ class CentralGraphRun {
     this.quantum = options.quantumNanos ?? Number.MAX_SAFE_INTEGER;
     this.spans = new SpanRing(options.maxSpans ?? 65_536);
     this.doneNanos = new Float64Array(graph.nodeCount);
+    this.ranNanos = new Float64Array(graph.nodeCount);
+    this.history = options.history;
     this.onWorker = new Uint8Array(graph.nodeCount);
     this.run = new GraphRun(
       graph,
@@ -139,10 +147,13 @@ class CentralGraphRun {
     switch (end.outcome) {
       case 'finished':
         this.doneNanos[v] = 0;
+        this.history?.record(this.graph.nodeId(v), this.ranNanos[v]! + end.ranNanos);
+        this.ranNanos[v] = 0;
         this.run.succeeded(v, end.endNanos, end.ranNanos);
         break;
       case 'failed':
         this.doneNanos[v] = 0;
+        this.ranNanos[v] = 0;
         this.run.failed(v, end.endNanos, end.ranNanos, end.error ?? 'failed');
         if (!stopped && this.run.rootCause !== null && this.run.options.errorMode === 'fail-fast')
           this.cancelRunning();
@@ -152,12 +163,14 @@ class CentralGraphRun {
         break;
       case 'yielded':
         this.doneNanos[v]! += end.workNanos;
+        this.ranNanos[v]! += end.ranNanos;
         if (stopped) this.run.cancelled(v, end.endNanos, end.ranNanos);
         else this.continuations.push(v);
         this.run.addWork(end.endNanos, end.ranNanos);
         break;
       case 'blocked':
         this.doneNanos[v]! += end.workNanos;
+        this.ranNanos[v]! += end.ranNanos;
         if (stopped) this.run.cancelled(v, end.endNanos, end.ranNanos);
         else this.park(v, end.endNanos + (end.blockedNanos ?? 0));
         this.run.addWork(end.endNanos, end.ranNanos);

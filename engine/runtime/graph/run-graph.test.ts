@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CostHistory } from '../../core/graph/cost-history.ts';
 import { SimBackend } from '../sim/index.ts';
 import { StealingExecutor } from '../stealing/stealing-executor.ts';
 import { runGraphDocument } from './run-graph.ts';
@@ -33,6 +34,37 @@ describe('runGraphDocument', () => {
       await stealing.close();
     }
   }, 30_000);
+
+  it('learns node costs across runs and ranks the next run by them', async () => {
+    // No spec costs: the first critical-path run cannot tell the long node; the second can.
+    const history = new CostHistory();
+    const nodes = [
+      { id: 'short-1', cost: 1 },
+      { id: 'short-2', cost: 1 },
+      { id: 'long', cost: 5 },
+      { id: 'tail', cost: 5 },
+    ];
+    const doc = { nodes, edges: [{ from: 'long', to: 'tail' }], policy: 'critical-path' };
+    const blind = {
+      nodes: nodes.map(({ id }) => ({ id })),
+      edges: doc.edges,
+      policy: 'critical-path',
+    };
+    // Learn from runs whose spec costs are real (the simulator charges them), then rank a spec without costs.
+    await runGraphDocument(doc, { backend: new SimBackend({ workers: 1 }), history });
+    expect(history.estimate('long')).toBe(5e6);
+    const first = await runGraphDocument(blind, { backend: new SimBackend({ workers: 1 }) });
+    const ranked = await runGraphDocument(blind, {
+      backend: new SimBackend({ workers: 1 }),
+      history,
+    });
+    expect(first.criticalPathNanos).toBe(0);
+    expect(ranked.criticalPathNanos).toBe(10e6);
+    const firstNode = (r: typeof first) =>
+      r.executor === 'central' ? r.spans[0]?.node : undefined;
+    expect(firstNode(first)).toBe('short-1');
+    expect(firstNode(ranked)).toBe('long');
+  });
 
   it('names the field when the document is invalid or its executor is missing', async () => {
     await expect(runGraphDocument({ generator: 'chain', length: -1 }, {})).rejects.toMatchObject({

@@ -6,6 +6,7 @@
 import { SchedLabError } from '../../../shared/errors.ts';
 import { parseGraphDocument } from '../../../shared/graph.ts';
 import { compileDocument } from '../../core/graph/compile.ts';
+import { withCosts, type CostHistory } from '../../core/graph/cost-history.ts';
 import type { Backend } from '../backend.ts';
 import { SimBackend } from '../sim/index.ts';
 import type { StealingExecutor, StealingReport } from '../stealing/stealing-executor.ts';
@@ -14,6 +15,8 @@ import { runGraphCentral, type CentralReport } from './central-executor.ts';
 export interface GraphExecutors {
   readonly backend?: Backend;
   readonly stealing?: StealingExecutor;
+  /** Central runs learn node costs here and are ranked by them (spec cost where none is known). */
+  readonly history?: CostHistory;
 }
 
 export type GraphRunResult =
@@ -42,7 +45,13 @@ export async function runGraphDocument(
   const backend = executors.backend;
   if (backend === undefined)
     throw new SchedLabError('INVALID_ARGUMENT', 'executor: no backend to run on', 'executor');
-  const done = runGraphCentral(backend, graph, { policy: doc.policy, errorMode: doc.errorMode });
+  const history = executors.history;
+  const ranked = history === undefined ? graph : withCosts(graph, history);
+  const done = runGraphCentral(backend, ranked, {
+    policy: doc.policy,
+    errorMode: doc.errorMode,
+    ...(history === undefined ? {} : { history }),
+  });
   if (backend instanceof SimBackend) backend.runUntilIdle();
   return { executor: 'central', ...(await done) };
 }
