@@ -8,6 +8,8 @@ export * from './core/policies.ts';
 export * from './runtime/index.ts';
 export * from './host/index.ts';
 export {
+  CostHistory,
+  withCosts,
   compileDocument,
   compileGraph,
   generateGraph,
