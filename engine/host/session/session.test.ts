@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CommandError, Frame } from '../../../shared/protocol.ts';
 import { MS, intermediates, leaves, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
 import { Session } from './session.ts';
@@ -225,5 +225,32 @@ describe('Session frames', () => {
     const later = s.advance(500).at(-1)!;
     expect(later.fairness.jain).toBeLessThan(0.9);
     expect(MS).toBe(1e6);
+  });
+});
+
+describe('Session live loop', () => {
+  it('on the sim, emits frameHz frames per second and advances virtual time at speed × real time', () => {
+    vi.useFakeTimers();
+    try {
+      const s = new Session({ config: { workers: 2, quantumMs: 10 }, frameHz: 10, speed: 3 });
+      const frames: Frame[] = [];
+      s.onFrame((f) => frames.push(f));
+      s.executor.submitJob(job('a', 2, 5000));
+      s.start();
+      expect(s.running).toBe(true);
+      vi.advanceTimersByTime(1000);
+      expect(frames).toHaveLength(10);
+      expect(frames.at(-1)!.timeNanos).toBe(3000 * MS);
+      s.executor.pause();
+      vi.advanceTimersByTime(500);
+      expect(frames).toHaveLength(15);
+      expect(frames.at(-1)!.timeNanos).toBe(3000 * MS);
+      expect(frames.at(-1)!.paused).toBe(true);
+      s.stop();
+      vi.advanceTimersByTime(1000);
+      expect(frames).toHaveLength(15);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
