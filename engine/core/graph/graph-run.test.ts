@@ -33,14 +33,16 @@ function schedule(
     now = Math.min(...running.map((r) => r.end));
     const done = running.filter((r) => r.end === now);
     running = running.filter((r) => r.end !== now);
-    for (const { v } of done) {
+    for (const [i, { v }] of done.entries()) {
       end[v] = now;
       if (fails(v, run.attempts[v]!)) {
         run.failed(v, now, g.costNanos[v]!, `node ${v} failed`);
-        // fail-fast: the running nodes are cancelled cooperatively, at once here.
+        // fail-fast: the running nodes — including those ending at this same instant — are
+        // cancelled cooperatively, at once here (as the simulator does).
         if (run.rootCause !== null && errorMode === 'fail-fast') {
-          for (const r of running) run.cancelled(r.v, now, 0);
+          for (const r of [...running, ...done.slice(i + 1)]) run.cancelled(r.v, now, 0);
           running = [];
+          break;
         }
       } else run.succeeded(v, now, g.costNanos[v]!);
     }
