@@ -40,6 +40,14 @@ export interface RunReport {
   fairness: { jain: number };
   counters: { quanta: number; overrunMs: number; spansDropped: number; splitsRejected: number };
   dag?: DagReport;
+  /** Graph workloads with several graphs: each one's figures. */
+  dags?: (DagReport & {
+    name: string;
+    executor: string;
+    policy: string;
+    nodes: number;
+    failed: number;
+  })[];
   trino?: TrinoSummaryJson;
 }
 

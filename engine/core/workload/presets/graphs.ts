@@ -4,27 +4,21 @@
  */
 import type { WorkloadInput } from '../../../../shared/workload.ts';
 
-/** A → {B, C}, {B, C} → D, C → E with B long: critical-path ordering beats FIFO. */
+/** A → {B, C…}, {B, C…} → D, C → E with B long: critical-path ordering beats FIFO. */
 export const diamond: WorkloadInput = {
   name: 'diamond',
   description: 'A → {B, C}, {B, C} → D, C → E with B long: FIFO vs critical path.',
   seed: 1,
   config: { workers: 2 },
+  // The graph schema's diamond: A → {C1, C2, B}, {C1, C2, B} → D, Ci → Ei. The short branches
+  // come first in id order, so FIFO starts them before B and finishes late; critical path starts
+  // B at once.
   graph: {
-    nodes: [
-      { id: 'A', cost: 10, kernel: 'spin' },
-      { id: 'C', cost: 10, kernel: 'spin' },
-      { id: 'E', cost: 60, kernel: 'spin' },
-      { id: 'B', cost: 100, kernel: 'spin' },
-      { id: 'D', cost: 10, kernel: 'spin' },
-    ],
-    edges: [
-      { from: 'A', to: 'B' },
-      { from: 'A', to: 'C' },
-      { from: 'B', to: 'D' },
-      { from: 'C', to: 'D' },
-      { from: 'C', to: 'E' },
-    ],
+    generator: 'diamond',
+    width: 2,
+    longCost: 100,
+    cost: 10,
+    kernel: 'spin',
     policy: 'critical-path',
   },
 };

@@ -1,0 +1,211 @@
+/**
+ * Graph workloads (DESIGN.md §3.4, §5): each graph document of the workload runs in turn on the
+ * graph engineer's executors — the central executor over the run's backend (`sim` or `threads`),
+ * or the work-stealing executor (`threads` only). The report's `dag` section is that of the runs
+ * composed in sequence (W and CP add up), and each graph's own figures are listed in `dags`.
+ */
+import type { EngineConfig } from '../../../shared/config.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
+import {
+  explicitGraphSchema,
+  generatorSpecSchema,
+  type GraphDocument,
+} from '../../../shared/graph.ts';
+import { schemaError, type Workload } from '../../../shared/workload.ts';
+import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
+import { graphMetrics } from '../../core/graph/metrics.ts';
+import type { Backend } from '../../runtime/backend.ts';
+import { runGraphDocument, type GraphRunResult } from '../../runtime/graph/run-graph.ts';
+import { StealingExecutor } from '../../runtime/stealing/stealing-executor.ts';
+import { TraceWindow } from '../trace/trace-window.ts';
+import type { ClassReport } from './class-stats.ts';
+import { ms3, round3, type DagReport } from './report.ts';
+
+export interface GraphOutcome {
+  dag: DagReport;
+  dags: (DagReport & {
+    name: string;
+    executor: string;
+    policy: string;
+    nodes: number;
+    failed: number;
+  })[];
+  classes: Record<string, ClassReport>;
+  makespanNanos: number;
+  dispatches: number;
+  trace: TraceWindow | null;
+}
+
+/** The workload's graph documents, validated; errors name the field (`graph[1].depth …`). */
+export function graphDocuments(workload: Workload): GraphDocument[] {
+  const raw = workload.graph;
+  const list = Array.isArray(raw) ? raw : [raw];
+  return list.map((doc, i) => {
+    const schema =
+      typeof doc === 'object' && doc !== null && 'generator' in doc
+        ? generatorSpecSchema
+        : explicitGraphSchema;
+    const parsed = schema.safeParse(doc);
+    if (!parsed.success)
+      throw schemaError(
+        parsed.error,
+        'INVALID_WORKLOAD',
+        Array.isArray(raw) ? ['graph', i] : ['graph'],
+      );
+    return parsed.data;
+  });
+}
+
+function dagOf(
+  workers: number,
+  makespan: number,
+  work: number,
+  cp: number,
+  steals: number,
+): DagReport {
+  const m = graphMetrics(workers, makespan, work, cp);
+  return {
+    workMs: ms3(m.workNanos),
+    criticalPathMs: ms3(m.criticalPathNanos),
+    lowerBoundMs: ms3(m.lowerBoundNanos),
+    efficiency: round3(m.efficiency),
+    grahamRatio: round3(m.grahamRatio),
+    utilization: round3(m.utilization),
+    steals,
+  };
+}
+
+function graphName(doc: GraphDocument, i: number): string {
+  return `${'generator' in doc ? doc.generator : 'graph'}-${i}`;
+}
+
+export async function runGraphs(
+  workload: Workload,
+  docs: readonly GraphDocument[],
+  backend: Backend,
+  config: EngineConfig,
+  traceCapacity: number | null,
+): Promise<GraphOutcome> {
+  if (docs.some((d) => d.executor === 'stealing') && backend.kind !== 'threads') {
+    throw new SchedLabError(
+      'INVALID_WORKLOAD',
+      'graph.executor stealing runs on the threads backend only (--backend threads)',
+      'graph.executor',
+    );
+  }
+  const trace = traceCapacity === null ? null : new TraceWindow(traceCapacity);
+  const stealing = docs.some((d) => d.executor === 'stealing')
+    ? await StealingExecutor.start(config.workers)
+    : null;
+  const out: GraphOutcome = {
+    dag: dagOf(config.workers, 0, 0, 0, 0),
+    dags: [],
+    classes: {},
+    makespanNanos: 0,
+    dispatches: 0,
+    trace,
+  };
+  let work = 0;
+  let cp = 0;
+  let steals = 0;
+  let splitBase = 0;
+  try {
+    for (const [i, doc] of docs.entries()) {
+      const name = docs.length === 1 ? workload.name : graphName(doc, i);
+      const graph = compileDocument(doc);
+      const start = backend.now();
+      const result = await runGraphDocument(
+        doc,
+        stealing === null ? { backend } : { backend, stealing },
+      );
+      const s = result.executor === 'stealing' ? result.steals : 0;
+      const failed =
+        (result.counts['failed'] ?? 0) +
+        (result.counts['cancelled'] ?? 0) +
+        (result.counts['skipped'] ?? 0);
+      out.dags.push({
+        name,
+        executor: result.executor,
+        policy: doc.policy,
+        nodes: graph.nodeCount,
+        failed,
+        ...dagOf(
+          config.workers,
+          result.makespanNanos,
+          result.workNanos,
+          result.criticalPathNanos,
+          s,
+        ),
+      });
+      out.classes[name] = graphClass(result, failed);
+      out.makespanNanos += result.makespanNanos;
+      out.dispatches += result.executor === 'central' ? result.dispatches : graph.nodeCount;
+      work += result.workNanos;
+      cp += result.criticalPathNanos;
+      steals += s;
+      if (trace !== null)
+        addToTrace(
+          trace,
+          result,
+          graph,
+          i + 1,
+          name,
+          splitBase,
+          result.executor === 'stealing' ? start : 0,
+        );
+      splitBase += graph.nodeCount;
+    }
+  } finally {
+    await stealing?.close();
+  }
+  out.dag = dagOf(config.workers, out.makespanNanos, work, cp, steals);
+  return out;
+}
+
+function graphClass(r: GraphRunResult, failed: number): ClassReport {
+  const makespan = ms3(r.makespanNanos);
+  const latency = { p50: makespan, p95: makespan, p99: makespan, max: makespan, mean: makespan };
+  const none = { p50: 0, p95: 0, p99: 0, max: 0, mean: 0 };
+  return {
+    jobs: 1,
+    succeeded: failed === 0 ? 1 : 0,
+    failed: failed === 0 ? 0 : 1,
+    cancelled: 0,
+    rejected: 0,
+    unfinished: 0,
+    latencyMs: failed === 0 ? latency : none,
+    waitMs: none,
+    scheduledMs: ms3(r.workNanos),
+    maxRequeueWaitMs: 0,
+    basePriority: null,
+  };
+}
+
+/** Spans become slices (split id = run offset + node index + 1, never 0); edges become flows. */
+function addToTrace(
+  trace: TraceWindow,
+  r: GraphRunResult,
+  graph: CompiledGraph,
+  job: number,
+  cls: string,
+  base: number,
+  origin: number,
+): void {
+  for (const s of r.spans) {
+    trace.addSpan({
+      worker: s.workerId,
+      startNanos: origin + s.startNanos,
+      endNanos: origin + s.endNanos,
+      jobId: job,
+      taskId: job,
+      splitId: base + s.nodeIndex + 1,
+      level: 0,
+      outcome: s.outcome,
+      cls,
+    });
+  }
+  for (let v = 0; v < graph.nodeCount; v++) {
+    for (let k = graph.successorStart[v]!; k < graph.successorStart[v + 1]!; k++)
+      trace.addEdge(base + v + 1, base + graph.successors[k]! + 1);
+  }
+}
