@@ -72,6 +72,18 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
   });
 
+  it('a worker that cannot even start fails the split it was given; close still ends cleanly', async () => {
+    backend = new ThreadsBackend({
+      workers: 1,
+      resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 },
+    });
+    const driver = new Driver(backend);
+    const end = await driver.quantum(1, spin, 5_000 * MS, 0, 0);
+    expect(end.outcome).toBe('failed');
+    expect(end.error).toMatch(/worker lost: .*memory/i);
+    await backend.ready();
+  });
+
   it('rejects a dispatch to a busy or unknown worker and any call after close', async () => {
     const driver = await pool();
     const running = driver.quantum(1, { kernel: 'spin', totalNanos: 20 * MS }, 50 * MS, 0, 0);

@@ -146,6 +146,22 @@ describe('ThreadsBackend', { timeout: 60_000 }, () => {
     ]);
   });
 
+  it('fires timers at backend time, in order, and never fires a cancelled one', async () => {
+    const driver = await pool();
+    const clock = driver.backend;
+    const fired: string[] = [];
+    const at = clock.now() + 20 * MS;
+    const cancel = clock.setTimer(at - 10 * MS, () => fired.push('cancelled'));
+    clock.setTimer(at - 5 * MS, () => fired.push('early'));
+    cancel();
+    const firedAt = await new Promise<number>((resolve) =>
+      clock.setTimer(at, () => resolve(clock.now())),
+    );
+    expect(firedAt).toBeGreaterThanOrEqual(at);
+    expect(Number.isInteger(firedAt)).toBe(true);
+    expect(fired).toEqual(['early']);
+  });
+
   it('rejects a worker count out of range, naming the field', () => {
     backend = new ThreadsBackend({ workers: 1 });
     expect(() => backend!.setWorkerCount(0)).toThrow(/workers must be an integer/);

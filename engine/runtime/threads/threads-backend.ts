@@ -37,7 +37,12 @@ interface Slot {
   ready: Promise<void>;
   /** Also called when the worker dies before it is ready, so `ready()` never hangs. */
   markReady: () => void;
+  booted: boolean;
 }
+
+/** A worker that dies before it is ready (a broken environment) is respawned after a backoff. */
+const BOOT_RETRY_MS = 100;
+const BOOT_RETRY_MAX_MS = 5_000;
 
 export class ThreadsBackend implements Backend {
   readonly kind = 'threads';
@@ -47,6 +52,7 @@ export class ThreadsBackend implements Backend {
   /** State a user module yielded, by split: the input of its next quantum. */
   private readonly moduleState = new Map<number, unknown>();
   private readonly running = new Map<number, Slot>();
+  private readonly bootFailures = new Map<number, number>();
   private target: number;
   private listener: BackendEvents | null = null;
   private closed = false;
@@ -125,12 +131,21 @@ export class ThreadsBackend implements Backend {
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {
-    const delayMs = Math.max(0, (atNanos - this.now()) / 1e6);
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, delayMs);
-    this.timers.add(timer);
+    let timer: NodeJS.Timeout;
+    // Node's timers count from the event loop's cached millisecond clock and may fire a little
+    // early by this clock: re-arm until backend time has really reached `atNanos`.
+    const arm = (): void => {
+      timer = setTimeout(
+        () => {
+          this.timers.delete(timer);
+          if (this.now() < atNanos) arm();
+          else fn();
+        },
+        Math.max(0, (atNanos - this.now()) / 1e6),
+      );
+      this.timers.add(timer);
+    };
+    arm();
     return () => {
       clearTimeout(timer);
       this.timers.delete(timer);
@@ -170,6 +185,7 @@ export class ThreadsBackend implements Backend {
       sentAt: 0,
       ready,
       markReady,
+      booted: false,
       host: new WorkerHost({
         entry: 'worker-entry.ts',
         workerData: { ...data },
@@ -178,8 +194,11 @@ export class ThreadsBackend implements Backend {
           : { resourceLimits: this.options.resourceLimits }),
         onMessage: (message) => {
           const m = message as FromQuantumWorker;
-          if (m.type === 'ready') markReady();
-          else this.finish(slot, m.report);
+          if (m.type === 'ready') {
+            slot.booted = true;
+            this.bootFailures.delete(id);
+            markReady();
+          } else this.finish(slot, m.report);
         },
         onLost: (reason) => this.lost(slot, reason),
       }),
@@ -211,7 +230,10 @@ export class ThreadsBackend implements Backend {
     const dispatch = slot.running;
     if (dispatch !== null) this.release(slot, dispatch.splitId);
     // Replace first, so the executor finds the lane idle again when it hears of the loss.
-    if (slot.id < this.target) this.spawn(slot.id);
+    if (slot.id < this.target) {
+      if (slot.booted) this.spawn(slot.id);
+      else this.respawnLater(slot.id);
+    }
     if (dispatch === null) return;
     this.moduleState.delete(dispatch.splitId);
     const end = this.now();
@@ -224,6 +246,15 @@ export class ThreadsBackend implements Backend {
       workNanos: 0,
       outcome: 'failed',
       error: `worker lost: ${reason}`,
+    });
+  }
+
+  private respawnLater(id: number): void {
+    const failures = (this.bootFailures.get(id) ?? 0) + 1;
+    this.bootFailures.set(id, failures);
+    const delay = Math.min(BOOT_RETRY_MAX_MS, BOOT_RETRY_MS * 2 ** (failures - 1));
+    this.setTimer(this.now() + delay * 1e6, () => {
+      if (!this.closed && id < this.target && !this.slots.has(id)) this.spawn(id);
     });
   }
 
