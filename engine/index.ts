@@ -59,3 +59,37 @@ export {
   type TaskContext,
   type UserFunction,
 } from './runtime/threads/index.ts';
+export {
+  parseWorkload,
+  workloadSchema,
+  schemaError,
+  KERNEL_NAMES,
+  TRINO_GENERATORS,
+  type Workload,
+  type WorkloadInput,
+  type JobClass,
+  type TrinoSimulation,
+  type TrinoSpec,
+} from '../shared/workload.ts';
+export { PRESETS, PRESET_NAMES, loadPreset, isPreset } from './core/workload/presets/index.ts';
+export { createRng, type Rng } from './core/workload/rng.ts';
+export { generateSplit, simpleSplit, type SplitCost } from './core/workload/trino-generators.ts';
+export { ClassDriver } from './runtime/workload/class-driver.ts';
+export { TrinoController, type TrinoTask } from './runtime/workload/trino-controller.ts';
+export {
+  runWorkload,
+  type RunOptions,
+  type RunResult,
+  type RunProgress,
+} from './host/report/run-workload.ts';
+export type { RunReport, DagReport, LevelReport } from './host/report/report.ts';
+export type { ClassReport } from './host/report/class-stats.ts';
+export {
+  compareConfigs,
+  formatCompare,
+  type CompareConfig,
+  type CompareResult,
+} from './host/report/compare.ts';
+export { formatReport } from './host/report/format.ts';
+export { toChromeTrace, type ChromeTrace, type TraceEvent } from './host/trace/chrome-trace.ts';
+export { TraceWindow, type TraceSpan, type CounterSample } from './host/trace/trace-window.ts';
