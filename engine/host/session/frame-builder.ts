@@ -20,6 +20,7 @@ export class FrameBuilder {
   private eventCursor = 0;
   private lastTime: number;
   private dropped = 0;
+  private lastUtilization = 0;
   private readonly maxSpans: number;
   private readonly maxJobs: number;
 
@@ -37,20 +38,41 @@ export class FrameBuilder {
     return this.dropped;
   }
 
+  /** The next frame: state now plus the spans and events since the previous one. */
   next(): Frame {
+    return this.build(true);
+  }
+
+  /**
+   * State now without consuming anything (no spans, no events, same seq), for snapshots: a new
+   * client must not take spans away from the frames other clients are about to get.
+   */
+  peek(): Frame {
+    return this.build(false);
+  }
+
+  private build(consume: boolean): Frame {
     const ex = this.executor;
     const now = ex.now();
-    const read = ex.spans.read(this.spanCursor, this.maxSpans);
-    this.spanCursor = read.cursor;
-    this.dropped += read.dropped;
-    const events = ex.events.since(this.eventCursor);
-    this.eventCursor = ex.events.total;
+    const read = consume
+      ? ex.spans.read(this.spanCursor, this.maxSpans)
+      : ex.spans.read(ex.spans.total, 0);
+    const events = consume ? ex.events.since(this.eventCursor) : [];
     const workers = ex.workers();
-    const utilization = this.utilization(read.columns, workers, now);
-    this.lastTime = now;
+    const utilization = consume
+      ? this.utilization(read.columns, workers, now)
+      : this.lastUtilization;
+    if (consume) {
+      this.spanCursor = read.cursor;
+      this.dropped += read.dropped;
+      this.eventCursor = ex.events.total;
+      this.lastTime = now;
+      this.lastUtilization = utilization;
+      this.seq++;
+    }
     return {
       type: 'frame',
-      seq: ++this.seq,
+      seq: this.seq,
       timeNanos: now,
       backend: ex.backend.kind,
       policy: ex.policyName,

@@ -210,7 +210,25 @@ describe('Session frames', () => {
     const f = s.frame();
     expect(f.spans.count).toBe(64);
     expect(f.spansDropped).toBe(400 - 64);
-    expect(s.snapshot().spans.count).toBe(64);
+    const snap = s.snapshot();
+    expect(snap.spans.count).toBe(64);
+    expect(snap.frame).toMatchObject({ seq: 1, spans: { count: 0 }, events: [] });
+  });
+
+  it('a snapshot takes nothing away from the frames other clients get', () => {
+    const s = new Session({ config: { workers: 2, quantumMs: 10 } });
+    s.executor.submitJob(job('a', 4, 30));
+    s.executor.pause();
+    (s.backend as import('../../runtime/sim/index.ts').SimBackend).runUntil(50 * MS);
+    s.executor.resume();
+    (s.backend as import('../../runtime/sim/index.ts').SimBackend).runUntil(100 * MS);
+    const snap = s.snapshot();
+    expect(snap.frame.counters.submitted).toBe(1);
+    expect(snap.events.map((e) => e.kind)).toEqual(['pause', 'resume']);
+    const f = s.frame();
+    expect(f.seq).toBe(1);
+    expect(f.spans.count).toBe(snap.spans.count);
+    expect(f.events.map((e) => e.kind)).toEqual(['pause', 'resume']);
   });
 
   it('Jain fairness is 1 when live jobs are served alike and drops when one is starved', () => {

@@ -57,7 +57,6 @@ export class Session {
   private readonly frames: FrameBuilder;
   private readonly listeners: FrameListener[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
-  private last: Frame | null = null;
 
   constructor(options: SessionOptions = {}) {
     const hz = options.frameHz ?? 10;
@@ -102,7 +101,6 @@ export class Session {
   /** Builds the next frame (spans and events since the previous one) and hands it to listeners. */
   frame(): Frame {
     const f = this.frames.next();
-    this.last = f;
     for (const fn of this.listeners) fn(f);
     return f;
   }
@@ -113,7 +111,7 @@ export class Session {
     const spans = ex.spans.read(0).columns;
     return {
       type: 'snapshot',
-      frame: this.last ?? this.frames.next(),
+      frame: this.frames.peek(),
       spans,
       events: ex.events.since(0),
       policies: [...POLICY_NAMES],
