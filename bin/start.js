@@ -46,26 +46,33 @@ function launchElectron(binary) {
 }
 
 async function serveBrowser(options) {
+  // Signals are handled from the start: Ctrl-C during a slow start-up still exits cleanly.
+  let running = null;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await running?.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
   const { register } = await import('tsx/esm/api');
   register();
   const { serveBrowserMode } = await import('../engine/host/server/browser-mode.ts');
-  const running = await serveBrowserMode({
+  running = await serveBrowserMode({
     root,
     port: options.port,
     build: options.build,
     log: (line) => console.log(line),
   });
-  console.log(`SchedLab (browser mode): ${running.url}`);
-  console.log('Open that URL in a browser (the token is required). Ctrl-C stops.');
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
+  if (stopping) {
     await running.close();
     process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  }
+  console.log(`SchedLab (browser mode): ${running.url}`);
+  console.log('Open that URL in a browser (the token is required). Ctrl-C stops.');
 }
 
 const options = parseArgs(process.argv.slice(2));
