@@ -4,6 +4,7 @@
  * carries the strict CSP as a header. Paths cannot escape `dist/renderer`.
  */
 import { net, protocol } from 'electron';
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { contentSecurityPolicy } from '../engine/host/server/csp.ts';
 import { resolveInside } from '../engine/host/server/static-files.ts';
@@ -22,7 +23,7 @@ export function serveRenderer(staticDir: string): void {
     const url = new URL(request.url);
     const path = url.pathname === '/' ? '/index.html' : url.pathname;
     const file = url.host === APP_HOST ? resolveInside(staticDir, path) : null;
-    if (file === null) return new Response('not found', { status: 404 });
+    if (file === null || !existsSync(file)) return new Response('not found', { status: 404 });
     const response = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(response.headers);
     headers.set('content-security-policy', csp);
