@@ -49,6 +49,9 @@ describe('graph generators', () => {
     expect(g.from.length).toBeLessThan(520);
     expect(gen({ generator: 'erdos-renyi', nodes: 30, p: 0 }).from).toHaveLength(0);
     expect(gen({ generator: 'erdos-renyi', nodes: 30, p: 1 }).from).toHaveLength(435);
+    expect(() => gen({ generator: 'erdos-renyi', nodes: 100_000, p: 0.5 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_GRAPH', field: 'p' }),
+    );
   });
 
   it('varies costs between cost and maxCost with the seed', () => {

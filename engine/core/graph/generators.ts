@@ -144,8 +144,16 @@ function layeredRandom(levels: number, width: number, seed: number): Shape {
 
 /** Edge i→j for each i<j with probability p; geometric skips make it O(n + edges). */
 function erdosRenyi(n: number, p: number, seed: number): Shape {
+  const expected = (p * n * (n - 1)) / 2;
+  if (expected > MAX_GENERATED_EDGES) {
+    throw new SchedLabError(
+      'INVALID_GRAPH',
+      `p: about ${Math.round(expected)} edges expected, more than ${MAX_GENERATED_EDGES}; lower p or nodes`,
+      'p',
+    );
+  }
   const random = mulberry32(seed);
-  const b = new EdgeBuilder(Math.min(MAX_GENERATED_EDGES, Math.ceil((p * n * (n - 1)) / 2) + 16));
+  const b = new EdgeBuilder(Math.ceil(expected * 1.1) + 16);
   if (p > 0) {
     const logq = Math.log(1 - p);
     for (let i = 0; i < n; i++) {
