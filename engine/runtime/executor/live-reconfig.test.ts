@@ -95,6 +95,35 @@ describe('live reconfiguration under load', () => {
     ]);
   });
 
+  it('aging knobs and the quota change live under the priority policy', () => {
+    const { sim, ex, ends } = simRig(
+      { workers: 2, quantumMs: 10, policy: 'priority', agingAfterMs: 50 },
+      9,
+    );
+    for (let j = 0; j < 60; j++) {
+      ex.submitJob(
+        oneTaskJob(`p${j % 3}`, intermediates(2, spin(15)), { basePriority: (j % 3) * 40 }),
+      );
+    }
+    sim.runUntil(100 * MS);
+    ex.configure({ agingAfterMs: 20, agingStepMs: 5, agingCap: 50, agingIntervalMs: 10 });
+    sim.runUntil(200 * MS);
+    ex.configure({ aging: false, quotaBurst: 3 });
+    sim.runUntilIdle();
+    expect(ends.filter((e) => e.state === 'succeeded')).toHaveLength(60);
+    expect(ex.events.since(0).map((e) => e.detail.split(':')[0])).toEqual([
+      'agingAfterMs',
+      'agingStepMs',
+      'agingCap',
+      'agingIntervalMs',
+      'aging',
+      'quotaBurst',
+    ]);
+    expect(() => ex.configure({ agingCap: 101 })).toThrowError(
+      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'agingCap' }),
+    );
+  });
+
   it('pause stops new dispatches; resume continues', () => {
     const { sim, ex } = simRig({ workers: 2, quantumMs: 10 });
     ex.submitJob(oneTaskJob('a', leaves(4, spin(100))));
