@@ -47,7 +47,8 @@ export class ClassStats {
     return this.succeeded + this.failed + this.cancelled + this.rejected;
   }
 
-  toReport(submitted: number): ClassReport {
+  /** Times in workload ms: backend time divided by `scale` (threads `timeScale`). */
+  toReport(submitted: number, scale = 1): ClassReport {
     const jobs = Math.max(submitted, this.ended);
     return {
       jobs,
@@ -56,10 +57,10 @@ export class ClassStats {
       cancelled: this.cancelled,
       rejected: this.rejected,
       unfinished: jobs - this.ended,
-      latencyMs: this.latency.toMs(),
-      waitMs: this.wait.toMs(),
-      scheduledMs: Math.round(this.scheduledNanos / 1000) / 1000,
-      maxRequeueWaitMs: Math.round(this.maxRequeueWaitNanos / 1000) / 1000,
+      latencyMs: this.latency.toMs(scale),
+      waitMs: this.wait.toMs(scale),
+      scheduledMs: Math.round(this.scheduledNanos / scale / 1000) / 1000,
+      maxRequeueWaitMs: Math.round(this.maxRequeueWaitNanos / scale / 1000) / 1000,
       basePriority: this.basePriority,
     };
   }

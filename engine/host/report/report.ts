@@ -1,7 +1,9 @@
 /**
  * The JSON report of one run — a contract read outside the repository (issue 4):
  * `{ workload, backend, seed, config, makespanMs, classes, levels, workers, fairness, dag? }`
- * plus extra fields. It holds no wall-clock values, so on the simulator the same seed gives the
+ * plus extra fields. Times are ms of workload time: backend time, divided by the workload's
+ * `timeScale` on threads so a scaled-down run reads like the simulator's. It holds no wall-clock
+ * values, so on the simulator the same seed gives the
  * same report byte for byte.
  */
 import type { EngineConfig } from '../../../shared/config.ts';

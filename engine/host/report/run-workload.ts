@@ -101,7 +101,7 @@ export async function runWorkload(
     options.trace === true ? (options.traceCapacity ?? 100_000) : null,
   );
   const trinoStats = workload.trino
-    ? new TrinoStats((ns) => levelOf(config.levelThresholdsMs, ns))
+    ? new TrinoStats((ns) => levelOf(config.levelThresholdsMs, ns * scale))
     : null;
 
   const classes = new ClassDriver(executor, workload.classes ?? [], rng, {
@@ -119,9 +119,9 @@ export async function runWorkload(
           trinoStats?.taskDone({
             spec: t.spec.name,
             splits: t.completed,
-            requiredNanos: t.requiredNanos,
-            scheduledNanos: t.scheduledNanos,
-            waitNanos: t.waitNanos,
+            requiredNanos: t.requiredNanos / scale,
+            scheduledNanos: t.scheduledNanos / scale,
+            waitNanos: t.waitNanos / scale,
           });
         },
       })
@@ -213,7 +213,10 @@ export async function runWorkload(
     makespanMs: ms3(makespan),
     stoppedAtMs: stoppedAt === null ? null : ms3((stoppedAt - origin) / scale),
     classes: Object.fromEntries(
-      [...collector.classes].map(([name, s]) => [name, s.toReport(submitted.get(name) ?? 0)]),
+      [...collector.classes].map(([name, s]) => [
+        name,
+        s.toReport(submitted.get(name) ?? 0, scale),
+      ]),
     ),
     levels: collector.levelNanos
       .map((nanos, level) => ({

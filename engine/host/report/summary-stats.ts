@@ -33,17 +33,17 @@ export class Summary {
     if (v > this.maxNanos) this.maxNanos = v;
   }
 
-  /** In ms (3 decimals); all zeros when nothing was recorded. */
-  toMs(): Percentiles {
+  /** In ms (3 decimals), divided by `scale` (threads `timeScale`); zeros when nothing was recorded. */
+  toMs(scale = 1): Percentiles {
     if (this.n === 0) return { p50: 0, p95: 0, p99: 0, max: 0, mean: 0 };
     const at = (p: number) =>
-      round3(Math.min(this.h.getValueAtPercentile(p) / 1000, this.maxNanos / 1e6));
+      round3(Math.min(this.h.getValueAtPercentile(p) / 1000, this.maxNanos / 1e6) / scale);
     return {
       p50: at(50),
       p95: at(95),
       p99: at(99),
-      max: round3(this.maxNanos / 1e6),
-      mean: round3(this.sum / this.n / 1e6),
+      max: round3(this.maxNanos / 1e6 / scale),
+      mean: round3(this.sum / this.n / 1e6 / scale),
     };
   }
 }
