@@ -4,7 +4,7 @@ import { TaskPool, type TaskPoolOptions } from './task-pool.ts';
 
 const module = new URL('tasks.mjs', FIXTURES).href;
 const functions = Object.fromEntries(
-  ['inc', 'describe', 'failIfNegative', 'exitWorker', 'later'].map((name) => [
+  ['inc', 'describe', 'failIfNegative', 'exitWorker', 'later', 'unclonable'].map((name) => [
     name,
     { module, exportName: name },
   ]),
@@ -71,6 +71,21 @@ describe('TaskPool', { timeout: 60_000 }, () => {
     expect(await tasks.run({ fn: 'failIfNegative', arg: 3 })).toBe(3);
   });
 
+  it('rejects only the task whose result cannot be cloned, not its batch', async () => {
+    const tasks = create();
+    const runs = [1, -1, 2].map((arg) => tasks.run({ fn: 'unclonable', arg }));
+    const failing = tasks.run({ fn: 'failIfNegative', arg: -5 });
+    const settled = await Promise.allSettled([...runs, failing]);
+    expect(settled.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+    ]);
+    expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/unclonable result/);
+    expect(String((settled[3] as PromiseRejectedResult).reason)).toMatch(/negative input -5/);
+  });
+
   it('replaces a worker that exits; its task is rejected as lost, later tasks succeed', async () => {
     const tasks = create();
     await expect(tasks.run({ fn: 'exitWorker', arg: 4 })).rejects.toThrow(
@@ -80,6 +95,13 @@ describe('TaskPool', { timeout: 60_000 }, () => {
       Array.from({ length: 200 }, (_, i) => tasks.run({ fn: 'inc', arg: i })),
     );
     expect(results.at(-1)).toBe(200);
+  });
+
+  it('a worker that cannot even start rejects the tasks it was given; close still ends cleanly', async () => {
+    const tasks = create({
+      resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 },
+    });
+    await expect(tasks.run({ fn: 'inc', arg: 1 })).rejects.toMatchObject({ code: 'WORKER_LOST' });
   });
 
   it('rejects unknown functions and bad priorities by field, and everything after close', async () => {

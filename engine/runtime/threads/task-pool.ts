@@ -22,6 +22,7 @@ import type { ModuleRef } from '../backend.ts';
 import { nanosSince, originNow } from './clock.ts';
 import type { FromTaskWorker, TaskFunctionRef, TaskWorkerData } from './protocol.ts';
 import { BUILTIN_TASKS } from './task-functions.ts';
+import { BootBackoff } from './boot-backoff.ts';
 import { MAX_BATCH, TaskBatches, type Batch } from './task-batches.ts';
 import type { TaskQueue } from './task-queue.ts';
 import { ARG, HEADER, RESULT, TaskRing } from './task-ring.ts';
@@ -67,6 +68,9 @@ interface Lane {
   acked: number;
   depth: number;
   nanosPerTask: number;
+  booted: boolean;
+  /** Lost before it was ready: waiting out a backoff, takes no tasks. */
+  down: boolean;
 }
 
 const MIN_DEPTH = 4;
@@ -86,6 +90,8 @@ export class TaskPool {
   private completedCount = 0;
   private readonly origin = originNow();
   private lastTick = 0;
+  private readonly backoff = new BootBackoff();
+  private readonly respawns = new Set<NodeJS.Timeout>();
 
   constructor(private readonly options: TaskPoolOptions = {}) {
     const workers = options.workers ?? availableParallelism();
@@ -143,6 +149,7 @@ export class TaskPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const timer of this.respawns) clearTimeout(timer);
     const error = new SchedLabError('ENGINE_CLOSED', 'the task pool is closed');
     for (let batch = this.queue.pop(); batch !== null; batch = this.queue.pop()) {
       for (const task of batch) task.reject(error);
@@ -168,7 +175,7 @@ export class TaskPool {
     }
     for (const lane of this.lanes) {
       if (this.queue.size === 0) return;
-      this.fill(lane);
+      if (!lane.down) this.fill(lane);
     }
   };
 
@@ -247,6 +254,8 @@ export class TaskPool {
       acked: 0,
       depth: Math.min(INITIAL_DEPTH, this.ringSlots),
       nanosPerTask: 0,
+      booted: false,
+      down: false,
       host: new WorkerHost({
         entry: 'task-worker-entry.ts',
         workerData: { ...data },
@@ -257,6 +266,10 @@ export class TaskPool {
         onMessage: (message) => {
           const m = message as FromTaskWorker;
           if (m.type === 'progress') this.progress(lane, m);
+          else {
+            lane.booted = true;
+            this.backoff.started(index);
+          }
         },
         onLost: (reason) => this.lost(index, lane, reason),
       }),
@@ -268,6 +281,16 @@ export class TaskPool {
     if (this.closed || this.lanes[index] !== lane) return;
     lane.argPort.close();
     this.rejectHeld(lane, new SchedLabError('WORKER_LOST', `worker lost: ${reason}`));
+    if (lane.booted) return this.replace(index);
+    lane.down = true;
+    const timer = setTimeout(() => {
+      this.respawns.delete(timer);
+      if (!this.closed && this.lanes[index] === lane) this.replace(index);
+    }, this.backoff.failed(index));
+    this.respawns.add(timer);
+  }
+
+  private replace(index: number): void {
     this.lanes[index] = this.spawn(index);
     this.pump();
   }

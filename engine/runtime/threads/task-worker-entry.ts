@@ -49,14 +49,22 @@ function flush(tail: number): void {
   Atomics.store(header, HEADER.TAIL, tail);
   try {
     send({ type: 'progress', upTo: tail, values, busyNanos, count });
-  } catch (error) {
-    // A value that cannot be cloned fails its task, not the batch.
-    const why = `unclonable result: ${describe(error)}`;
-    send({ type: 'progress', upTo: tail, values: values.map(() => why), busyNanos, count });
-    for (let seq = tail - count; seq !== tail; seq = (seq + 1) | 0) {
+  } catch {
+    // A value that cannot be cloned fails its own task, not the batch: find it before resending.
+    let next = 0;
+    for (let seq = (tail - count) | 0; seq !== tail; seq = (seq + 1) | 0) {
       const slot = 2 * (seq & mask) + 1;
-      if (meta[slot] === RESULT.VALUE) meta[slot] = RESULT.ERROR;
+      if (meta[slot] === RESULT.NUMBER) continue;
+      const index = next++;
+      if (meta[slot] !== RESULT.VALUE) continue;
+      try {
+        structuredClone(values[index]);
+      } catch (error) {
+        values[index] = `unclonable result: ${describe(error)}`;
+        meta[slot] = RESULT.ERROR;
+      }
     }
+    send({ type: 'progress', upTo: tail, values, busyNanos, count });
   }
   values = [];
   count = 0;

@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
 import { invalidConfig, SchedLabError } from '../../../shared/errors.ts';
 import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
+import { BootBackoff } from './boot-backoff.ts';
 import { nanosSince, originNow } from './clock.ts';
 import { CONTROL, createControl, NO_SPLIT } from './control.ts';
 import type { FromQuantumWorker, QuantumReport, QuantumWorkerData } from './protocol.ts';
@@ -40,10 +41,6 @@ interface Slot {
   booted: boolean;
 }
 
-/** A worker that dies before it is ready (a broken environment) is respawned after a backoff. */
-const BOOT_RETRY_MS = 100;
-const BOOT_RETRY_MAX_MS = 5_000;
-
 export class ThreadsBackend implements Backend {
   readonly kind = 'threads';
   private readonly origin = originNow();
@@ -52,7 +49,7 @@ export class ThreadsBackend implements Backend {
   /** State a user module yielded, by split: the input of its next quantum. */
   private readonly moduleState = new Map<number, unknown>();
   private readonly running = new Map<number, Slot>();
-  private readonly bootFailures = new Map<number, number>();
+  private readonly backoff = new BootBackoff();
   private target: number;
   private listener: BackendEvents | null = null;
   private closed = false;
@@ -196,7 +193,7 @@ export class ThreadsBackend implements Backend {
           const m = message as FromQuantumWorker;
           if (m.type === 'ready') {
             slot.booted = true;
-            this.bootFailures.delete(id);
+            this.backoff.started(id);
             markReady();
           } else this.finish(slot, m.report);
         },
@@ -250,9 +247,7 @@ export class ThreadsBackend implements Backend {
   }
 
   private respawnLater(id: number): void {
-    const failures = (this.bootFailures.get(id) ?? 0) + 1;
-    this.bootFailures.set(id, failures);
-    const delay = Math.min(BOOT_RETRY_MAX_MS, BOOT_RETRY_MS * 2 ** (failures - 1));
+    const delay = this.backoff.failed(id);
     this.setTimer(this.now() + delay * 1e6, () => {
       if (!this.closed && id < this.target && !this.slots.has(id)) this.spawn(id);
     });
