@@ -148,3 +148,18 @@ describe('Executor on the simulator', () => {
     expect(ex.backend.workerCount).toBe(2);
   });
 });
+
+describe('bounded recording', () => {
+  it('the span ring interns at most 1024 class names; later ones share (other)', () => {
+    const { sim, ex } = simRig({ workers: 1, quantumMs: 1, policy: 'fifo' });
+    for (let j = 0; j < 1100; j++)
+      ex.submitJob(oneTaskJob(`class-${j}`, intermediates(1, spin(1))));
+    sim.runUntilIdle();
+    const read = ex.spans.read(0);
+    expect(ex.spans.total).toBe(1100);
+    expect(read.columns.count).toBe(1100);
+    const names = read.columns.names;
+    expect(names).toHaveLength(1025);
+    expect(names.at(-1)).toBe('(other)');
+  });
+});

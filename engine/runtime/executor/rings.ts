@@ -15,6 +15,10 @@ const OUTCOME_INDEX: Record<QuantumOutcome, number> = {
   cancelled: 4,
 };
 
+/** Distinct class names kept; later ones share `(other)` (bounded memory). */
+const MAX_CLASS_NAMES = 1024;
+const OTHER = '(other)';
+
 export interface SpanRead {
   columns: SpanColumns;
   /** Pass back as `from` on the next read. */
@@ -59,6 +63,9 @@ export class SpanRing {
 
   internClass(name: string): number {
     let i = this.classIndex.get(name);
+    if (i === undefined && name !== OTHER && this.classNames.length >= MAX_CLASS_NAMES) {
+      return this.internClass(OTHER);
+    }
     if (i === undefined) {
       i = this.classNames.length;
       this.classNames.push(name);
