@@ -38,6 +38,8 @@ export {
 } from '../shared/graph.ts';
 export {
   runGraphCentral,
+  startGraphCentral,
+  CentralGraphRun,
   runGraphDocument,
   type CentralReport,
   type CentralRunOptions,

@@ -58,7 +58,7 @@ export class GraphRun {
   private totalAttempts = 0;
   private workNanos = 0;
   private lastEnd: number;
-  private stopped = false;
+  private halted = false;
   private cause: RootCause | null = null;
 
   constructor(
@@ -85,13 +85,17 @@ export class GraphRun {
   get readyCount(): number {
     return this.ready.size;
   }
+  /** True after a fail-fast failure or `stop()`: nothing new is dispatched. */
+  get stopped(): boolean {
+    return this.halted;
+  }
   get rootCause(): RootCause | null {
     return this.cause;
   }
 
   /** The next node to dispatch (now `running`), or -1 when none is ready or the run stopped. */
   next(): number {
-    if (this.stopped) return -1;
+    if (this.halted) return -1;
     const v = this.ready.poll();
     if (v < 0) return -1;
     this.move(v, RUNNING);
@@ -112,7 +116,7 @@ export class GraphRun {
 
   /** An attempt failed; returns true when the node was re-queued for a retry. */
   failed(v: number, now: number, ranNanos: number, message: string): boolean {
-    if (!this.stopped && this.attempts[v]! <= this.graph.retries[v]!) {
+    if (!this.halted && this.attempts[v]! <= this.graph.retries[v]!) {
       this.endAttempt(v, now, ranNanos, READY);
       this.ready.offer(v);
       return true;
@@ -146,8 +150,8 @@ export class GraphRun {
 
   /** Cancels the run: nothing new starts; queued and pending nodes become `cancelled`. */
   stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
+    if (this.halted) return;
+    this.halted = true;
     for (let v = 0; v < this.states.length; v++) {
       const s = this.states[v]!;
       if (s === PENDING || s === READY) this.move(v, CANCELLED);

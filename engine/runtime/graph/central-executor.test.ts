@@ -5,7 +5,7 @@ import { compileDocument, compileGraph, type CompiledGraph } from '../../core/gr
 import { NODE_STATES, SUCCEEDED } from '../../core/graph/node-state.ts';
 import { randomDag } from '../../core/graph/random-dag.ts';
 import { SimBackend } from '../sim/index.ts';
-import { runGraphCentral, type CentralRunOptions } from './central-executor.ts';
+import { runGraphCentral, startGraphCentral, type CentralRunOptions } from './central-executor.ts';
 
 const MS = 1e6;
 const POLICIES: GraphPolicy[] = ['fifo', 'lifo', 'most-successors', 'sjf', 'ljf', 'critical-path'];
@@ -191,6 +191,26 @@ describe('central graph executor on the simulator', () => {
     expect(report.dispatches).toBe(4);
     expect(report.workNanos).toBe(10 * MS);
     expect(report.makespanNanos).toBe(10 * MS);
+  });
+
+  it('cancels a run on request: the running node stops, nothing else starts, no root cause', async () => {
+    const g = compileDocument(parseGraphDocument({ generator: 'chain', length: 10, cost: 1 }));
+    const sim = new SimBackend({ workers: 2 });
+    const handle = startGraphCentral(sim, g);
+    sim.runUntil(3.5 * MS);
+    handle.cancel();
+    sim.runUntilIdle();
+    const report = await handle.done;
+    expect(Array.from(report.states, (s) => NODE_STATES[s])).toEqual([
+      ...Array<string>(3).fill('succeeded'),
+      ...Array<string>(7).fill('cancelled'),
+    ]);
+    expect(report.rootCause).toBeNull();
+    expect(report.spans.at(-1)).toMatchObject({
+      node: 'n3',
+      outcome: 'cancelled',
+      endNanos: 3.5 * MS,
+    });
   });
 
   it('rejects a kernel no backend has', async () => {

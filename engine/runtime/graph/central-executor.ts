@@ -41,6 +41,15 @@ export interface CentralReport extends GraphReport {
 }
 
 /** Runs `graph` on `backend` (which it takes over as listener) and resolves with the report. */
+/** Starts `graph` on `backend`; the handle can cancel the run. */
+export function startGraphCentral(
+  backend: Backend,
+  graph: CompiledGraph,
+  options: CentralRunOptions = {},
+): CentralGraphRun {
+  return new CentralGraphRun(backend, graph, options);
+}
+
 export function runGraphCentral(
   backend: Backend,
   graph: CompiledGraph,
@@ -53,7 +62,7 @@ export function runGraphCentral(
   }
 }
 
-class CentralGraphRun {
+export class CentralGraphRun {
   readonly done: Promise<CentralReport>;
   private readonly run: GraphRun;
   private readonly works: SplitWork[];
@@ -97,6 +106,17 @@ class CentralGraphRun {
     });
     backend.setListener({ quantumEnd: (end) => this.guard(() => this.onQuantumEnd(end)) });
     this.guard(() => this.pump());
+  }
+
+  /**
+   * Cancels the run: nothing new starts, pending and ready nodes become `cancelled`, running ones
+   * are cancelled through the backend. `done` still resolves with the report (no root cause).
+   */
+  cancel(): void {
+    this.guard(() => {
+      this.run.stop();
+      this.cancelRunning();
+    });
   }
 
   private guard(fn: () => void): void {
@@ -143,7 +163,7 @@ class CentralGraphRun {
     if (v < 0 || v >= this.graph.nodeCount || this.onWorker[v] !== 1) return; // not ours
     this.onWorker[v] = 0;
     this.spans.record(v, end.workerId, end.startNanos, end.endNanos, end.outcome);
-    const stopped = this.run.rootCause !== null && this.run.options.errorMode === 'fail-fast';
+    const stopped = this.run.stopped;
     switch (end.outcome) {
       case 'finished':
         this.doneNanos[v] = 0;
@@ -155,8 +175,7 @@ class CentralGraphRun {
         this.doneNanos[v] = 0;
         this.ranNanos[v] = 0;
         this.run.failed(v, end.endNanos, end.ranNanos, end.error ?? 'failed');
-        if (!stopped && this.run.rootCause !== null && this.run.options.errorMode === 'fail-fast')
-          this.cancelRunning();
+        if (!stopped && this.run.stopped) this.cancelRunning();
         break;
       case 'cancelled':
         this.run.cancelled(v, end.endNanos, end.ranNanos);

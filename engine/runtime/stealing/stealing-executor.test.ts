@@ -121,6 +121,19 @@ describe('StealingExecutor', () => {
     expect(report.rootCause?.node).toBe('boom');
   }, 20_000);
 
+  it('cancels a run on request: started nodes finish or stop, the rest end cancelled', async () => {
+    // 2000 nodes of 1 ms spinning: far longer than the cancel takes to arrive.
+    const g = compileDocument(
+      parseGraphDocument({ generator: 'independent', count: 2000, kernel: 'spin-us', cost: 1 }),
+    );
+    const running = executor.run(g);
+    executor.cancel();
+    const report = await running;
+    expect(report.counts.cancelled).toBeGreaterThan(1000);
+    expect(report.counts.succeeded + report.counts.cancelled).toBe(2000);
+    expect(report.rootCause).toBeNull();
+  }, 20_000);
+
   it('refuses a kernel it does not have, and keeps working', async () => {
     const g = compileDocument(parseGraphDocument({ nodes: [{ id: 'a', kernel: 'matmul' }] }));
     await expect(executor.run(g)).rejects.toMatchObject({ code: 'UNKNOWN_KERNEL' });

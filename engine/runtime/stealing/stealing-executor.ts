@@ -10,7 +10,14 @@ import type { GraphErrorMode } from '../../../shared/graph.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
 import { WorkDeque, ringCapacity } from './deque.ts';
 import { DEFAULT_STEALING_KERNEL, stealingKernel } from './kernels.ts';
-import { allocateRun, resetRun, viewRun, type RunBuffers, type RunViews } from './layout.ts';
+import {
+  CTL_STOP,
+  allocateRun,
+  resetRun,
+  viewRun,
+  type RunBuffers,
+  type RunViews,
+} from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
 import { buildReport, type StealingReport } from './stealing-report.ts';
 import type { LoopStats } from './worker-loop.ts';
@@ -156,6 +163,15 @@ export class StealingExecutor {
       this.memory = { graph, buffers, views: viewRun(buffers), roots: roots.slice(0, count) };
     }
     return this.memory;
+  }
+
+  /**
+   * Cancels the run in progress (if any): nodes not yet started end `cancelled`, a spinning node
+   * stops at its next check; the run's promise resolves with the report (no root cause).
+   */
+  cancel(): void {
+    if (this.pending !== null && this.memory !== null)
+      Atomics.store(this.memory.views.ctl, CTL_STOP, 1);
   }
 
   async close(): Promise<void> {
