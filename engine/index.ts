@@ -40,6 +40,7 @@ export {
   runGraphCentral,
   startGraphCentral,
   CentralGraphRun,
+  graphSplitEdges,
   runGraphDocument,
   type CentralReport,
   type CentralRunOptions,

@@ -2,3 +2,4 @@
 export * from './central-executor.ts';
 export * from './span-ring.ts';
 export * from './run-graph.ts';
+export * from './trace-edges.ts';
