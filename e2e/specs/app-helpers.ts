@@ -50,3 +50,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
+
+/** Levels that got ≥ 5 % of the scheduled time in the share window. */
+export async function activeLevels(page: Page): Promise<number> {
+  return Number(await page.getByTestId('level-share-readout').getAttribute('data-active-levels'));
+}

@@ -1,43 +1,7 @@
-// Controls against a real engine: a knob change is applied live and echoed back; the MLFQ's time
-// moves toward level 0 when the multiplier grows; a policy switch mid-run loses no job; a value
-// out of range is refused with the field named and nothing changes.
+// Controls against a real engine: a knob change is applied live and echoed back; a policy switch
+// mid-run loses no job; a value out of range is refused with the field named and nothing changes.
 import { expect, test } from '../fixtures/app.ts';
-import { counters, meanLevel, openApp, screenshot, setField, view } from './app-helpers.ts';
-
-test.describe.configure({ timeout: 120_000 });
-
-test('a larger multiplier is echoed by the engine and shifts scheduled time toward level 0', async ({
-  page,
-  appUrl,
-}) => {
-  await openApp(page, appUrl);
-  await view(page, 'controls');
-  await page.getByTestId('field-policy').selectOption('mlfq');
-  await expect(page.getByTestId('echo-policy')).toHaveText('engine: mlfq');
-  const echo = page.getByTestId('echo-levelTimeMultiplier');
-  try {
-    await setField(page, 'levelTimeMultiplier', '1.2');
-    await expect(echo).toHaveText('engine: 1.2');
-    // Let a whole share window (5 s) run under m = 1.2, then read where the time went.
-    await view(page, 'live');
-    await page.waitForTimeout(6000);
-    const flat = await meanLevel(page);
-
-    await view(page, 'controls');
-    await setField(page, 'levelTimeMultiplier', '8');
-    await expect(echo).toHaveText('engine: 8');
-    await view(page, 'live');
-    // Under m = 8 each busy level gets 8× the next: the time-weighted mean level must drop.
-    await expect
-      .poll(() => meanLevel(page), { timeout: 30_000, intervals: [1000] })
-      .toBeLessThan(flat - 0.05);
-    await screenshot(page, 'live-multiplier-8');
-  } finally {
-    await view(page, 'controls');
-    await setField(page, 'levelTimeMultiplier', '2');
-    await expect(echo).toHaveText('engine: 2');
-  }
-});
+import { counters, openApp, screenshot, setField, view } from './app-helpers.ts';
 
 test('switching policy mid-run loses no job: counters balance before and after', async ({
   page,

@@ -155,6 +155,7 @@ export function LevelShareChart() {
             data-testid="level-share-readout"
             data-level0-share={rows[0]?.actual.toFixed(4)}
             data-mean-level={meanLevel.toFixed(4)}
+            data-active-levels={rows.filter((r) => r.actual >= 0.05).length}
           >
             level 0: {((rows[0]?.actual ?? 0) * 100).toFixed(1)} %
             {mlfq && <> (target {((rows[0]?.target ?? 0) * 100).toFixed(1)} %)</>} · time-weighted

@@ -16,7 +16,30 @@ export function checkField(field: string, value: unknown): FieldCheck {
   if (parsed.success) return { ok: true, patch: parsed.data as EngineConfigPatch };
   const issue = parsed.error.issues[0];
   const path = issue === undefined ? field : issueField(issue.path);
-  return { ok: false, field, message: `${path} ${issue?.message ?? 'is invalid'}` };
+  return {
+    ok: false,
+    field,
+    message: `${path} ${issue === undefined ? 'is invalid' : requirement(issue)}`,
+  };
+}
+
+/** zod's issue as the engine words it: `must be > 1`, `must be ≤ 16`, `must be a number`. */
+function requirement(issue: {
+  code: string;
+  message: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  inclusive?: boolean;
+  expected?: unknown;
+}): string {
+  if (issue.code === 'too_small' && typeof issue.minimum === 'number') {
+    return `must be ${issue.inclusive === true ? '≥' : '>'} ${issue.minimum}`;
+  }
+  if (issue.code === 'too_big' && typeof issue.maximum === 'number') {
+    return `must be ${issue.inclusive === true ? '≤' : '<'} ${issue.maximum}`;
+  }
+  if (issue.code === 'invalid_type') return `must be a ${String(issue.expected)}`;
+  return issue.message;
 }
 
 /** Parses a number field's text; NaN for text that is not a number. */
