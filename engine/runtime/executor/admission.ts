@@ -22,6 +22,8 @@ export class Admission {
   waiting = 0;
   /** Admitted leaf splits not yet ended, across all tasks. */
   running = 0;
+  /** Some task in the rotation has run out of waiting leaves since the last compaction. */
+  private emptied = false;
 
   enqueue(task: ExecTask, split: ExecSplit): void {
     task.waiting.push(split);
@@ -42,16 +44,30 @@ export class Admission {
   forget(task: ExecTask): ExecSplit[] {
     const dropped = task.clearWaiting();
     this.waiting -= dropped.length;
+    if (dropped.length > 0) this.emptied = true;
     return dropped;
   }
 
-  /** Admits leaves by the rules above; `start` offers one to the policy. */
-  admit(limits: AdmissionLimits, start: (split: ExecSplit) => void): void {
-    if (this.waiting === 0) return;
+  /**
+   * Admits leaves by the rules above; `start` offers one to the policy. With `focus`, only that
+   * task is topped up to its guarantee (what changed is its own count, as in Trino's
+   * `scheduleTaskIfNecessary`); without it, every task is (after a knob change).
+   */
+  admit(limits: AdmissionLimits, start: (split: ExecSplit) => void, focus?: ExecTask): void {
+    if (this.waiting === 0) {
+      this.compact();
+      return;
+    }
     const guaranteed = Math.min(limits.guaranteedPerTask, limits.maxDriversPerTask);
-    for (const task of this.rotation) {
-      while (task.admittedLeaves < guaranteed && this.take(task, start)) {
+    if (focus !== undefined) {
+      while (focus.admittedLeaves < guaranteed && this.take(focus, start)) {
         // topped up to the guarantee
+      }
+    } else {
+      for (const task of this.rotation) {
+        while (task.admittedLeaves < guaranteed && this.take(task, start)) {
+          // topped up to the guarantee
+        }
       }
     }
     while (this.running < limits.minDrivers && this.waiting > 0) {
@@ -73,12 +89,14 @@ export class Admission {
     this.waiting--;
     this.running++;
     task.admittedLeaves++;
+    if (task.waitingCount === 0) this.emptied = true;
     start(split);
     return true;
   }
 
   private compact(): void {
-    if (this.rotation.every((t) => t.waitingCount > 0)) return;
+    if (!this.emptied) return;
+    this.emptied = false;
     const kept: ExecTask[] = [];
     for (const t of this.rotation) {
       if (t.waitingCount > 0) kept.push(t);

@@ -88,27 +88,26 @@ export abstract class ExecutorCore {
   }
 
   protected afterArrivals(job: ExecJob): void {
-    this.admit();
+    for (const task of job.tasks) this.admit(task);
     for (const task of job.tasks) this.settleTask(task);
     this.ensureTicker();
     this.pump();
   }
 
-  protected admit(): void {
-    const s = this.settings;
-    this.admission.admit(
-      {
-        guaranteedPerTask: this.cfg.guaranteedPerTask,
-        minDrivers: s.minDrivers,
-        maxDriversPerTask: this.cfg.maxDriversPerTask,
-      },
-      (split) => {
-        const now = this.backend.now();
-        this.move(split, SplitState.queued);
-        this.queue.offer(split, now, 'new');
-      },
-    );
+  /** Runs Trino admission; `focus` is the task whose counts just changed (admission.ts). */
+  protected admit(focus?: ExecTask): void {
+    const limits = {
+      guaranteedPerTask: this.cfg.guaranteedPerTask,
+      minDrivers: this.settings.minDrivers,
+      maxDriversPerTask: this.cfg.maxDriversPerTask,
+    };
+    this.admission.admit(limits, this.startAdmitted, focus);
   }
+
+  private readonly startAdmitted = (split: ExecSplit): void => {
+    this.move(split, SplitState.queued);
+    this.queue.offer(split, this.backend.now(), 'new');
+  };
 
   /** Splits holding a place in the bounded queue: everything not running and not ended. */
   protected pendingSplits(): number {
@@ -274,7 +273,7 @@ export abstract class ExecutorCore {
     if (wasAdmittedLeaf && !wasCancelling) this.admission.release(split.task);
     if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now());
     if (split.task.live.delete(split)) this.settleTask(split.task);
-    if (split.leaf) this.admit();
+    if (split.leaf) this.admit(split.task);
   }
 
   protected settleTask(task: ExecTask): void {
