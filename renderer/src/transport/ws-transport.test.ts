@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { syntheticFrame } from '../data/synthetic-frame.ts';
+import type { ConnectionStatus } from './transport.ts';
+import { createWebSocketTransport, webSocketUrl } from './ws-transport.ts';
+
+/** Just enough of a WebSocket for the transport: the test plays the host. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  sent: string[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(text: string) {
+    this.sent.push(text);
+  }
+  close() {
+    this.onclose?.();
+  }
+  host(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+}
+
+function transport() {
+  return createWebSocketTransport({
+    url: 'ws://127.0.0.1:1/ws?token=t',
+    socketFactory: (url) => new FakeSocket(url) as unknown as WebSocket,
+    minBackoffMs: 100,
+    maxBackoffMs: 400,
+  });
+}
+
+beforeEach(() => {
+  FakeSocket.all = [];
+  vi.useFakeTimers();
+});
+afterEach(() => vi.useRealTimers());
+
+describe('WebSocket transport', () => {
+  it('builds the socket URL from the page URL, carrying the token', () => {
+    expect(webSocketUrl({ protocol: 'http:', host: '127.0.0.1:8080', search: '?token=a b' })).toBe(
+      'ws://127.0.0.1:8080/ws?token=a%20b',
+    );
+  });
+
+  it('sends {id, command} and resolves with the reply of the same id', async () => {
+    const t = transport();
+    const ws = FakeSocket.all[0]!;
+    ws.onopen?.();
+    const first = t.send({ type: 'pause' });
+    const second = t.send({ type: 'resume' });
+    const [a, b] = ws.sent.map((s) => JSON.parse(s) as { id: number; command: { type: string } });
+    expect(a!.command.type).toBe('pause');
+    ws.host({ type: 'reply', id: b!.id, result: { ok: true, paused: false } });
+    ws.host({ type: 'reply', id: a!.id, result: { ok: true, paused: true } });
+    expect(await first).toEqual({ ok: true, paused: true });
+    expect(await second).toEqual({ ok: true, paused: false });
+  });
+
+  it('an error envelope naming a command id answers that command with the error', async () => {
+    const t = transport();
+    const ws = FakeSocket.all[0]!;
+    ws.onopen?.();
+    const pending = t.send({ type: 'pause' });
+    const { id } = JSON.parse(ws.sent[0]!) as { id: number };
+    ws.host({
+      type: 'error',
+      id,
+      error: { code: 'BAD_MESSAGE', message: 'command: bad', field: 'command' },
+    });
+    expect(await pending).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_MESSAGE', field: 'command' },
+    });
+  });
+
+  it('delivers snapshots and frames, ignores what is not an envelope', () => {
+    const t = transport();
+    const ws = FakeSocket.all[0]!;
+    const frames: number[] = [];
+    const snapshots: number[] = [];
+    t.onFrame((f) => frames.push(f.seq));
+    t.onSnapshot((s) => snapshots.push(s.frame.seq));
+    const frame = syntheticFrame({ seq: 7, timeMs: 1 });
+    ws.host({
+      type: 'snapshot',
+      snapshot: {
+        type: 'snapshot',
+        frame,
+        spans: frame.spans,
+        events: [],
+        policies: [],
+        frameHz: 10,
+      },
+    });
+    ws.host({ type: 'frame', frame });
+    ws.onmessage?.({ data: 'not json' });
+    ws.host({ type: 'nonsense' });
+    expect(snapshots).toEqual([7]);
+    expect(frames).toEqual([7]);
+  });
+
+  it('after a close it answers pending commands, reports closed, and reconnects with backoff', async () => {
+    const t = transport();
+    const statuses: ConnectionStatus[] = [];
+    t.onStatus((s) => statuses.push(s));
+    FakeSocket.all[0]!.onopen?.();
+    const pending = t.send({ type: 'pause' });
+    FakeSocket.all[0]!.close();
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'ENGINE_CLOSED' } });
+    expect(statuses.at(-1)).toBe('closed');
+    expect(await t.send({ type: 'pause' })).toMatchObject({ ok: false });
+    vi.advanceTimersByTime(100);
+    expect(FakeSocket.all).toHaveLength(2);
+    FakeSocket.all[1]!.close();
+    vi.advanceTimersByTime(100);
+    expect(FakeSocket.all).toHaveLength(2); // backoff doubled to 200 ms
+    vi.advanceTimersByTime(100);
+    expect(FakeSocket.all).toHaveLength(3);
+    FakeSocket.all[2]!.onopen?.();
+    expect(statuses.at(-1)).toBe('open');
+    t.close();
+    vi.advanceTimersByTime(1000);
+    expect(FakeSocket.all).toHaveLength(3); // closed on purpose: no reconnect
+  });
+});
