@@ -3,9 +3,8 @@
  * at a unit boundary. Every worker holds the same registry by name; closures never cross threads.
  *
  * A unit's size and cost are calibrated once per worker (`calibrate`), because the same kernel
- * costs different time on different machines. Work is then counted as units × calibrated cost, not
- * as wall time: on a loaded machine a descheduled thread does no work, and a split's
- * `totalNanos` stays the same amount of computation whatever else runs.
+ * costs different time on different machines; `UnitMeter` keeps both right as the worker runs
+ * and counts work as computation done, not wall time.
  */
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
@@ -20,7 +19,12 @@ export interface CpuKernel {
 
 export const TARGET_UNIT_NANOS = 100_000;
 const WARM_UP_UNITS = 10;
+/** Time each kernel runs before it is measured, so the JIT has optimised it. */
+const WARM_UP_NANOS = 5_000_000;
 const TIMING_RUNS = 5;
+const CALIBRATION_ROUNDS = 8;
+/** One rescale grows a unit at most this much, so one noisy reading cannot make it huge. */
+const MAX_RESCALE = 64;
 const MAX_BYTES = 1 << 22;
 
 /** Semi-compressible bytes shared by `hash` and `compress`: words from a small alphabet. */
@@ -77,21 +81,26 @@ export interface Calibration {
   readonly unitNanos: Record<string, number>;
 }
 
-/** Doubles each kernel's unit until it takes the target time, then scales linearly (once). */
+/**
+ * Sizes each kernel's unit by measuring and rescaling until a unit takes about the target time.
+ * Several rounds, because the first runs are slow (the JIT has not optimised the kernel yet) and a
+ * size taken from them would be far too small once it has.
+ */
 export function calibrate(clock: () => number): Calibration {
   const sizes: Record<string, number> = {};
   const unitNanos: Record<string, number> = {};
   for (const [name, kernel] of Object.entries(CPU_KERNELS)) {
-    let size = kernel.initialSize;
-    let took = timeUnit(kernel, size, clock);
-    while (took < TARGET_UNIT_NANOS / 4 && size < kernel.maxSize) {
-      size = Math.min(kernel.maxSize, size * 2);
-      took = timeUnit(kernel, size, clock);
-    }
+    const warmUntil = clock() + WARM_UP_NANOS;
+    while (clock() < warmUntil) sink ^= kernel.unit(kernel.initialSize);
     // matmul grows as n³; everything else about linearly.
-    const scale = TARGET_UNIT_NANOS / Math.max(took, 1);
     const exponent = name === 'matmul' ? 1 / 3 : 1;
-    size = Math.max(1, Math.min(kernel.maxSize, Math.round(size * scale ** exponent)));
+    let size = kernel.initialSize;
+    for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
+      const took = timeUnit(kernel, size, clock);
+      const scale = Math.min(MAX_RESCALE, TARGET_UNIT_NANOS / Math.max(took, 1));
+      if (scale > 0.8 && scale < 1.25) break;
+      size = Math.max(1, Math.min(kernel.maxSize, Math.round(size * scale ** exponent)));
+    }
     sizes[name] = size;
     for (let i = 0; i < WARM_UP_UNITS; i++) sink ^= kernel.unit(size);
     unitNanos[name] = timeUnit(kernel, size, clock);

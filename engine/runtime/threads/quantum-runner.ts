@@ -7,6 +7,7 @@ import type { Dispatch, KernelName, ModuleRef } from '../backend.ts';
 import { isCancelRequested } from './control.ts';
 import { CPU_KERNELS, sink, type Calibration } from './kernels.ts';
 import type { QuantumReport } from './protocol.ts';
+import { UnitMeter } from './unit-meter.ts';
 import { isThenable, isYield, loadUserFunction, type TaskContext } from './user-module.ts';
 
 /** How often an async user function's abort signal looks at the cancel word (ms). */
@@ -14,6 +15,7 @@ const CANCEL_POLL_MS = 2;
 
 export class QuantumRunner {
   private observed = 0;
+  private readonly meters = new Map<string, UnitMeter>();
 
   constructor(
     private readonly clock: () => number,
@@ -45,23 +47,22 @@ export class QuantumRunner {
     }
     const kernel = CPU_KERNELS[name];
     if (kernel === undefined) throw new Error(`no kernel named ${String(name)}`);
-    const size = this.calibration.sizes[name] ?? kernel.initialSize;
-    const cost = this.calibration.unitNanos[name] ?? 0;
+    const meter = this.meter(name);
     // With perCallNanos the call is atomic (it may overrun); otherwise the quantum bounds it.
     const bound = work.perCallNanos === undefined ? quantumNanos : Infinity;
-    // Work is units × calibrated cost, never more than the wall time it took (kernels.ts).
-    let units = 0;
     let done = 0;
     let now = start;
     while (done < call && now - start < bound) {
       if (isCancelRequested(this.control, dispatch.splitId)) {
+        meter.retune();
         return this.end(dispatch, start, Math.min(done, call), 'cancelled');
       }
-      this.observed ^= kernel.unit(size);
-      units++;
+      const unitStart = now;
+      this.observed ^= kernel.unit(meter.size);
       now = this.clock();
-      done = Math.min(units * cost, now - start);
+      done += meter.credit(now - unitStart);
     }
+    meter.retune();
     const workNanos = Math.min(done, call);
     if (workNanos >= remaining) return this.end(dispatch, start, remaining, 'finished');
     if (work.blockedNanosPerCall !== undefined) {
@@ -70,6 +71,21 @@ export class QuantumRunner {
       });
     }
     return this.end(dispatch, start, workNanos, 'yielded');
+  }
+
+  private meter(name: Exclude<KernelName, 'sleep'>): UnitMeter {
+    let meter = this.meters.get(name);
+    if (meter === undefined) {
+      const kernel = CPU_KERNELS[name];
+      meter = new UnitMeter(
+        kernel,
+        name === 'matmul' ? 3 : 1,
+        this.calibration.sizes[name] ?? kernel.initialSize,
+        this.calibration.unitNanos[name] ?? 0,
+      );
+      this.meters.set(name, meter);
+    }
+    return meter;
   }
 
   private async runModule(
