@@ -8,6 +8,12 @@
  * split ends `failed` with `worker lost: <reason>` (the executor decides whether to retry).
  * A worker still starting up counts as idle: its first dispatch waits in the port's queue and is
  * stamped when it really starts.
+ *
+ * Messages vs shared memory: a dispatch carries structured work (kernel or module, its input, a
+ * module's yielded state) and lasts a quantum (milliseconds), so one message each way costs a few
+ * per cent at most. Shared memory is used where a message cannot help: a worker busy in a kernel
+ * reads its cancel word between units (control.ts). Tiny tasks, where a message per task would
+ * dominate, go through `TaskPool`'s rings instead.
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
