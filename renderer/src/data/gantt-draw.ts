@@ -157,14 +157,26 @@ export function drawGantt(
   }
   ctx.stroke();
   ctx.setLineDash([]);
+  let labelEnd = -Infinity;
   for (const m of markers) {
     if (m.tMs < t0 || m.tMs > t1) continue;
     const x = Math.round(gutter + (m.tMs - t0) * pxPerMs);
+    ctx.fillStyle = theme.marker;
     ctx.beginPath();
     ctx.moveTo(x - 4, axis);
     ctx.lineTo(x + 4, axis);
     ctx.lineTo(x, axis + 6);
     ctx.fill();
+    // What changed, next to the line, unless it would overlap the previous label.
+    const text = m.detail.length > 32 ? `${m.detail.slice(0, 31)}…` : m.detail;
+    const w = ctx.measureText(text).width + 8;
+    if (x + 4 > labelEnd && x + 4 + w < width) {
+      ctx.fillStyle = theme.background;
+      ctx.fillRect(x + 4, axis + 4, w, 16);
+      ctx.fillStyle = theme.marker;
+      ctx.fillText(text, x + 8, axis + 12);
+      labelEnd = x + 4 + w;
+    }
   }
 
   // Lane labels over a solid gutter.
