@@ -5,9 +5,9 @@
  */
 import { MessageChannelMain, type MessagePortMain, type WebContents } from 'electron';
 import { PORT_MESSAGE } from '../shared/transport.ts';
-import type { HostSession } from '../engine/host/server/host-session.ts';
+import type { AnyHostSession } from '../engine/host/server/host-session.ts';
 
-export function streamFramesTo(contents: WebContents, session: HostSession): () => void {
+export function streamFramesTo(contents: WebContents, session: AnyHostSession): () => void {
   let port: MessagePortMain | null = null;
 
   const connect = () => {

@@ -5,14 +5,13 @@
  * own page only) and streams frames over a MessagePort. Quitting stops the workers cleanly and
  * remembers the configuration.
  */
-import { app, ipcMain, type BrowserWindow } from 'electron';
+import { app, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMMAND_CHANNEL } from '../shared/transport.ts';
 import { ensureRendererBuilt, rendererDir } from '../engine/host/server/renderer-build.ts';
 import { startLiveSession, type LiveSession } from '../engine/host/server/live-session.ts';
-import { isOwnPage } from './app-origin.ts';
 import { registerAppScheme, serveRenderer } from './app-protocol.ts';
+import { serveCommands } from './command-ipc.ts';
 import { loadLastConfig, saveLastConfig } from './config-store.ts';
 import { streamFramesTo } from './frame-port.ts';
 import { bundlePreload } from './preload-bundle.ts';
@@ -40,15 +39,7 @@ async function main(): Promise<void> {
     log,
   });
 
-  ipcMain.handle(COMMAND_CHANNEL, async (event, command: unknown) => {
-    // Only our own page may drive the engine (not a frame that navigated elsewhere).
-    if (!isOwnPage(event.senderFrame?.url)) {
-      throw new Error(
-        `command refused: sender ${event.senderFrame?.url ?? 'unknown'} is not SchedLab`,
-      );
-    }
-    return session.handleCommand(command);
-  });
+  serveCommands(session);
 
   let window: BrowserWindow | null = openWindow(preload, session);
   app.on('second-instance', () => window?.focus());

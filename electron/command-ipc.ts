@@ -1,0 +1,33 @@
+/**
+ * The one IPC channel of the app: `window.schedlab.command(cmd)` in the page arrives here. Only
+ * our own page may drive the engine — a frame that navigated elsewhere (or any other sender) is
+ * refused before the command is even parsed (DESIGN.md §7, electron/fiddle's sender check).
+ */
+import { ipcMain } from 'electron';
+import { COMMAND_CHANNEL } from '../shared/transport.ts';
+import type { AnyHostSession } from '../engine/host/server/host-session.ts';
+import { isOwnPage } from './app-origin.ts';
+
+interface Sender {
+  readonly senderFrame: { readonly url: string } | null;
+}
+
+export function answerCommand(
+  session: AnyHostSession,
+  event: Sender,
+  command: unknown,
+): Promise<unknown> {
+  const url = event.senderFrame?.url;
+  if (!isOwnPage(url)) {
+    return Promise.reject(new Error(`command refused: sender ${url ?? 'unknown'} is not SchedLab`));
+  }
+  return session.handleCommand(command);
+}
+
+/** Registers the handler; returns its removal (for a clean quit). */
+export function serveCommands(session: AnyHostSession): () => void {
+  ipcMain.handle(COMMAND_CHANNEL, (event, command: unknown) =>
+    answerCommand(session, event, command),
+  );
+  return () => ipcMain.removeHandler(COMMAND_CHANNEL);
+}

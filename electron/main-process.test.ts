@@ -1,0 +1,203 @@
+// The Electron main-process modules, run against a recording stand-in for the `electron` module
+// (the real binary cannot be downloaded on every machine): window security, the IPC sender
+// check, and the frame port handed to each page load with a snapshot first.
+import { EventEmitter } from 'node:events';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { COMMAND_CHANNEL, PORT_MESSAGE } from '../shared/transport.ts';
+import type { AnyHostSession } from '../engine/host/server/host-session.ts';
+
+const fake = vi.hoisted(() => {
+  const state = {
+    windows: [] as { options: Record<string, unknown>; contents: unknown; loaded: string[] }[],
+    opened: [] as string[],
+    handlers: new Map<string, (...args: unknown[]) => unknown>(),
+    ports: [] as { posted: unknown[]; closed: boolean; started: boolean }[],
+  };
+  return state;
+});
+
+vi.mock('electron', async () => {
+  const { EventEmitter } = await import('node:events');
+  class FakePort extends EventEmitter {
+    posted: unknown[] = [];
+    closed = false;
+    started = false;
+    postMessage(m: unknown) {
+      this.posted.push(m);
+    }
+    start() {
+      this.started = true;
+    }
+    close() {
+      this.closed = true;
+    }
+  }
+  class MessageChannelMain {
+    port1 = new FakePort();
+    port2 = new FakePort();
+    constructor() {
+      fake.ports.push(this.port1);
+    }
+  }
+  class BrowserWindow extends EventEmitter {
+    webContents: EventEmitter;
+    constructor(options: Record<string, unknown>) {
+      super();
+      const contents = Object.assign(new EventEmitter(), {
+        openHandler: null as unknown,
+        permission: null as unknown,
+        permissionCheck: null as unknown,
+        setWindowOpenHandler(fn: unknown) {
+          contents.openHandler = fn;
+        },
+        session: {
+          setPermissionRequestHandler(fn: unknown) {
+            contents.permission = fn;
+          },
+          setPermissionCheckHandler(fn: unknown) {
+            contents.permissionCheck = fn;
+          },
+        },
+      });
+      this.webContents = contents;
+      const record = { options, contents, loaded: [] as string[] };
+      fake.windows.push(record);
+      this.loadURL = (url: string) => (record.loaded.push(url), Promise.resolve());
+    }
+    loadURL: (url: string) => Promise<void>;
+    show() {}
+  }
+  return {
+    BrowserWindow,
+    MessageChannelMain,
+    shell: { openExternal: (url: string) => (fake.opened.push(url), Promise.resolve()) },
+    ipcMain: {
+      handle: (channel: string, fn: (...args: unknown[]) => unknown) =>
+        fake.handlers.set(channel, fn),
+      removeHandler: (channel: string) => fake.handlers.delete(channel),
+    },
+  };
+});
+
+const { createAppWindow } = await import('./window.ts');
+const { serveCommands } = await import('./command-ipc.ts');
+const { streamFramesTo } = await import('./frame-port.ts');
+
+class HandSession implements AnyHostSession {
+  private listeners = new Set<(frame: unknown) => void>();
+  commands: unknown[] = [];
+  handleCommand(command: unknown) {
+    this.commands.push(command);
+    return Promise.resolve({ ok: true });
+  }
+  snapshot() {
+    return { type: 'snapshot', seq: 0 };
+  }
+  onFrame(listener: (frame: unknown) => void) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  spanCount() {
+    return 0;
+  }
+  emit(frame: unknown) {
+    for (const l of this.listeners) l(frame);
+  }
+}
+
+beforeEach(() => {
+  fake.windows.length = 0;
+  fake.opened.length = 0;
+  fake.handlers.clear();
+  fake.ports.length = 0;
+});
+
+type Contents = EventEmitter & {
+  openHandler: (d: { url: string }) => { action: string };
+  permission: (c: unknown, p: string, cb: (ok: boolean) => void) => void;
+  permissionCheck: () => boolean;
+  postMessage?: (...args: unknown[]) => void;
+};
+
+function navigate(contents: EventEmitter, url: string): boolean {
+  let prevented = false;
+  contents.emit('will-navigate', { preventDefault: () => (prevented = true) }, url);
+  return prevented;
+}
+
+describe('the app window', () => {
+  it('is isolated, sandboxed and has no Node, and loads our own page', () => {
+    createAppWindow('/tmp/preload.cjs');
+    const [win] = fake.windows;
+    expect(win?.options.webPreferences).toMatchObject({
+      preload: '/tmp/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+    });
+    expect(win?.loaded).toEqual(['app://schedlab/index.html']);
+  });
+
+  it('blocks navigation away, opens web links outside, denies new windows and permissions', () => {
+    createAppWindow('/tmp/preload.cjs');
+    const contents = fake.windows[0]?.contents as Contents;
+    expect(navigate(contents, 'app://schedlab/index.html')).toBe(false);
+    expect(navigate(contents, 'https://example.com/')).toBe(true);
+    expect(navigate(contents, 'file:///etc/passwd')).toBe(true);
+    expect(fake.opened).toEqual(['https://example.com/']);
+    expect(contents.openHandler({ url: 'https://example.com/x' })).toEqual({ action: 'deny' });
+    let granted: boolean | undefined;
+    contents.permission(null, 'media', (ok) => (granted = ok));
+    expect(granted).toBe(false);
+    expect(contents.permissionCheck()).toBe(false);
+  });
+});
+
+describe('the command channel', () => {
+  it('answers our own page and refuses any other sender', async () => {
+    const session = new HandSession();
+    serveCommands(session);
+    const handler = fake.handlers.get(COMMAND_CHANNEL)!;
+    const own = { senderFrame: { url: 'app://schedlab/index.html' } };
+    await expect(handler(own, { type: 'pause' })).resolves.toEqual({ ok: true });
+    const evil = { senderFrame: { url: 'https://evil.example/' } };
+    await expect(handler(evil, { type: 'pause' })).rejects.toThrow(/refused/);
+    await expect(handler({ senderFrame: null }, { type: 'pause' })).rejects.toThrow(/refused/);
+    expect(session.commands).toEqual([{ type: 'pause' }]);
+  });
+});
+
+describe('the frame port', () => {
+  it('hands each page load a fresh port with a snapshot first, then frames', () => {
+    const session = new HandSession();
+    const handed: unknown[][] = [];
+    const contents = Object.assign(new EventEmitter(), {
+      postMessage: (...args: unknown[]) => handed.push(args),
+    });
+    const stop = streamFramesTo(contents as never, session);
+    session.emit({ seq: 0 }); // before any page: nowhere to go, nothing kept
+    contents.emit('did-finish-load');
+    session.emit({ seq: 1 });
+    expect(handed).toHaveLength(1);
+    expect(handed[0]?.[0]).toBe(PORT_MESSAGE);
+    const first = fake.ports[0]!;
+    expect(first.started).toBe(true);
+    expect(first.posted).toEqual([
+      { type: 'snapshot', snapshot: { type: 'snapshot', seq: 0 } },
+      { type: 'frame', frame: { seq: 1 } },
+    ]);
+
+    contents.emit('did-finish-load'); // a reload
+    session.emit({ seq: 2 });
+    expect(first.closed).toBe(true);
+    expect(fake.ports[1]?.posted).toEqual([
+      { type: 'snapshot', snapshot: { type: 'snapshot', seq: 0 } },
+      { type: 'frame', frame: { seq: 2 } },
+    ]);
+    stop();
+    session.emit({ seq: 3 });
+    expect(fake.ports[1]?.posted).toHaveLength(2);
+    expect(fake.ports[1]?.closed).toBe(true);
+  });
+});
