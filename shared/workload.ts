@@ -177,6 +177,13 @@ export const workloadSchema = z
     graph: z.unknown().optional(),
   })
   .superRefine((w, ctx) => {
+    if (w.graph !== undefined && (w.classes !== undefined || w.trino !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'cannot be combined with classes or trino (a graph workload runs on its own)',
+        path: ['graph'],
+      });
+    }
     if (w.classes === undefined && w.trino === undefined && w.graph === undefined) {
       ctx.addIssue({ code: 'custom', message: 'needs classes, trino or graph', path: ['classes'] });
     }

@@ -19,6 +19,7 @@ export const USAGE = `usage: schedlab <command> [options]
   serve [--port N] [--preset NAME]   browser mode: the app over HTTP + WebSocket on 127.0.0.1
   bench [suite…]         run the benchmarks (bench/index.ts)
 
+--duration is workload time (on threads a Trino preset's 20 minutes pass in 12 s of wall time).
 --set takes an engine setting (levelTimeMultiplier=4, policy=fifo, workers=8) or a workload
 field (classes[1].arrival.rate=2, seed=7).`;
 

@@ -19,7 +19,8 @@ import { runGraphDocument, type GraphRunResult } from '../../runtime/graph/run-g
 import { StealingExecutor } from '../../runtime/stealing/stealing-executor.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import type { ClassReport } from './class-stats.ts';
-import { ms3, round3, type DagReport } from './report.ts';
+import { ms3, round3, type DagReport, type RunReport } from './report.ts';
+import type { BackendKind } from './resolve-config.ts';
 
 export interface GraphOutcome {
   dag: DagReport;
@@ -208,4 +209,33 @@ function addToTrace(
     for (let k = graph.successorStart[v]!; k < graph.successorStart[v + 1]!; k++)
       trace.addEdge(base + v + 1, base + graph.successors[k]! + 1);
   }
+}
+
+export function graphReport(
+  workload: Workload,
+  backend: BackendKind,
+  seed: number,
+  config: EngineConfig,
+  g: GraphOutcome,
+): RunReport {
+  return {
+    workload: workload.name,
+    backend,
+    seed,
+    config,
+    makespanMs: ms3(g.makespanNanos),
+    stoppedAtMs: null,
+    classes: g.classes,
+    levels: [{ level: 0, label: 'graph', scheduledMs: g.dag.workMs, selections: g.dispatches }],
+    workers: { count: config.workers, utilization: g.dag.utilization },
+    fairness: { jain: 1 },
+    counters: {
+      quanta: g.dispatches,
+      overrunMs: 0,
+      spansDropped: g.trace?.droppedSpans ?? 0,
+      splitsRejected: 0,
+    },
+    dag: g.dag,
+    dags: g.dags,
+  };
 }

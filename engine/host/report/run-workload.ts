@@ -19,8 +19,8 @@ import { RunCollector } from './collector.ts';
 import { ms3, round3, type RunReport } from './report.ts';
 import { levelOf, resolveConfig, type BackendKind } from './resolve-config.ts';
 import { TrinoStats } from './trino-stats.ts';
-import { graphDocuments, runGraphs, type GraphOutcome } from './run-graph.ts';
-import type { EngineConfig } from '../../../shared/config.ts';
+import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
+import { statusLine } from './trino-status.ts';
 
 export interface RunProgress {
   elapsedMs: number;
@@ -254,67 +254,4 @@ export async function runWorkload(
     : null;
   await executor.close();
   return { report, trace, wallMs: performance.now() - wallStart };
-}
-
-function statusLine(
-  executor: Executor,
-  trino: TrinoController,
-  collector: RunCollector,
-  thresholds: readonly number[],
-  elapsedNanos: number,
-) {
-  const c = executor.counters;
-  const running = trino.runningTasks();
-  const tasksPerLevel = [0, 0, 0, 0, 0];
-  for (const t of running) {
-    const l = levelOf(thresholds, collector.taskNanos.get(t.taskId) ?? 0);
-    tasksPerLevel[l] = (tasksPerLevel[l] ?? 0) + 1;
-  }
-  const total =
-    c.splitsWaiting + c.splitsQueued + c.splitsRunning + c.splitsBlocked + c.splitsRetrying;
-  const intermediate = trino.liveIntermediateSplits;
-  return {
-    elapsedMs: Math.round(elapsedNanos / MS),
-    splits: {
-      total,
-      running: c.splitsRunning,
-      leaf: total - intermediate,
-      intermediate,
-      blocked: c.splitsBlocked,
-      waiting: c.splitsQueued,
-      completed: collector.splitsCompleted,
-    },
-    tasks: running.length,
-    tasksPerLevel,
-    selectionsPerLevel: executor.levels().map((l) => l.selections),
-  };
-}
-
-function graphReport(
-  workload: Workload,
-  backend: BackendKind,
-  seed: number,
-  config: EngineConfig,
-  g: GraphOutcome,
-): RunReport {
-  return {
-    workload: workload.name,
-    backend,
-    seed,
-    config,
-    makespanMs: ms3(g.makespanNanos),
-    stoppedAtMs: null,
-    classes: g.classes,
-    levels: [{ level: 0, label: 'graph', scheduledMs: g.dag.workMs, selections: g.dispatches }],
-    workers: { count: config.workers, utilization: g.dag.utilization },
-    fairness: { jain: 1 },
-    counters: {
-      quanta: g.dispatches,
-      overrunMs: 0,
-      spansDropped: g.trace?.droppedSpans ?? 0,
-      splitsRejected: 0,
-    },
-    dag: g.dag,
-    dags: g.dags,
-  };
 }
