@@ -76,6 +76,8 @@ describe('workload schema', () => {
     };
     expect(errorOf(trino).message).toBe('trino.timeline[0].spec names no spec "b"');
     expect(errorOf({}).message).toBe('classes needs classes, trino or graph');
-    expect(errorOf({ graph: { generator: 'chain', length: 3 }, classes: [klass()] }).field).toBe('graph');
+    expect(errorOf({ graph: { generator: 'chain', length: 3 }, classes: [klass()] }).field).toBe(
+      'graph',
+    );
   });
 });
