@@ -10,8 +10,11 @@ import type { BenchReport } from './report.ts';
 const WORKERS = 2;
 const TINY_TASKS = 200_000;
 const FACTORIAL_TASKS = 20_000;
-/** The CPU-bound set runs in alternating halves, so drift in machine load hits both pools alike. */
-const ROUNDS = 2;
+/**
+ * The CPU-bound set runs in alternating slices (who goes first alternates too), so drift in
+ * machine load hits both pools alike.
+ */
+const ROUNDS = 10;
 
 export async function run(report: BenchReport): Promise<void> {
   const module = POOL_TASKS.href;
@@ -33,13 +36,22 @@ export async function run(report: BenchReport): Promise<void> {
     const theirs = await timed(TINY_TASKS, () => runPiscina(piscina, 'inc', 41, TINY_TASKS), 42);
     report.add('pool.tiny_tasks_vs_piscina', ours, 'tasks/s', theirs);
 
-    const half = FACTORIAL_TASKS / ROUNDS;
+    const slice = FACTORIAL_TASKS / ROUNDS;
     const expected = factorial(1000);
     let oursNanos = 0;
     let theirsNanos = 0;
+    const theirSlice = (): Promise<number> =>
+      elapsed(() => runPiscina(piscina, 'factorial', 1000, slice), expected);
+    const ourSlice = (): Promise<number> =>
+      elapsed(() => runTaskPool(pool, 'factorial', 1000, slice), expected);
     for (let round = 0; round < ROUNDS; round++) {
-      theirsNanos += await elapsed(() => runPiscina(piscina, 'factorial', 1000, half), expected);
-      oursNanos += await elapsed(() => runTaskPool(pool, 'factorial', 1000, half), expected);
+      if (round % 2 === 0) {
+        theirsNanos += await theirSlice();
+        oursNanos += await ourSlice();
+      } else {
+        oursNanos += await ourSlice();
+        theirsNanos += await theirSlice();
+      }
     }
     report.add(
       'pool.factorial_vs_piscina',

@@ -42,7 +42,7 @@ export interface TaskPoolOptions {
   readonly functions?: Readonly<Record<string, ModuleRef>>;
   /** Slots per worker ring (a power of two); default 1024. */
   readonly ringSlots?: number;
-  /** How much measured work to hand each worker ahead (ns); default 2 ms. */
+  /** How much measured work to hand each worker ahead (ns); default 5 ms. */
   readonly aheadNanos?: number;
   /** Default: the PRIO queue (`PriorityTaskQueue`) with `queueConfig`; it orders batches. */
   readonly queue?: TaskQueue<Batch<Pending>>;
@@ -73,7 +73,7 @@ interface Lane {
   down: boolean;
 }
 
-const MIN_DEPTH = 4;
+const MIN_DEPTH = 8;
 const INITIAL_DEPTH = 64;
 /** Aging moves in steps of seconds; re-evaluating it (O(queued)) once a second is plenty. */
 const AGING_TICK_NANOS = 1_000_000_000;
@@ -102,7 +102,7 @@ export class TaskPool {
     if (!Number.isInteger(Math.log2(this.ringSlots)) || this.ringSlots < 2 * MAX_BATCH) {
       throw invalidConfig('ringSlots', `must be a power of two >= ${2 * MAX_BATCH}`);
     }
-    this.aheadNanos = options.aheadNanos ?? 2_000_000;
+    this.aheadNanos = options.aheadNanos ?? 5_000_000;
     const queueConfig = options.queueConfig ?? {};
     this.queue = new TaskBatches(
       options.queue ?? new PriorityTaskQueue<Batch<Pending>>(queueConfig),
