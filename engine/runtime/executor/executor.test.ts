@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SchedLabError } from '../../../shared/errors.ts';
+import { SimBackend } from '../sim/sim-backend.ts';
+import { Executor } from './executor.ts';
 import { SplitState, checkSplitTransition } from './lifecycle.ts';
 import { MS, intermediates, leaves, oneTaskJob, simRig, spin } from './testing.ts';
 
@@ -150,7 +152,7 @@ describe('Executor on the simulator', () => {
 });
 
 describe('bounded recording', () => {
-  it('the span ring interns at most 1024 class names; later ones share (other)', () => {
+  it('the span ring interns at most min(1024, capacity) class names; later ones share (other)', () => {
     const { sim, ex } = simRig({ workers: 1, quantumMs: 1, policy: 'fifo' });
     for (let j = 0; j < 1100; j++)
       ex.submitJob(oneTaskJob(`class-${j}`, intermediates(1, spin(1))));
@@ -159,7 +161,11 @@ describe('bounded recording', () => {
     expect(ex.spans.total).toBe(1100);
     expect(read.columns.count).toBe(1100);
     const names = read.columns.names;
-    expect(names).toHaveLength(1025);
+    expect(names).toHaveLength(1024);
     expect(names.at(-1)).toBe('(other)');
+    const small = new Executor(new SimBackend({ workers: 1 }), {}, { spanCapacity: 16 });
+    for (let j = 0; j < 100; j++) small.submitJob(oneTaskJob(`c${j}`, intermediates(1, spin(1))));
+    expect(small.spans.internClass('another')).toBe(small.spans.internClass('(other)'));
+    expect(small.spans.internClass('(other)')).toBe(15);
   });
 });

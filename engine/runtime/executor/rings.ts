@@ -15,7 +15,7 @@ const OUTCOME_INDEX: Record<QuantumOutcome, number> = {
   cancelled: 4,
 };
 
-/** Distinct class names kept; later ones share `(other)` (bounded memory). */
+/** Distinct class names kept (never more than the ring holds spans); later ones share `(other)`. */
 const MAX_CLASS_NAMES = 1024;
 const OTHER = '(other)';
 
@@ -42,9 +42,12 @@ export class SpanRing {
   /** Class names, interned ring-wide; frames re-intern into a per-frame table. */
   private readonly classNames: string[] = [];
   private readonly classIndex = new Map<string, number>();
+  /** Room is left for `(other)`, so at most min(1024, capacity) names are held. */
+  private readonly maxNames: number;
 
   constructor(capacity = 65_536) {
     this.capacity = capacity;
+    this.maxNames = Math.max(1, Math.min(MAX_CLASS_NAMES, capacity) - 1);
     this.worker = new Int32Array(capacity);
     this.start = new Float64Array(capacity);
     this.end = new Float64Array(capacity);
@@ -63,7 +66,7 @@ export class SpanRing {
 
   internClass(name: string): number {
     let i = this.classIndex.get(name);
-    if (i === undefined && name !== OTHER && this.classNames.length >= MAX_CLASS_NAMES) {
+    if (i === undefined && name !== OTHER && this.classNames.length >= this.maxNames) {
       return this.internClass(OTHER);
     }
     if (i === undefined) {
