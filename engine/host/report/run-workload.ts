@@ -114,6 +114,7 @@ export async function runWorkload(
         originNanos: origin,
         scale,
         onTaskCreated: (t) => collector.trackTask(t.taskId),
+        onTaskAborted: (t) => collector.untrackTask(t.taskId),
         onTaskDone: (t) => {
           collector.untrackTask(t.taskId);
           trinoStats?.taskDone({

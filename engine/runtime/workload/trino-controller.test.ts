@@ -144,4 +144,32 @@ describe("Trino's SimulationController", () => {
       ctl.stop();
     },
   );
+
+  it(
+    'a task whose job is cancelled from outside is replaced, and the controller keeps going',
+    { timeout: 20_000 },
+    () => {
+      const { sim, ex, ctl } = rig({
+        specs: [
+          spec({
+            type: 'intermediate',
+            concurrentTasks: 1,
+            splitsPerTask: 4,
+            generator: 'intermediate',
+          }),
+        ],
+        timeline: [{ atMs: 0, action: 'enable', spec: 'x' }],
+      });
+      ctl.start();
+      sim.runUntil(0.2 * S);
+      const [victim] = ctl.runningTasks();
+      expect(ex.cancelJob(victim!.jobId)).toBe(true);
+      sim.runUntil(5 * S);
+      expect(ctl.liveIntermediateSplits).toBeGreaterThanOrEqual(0);
+      const [next] = ctl.runningTasks();
+      expect(next!.jobId).not.toBe(victim!.jobId);
+      expect(ctl.stats()[0]).toMatchObject({ created: 2, completed: 1, running: 1 });
+      ctl.stop();
+    },
+  );
 });

@@ -19,6 +19,7 @@ import type { SplitCost } from '../../core/workload/trino-generators.ts';
 import type { Executor, SplitEnd } from '../executor/executor.ts';
 import type { SplitSpec } from '../executor/job-spec.ts';
 import type { SplitWork } from '../backend.ts';
+import { isSchedLabError } from '../../../shared/errors.ts';
 
 export interface TrinoTask {
   readonly spec: TrinoSpec;
@@ -48,6 +49,8 @@ export interface TrinoControllerOptions {
   readonly originNanos: number;
   readonly scale: number;
   readonly onTaskCreated?: (task: TrinoTask) => void;
+  /** Called for a task whose job ended before its splits completed (cancelled, failed). */
+  readonly onTaskAborted?: (task: TrinoTask) => void;
   /** Called for every task whose splits have all completed. */
   readonly onTaskDone?: (task: TrinoTask) => void;
 }
@@ -55,11 +58,12 @@ export interface TrinoControllerOptions {
 export class TrinoController {
   private readonly specs: SpecState[];
   private readonly byTask = new Map<number, TrinoTask>();
+  private readonly byJob = new Map<number, TrinoTask>();
   private readonly timers: (() => void)[] = [];
   private clearing = false;
   private stopped = false;
   private liveIntermediate = 0;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(
     private readonly executor: Executor,
@@ -75,7 +79,10 @@ export class TrinoController {
       completed: 0,
       running: [],
     }));
-    this.unsubscribe = executor.onSplitEnd((e) => this.onSplitEnd(e));
+    this.unsubscribe = [
+      executor.onSplitEnd((e) => this.onSplitEnd(e)),
+      executor.onJobEnd((e) => this.onJobEnd(e.jobId)),
+    ];
   }
 
   /** Tasks per spec: created, completed and running now. */
@@ -136,7 +143,7 @@ export class TrinoController {
     this.stopped = true;
     for (const cancel of this.timers) cancel();
     this.timers.length = 0;
-    this.unsubscribe();
+    for (const u of this.unsubscribe) u();
   }
 
   private apply(step: TimelineStep): void {
@@ -195,6 +202,7 @@ export class TrinoController {
     s.created++;
     s.running.push(task);
     this.byTask.set(taskId, task);
+    this.byJob.set(jobId, task);
     this.options.onTaskCreated?.(task);
   }
 
@@ -241,11 +249,18 @@ export class TrinoController {
     const splits: SplitSpec[] = [];
     for (let i = 0; i < n; i++) {
       const cost = task.shared ?? this.draw(s);
-      task.requiredNanos += cost.totalNanos;
       // The schema's kernel is the backend's `KernelName | ModuleRef` with optional fields spelt out.
       splits.push({ kind, work: { kernel: s.spec.kernel as SplitWork['kernel'], ...cost } });
     }
-    this.executor.addSplits(task.taskId, splits);
+    try {
+      this.executor.addSplits(task.taskId, splits);
+    } catch (e) {
+      // The bounded queue is full: the executor has counted the rejected splits; the next tick
+      // tries again, as Trino's controller would after its queue drained.
+      if (isSchedLabError(e) && e.code === 'QUEUE_FULL') return;
+      throw e;
+    }
+    for (const split of splits) task.requiredNanos += split.work.totalNanos;
     task.added += n;
     if (kind === 'intermediate') this.liveIntermediate += n;
   }
@@ -259,9 +274,27 @@ export class TrinoController {
     if (task.spec.type === 'intermediate') this.liveIntermediate--;
     if (task.completed >= task.spec.splitsPerTask && !task.done) {
       task.done = true;
-      this.byTask.delete(e.taskId);
+      this.forget(task);
       this.options.onTaskDone?.(task);
       this.executor.closeTask(task.taskId);
     }
+  }
+
+  /**
+   * A task's job ended before all its splits completed (cancelled from the app, or failed): it
+   * counts as done, so the next tick replaces it, and its splits stop counting as live.
+   */
+  private onJobEnd(jobId: number): void {
+    const task = this.byJob.get(jobId);
+    if (task === undefined || task.done) return;
+    task.done = true;
+    if (task.spec.type === 'intermediate') this.liveIntermediate -= task.added - task.completed;
+    this.forget(task);
+    this.options.onTaskAborted?.(task);
+  }
+
+  private forget(task: TrinoTask): void {
+    this.byTask.delete(task.taskId);
+    this.byJob.delete(task.jobId);
   }
 }
