@@ -40,7 +40,7 @@ export interface TaskPoolOptions {
   readonly workers?: number;
   /** User functions by task name: `fn(arg, ctx)` exports of modules (user-module.ts). */
   readonly functions?: Readonly<Record<string, ModuleRef>>;
-  /** Slots per worker ring (a power of two); default 1024. */
+  /** Slots per worker ring (a power of two); default 32768 (512 KiB of shared memory). */
   readonly ringSlots?: number;
   /** How much measured work to hand each worker ahead (ns); default 5 ms. */
   readonly aheadNanos?: number;
@@ -98,7 +98,7 @@ export class TaskPool {
     if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
       throw invalidConfig('workers', `must be an integer from 1 to 256, got ${workers}`);
     }
-    this.ringSlots = options.ringSlots ?? 2048;
+    this.ringSlots = options.ringSlots ?? 32_768;
     if (!Number.isInteger(Math.log2(this.ringSlots)) || this.ringSlots < 2 * MAX_BATCH) {
       throw invalidConfig('ringSlots', `must be a power of two >= ${2 * MAX_BATCH}`);
     }
