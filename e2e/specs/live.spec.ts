@@ -21,6 +21,8 @@ test('the app opens on a live preset and frames flow: counters advance, the Gant
 });
 
 test('every view renders; a screenshot of each is saved', async ({ page, appUrl }) => {
+  // Seven full-page screenshots and a reload: slow on a loaded two-core machine.
+  test.setTimeout(180_000);
   await openApp(page, appUrl);
   for (const name of VIEWS) {
     await view(page, name);

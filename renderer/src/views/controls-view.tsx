@@ -4,164 +4,13 @@
  * engine's error (or the schema's) under the field. A refused value changes nothing.
  */
 import { useEffect, useState } from 'react';
-import { engineConfigShape, FAIRNESS_MODES, POLICY_NAMES } from '../../../shared/config.ts';
-import { GRAPH_EXECUTORS, GRAPH_POLICIES } from '../../../shared/graph.ts';
-import type { Command } from '../../../shared/protocol.ts';
+import { engineConfigShape } from '../../../shared/config.ts';
+import type { Command, CommandOf } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { checkField, numberOf } from '../data/validate.ts';
 
-type Kind = 'number' | 'select' | 'bool' | 'thresholds';
-
-interface FieldDef {
-  key: string;
-  label: string;
-  kind: Kind;
-  help: string;
-  min?: number;
-  max?: number;
-  step?: number;
-  unit?: string;
-  options?: readonly string[];
-  /** A slider next to the number input. */
-  slider?: boolean;
-}
-
-const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
-  {
-    title: 'Policy and workers',
-    note: 'Switching policy moves every queued split to the new queue; nothing is lost.',
-    fields: [
-      {
-        key: 'policy',
-        label: 'Policy',
-        kind: 'select',
-        options: POLICY_NAMES,
-        help: 'which ready queue decides',
-      },
-      {
-        key: 'workers',
-        label: 'Workers',
-        kind: 'number',
-        min: 1,
-        max: 256,
-        step: 1,
-        help: 'worker threads (or simulated slots), resized live',
-      },
-      {
-        key: 'quantumMs',
-        label: 'Quantum',
-        kind: 'number',
-        min: 0.01,
-        max: 600_000,
-        step: 1,
-        unit: 'ms',
-        help: 'time slice per dispatch',
-      },
-    ],
-  },
-  {
-    title: 'Multilevel split queue',
-    note: 'Each busy level gets m times the scheduled time of the next one.',
-    fields: [
-      {
-        key: 'levelTimeMultiplier',
-        label: 'Level time multiplier m',
-        kind: 'number',
-        min: 1.1,
-        max: 16,
-        step: 0.1,
-        slider: true,
-        help: '> 1; larger favours level 0 (short work)',
-      },
-      {
-        key: 'levelThresholdsMs',
-        label: 'Level thresholds',
-        kind: 'thresholds',
-        unit: 'ms',
-        help: 'scheduled time at which a group enters levels 0–4; 0 first, strictly increasing',
-      },
-      {
-        key: 'levelContributionCapMs',
-        label: 'Contribution cap',
-        kind: 'number',
-        min: 0,
-        max: 86_400_000,
-        step: 1,
-        unit: 'ms',
-        help: 'most time one quantum charges to a level',
-      },
-      {
-        key: 'fairness',
-        label: 'Fairness group',
-        kind: 'select',
-        options: FAIRNESS_MODES,
-        help: 'whose accumulated time decides the level',
-      },
-    ],
-  },
-  {
-    title: 'Priority queue aging',
-    note: 'Effective priority = base − min(cap, ⌊(wait − after) / step⌋).',
-    fields: [
-      {
-        key: 'aging',
-        label: 'Aging',
-        kind: 'bool',
-        help: 'raise long-waiting tasks against starvation',
-      },
-      {
-        key: 'agingAfterMs',
-        label: 'Aging after',
-        kind: 'number',
-        min: 0,
-        max: 86_400_000,
-        step: 100,
-        unit: 'ms',
-        help: 'wait before the first boost',
-      },
-      {
-        key: 'agingStepMs',
-        label: 'Aging step',
-        kind: 'number',
-        min: 0.001,
-        max: 86_400_000,
-        step: 100,
-        unit: 'ms',
-        help: 'wait per one-level boost',
-      },
-      {
-        key: 'agingCap',
-        label: 'Aging cap',
-        kind: 'number',
-        min: 0,
-        max: 100,
-        step: 1,
-        help: 'largest boost',
-      },
-    ],
-  },
-  {
-    title: 'Task graphs',
-    note: 'Ready-queue policy and executor for graph runs.',
-    fields: [
-      {
-        key: 'graphPolicy',
-        label: 'Graph policy',
-        kind: 'select',
-        options: GRAPH_POLICIES,
-        help: 'order of ready nodes',
-      },
-      {
-        key: 'executor',
-        label: 'Executor',
-        kind: 'select',
-        options: GRAPH_EXECUTORS,
-        help: 'central queue or work stealing',
-      },
-    ],
-  },
-];
+import { GROUPS, type FieldDef } from './control-fields.ts';
 
 /** Knobs the engine's config schema does not (yet) have are shown, disabled, with a note. */
 const known = (key: string) => key in engineConfigShape;
@@ -170,7 +19,7 @@ function commandFor(key: string, value: unknown): Command {
   if (key === 'policy')
     return {
       type: 'setPolicy',
-      policy: value as Command & { type: 'setPolicy' } extends { policy: infer P } ? P : never,
+      policy: value as CommandOf<'setPolicy'>['policy'],
     };
   if (key === 'workers') return { type: 'setWorkers', workers: value as number };
   return { type: 'configure', config: { [key]: value } };
