@@ -29,6 +29,7 @@ async function load(ref: TaskFunctionRef): Promise<TaskFunction> {
       return fn;
     }
     const fn = await loadUserFunction(ref.ref);
+    // Tasks run to completion (non-preemptive): there is no quantum to yield to.
     const ctx = { shouldYield: () => false, signal: new AbortController().signal, quantumNanos: 0 };
     return (arg) => fn(arg, ctx);
   } catch (error) {

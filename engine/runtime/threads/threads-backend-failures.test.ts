@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SplitWork } from '../backend.ts';
+import type { KernelName, SplitWork } from '../backend.ts';
 import { Driver, fixture, MS } from './fixtures/driver.ts';
 import { ThreadsBackend, type ThreadsBackendOptions } from './threads-backend.ts';
 
@@ -26,6 +26,15 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     const end = await driver.quantum(1, failing('throws'), 10 * MS, 0, 0);
     expect(end.outcome).toBe('failed');
     expect(end.error).toMatch(/fixture failed on purpose/);
+    expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
+  });
+
+  it('an unknown kernel fails its split, naming it; the worker runs the next split', async () => {
+    const driver = await pool();
+    const bogus = { kernel: 'bogus' as KernelName, totalNanos: 1 * MS };
+    const end = await driver.quantum(1, bogus, 10 * MS, 0, 0);
+    expect(end.outcome).toBe('failed');
+    expect(end.error).toMatch(/no kernel named bogus/);
     expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
   });
 
