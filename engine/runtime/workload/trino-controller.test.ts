@@ -172,4 +172,20 @@ describe("Trino's SimulationController", () => {
       ctl.stop();
     },
   );
+
+  it(
+    'holds one pending tick however long it runs (no timer per tick kept)',
+    { timeout: 20_000 },
+    () => {
+      const { sim, ctl } = rig({
+        specs: [spec({ generator: { simple: { totalMs: 100, perCallMs: 100 } } })],
+        timeline: [{ atMs: 0, action: 'enable', spec: 'x' }],
+      });
+      ctl.start();
+      sim.runUntil(600 * S); // 1200 ticks
+      const held = ctl as unknown as { timers: unknown[] };
+      expect(held.timers.length).toBeLessThanOrEqual(1);
+      ctl.stop();
+    },
+  );
 });

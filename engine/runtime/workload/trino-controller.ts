@@ -59,7 +59,9 @@ export class TrinoController {
   private readonly specs: SpecState[];
   private readonly byTask = new Map<number, TrinoTask>();
   private readonly byJob = new Map<number, TrinoTask>();
+  /** The timeline's timers (one per step) and the one pending controller tick. */
   private readonly timers: (() => void)[] = [];
+  private cancelTick: (() => void) | null = null;
   private clearing = false;
   private stopped = false;
   private liveIntermediate = 0;
@@ -126,15 +128,16 @@ export class TrinoController {
       );
     }
     const period = Math.max(1, Math.round(this.sim.controllerIntervalMs * 1e6 * scale));
+    // One pending tick at a time: a controller that runs for hours holds one timer, not one per
+    // tick ever run.
     const tick = (at: number) => {
-      this.timers.push(
-        this.executor.backend.setTimer(at, () => {
-          if (this.stopped) return;
-          this.replaceCompletedTasks();
-          this.scheduleSplits();
-          tick(at + period);
-        }),
-      );
+      this.cancelTick = this.executor.backend.setTimer(at, () => {
+        this.cancelTick = null;
+        if (this.stopped) return;
+        this.replaceCompletedTasks();
+        this.scheduleSplits();
+        tick(at + period);
+      });
     };
     tick(originNanos);
   }
@@ -143,6 +146,8 @@ export class TrinoController {
     this.stopped = true;
     for (const cancel of this.timers) cancel();
     this.timers.length = 0;
+    this.cancelTick?.();
+    this.cancelTick = null;
     for (const u of this.unsubscribe) u();
   }
 
