@@ -38,13 +38,16 @@ function hostCpuNanos(): { nanos: number; source: string } {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Two workers kept busy with quanta of 5 ms: ≈ 400 Gantt spans a second to report. */
+/**
+ * Two workers kept busy with quanta of 5 ms, and 200 live jobs, so every frame carries a full job
+ * table (the frame's largest part) besides its spans: the expensive end of what the app shows.
+ */
 async function startWorkload(session: Session): Promise<void> {
   const split = { kind: 'intermediate', work: { kernel: 'spin', totalNanos: 60e9 } };
-  for (let job = 0; job < 2; job++) {
+  for (let job = 0; job < 200; job++) {
     const result = await session.handleCommand({
       type: 'submitJob',
-      job: { class: 'scan', tasks: [0, 1].map(() => ({ splits: Array(8).fill(split) })) },
+      job: { class: job % 4 === 0 ? 'scan' : 'interactive', tasks: [{ splits: [split, split] }] },
     });
     if (!result.ok) throw new Error(`bench workload rejected: ${result.error.message}`);
   }
