@@ -41,6 +41,14 @@ try {
     'draws',
     await canvas.getAttribute('data-draws'),
   );
+  // The hover tooltip over a span near the right edge of worker 0's lane.
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width - 60, box.y + 22 + 30);
+  await page.waitForTimeout(300);
+  await page.screenshot({
+    path: `${out}/gantt-hover-${theme}.png`,
+    clip: { x: box.x, y: box.y, width: box.width, height: box.height },
+  });
   for (const view of ['live', 'controls', 'workloads', 'compare', 'export']) {
     await page.getByTestId(`nav-${view}`).click();
     await page.waitForTimeout(400);
