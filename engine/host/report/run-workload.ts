@@ -5,7 +5,6 @@
  * real workers run in real time and the same collection happens on a 50 ms wall-clock poll.
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
-import { SchedLabError } from '../../../shared/errors.ts';
 import type { Workload } from '../../../shared/workload.ts';
 import { createRng } from '../../core/workload/rng.ts';
 import type { Backend } from '../../runtime/backend.ts';
@@ -176,10 +175,8 @@ export async function runWorkload(
           t - origin > SIM_LIMIT ||
           (backend.pendingEvents === 0 && classes.finished && trino === null)
         ) {
-          throw new SchedLabError(
-            'INVALID_ARGUMENT',
-            `the run made no progress after ${ms3(t - origin)} ms of simulated time`,
-          );
+          // Live jobs and nothing left to happen: an engine bug, not bad input.
+          throw new Error(`the run made no progress after ${ms3(t - origin)} ms of simulated time`);
         }
       }
     } else {
@@ -194,6 +191,10 @@ export async function runWorkload(
       });
     }
     if (executor.counters.live > 0) stoppedAt = executor.now();
+  } catch (e) {
+    // Never leave worker threads behind (they would keep the process alive).
+    await executor.close().catch(() => {});
+    throw e;
   } finally {
     classes.stop();
     trino?.stop();
