@@ -76,4 +76,25 @@ describe("Trino's experiments", () => {
       );
     },
   );
+
+  it(
+    'overloaded cluster: every class accrues time and completes tasks; no ready leaf waits long',
+    { timeout: 60_000 },
+    async () => {
+      // The first 3 of Trino's 20.5 minutes. Ready leaf splits are at most (16 + 16 tasks) × 3
+      // outstanding = 96; with the bound argument of starve-slow: 96 × 1 s / (36/31) + 15 s ≈ 98 s.
+      const BOUND_MS = (96 * 1000) / (36 / 31) + 15_000;
+      const { report } = await runWorkload(loadPreset('trino-overloaded'), {
+        durationMs: 3 * 60 * S,
+      });
+      for (const name of ['leaf', 'slow_leaf', 'intermediate']) {
+        const c = report.classes[name]!;
+        expect(c.scheduledMs, name).toBeGreaterThan(0);
+        expect(c.succeeded, name).toBeGreaterThan(0);
+      }
+      for (const name of ['leaf', 'slow_leaf']) {
+        expect(report.classes[name]!.maxRequeueWaitMs).toBeLessThanOrEqual(BOUND_MS);
+      }
+    },
+  );
 });
