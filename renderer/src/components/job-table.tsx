@@ -93,6 +93,9 @@ export function JobTable() {
   const height = Math.max(240, window.innerHeight - 230);
   const jobs = telemetry.jobs;
   const [first, last] = visibleRows(scrollTop, height, jobs.length);
+  // The host bounds the rows it sends; say how many live jobs that leaves out.
+  const live = telemetry.latest?.counters.live ?? 0;
+  const hidden = live - jobs.filter((j) => j.state === 'running').length;
   return (
     <div className="job-table" data-testid="job-table" data-rows={jobs.length}>
       <div className="job-row job-head">
@@ -116,6 +119,12 @@ export function JobTable() {
               <Row key={job.id} job={job} top={(first + k) * ROW_HEIGHT} />
             ))}
           </div>
+        </div>
+      )}
+      {hidden > 0 && (
+        <div className="muted small table-note" data-testid="job-table-note">
+          {live.toLocaleString()} live jobs; the engine sends the first {jobs.length} rows, so{' '}
+          {hidden.toLocaleString()} live jobs are not listed here (they are in the counters).
         </div>
       )}
     </div>

@@ -22,7 +22,7 @@ export function CountersPanel() {
   useTelemetryTick();
   const { telemetry } = useApp();
   const f = telemetry.latest;
-  const dropped = telemetry.droppedSpans;
+  const dropped = telemetry.lostSpans;
   return (
     <Panel
       title="Counters"
@@ -43,11 +43,7 @@ export function CountersPanel() {
             <span className="counter-label">{label}</span>
           </div>
         ))}
-        <div
-          className="counter"
-          data-testid="counter-dropped"
-          data-value={dropped + telemetry.spans.overwritten}
-        >
+        <div className="counter" data-testid="counter-dropped" data-value={dropped}>
           <span className={dropped > 0 ? 'counter-value warn' : 'counter-value'}>
             {compact(dropped)}
           </span>

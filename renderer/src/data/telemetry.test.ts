@@ -26,6 +26,14 @@ describe('Telemetry', () => {
     expect(t.nowMs).toBe(10_000);
   });
 
+  it('counts spans that never arrived: dropped by the host or carried by frames it skipped', () => {
+    const t = new Telemetry();
+    const frame = { ...syntheticFrame({ seq: 1, timeMs: 10 }), spansDropped: 5 };
+    t.ingestFrame(frame, { frames: 2, spans: 40 });
+    expect(t.lostSpans).toBe(45);
+    expect(t.skippedFrames).toBe(2);
+  });
+
   it('converts engine ns to ms and interns class names across frames', () => {
     const t = new Telemetry();
     t.ingestFrame(

@@ -54,10 +54,15 @@ export class Telemetry {
   private readonly classIndex = new Map<string, number>();
   latest: Frame | null = null;
   jobs: JobRow[] = [];
-  /** Spans the host dropped before sending plus frames this client skipped. */
+  /** Spans the host's ring overwrote before any frame carried them (cumulative). */
   droppedSpans = 0;
   skippedFrames = 0;
+  skippedSpans = 0;
   framesSeen = 0;
+  /** Gantt spans that never reached this client: dropped by the host or in skipped frames. */
+  get lostSpans(): number {
+    return this.droppedSpans + this.skippedSpans;
+  }
   private readonly listeners = new Set<() => void>();
 
   constructor(opts: TelemetryOptions = {}) {
@@ -87,7 +92,10 @@ export class Telemetry {
   }
 
   ingestFrame(frame: Frame, skipped?: { frames: number; spans: number }): void {
-    if (skipped !== undefined) this.skippedFrames = skipped.frames;
+    if (skipped !== undefined) {
+      this.skippedFrames = skipped.frames;
+      this.skippedSpans = skipped.spans;
+    }
     this.addFrame(frame, true);
     this.notify();
   }
