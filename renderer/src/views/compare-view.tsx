@@ -2,10 +2,7 @@
  * Compare: the same seeded workload under 2–4 configs on the simulator. The engine runs the
  * comparison (a `compare` command); until the protocol has one this view says so plainly.
  */
-import { COMMAND_TYPES } from '../../../shared/protocol.ts';
 import { useAppState } from '../context.ts';
-
-export const HAS_COMPARE = (COMMAND_TYPES as readonly string[]).includes('compare');
 
 export function CompareView() {
   const presets = useAppState((s) => s.presets);
