@@ -12,13 +12,15 @@ describe("Trino's experiments", () => {
     async () => {
       const w = loadPreset('trino-within-level-fairness');
       const { trace } = await runWorkload(w, { trace: true });
-      // The short class arrives at 60 s and needs ~20 s to climb to level 4 (300 s of task time at
-      // 16 splits); from 85 s to the end (205 s) both compete inside level 4.
+      // The short class arrives at 60 s and climbs to level 4 (300 s of task time) in ~25 s; from
+      // its first level-4 quantum to the end (205 s) both classes compete inside level 4.
+      const l4 = trace!.traceEvents.filter((e) => e.ph === 'X' && e.args?.['level'] === 4);
+      const both = Math.min(...l4.filter((e) => e.name.startsWith('l4_short')).map((e) => e.ts!));
+      expect(both).toBeGreaterThan(60 * S * 1000);
+      expect(both).toBeLessThan(100 * S * 1000);
       const time: Record<string, number> = {};
-      for (const e of trace!.traceEvents) {
-        if (e.ph !== 'X' || e.args?.['level'] !== 4) continue;
-        const t0 = e.ts! / 1000;
-        if (t0 < 85 * S) continue;
+      for (const e of l4) {
+        if (e.ts! < both) continue;
         const cls = e.name.split(' ')[0]!;
         time[cls] = (time[cls] ?? 0) + e.dur!;
       }
