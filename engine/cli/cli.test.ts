@@ -143,6 +143,22 @@ describe('schedlab CLI', () => {
   );
 
   it(
+    'jobs the bounded queue turns away are reported as rejected, not lost',
+    { timeout: 30_000 },
+    async () => {
+      const file = tmpFile('tiny.json', tiny);
+      const { code, out } = await cli('run', file, '--json', '--set', 'maxQueued=3');
+      expect(code).toBe(0);
+      const classes = (JSON.parse(out) as { classes: Record<string, Record<string, number>> })
+        .classes;
+      expect(classes['b']).toMatchObject({ jobs: 1, rejected: 1, succeeded: 0 });
+      const a = classes['a']!;
+      expect(a['rejected']).toBeGreaterThan(0);
+      expect(a['succeeded']! + a['rejected']!).toBe(a['jobs']);
+    },
+  );
+
+  it(
     'bad input exits 2 with one line: unknown preset, bad JSON, bad flag, bad duration',
     { timeout: 30_000 },
     async () => {
