@@ -10,6 +10,7 @@ import type { BenchReport } from './report.ts';
 const WORKERS = 2;
 const TINY_TASKS = 200_000;
 const FACTORIAL_TASKS = 20_000;
+const WARM_UP_TASKS = 20_000;
 /**
  * The CPU-bound set runs in alternating slices (who goes first alternates too), so drift in
  * machine load hits both pools alike.
@@ -27,8 +28,10 @@ export async function run(report: BenchReport): Promise<void> {
   });
   const piscina = createPiscina(WORKERS);
   try {
-    // Warm-up: workers started, modules loaded, both code paths seen by the JIT.
-    await Promise.all([runTaskPool(pool, 'inc', 1, 5_000), runPiscina(piscina, 'inc', 1, 5_000)]);
+    // Warm-up, the same for both: workers started, modules loaded, both code paths optimised by
+    // the JIT and the heap grown for a large batch of pending promises.
+    await runTaskPool(pool, 'inc', 1, WARM_UP_TASKS);
+    await runPiscina(piscina, 'inc', 1, WARM_UP_TASKS);
     await runTaskPool(pool, 'factorial', 1000, 100);
     await runPiscina(piscina, 'factorial', 1000, 100);
 

@@ -130,12 +130,8 @@ export class TaskPool {
     if (fnId === undefined) {
       throw new SchedLabError('UNKNOWN_KERNEL', `fn names no task function: ${task.fn}`, 'fn');
     }
-    let resolve!: (value: unknown) => void;
-    let reject!: (error: Error) => void;
-    const done = new Promise<unknown>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
+    const done = new Promise<unknown>(capture);
+    const { resolve, reject } = captured;
     // The queue validates the priority and its bound; a task it refuses is never started.
     this.queue.push({ fnId, arg: task.arg, resolve, reject }, task.priority ?? 50);
     if (!this.pumpQueued) {
@@ -302,4 +298,14 @@ export class TaskPool {
     lane.pending.fill(undefined);
     lane.acked = lane.head;
   }
+}
+
+/** One shared executor instead of a closure per task: tiny tasks feel every allocation. */
+const captured: { resolve: Pending['resolve']; reject: Pending['reject'] } = {
+  resolve: () => {},
+  reject: () => {},
+};
+function capture(resolve: Pending['resolve'], reject: Pending['reject']): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
 }
