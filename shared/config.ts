@@ -51,6 +51,8 @@ export const engineConfigShape = {
   agingStepMs: z.number().finite().min(0.001).max(86_400_000),
   agingCap: z.number().int().min(0).max(100),
   agingIntervalMs: z.number().finite().min(1).max(3_600_000),
+  /** PRIO: preempt at the quantum; off (default), a dispatched task runs to completion or until it blocks. */
+  preemptive: z.boolean(),
   /** PRIO quota alternative to aging; 0 = off. */
   quotaBurst: z.number().int().min(0).max(1_000_000),
   /** Splits waiting (admission, queued, blocked, retrying) allowed before jobs are rejected. */
@@ -86,6 +88,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   agingStepMs: 30_000,
   agingCap: 20,
   agingIntervalMs: 1000,
+  preemptive: false,
   quotaBurst: 0,
   maxQueued: 100_000,
   retryBackoffMs: 100,

@@ -148,7 +148,7 @@ export abstract class ExecutorCore {
     this.backend.start({
       splitId: split.id,
       workerId: worker,
-      quantumNanos: this.settings.quantumNanos,
+      quantumNanos: this.settings.dispatchQuantumNanos,
       work: split.work,
       doneNanos: split.doneNanos,
     });
@@ -165,7 +165,8 @@ export abstract class ExecutorCore {
     const now = this.backend.now();
     this.c.quanta++;
     this.c.busyNanos += ran;
-    if (ran > this.settings.quantumNanos) this.c.overrunNanos += ran - this.settings.quantumNanos;
+    if (ran > this.settings.dispatchQuantumNanos)
+      this.c.overrunNanos += ran - this.settings.dispatchQuantumNanos;
     split.scheduledNanos += ran;
     split.ownGroup.scheduledNanos += ran;
     split.task.group.scheduledNanos += ran;

@@ -17,6 +17,18 @@ describe('Executor on the simulator', () => {
     expect(sim.now()).toBe(50 * MS); // 100 ms of work on 2 workers, no idle gaps
   });
 
+  it('PRIO is non-preemptive by default: a task runs to completion; preemptive slices it', () => {
+    const { sim, ex } = simRig({ workers: 1, quantumMs: 10, policy: 'priority' });
+    ex.submitJob(oneTaskJob('a', intermediates(1, spin(50))));
+    sim.runUntilIdle();
+    expect(ex.spans.total).toBe(1);
+    ex.configure({ preemptive: true });
+    ex.submitJob(oneTaskJob('a', intermediates(1, spin(50))));
+    sim.runUntilIdle();
+    expect(ex.spans.total).toBe(1 + 5);
+    expect(ex.counters.overrunNanos).toBe(0);
+  });
+
   it('an illegal split transition is a coded error', () => {
     expect(() => checkSplitTransition(7, SplitState.succeeded, SplitState.queued)).toThrowError(
       expect.objectContaining({ code: 'ILLEGAL_TRANSITION' }),

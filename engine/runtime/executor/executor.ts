@@ -129,7 +129,12 @@ export class Executor extends ExecutorCore {
 
   /** Jain's fairness index across live jobs (job-book.ts). */
   fairness(): { jain: number; jobs: number } {
-    return this.book.jain(this.backend.now());
+    const now = this.backend.now();
+    const running = new Map<ExecJob, number>();
+    for (const s of this.runningOn) {
+      if (s) running.set(s.job, (running.get(s.job) ?? 0) + (now - s.dispatchedAt));
+    }
+    return this.book.jain(now, running);
   }
 
   /** Task ids of a live job, in spec order (for `addSplits`). */

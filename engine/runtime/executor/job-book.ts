@@ -180,16 +180,17 @@ export class JobBook {
 
   /**
    * Jain's index over live jobs of their rate of service (scheduled time / age): 1 when every
-   * live job has been served at the same rate, 1/n when one job got everything.
+   * live job has been served at the same rate, 1/n when one job got everything. `running` adds
+   * the time of quanta still in progress (a run-to-completion task counts while it runs).
    */
-  jain(now: number): { jain: number; jobs: number } {
+  jain(now: number, running?: Map<ExecJob, number>): { jain: number; jobs: number } {
     let sum = 0;
     let sumSq = 0;
     let n = 0;
     for (const job of this.liveMap.values()) {
       const age = now - job.submitNanos;
       if (age <= 0) continue;
-      const x = job.scheduledNanos / age;
+      const x = (job.scheduledNanos + (running?.get(job) ?? 0)) / age;
       sum += x;
       sumSq += x * x;
       n++;

@@ -13,8 +13,13 @@ import { SchedLabError } from '../../../shared/errors.ts';
 
 const NS_PER_MS = 1_000_000;
 
+/** The quantum of a non-preemptive dispatch: long enough to finish any split (~11.6 days). */
+export const RUN_TO_COMPLETION_NANOS = 1e15;
+
 export interface EngineSettings {
   readonly quantumNanos: number;
+  /** What a dispatch gets: the quantum, or run-to-completion for non-preemptive PRIO. */
+  readonly dispatchQuantumNanos: number;
   readonly levelThresholdsNanos: readonly number[];
   readonly levelContributionCapNanos: number;
   readonly agingAfterNanos: number;
@@ -31,8 +36,11 @@ export function toNanos(ms: number): number {
 }
 
 export function toSettings(c: EngineConfig): EngineSettings {
+  const quantumNanos = Math.max(1, toNanos(c.quantumMs));
   return {
-    quantumNanos: Math.max(1, toNanos(c.quantumMs)),
+    quantumNanos,
+    dispatchQuantumNanos:
+      c.policy === 'priority' && !c.preemptive ? RUN_TO_COMPLETION_NANOS : quantumNanos,
     levelThresholdsNanos: c.levelThresholdsMs.map(toNanos),
     levelContributionCapNanos: toNanos(c.levelContributionCapMs),
     agingAfterNanos: toNanos(c.agingAfterMs),
