@@ -82,4 +82,37 @@ test('keyboard: space pauses and resumes the engine, digits switch views, f togg
   await expect(follow).toHaveAttribute('aria-pressed', 'false');
   await page.locator('body').press('f');
   await expect(follow).toHaveAttribute('aria-pressed', 'true');
+  // + and − zoom the Gantt's window.
+  const gantt = page.getByTestId('gantt-canvas');
+  const windowMs = async () => Number(await gantt.getAttribute('data-window-ms'));
+  const before = await windowMs();
+  await page.locator('body').press('+');
+  await expect.poll(windowMs).toBeLessThan(before);
+  await page.locator('body').press('-');
+  await expect.poll(windowMs).toBeCloseTo(before, 3);
+});
+
+test('when the connection drops a banner says so; the app reconnects and resumes', async ({
+  page,
+  appUrl,
+  host,
+}) => {
+  test.skip(host !== 'browser', 'the WebSocket transport is browser mode’s');
+  const routes: { close(): Promise<void> }[] = [];
+  // Pass every socket through to the real host, keeping a handle to cut the first one.
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    ws.connectToServer();
+    routes.push(ws);
+  });
+  await openApp(page, appUrl);
+  await expect.poll(() => spanCount(page)).toBeGreaterThan(0);
+  await routes[0]!.close();
+  await expect(page.getByTestId('disconnected-banner')).toBeVisible();
+  await screenshot(page, 'live-disconnected');
+  // Backoff, reconnect, snapshot: open again with history, and frames flow.
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open');
+  await expect(page.getByTestId('disconnected-banner')).toHaveCount(0);
+  expect(routes.length).toBeGreaterThan(1);
+  const after = await counters(page);
+  await expect.poll(async () => (await counters(page)).quanta).toBeGreaterThan(after.quanta!);
 });

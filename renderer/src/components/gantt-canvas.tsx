@@ -94,6 +94,7 @@ export function GanttCanvas() {
       canvas.dataset.drawMs = drawMs.toFixed(2);
       canvas.dataset.spanCount = String(r.visible);
       canvas.dataset.rectCount = String(r.rects);
+      canvas.dataset.windowMs = String(viewport.windowMs);
       canvas.dataset.draws = String(draws);
       if (live()) schedule();
     };
