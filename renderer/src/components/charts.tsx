@@ -25,6 +25,13 @@ import { useTelemetryTick } from '../hooks/use-redraw.ts';
 const SERIES_POINTS = 600;
 const MAX_DRAWN = 150;
 
+/** Axis labels in seconds, with tenths when the window is short enough for ticks to repeat. */
+function secondsTick(rows: readonly Record<string, number>[]): (v: number) => string {
+  const span = (rows.at(-1)?.t ?? 0) - (rows[0]?.t ?? 0);
+  const digits = span < 20 ? 1 : 0;
+  return (v) => `${v.toFixed(digits)}s`;
+}
+
 function thin<T>(rows: T[]): T[] {
   if (rows.length <= MAX_DRAWN) return rows;
   const step = rows.length / MAX_DRAWN;
@@ -88,7 +95,7 @@ export function QueueDepthChart() {
               dataKey="t"
               type="number"
               domain={['dataMin', 'dataMax']}
-              tickFormatter={(v: number) => `${v.toFixed(0)}s`}
+              tickFormatter={secondsTick(rows)}
               {...axis}
             />
             <YAxis allowDecimals={false} {...axis} />
@@ -216,7 +223,7 @@ export function UtilizationChart() {
               dataKey="t"
               type="number"
               domain={['dataMin', 'dataMax']}
-              tickFormatter={(v: number) => `${v.toFixed(0)}s`}
+              tickFormatter={secondsTick(rows)}
               {...axis}
             />
             <YAxis domain={[0, 100]} unit="%" {...axis} />
