@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   mlfq: () => import('./mlfq.ts'),
   sim: () => import('./sim.ts'),
   trino: () => import('./trino.ts'),
+  memory: () => import('./memory.ts'),
 };
 
 const wanted = process.argv.slice(2);
