@@ -21,7 +21,14 @@ function simulate(policy: PolicyName): {
   simulatedSeconds: number;
 } {
   const sim = new SimBackend({ workers: 8, seed: 1 });
-  const ex = new Executor(sim, { workers: 8, quantumMs: 1, policy, maxQueued: 1_000_000 });
+  // PRIO is preemptive here so every policy runs the same 2M quanta.
+  const ex = new Executor(sim, {
+    workers: 8,
+    quantumMs: 1,
+    policy,
+    preemptive: true,
+    maxQueued: 1_000_000,
+  });
   const work = { kernel: 'spin' as const, totalNanos: 100 * MS };
   for (let j = 0; j < 200; j++) {
     const leaf = { kind: 'leaf' as const, work };
