@@ -261,6 +261,8 @@ export class TaskPool {
           : { resourceLimits: this.options.resourceLimits }),
         onMessage: (message) => {
           const m = message as FromTaskWorker;
+          // A lost lane's tasks are settled already; a message still in flight is stale.
+          if (this.lanes[index] !== lane || lane.down) return;
           if (m.type === 'progress') this.progress(lane, m);
           else {
             lane.booted = true;

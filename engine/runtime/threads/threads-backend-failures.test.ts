@@ -48,6 +48,15 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     );
   });
 
+  it('input that cannot be sent to a worker fails its split; the worker stays idle', async () => {
+    const driver = await pool();
+    const work = { kernel: fixture('count-up.mjs', 'countUp'), input: () => 1, totalNanos: 1 };
+    const end = await driver.quantum(1, work, 10 * MS, 0, 0);
+    expect(end.outcome).toBe('failed');
+    expect(end.error).toMatch(/unclonable input/);
+    expect(driver.backend.idleWorkers()).toEqual([0, 1]);
+  });
+
   it('a result that cannot be cloned fails its split, not its worker', async () => {
     const driver = await pool();
     const end = await driver.quantum(1, failing('unclonable'), 10 * MS, 0, 0);

@@ -120,7 +120,15 @@ export class ThreadsBackend implements Backend {
     const input = this.moduleState.has(dispatch.splitId)
       ? this.moduleState.get(dispatch.splitId)
       : dispatch.work.input;
-    slot.host.post({ type: 'run', dispatch, input });
+    try {
+      slot.host.post({ type: 'run', dispatch, input });
+    } catch (error) {
+      // Input that cannot cross to a worker fails its split; reported after `start` returns.
+      this.release(slot, dispatch.splitId);
+      const why = error instanceof Error ? error.message : String(error);
+      const at = this.now();
+      queueMicrotask(() => this.failed(dispatch, slot.id, at, `unclonable input: ${why}`));
+    }
   }
 
   /** A running split stops at its next unit boundary; a split not running just drops its state. */
@@ -239,16 +247,20 @@ export class ThreadsBackend implements Backend {
     }
     if (dispatch === null) return;
     this.moduleState.delete(dispatch.splitId);
+    this.failed(dispatch, slot.id, slot.sentAt, `worker lost: ${reason}`);
+  }
+
+  private failed(dispatch: Dispatch, workerId: number, startNanos: number, error: string): void {
     const end = this.now();
     this.emit({
       splitId: dispatch.splitId,
-      workerId: slot.id,
-      startNanos: slot.sentAt,
+      workerId,
+      startNanos,
       endNanos: end,
-      ranNanos: end - slot.sentAt,
+      ranNanos: end - startNanos,
       workNanos: 0,
       outcome: 'failed',
-      error: `worker lost: ${reason}`,
+      error,
     });
   }
 
@@ -267,6 +279,7 @@ export class ThreadsBackend implements Backend {
 
   private retire(slot: Slot): void {
     this.slots.delete(slot.id);
+    slot.markReady();
     void slot.host.retire();
   }
 
