@@ -49,6 +49,8 @@ try {
     path: `${out}/gantt-hover-${theme}.png`,
     clip: { x: box.x, y: box.y, width: box.width, height: box.height },
   });
+  await page.getByTestId('color-by-class').click();
+  await page.waitForTimeout(1200);
   for (const view of ['live', 'controls', 'workloads', 'compare', 'export']) {
     await page.getByTestId(`nav-${view}`).click();
     await page.waitForTimeout(400);

@@ -11,8 +11,45 @@ import {
 import { CountersPanel, PercentilesPanel } from '../components/live-tables.tsx';
 import { CATEGORICAL, LEVEL_COLORS } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
+import { useTelemetryTick } from '../hooks/use-redraw.ts';
 
 const COLOR_BY: ColorBy[] = ['job', 'class', 'level'];
+
+/** What the Gantt's colours mean: levels, the classes seen so far, or (for jobs) how to read it. */
+function Legend({ colorBy }: { colorBy: ColorBy }) {
+  useTelemetryTick(1000);
+  const { telemetry } = useApp();
+  const entries =
+    colorBy === 'level'
+      ? LEVEL_COLORS.map((c, l) => [c, `L${l}`] as const)
+      : colorBy === 'class'
+        ? telemetry.classNames
+            .slice(0, 8)
+            .map((n, i) => [CATEGORICAL[i % CATEGORICAL.length]!, n] as const)
+        : [];
+  return (
+    <div className="legend">
+      {entries.map(([color, label]) => (
+        <span key={label}>
+          <i style={{ background: color }} />
+          {label}
+        </span>
+      ))}
+      {colorBy === 'job' && (
+        <span>
+          <i
+            style={{ background: `linear-gradient(90deg, ${CATEGORICAL.slice(0, 6).join(',')})` }}
+          />
+          one colour per job
+        </span>
+      )}
+      <span>
+        <i style={{ background: 'var(--mixed)' }} />
+        several {colorBy === 'class' ? 'classes' : `${colorBy}s`} in one pixel
+      </span>
+    </div>
+  );
+}
 
 function GanttToolbar() {
   const { viewport } = useApp();
@@ -24,7 +61,6 @@ function GanttToolbar() {
       setColorBy: s.setColorBy,
     })),
   );
-  const legend = colorBy === 'level' ? LEVEL_COLORS.map((c, l) => [c, `L${l}`] as const) : [];
   return (
     <div className="toolbar">
       <button
@@ -49,22 +85,7 @@ function GanttToolbar() {
           </button>
         ))}
       </div>
-      <div className="legend">
-        {legend.map(([color, label]) => (
-          <span key={label}>
-            <i style={{ background: color }} />
-            {label}
-          </span>
-        ))}
-        {colorBy !== 'level' && (
-          <span>
-            <i
-              style={{ background: `linear-gradient(90deg, ${CATEGORICAL.slice(0, 6).join(',')})` }}
-            />
-            by {colorBy} · grey = many {colorBy}s in one pixel
-          </span>
-        )}
-      </div>
+      <Legend colorBy={colorBy} />
       <div className="spacer" />
       <span className="hint">wheel zoom · drag pan · hover for details</span>
       <button
