@@ -222,6 +222,12 @@ export interface JobRow {
   endNanos: number | null;
 }
 
+/** DESIGN.md §3.2: an urgent band waits too long, or some split has waited past starvation. */
+export interface Alarm {
+  kind: 'urgent-wait' | 'starvation';
+  message: string;
+}
+
 export interface Frame {
   type: 'frame';
   seq: number;
@@ -246,6 +252,10 @@ export interface Frame {
   events: EngineEvent[];
   /** Live jobs first, then recently ended ones; bounded. */
   jobs: JobRow[];
+  /** Alarms raised now (empty when all is well). Optional: added after the first release. */
+  alarms?: Alarm[];
+  /** Longest current wait (ms) of a split waiting to run (admission FIFO or ready queue). */
+  oldestWaitMs?: number;
 }
 
 export interface Snapshot {

@@ -4,11 +4,19 @@
  * fairness, utilization, config). Spans come from the executor's bounded ring; what the ring
  * overwrote before a frame could carry it is counted in `spansDropped`, never hidden.
  */
-import type { Frame, SpanColumns } from '../../../shared/protocol.ts';
+import type { Alarm, Frame, SpanColumns } from '../../../shared/protocol.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
 import type { LatencyStats } from './stats.ts';
 
+export interface AlarmThresholds {
+  /** Alarm when the most urgent band's (p0-19) p95 wait exceeds this (ms). */
+  readonly urgentP95WaitMs?: number;
+  /** Alarm when any split has waited longer than this (ms). */
+  readonly starvationMs?: number;
+}
+
 export interface FrameBuilderOptions {
+  readonly alarms?: AlarmThresholds;
   /** Most spans one frame carries (the rest count as dropped). */
   readonly maxSpansPerFrame?: number;
   readonly maxJobRows?: number;
@@ -32,6 +40,29 @@ export class FrameBuilder {
     this.maxSpans = options.maxSpansPerFrame ?? 20_000;
     this.maxJobs = options.maxJobRows ?? 200;
     this.lastTime = executor.now();
+    this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
+    this.starvationMs = options.alarms?.starvationMs ?? 120_000;
+  }
+
+  private readonly urgentMs: number;
+  private readonly starvationMs: number;
+
+  private alarms(wait: Frame['wait'], oldestWaitMs: number): Alarm[] {
+    const out: Alarm[] = [];
+    const urgent = wait.byBand['p0-19'];
+    if (urgent !== undefined && urgent.p95 > this.urgentMs) {
+      out.push({
+        kind: 'urgent-wait',
+        message: `p0-19 p95 wait ${urgent.p95} ms exceeds ${this.urgentMs} ms`,
+      });
+    }
+    if (oldestWaitMs > this.starvationMs) {
+      out.push({
+        kind: 'starvation',
+        message: `a split has waited ${Math.round(oldestWaitMs)} ms (threshold ${this.starvationMs} ms)`,
+      });
+    }
+    return out;
   }
 
   get spansDropped(): number {
@@ -70,6 +101,8 @@ export class FrameBuilder {
       this.lastUtilization = utilization;
       this.seq++;
     }
+    const wait = this.stats.wait.read();
+    const oldestWaitMs = ex.oldestWaitNanos() / 1e6;
     return {
       type: 'frame',
       seq: this.seq,
@@ -81,7 +114,7 @@ export class FrameBuilder {
       workers,
       counters: ex.counters,
       latency: this.stats.latency.read(),
-      wait: this.stats.wait.read(),
+      wait,
       fairness: ex.fairness(),
       utilization,
       spans: read.columns,
@@ -89,6 +122,8 @@ export class FrameBuilder {
       config: ex.config,
       events,
       jobs: ex.jobs(this.maxJobs),
+      alarms: this.alarms(wait, oldestWaitMs),
+      oldestWaitMs,
     };
   }
 

@@ -6,4 +6,4 @@ export {
 } from './session.ts';
 export { parseCommand, errorInfo } from './commands.ts';
 export { LatencyStats, bandLabelOf } from './stats.ts';
-export { FrameBuilder, type FrameBuilderOptions } from './frame-builder.ts';
+export { FrameBuilder, type AlarmThresholds, type FrameBuilderOptions } from './frame-builder.ts';

@@ -246,6 +246,27 @@ describe('Session frames', () => {
   });
 });
 
+describe('Session alarms', () => {
+  it('raises starvation when a split waits past the threshold, and urgent-wait on a slow top band', () => {
+    const s = new Session({
+      config: { workers: 1, quantumMs: 10, policy: 'priority', aging: false },
+      alarms: { starvationMs: 300, urgentP95WaitMs: 50 },
+    });
+    s.executor.submitJob(oneTaskJob('low', intermediates(1, spin(10)), { basePriority: 100 }));
+    for (let j = 0; j < 40; j++) {
+      s.executor.submitJob(oneTaskJob('urgent', intermediates(1, spin(20)), { basePriority: 0 }));
+    }
+    const first = s.advance(100).at(-1)!;
+    expect(first.alarms).toEqual([expect.objectContaining({ kind: 'urgent-wait' })]);
+    const later = s.advance(300).at(-1)!;
+    expect(later.oldestWaitMs).toBeGreaterThan(300);
+    expect(later.alarms!.map((a) => a.kind)).toEqual(['urgent-wait', 'starvation']);
+    const done = s.runToIdle().at(-1)!;
+    expect(done.oldestWaitMs).toBe(0);
+    expect(done.alarms!.map((a) => a.kind)).toEqual(['urgent-wait']);
+  });
+});
+
 describe('Session live loop', () => {
   it('on the sim, emits frameHz frames per second and advances virtual time at speed × real time', () => {
     vi.useFakeTimers();

@@ -12,7 +12,7 @@ import type { Backend } from '../../runtime/backend.ts';
 import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { commandId, errorInfo, parseCommand } from './commands.ts';
-import { FrameBuilder } from './frame-builder.ts';
+import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
 import { LatencyStats } from './stats.ts';
 import { runCommand } from './run-command.ts';
 
@@ -43,6 +43,7 @@ export interface SessionOptions {
   readonly workloads?: WorkloadHandler;
   readonly maxSpansPerFrame?: number;
   readonly maxJobRows?: number;
+  readonly alarms?: AlarmThresholds;
 }
 
 type FrameListener = (frame: Frame) => void;

@@ -137,6 +137,18 @@ export class Executor extends ExecutorCore {
     return this.book.jain(now, running);
   }
 
+  /** Longest current wait (ns) of a split that is waiting to run (not running, not blocked). */
+  oldestWaitNanos(): number {
+    const now = this.backend.now();
+    let oldest = 0;
+    for (const s of this.splits.values()) {
+      if (s.state === SplitState.queued || s.state === SplitState.waiting) {
+        if (now - s.enqueuedAt > oldest) oldest = now - s.enqueuedAt;
+      }
+    }
+    return oldest;
+  }
+
   /** Task ids of a live job, in spec order (for `addSplits`). */
   taskIds(jobId: number): number[] {
     const job = this.book.live(jobId);
