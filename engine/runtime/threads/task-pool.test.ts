@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES } from './fixtures/driver.ts';
 import { TaskPool, type TaskPoolOptions } from './task-pool.ts';
 
@@ -20,6 +20,16 @@ afterEach(async () => {
   pool = null;
 });
 
+// Tests that leave the pool as they found it share one (starting workers is the slow part).
+let sharedPool: TaskPool | null = null;
+function shared(): TaskPool {
+  sharedPool ??= new TaskPool({ workers: 2, functions });
+  return sharedPool;
+}
+afterAll(async () => {
+  await sharedPool?.close();
+});
+
 describe('TaskPool', { timeout: 60_000 }, () => {
   it('runs many tiny tasks through its rings and answers each with its own result', async () => {
     const tasks = create({ ringSlots: 256 });
@@ -32,14 +42,14 @@ describe('TaskPool', { timeout: 60_000 }, () => {
   });
 
   it('carries arguments and results that are not numbers', async () => {
-    const tasks = create();
+    const tasks = shared();
     const args = ['text', { nested: [1, 2n] }, null, undefined, 7n];
     const results = await Promise.all(args.map((arg) => tasks.run({ fn: 'describe', arg })));
     expect(results).toEqual(args.map((value) => ({ type: typeof value, value })));
   });
 
   it('runs tasks submitted together most urgent first, in arrival order among equals', async () => {
-    const tasks = create();
+    const tasks = shared();
     const order: string[] = [];
     const specs = [
       ['a', 50],
@@ -57,14 +67,14 @@ describe('TaskPool', { timeout: 60_000 }, () => {
   });
 
   it('awaits asynchronous task functions and built-in kernels', async () => {
-    const tasks = create();
+    const tasks = shared();
     expect(await tasks.run({ fn: 'later', arg: 21 })).toBe(42);
     expect(await tasks.run({ fn: 'sleep', arg: 1 })).toBeUndefined();
     expect(typeof (await tasks.run({ fn: 'hash', arg: 1024 }))).toBe('number');
   });
 
   it('rejects a throwing task with its reason and keeps serving', async () => {
-    const tasks = create();
+    const tasks = shared();
     const failed = tasks.run({ fn: 'failIfNegative', arg: -3 });
     await expect(failed).rejects.toMatchObject({ code: 'KERNEL_FAILED' });
     await expect(failed).rejects.toThrow(/negative input -3/);
@@ -72,7 +82,7 @@ describe('TaskPool', { timeout: 60_000 }, () => {
   });
 
   it('rejects only the task whose result cannot be cloned, not its batch', async () => {
-    const tasks = create();
+    const tasks = shared();
     const runs = [1, -1, 2].map((arg) => tasks.run({ fn: 'unclonable', arg }));
     const failing = tasks.run({ fn: 'failIfNegative', arg: -5 });
     const settled = await Promise.allSettled([...runs, failing]);

@@ -1,11 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { KernelName } from '../backend.ts';
 import { Driver, fixture, MS } from './fixtures/driver.ts';
 import { ThreadsBackend } from './threads-backend.ts';
 
+// Tests that leave the pool as they found it share one (starting workers is the slow part);
+// tests that resize or close it get their own.
+let shared: Promise<Driver> | null = null;
+function pool(): Promise<Driver> {
+  shared ??= (async () => {
+    const created = new ThreadsBackend({ workers: 2 });
+    await created.ready();
+    return new Driver(created);
+  })();
+  return shared;
+}
+afterAll(async () => {
+  await (await shared)?.backend.close();
+});
+
 let backend: ThreadsBackend | null = null;
-async function pool(workers = 2): Promise<Driver> {
-  backend = new ThreadsBackend({ workers });
+async function own(): Promise<Driver> {
+  backend = new ThreadsBackend({ workers: 2 });
   await backend.ready();
   return new Driver(backend);
 }
@@ -120,7 +135,7 @@ describe('ThreadsBackend', { timeout: 60_000 }, () => {
   });
 
   it('resizes under load: shrinking lets running quanta finish, growing adds lanes', async () => {
-    const driver = await pool();
+    const driver = await own();
     const long = { kernel: 'spin' as const, totalNanos: 10_000 * MS };
     const running = [
       driver.quantum(1, long, 150 * MS, 0, 0),
