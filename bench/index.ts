@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   sim: () => import('./sim.ts'),
   trino: () => import('./trino.ts'),
   memory: () => import('./memory.ts'),
+  telemetry: () => import('./telemetry.ts'),
 };
 
 const wanted = process.argv.slice(2);
