@@ -144,6 +144,8 @@ async function soakThreads(): Promise<void> {
   const session = live.session;
   watchFrames(session);
   await startWorkload(session);
+  // A preset brings its own worker count; the soak's wins, as a user's remembered one does.
+  session.executor.configure({ workers });
   const start = performance.now();
   const end = start + minutes * 60_000;
   let nextSample = start;
