@@ -40,3 +40,19 @@ test('a job that does not match the schema is refused before it is sent, naming 
   await page.getByTestId('submit-job').click();
   await expect(page.getByTestId('submit-result')).toContainText('basePriority');
 });
+
+test('reprioritize a running job from the job table: the engine echoes the new priority', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await view(page, 'workloads');
+  const row = page.locator('[data-testid^="job-row-"][data-state="running"]').first();
+  await expect(row).toBeVisible();
+  const id = (await row.getAttribute('data-testid'))!.slice('job-row-'.length);
+  const next = (await row.getAttribute('data-priority')) === '7' ? '8' : '7';
+  await page.getByTestId(`job-priority-${id}`).fill(next);
+  await page.getByTestId(`job-reprioritize-${id}`).click();
+  await expect(page.getByTestId(`job-row-${id}`)).toHaveAttribute('data-priority', next);
+  await expect(page.getByTestId('notice')).toHaveCount(0);
+});

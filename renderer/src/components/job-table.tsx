@@ -2,7 +2,7 @@
  * The job table, virtualized: only the rows in view (plus a few) are in the DOM, whatever the
  * number of jobs the host reports. Cancel and reprioritize go straight to the engine.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { JobRow } from '../../../shared/protocol.ts';
 import { useApp } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
@@ -26,13 +26,27 @@ export function visibleRows(
 function Row({ job, top }: { job: JobRow; top: number }) {
   const { transport, store } = useApp();
   const [prio, setPrio] = useState(String(job.basePriority));
+  const [editing, setEditing] = useState(false);
   const running = job.state === 'running';
+  // Show the engine's priority unless the user is typing a new one.
+  useEffect(() => {
+    if (!editing) setPrio(String(job.basePriority));
+  }, [job.basePriority, editing]);
+  const apply = async () => {
+    await sendCommand(transport, store, {
+      type: 'reprioritize',
+      jobId: job.id,
+      priority: Number(prio),
+    });
+    setEditing(false);
+  };
   return (
     <div
       className="job-row"
       style={{ transform: `translateY(${top}px)` }}
       data-testid={`job-row-${job.id}`}
       data-state={job.state}
+      data-priority={job.basePriority}
     >
       <span className="num">{job.id}</span>
       <span>{job.class}</span>
@@ -47,28 +61,19 @@ function Row({ job, top }: { job: JobRow; top: number }) {
           data-testid={`job-priority-${job.id}`}
           value={prio}
           disabled={!running}
-          onChange={(e) => setPrio(e.target.value)}
+          onChange={(e) => {
+            setEditing(true);
+            setPrio(e.target.value);
+          }}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              void sendCommand(transport, store, {
-                type: 'reprioritize',
-                jobId: job.id,
-                priority: Number(prio),
-              });
-            }
+            if (e.key === 'Enter') void apply();
           }}
         />
         <button
           className="btn small"
           disabled={!running}
           data-testid={`job-reprioritize-${job.id}`}
-          onClick={() =>
-            void sendCommand(transport, store, {
-              type: 'reprioritize',
-              jobId: job.id,
-              priority: Number(prio),
-            })
-          }
+          onClick={() => void apply()}
         >
           set
         </button>
