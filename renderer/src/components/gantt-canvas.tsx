@@ -79,6 +79,7 @@ export function GanttCanvas() {
       const dpr = window.devicePixelRatio || 1;
       const began = performance.now();
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      layout.workerStates = telemetry.latest?.workers.map((w) => w.state) ?? [];
       const r = drawGantt(
         ctx,
         telemetry.spans,

@@ -25,7 +25,15 @@ export interface GanttLayout {
   gutter: number;
   axis: number;
   lanes: number;
+  /** Each worker's state in the latest frame (`running`, `idle`, `retiring`), shown as a dot. */
+  workerStates?: readonly string[];
 }
+
+const STATE_COLORS: Record<string, string> = {
+  running: '#4ade80',
+  idle: '#8a93a3',
+  retiring: '#fbbf24',
+};
 
 export interface DrawResult {
   /** Spans inside the window (before merging). */
@@ -182,8 +190,18 @@ export function drawGantt(
   // Lane labels over a solid gutter.
   ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, gutter, height);
-  ctx.fillStyle = theme.text;
-  for (let l = 0; l < lanes; l++) ctx.fillText(`worker ${l}`, 8, axis + l * laneH + laneH / 2);
+  for (let l = 0; l < lanes; l++) {
+    const y = axis + l * laneH + laneH / 2;
+    const state = layout.workerStates?.[l];
+    if (state !== undefined) {
+      ctx.fillStyle = STATE_COLORS[state] ?? theme.text;
+      ctx.beginPath();
+      ctx.arc(12, y, 3.5, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    ctx.fillStyle = theme.text;
+    ctx.fillText(`worker ${l}`, 22, y);
+  }
   return { visible, rects };
 }
 
