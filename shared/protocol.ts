@@ -13,6 +13,14 @@ import {
   type EngineConfig,
   type PolicyName,
 } from './config.ts';
+import {
+  GRAPH_ERROR_MODES,
+  GRAPH_EXECUTORS,
+  GRAPH_POLICIES,
+  type GraphErrorMode,
+  type GraphExecutorKind,
+  type GraphPolicy,
+} from './graph.ts';
 
 // ─── job specs ──────────────────────────────────────────────────────────────────────────────
 
@@ -57,6 +65,27 @@ export const jobSpecSchema = z
 export type SplitSpecWire = z.infer<typeof splitSpecSchema>;
 export type JobSpecWire = z.infer<typeof jobSpecSchema>;
 
+// ─── graph runs ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Session-wide choices for graph runs (DESIGN.md §3.4: selectable per run). A key set here
+ * overrides what the graph document says; `null` clears it (the document decides again).
+ */
+export const graphConfigPatchSchema = z
+  .object({
+    graphPolicy: z.enum(GRAPH_POLICIES).nullable(),
+    executor: z.enum(GRAPH_EXECUTORS).nullable(),
+    graphErrorMode: z.enum(GRAPH_ERROR_MODES).nullable(),
+  })
+  .partial()
+  .strict();
+export type GraphConfigPatch = z.infer<typeof graphConfigPatchSchema>;
+export interface GraphConfig {
+  graphPolicy: GraphPolicy | null;
+  executor: GraphExecutorKind | null;
+  graphErrorMode: GraphErrorMode | null;
+}
+
 // ─── commands ───────────────────────────────────────────────────────────────────────────────
 
 /** Every command may carry an `id` the result echoes, so clients can match answers. */
@@ -89,6 +118,12 @@ export const commandSchemas = {
     options: z.record(z.string(), z.unknown()).optional(),
   }),
   snapshot: z.object({ ...base, type: z.literal('snapshot') }),
+  /** Graph policy / executor / error mode for the next graph runs (see `graphConfigPatchSchema`). */
+  configureGraph: z.object({
+    ...base,
+    type: z.literal('configureGraph'),
+    config: graphConfigPatchSchema,
+  }),
   /** Sim backend: how many virtual ms pass per real ms while running live. */
   setSpeed: z.object({ ...base, type: z.literal('setSpeed'), speed: z.number().gt(0).max(1e6) }),
 } as const;
@@ -108,6 +143,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.runPreset,
   commandSchemas.snapshot,
   commandSchemas.setSpeed,
+  commandSchemas.configureGraph,
 ]);
 export type Command = z.infer<typeof commandSchema>;
 export type CommandOf<T extends CommandType> = z.infer<(typeof commandSchemas)[T]>;
@@ -201,6 +237,65 @@ export interface SpanColumns {
   level: number[];
   outcome: number[];
   cls: number[];
+  /**
+   * Graph spans only: the node's id, indexing `names` (−1 for spans of regular jobs). Present
+   * when the frame carries graph spans; their `job` is the graph run's `jobId`, `task` the index
+   * of the graph in its workload, `split` the node index, `cls` the run's name.
+   */
+  node?: number[];
+}
+
+export type GraphRunState = 'starting' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** Figures of a finished graph run (DESIGN.md §3.4), ms; over every graph of the run. */
+export interface GraphMetricsRow {
+  workers: number;
+  makespanMs: number;
+  workMs: number;
+  criticalPathMs: number;
+  lowerBoundMs: number;
+  efficiency: number;
+  grahamRatio: number;
+  utilization: number;
+  steals: number;
+}
+
+/** The graph run of a session (the latest one, kept after it ends). */
+export interface GraphFrame {
+  /** `job` of its spans. */
+  jobId: number;
+  name: string;
+  state: GraphRunState;
+  executor: GraphExecutorKind;
+  policy: GraphPolicy;
+  errorMode: GraphErrorMode;
+  /** The graph running now (0-based) of `graphs` run one after the other. */
+  graph: number;
+  graphs: number;
+  /** Node states over every graph of the run. */
+  nodes: {
+    total: number;
+    pending: number;
+    ready: number;
+    running: number;
+    succeeded: number;
+    failed: number;
+    skipped: number;
+    cancelled: number;
+  };
+  /** Backend time since the run started (ms). */
+  makespanMs: number;
+  /**
+   * Spans are a sample: one node in `sampleEvery` (the stealing executor; its spans arrive when
+   * each graph ends). 1 = every quantum is shown.
+   */
+  sampleEvery: number;
+  /** Graph spans no frame carried (bounded buffers). */
+  spansDropped: number;
+  /** Null until the run ends. */
+  metrics: GraphMetricsRow | null;
+  /** Why the run failed or was cancelled (root cause node, or the error). */
+  error: string | null;
 }
 
 export interface EngineEvent {
@@ -256,6 +351,10 @@ export interface Frame {
   alarms?: Alarm[];
   /** Longest current wait (ms) of a split waiting to run (admission FIFO or ready queue). */
   oldestWaitMs?: number;
+  /** The session's latest graph run (null before any). Optional: added with graph runs. */
+  graph?: GraphFrame | null;
+  /** Graph policy / executor overrides now (`configureGraph`). */
+  graphConfig?: GraphConfig;
 }
 
 export interface Snapshot {

@@ -64,17 +64,24 @@ describe('live workloads', () => {
     expect(looped.submitted % 3 === 0 || looped.live > 0).toBe(true);
   });
 
-  it('refuses an unknown preset, a graph preset and a bad document, changing nothing', async () => {
+  it('refuses an unknown preset, a cyclic graph and a bad document, changing nothing', async () => {
     const { session } = simSession(false);
     const before = session.executor.config;
     expect(await session.handleCommand({ type: 'runPreset', preset: 'nope' })).toMatchObject({
       ok: false,
       error: { code: 'UNKNOWN_PRESET', field: 'preset' },
     });
-    expect(await session.handleCommand({ type: 'runPreset', preset: 'diamond' })).toMatchObject({
-      ok: false,
-      error: { code: 'INVALID_WORKLOAD', field: 'graph' },
-    });
+    const cyclic = {
+      nodes: [{ id: 'a' }, { id: 'b' }],
+      edges: [
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'a' },
+      ],
+    };
+    expect(
+      await session.handleCommand({ type: 'loadWorkload', workload: { name: 'g', graph: cyclic } }),
+    ).toMatchObject({ ok: false, error: { code: 'INVALID_GRAPH' } });
+    expect(session.graphs.run).toBeNull();
     const bad = await session.handleCommand({
       type: 'loadWorkload',
       workload: { name: 'x', seed: 1, config: { levelTimeMultiplier: 0.5 }, classes: [] },

@@ -6,14 +6,23 @@
  *
  * With `loop`, a workload that has submitted everything and drained starts over, so an app left
  * open keeps showing a live scheduler rather than an idle one.
+ *
+ * Graph workloads (a preset or document with `graph`, or a bare graph document) run through the
+ * session's graph runner (`Session.graphs`, engine/host/graph): the session's arrivals stop, its
+ * executor pauses, and the graph runs on its own workers; `runPreset` options may carry
+ * `graphPolicy`, `executor` and `graphErrorMode` for that run. Starting any workload cancels a
+ * graph still running.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
+import { graphConfigPatchSchema } from '../../../shared/protocol.ts';
 import { parseWorkload, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import { createRng } from '../../core/workload/rng.ts';
+import { zodToError } from '../../runtime/executor/index.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import { checkConfigPatch } from '../report/resolve-config.ts';
+import { isGraphDocument } from '../graph/graph-docs.ts';
 import type { WorkloadContext, WorkloadHandler } from '../session/index.ts';
 
 /** How often a looping workload checks whether it has drained (ms). */
@@ -34,20 +43,29 @@ export interface LiveWorkloads extends WorkloadHandler {
 export function liveWorkloads(options: { loop?: boolean } = {}): LiveWorkloads {
   let running: Running | null = null;
 
-  const start = (workload: Workload, ctx: WorkloadContext) => {
-    if (workload.graph !== undefined) {
-      throw new SchedLabError(
-        'INVALID_WORKLOAD',
-        `graph: ${workload.name} is a graph workload; graphs cannot run live in the app yet`,
-        'graph',
-      );
-    }
+  const startGraph = (
+    name: string,
+    graph: unknown,
+    ctx: WorkloadContext,
+    options?: Record<string, unknown>,
+  ) => {
+    const override = graphConfigPatchSchema.safeParse(options ?? {});
+    if (!override.success) throw zodToError(override.error, 'INVALID_ARGUMENT');
+    const started = ctx.session.graphs.start(name, graph, override.data);
+    running?.stop();
+    running = null;
+    return { workload: name, graph: started };
+  };
+
+  const start = (workload: Workload, ctx: WorkloadContext, extra?: Record<string, unknown>) => {
+    if (workload.graph !== undefined) return startGraph(workload.name, workload.graph, ctx, extra);
     // Validate before touching the engine: a bad document changes nothing.
     const patch = {
       ...checkConfigPatch(workload.config, ['config']),
       ...(ctx.backend.kind === 'threads' ? checkConfigPatch(workload.threads, ['threads']) : {}),
     };
     running?.stop();
+    ctx.session.graphs.cancel();
     ctx.executor.configure(patch);
     running = runLive(workload, ctx, options.loop === true);
     return { workload: workload.name };
@@ -57,8 +75,9 @@ export function liveWorkloads(options: { loop?: boolean } = {}): LiveWorkloads {
     get current() {
       return running?.name ?? null;
     },
-    runPreset: (name, _options, ctx) => start(loadPreset(name), ctx),
-    loadWorkload: (doc, ctx) => start(parseWorkload(doc), ctx),
+    runPreset: (name, extra, ctx) => start(loadPreset(name), ctx, extra),
+    loadWorkload: (doc, ctx) =>
+      isGraphDocument(doc) ? startGraph('graph', doc, ctx) : start(parseWorkload(doc), ctx),
     stop: () => {
       running?.stop();
       running = null;

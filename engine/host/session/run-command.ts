@@ -70,6 +70,8 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
     }
     case 'snapshot':
       return { snapshot: session.snapshot() };
+    case 'configureGraph':
+      return { graphConfig: session.graphs.configure(cmd.config) };
     case 'setSpeed':
       session.speed = cmd.speed;
       ex.record('config', `speed: ${cmd.speed}`);

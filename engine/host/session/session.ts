@@ -11,6 +11,7 @@ import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts
 import type { Backend } from '../../runtime/backend.ts';
 import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
+import { SessionGraphs } from '../graph/session-graphs.ts';
 import { commandId, errorInfo, parseCommand } from './commands.ts';
 import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
 import { LatencyStats } from './stats.ts';
@@ -55,6 +56,8 @@ export class Session {
   readonly frameHz: number;
   speed: number;
   workloads: WorkloadHandler | undefined;
+  /** Graph runs (DESIGN.md §3.4): config, the current run, its frames section. */
+  readonly graphs: SessionGraphs;
   private readonly frames: FrameBuilder;
   private readonly listeners: FrameListener[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -70,6 +73,7 @@ export class Session {
       new SimBackend({ workers: options.config?.workers ?? 4, seed: options.seed ?? 1 });
     this.executor = new Executor(this.backend, options.config ?? {}, options.executor);
     this.workloads = options.workloads;
+    this.graphs = new SessionGraphs(this.executor, options.seed ?? 1);
     this.frames = new FrameBuilder(this.executor, this.stats, options);
     this.executor.onJobEnd((e) => {
       if (e.state === 'succeeded' || e.state === 'failed') {
@@ -101,7 +105,8 @@ export class Session {
 
   /** Builds the next frame (spans and events since the previous one) and hands it to listeners. */
   frame(): Frame {
-    const f = this.frames.next();
+    this.graphs.sync(this.executor.now());
+    const f = this.graphs.decorate(this.frames.next(), true);
     for (const fn of this.listeners) fn(f);
     return f;
   }
@@ -112,7 +117,7 @@ export class Session {
     const spans = ex.spans.read(0).columns;
     return {
       type: 'snapshot',
-      frame: this.frames.peek(),
+      frame: this.graphs.decorate(this.frames.peek(), false),
       spans,
       events: ex.events.since(0),
       policies: [...POLICY_NAMES],
@@ -136,7 +141,8 @@ export class Session {
   runToIdle(maxFrames = 1_000_000): Frame[] {
     const sim = this.requireSim();
     const out: Frame[] = [];
-    while (sim.pendingEvents > 0 && out.length < maxFrames) {
+    const graphPending = () => this.graphs.run?.pendingEvents ?? 0;
+    while (sim.pendingEvents + graphPending() > 0 && out.length < maxFrames) {
       sim.runUntil(sim.now() + this.intervalNanos);
       out.push(this.frame());
     }
@@ -148,7 +154,8 @@ export class Session {
     if (this.timer !== null) return;
     const period = 1000 / this.frameHz;
     this.timer = setInterval(() => {
-      if (this.backend instanceof SimBackend && !this.executor.paused) {
+      // A graph run pauses the executor; its sim clock still has to move for the graph.
+      if (this.backend instanceof SimBackend && (!this.executor.paused || this.graphs.active)) {
         this.backend.runUntil(this.backend.now() + Math.round(period * this.speed * 1e6));
       }
       this.frame();
@@ -180,6 +187,7 @@ export class Session {
 
   async close(): Promise<void> {
     this.stop();
+    await this.graphs.close();
     await this.executor.close();
   }
 

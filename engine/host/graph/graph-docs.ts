@@ -1,0 +1,99 @@
+/**
+ * Turns what a live session is asked to run (a graph workload, or a bare graph document) into
+ * compiled graphs with the session's overrides applied — everything checked before anything
+ * starts, so a cyclic or unknown-kernel document is refused (`INVALID_GRAPH`, `UNKNOWN_KERNEL`)
+ * and the session runs on untouched.
+ *
+ * The presets name the threads kernel `spin` (busy for the node's cost); the stealing executor's
+ * equivalent is `spin-us`, so a run switched to stealing maps one to the other.
+ */
+import { SchedLabError } from '../../../shared/errors.ts';
+import type {
+  GraphDocument,
+  GraphErrorMode,
+  GraphExecutorKind,
+  GraphPolicy,
+} from '../../../shared/graph.ts';
+import { parseGraphDocument } from '../../../shared/graph.ts';
+import { KERNEL_NAMES, type GraphConfig } from '../../../shared/protocol.ts';
+import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
+import { STEALING_KERNELS } from '../../runtime/stealing/kernels.ts';
+
+export interface GraphPlan {
+  readonly executor: GraphExecutorKind;
+  readonly policy: GraphPolicy;
+  readonly errorMode: GraphErrorMode;
+  readonly graphs: readonly CompiledGraph[];
+}
+
+/** True for a bare graph document (nodes or a generator), as opposed to a workload. */
+export function isGraphDocument(doc: unknown): boolean {
+  return (
+    typeof doc === 'object' &&
+    doc !== null &&
+    !('graph' in doc) &&
+    ('generator' in doc || 'nodes' in doc)
+  );
+}
+
+/**
+ * `raw` is one graph document or a list (a workload's `graph` field). The first document decides
+ * executor, policy and error mode for the run unless `config` overrides them.
+ */
+export function planGraphs(raw: unknown, config: GraphConfig): GraphPlan {
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (list.length === 0)
+    throw new SchedLabError('INVALID_GRAPH', 'graph: the list of graphs is empty', 'graph');
+  const docs = list.map((d, i) => withField(() => parseGraphDocument(d), list.length > 1, i));
+  const first = docs[0]!;
+  const executor = config.executor ?? first.executor;
+  const policy = config.graphPolicy ?? first.policy;
+  const errorMode = config.graphErrorMode ?? first.errorMode;
+  const graphs = docs.map((d, i) =>
+    withField(() => compileDocument(forExecutor(d, executor)), list.length > 1, i),
+  );
+  for (const g of graphs) checkKernels(g, executor);
+  return { executor, policy, errorMode, graphs };
+}
+
+function withField<T>(fn: () => T, many: boolean, i: number): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!many || !(e instanceof SchedLabError)) throw e;
+    throw new SchedLabError(e.code, `graph[${i}].${e.message}`, `graph[${i}].${e.field ?? ''}`);
+  }
+}
+
+function forExecutor(doc: GraphDocument, executor: GraphExecutorKind): GraphDocument {
+  if (executor !== 'stealing') return doc;
+  const map = <K>(k: K) => (k === 'spin' ? 'spin-us' : k);
+  return 'generator' in doc
+    ? { ...doc, ...(doc.kernel === undefined ? {} : { kernel: map(doc.kernel) }) }
+    : {
+        ...doc,
+        nodes: doc.nodes.map((n) => (n.kernel === undefined ? n : { ...n, kernel: map(n.kernel) })),
+      };
+}
+
+function checkKernels(graph: CompiledGraph, executor: GraphExecutorKind): void {
+  const known: readonly string[] = executor === 'stealing' ? STEALING_KERNELS : KERNEL_NAMES;
+  for (const k of graph.kernels) {
+    if (k === null) continue;
+    if (typeof k !== 'string') {
+      if (executor === 'stealing')
+        throw new SchedLabError(
+          'UNKNOWN_KERNEL',
+          `kernel: the stealing executor runs built-in kernels only (${known.join(', ')})`,
+          'kernel',
+        );
+      continue;
+    }
+    if (!known.includes(k))
+      throw new SchedLabError(
+        'UNKNOWN_KERNEL',
+        `kernel: the ${executor} executor has no kernel "${k}" (${known.join(', ')})`,
+        'kernel',
+      );
+  }
+}

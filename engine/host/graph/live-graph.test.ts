@@ -1,0 +1,152 @@
+// Graph runs inside a live session: central on the simulator, stealing on real threads.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Frame } from '../../../shared/protocol.ts';
+import { liveWorkloads } from '../server/live-workloads.ts';
+import { Session } from '../session/index.ts';
+
+let session: Session | null = null;
+afterEach(async () => {
+  await session?.close();
+  session = null;
+});
+
+function simSession(workers = 4): Session {
+  session = new Session({ workloads: liveWorkloads(), config: { workers } });
+  return session;
+}
+
+/** Steps the sim session frame by frame, letting the graph's promises settle between frames. */
+async function untilGraphEnds(s: Session, maxFrames = 5000): Promise<Frame[]> {
+  const frames: Frame[] = [];
+  while (frames.length < maxFrames) {
+    frames.push(...s.advance(100));
+    await new Promise((r) => setImmediate(r));
+    const state = frames.at(-1)?.graph?.state;
+    if (state !== 'running' && state !== 'starting') break;
+  }
+  frames.push(s.frame());
+  return frames;
+}
+
+/** Every graph span of the frames as (node name, worker, start, end, job). */
+function graphSpans(frames: Frame[]) {
+  return frames.flatMap((f) => {
+    const c = f.spans;
+    return Array.from({ length: c.count }, (_, i) => i)
+      .filter((i) => (c.node?.[i] ?? -1) >= 0)
+      .map((i) => ({
+        node: c.names[c.node![i]!]!,
+        cls: c.names[c.cls[i]!]!,
+        worker: c.worker[i]!,
+        start: c.start[i]!,
+        end: c.end[i]!,
+        job: c.job[i]!,
+      }));
+  });
+}
+
+describe('graph runs in a live session', () => {
+  it('runs a graph preset on the central executor: node spans, counts and metrics', async () => {
+    const s = simSession(2);
+    const before = s.executor.now();
+    const result = await s.handleCommand({ type: 'runPreset', preset: 'diamond' });
+    expect(result).toMatchObject({
+      ok: true,
+      result: { graph: { executor: 'central', policy: 'critical-path', nodes: 7 } },
+    });
+    expect(s.executor.paused).toBe(true);
+    const frames = await untilGraphEnds(s);
+    const mid = frames.find((f) => f.graph?.state === 'running' && f.graph.nodes.running > 0);
+    expect(mid?.graph?.nodes.total).toBe(7);
+    const last = frames.at(-1)!.graph!;
+    expect(last).toMatchObject({ state: 'succeeded', name: 'diamond', sampleEvery: 1 });
+    expect(last.nodes).toMatchObject({ total: 7, succeeded: 7, failed: 0, ready: 0 });
+    // Diamond: A(10) → B(100) → D(10) is the critical path, work 10 + 100 + 2·(10+10) + 10.
+    expect(last.metrics).toMatchObject({ workers: 2, criticalPathMs: 120, workMs: 160 });
+    expect(last.metrics!.efficiency).toBeGreaterThan(0.9);
+    expect(last.metrics!.grahamRatio).toBeLessThanOrEqual(1);
+    const spans = graphSpans(frames);
+    expect(new Set(spans.map((x) => x.node)).size).toBe(7);
+    expect(spans.every((x) => x.job === last.jobId && x.cls === 'diamond')).toBe(true);
+    expect(spans.every((x) => x.start >= before && x.worker < 2)).toBe(true);
+    // The session's executor resumes once the graph is done.
+    expect(s.executor.paused).toBe(false);
+  }, 20_000);
+
+  it('refuses a cyclic graph document, naming the cycle, and keeps running', async () => {
+    const s = simSession();
+    const cyclic = {
+      nodes: [{ id: 'load' }, { id: 'parse' }, { id: 'emit' }, { id: 'solo' }],
+      edges: [
+        { from: 'load', to: 'parse' },
+        { from: 'parse', to: 'emit' },
+        { from: 'emit', to: 'load' },
+      ],
+    };
+    const r = await s.handleCommand({ type: 'loadWorkload', workload: cyclic });
+    expect(r).toMatchObject({ ok: false, error: { code: 'INVALID_GRAPH' } });
+    const message = r.ok ? '' : r.error.message;
+    for (const id of ['load', 'parse', 'emit']) expect(message).toContain(id);
+    expect(message).not.toContain('solo');
+    expect(s.graphs.run).toBeNull();
+    expect(s.executor.paused).toBe(false);
+    const job = {
+      class: 'a',
+      tasks: [{ splits: [{ kind: 'leaf', work: { kernel: 'spin', totalNanos: 1e6 } }] }],
+    };
+    expect(await s.handleCommand({ type: 'submitJob', job })).toMatchObject({ ok: true });
+    s.advance(100);
+    expect(s.executor.counters.succeeded).toBe(1);
+  }, 10_000);
+
+  it('applies configureGraph and per-run options over the document', async () => {
+    const s = simSession(2);
+    expect(
+      await s.handleCommand({ type: 'configureGraph', config: { graphPolicy: 'fifo' } }),
+    ).toMatchObject({ ok: true, graphConfig: { graphPolicy: 'fifo', executor: null } });
+    const fifo = await s.handleCommand({ type: 'runPreset', preset: 'diamond' });
+    expect(fifo).toMatchObject({ ok: true, result: { graph: { policy: 'fifo' } } });
+    const fifoEnd = (await untilGraphEnds(s)).at(-1)!;
+    expect(fifoEnd.graphConfig).toEqual({
+      graphPolicy: 'fifo',
+      executor: null,
+      graphErrorMode: null,
+    });
+    const cp = await s.handleCommand({
+      type: 'runPreset',
+      preset: 'diamond',
+      options: { graphPolicy: 'critical-path' },
+    });
+    expect(cp).toMatchObject({ ok: true, result: { graph: { policy: 'critical-path' } } });
+    const cpEnd = (await untilGraphEnds(s)).at(-1)!;
+    // FIFO starts the short branches first and finishes later than critical path.
+    expect(cpEnd.graph!.metrics!.makespanMs).toBeLessThan(fifoEnd.graph!.metrics!.makespanMs);
+    expect(
+      await s.handleCommand({ type: 'configureGraph', config: { executor: 'nope' } }),
+    ).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE' } });
+  }, 20_000);
+
+  it('runs a small graph on the stealing executor: sampled spans and steals', async () => {
+    const s = simSession(4);
+    const tree = {
+      generator: 'binary-tree',
+      depth: 9,
+      cost: 0.5,
+      kernel: 'spin',
+      executor: 'stealing',
+    };
+    const r = await s.handleCommand({ type: 'loadWorkload', workload: tree });
+    expect(r).toMatchObject({ ok: true, result: { graph: { executor: 'stealing', nodes: 511 } } });
+    await s.graphs.run!.done;
+    const f = s.frame();
+    const g = f.graph!;
+    expect(g).toMatchObject({ state: 'succeeded', executor: 'stealing', sampleEvery: 1 });
+    expect(g.nodes).toMatchObject({ total: 511, succeeded: 511 });
+    expect(g.metrics!.steals).toBeGreaterThan(0);
+    expect(g.metrics!.workMs).toBeGreaterThan(0);
+    const spans = graphSpans([f]);
+    expect(spans.length).toBeGreaterThan(0);
+    expect(spans.length).toBeLessThanOrEqual(511);
+    expect(spans.every((x) => /^n\d+$/.test(x.node) && x.worker < 4)).toBe(true);
+  }, 30_000);
+});

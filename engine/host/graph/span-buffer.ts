@@ -1,0 +1,76 @@
+/**
+ * Graph spans waiting for the next frame: a bounded ring (a frame that comes late loses the
+ * oldest spans, counted in `dropped`), drained into the frame's columns next to the executor's
+ * spans. A graph span's `job` is the run's job id, `task` the graph's index in the run, `split`
+ * the node index, `level` 0, `cls` the run's name, and `node` the node's id (both interned).
+ */
+import { SPAN_OUTCOMES, type SpanColumns } from '../../../shared/protocol.ts';
+import type { QuantumOutcome } from '../../runtime/backend.ts';
+
+export interface BufferedSpan {
+  readonly graph: number;
+  readonly node: number;
+  readonly nodeId: string;
+  readonly workerId: number;
+  readonly startNanos: number;
+  readonly endNanos: number;
+  readonly outcome: QuantumOutcome;
+}
+
+export class SpanBuffer {
+  private readonly ring: (BufferedSpan | undefined)[];
+  private head = 0;
+  private size = 0;
+  /** Spans lost because no frame took them in time (cumulative). */
+  dropped = 0;
+
+  constructor(readonly capacity: number) {
+    this.ring = new Array<BufferedSpan | undefined>(capacity);
+  }
+
+  push(span: BufferedSpan): void {
+    if (this.capacity === 0) {
+      this.dropped++;
+      return;
+    }
+    if (this.size === this.capacity) {
+      this.head = (this.head + 1) % this.capacity;
+      this.size--;
+      this.dropped++;
+    }
+    this.ring[(this.head + this.size) % this.capacity] = span;
+    this.size++;
+  }
+
+  /** Moves every buffered span into `columns` (whose other spans get node −1). */
+  drainInto(columns: SpanColumns, runName: string, jobId: number): void {
+    const names = new Map(columns.names.map((n, i) => [n, i]));
+    const intern = (name: string) => {
+      let i = names.get(name);
+      if (i === undefined) {
+        i = columns.names.push(name) - 1;
+        names.set(name, i);
+      }
+      return i;
+    };
+    const node = columns.node ?? new Array<number>(columns.count).fill(-1);
+    const cls = intern(runName);
+    for (; this.size > 0; this.size--) {
+      const s = this.ring[this.head]!;
+      this.ring[this.head] = undefined;
+      this.head = (this.head + 1) % this.capacity;
+      columns.worker.push(s.workerId);
+      columns.start.push(s.startNanos);
+      columns.end.push(s.endNanos);
+      columns.job.push(jobId);
+      columns.task.push(s.graph);
+      columns.split.push(s.node);
+      columns.level.push(0);
+      columns.outcome.push(SPAN_OUTCOMES.indexOf(s.outcome));
+      columns.cls.push(cls);
+      node.push(intern(s.nodeId));
+      columns.count++;
+    }
+    columns.node = node;
+  }
+}
