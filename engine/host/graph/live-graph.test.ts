@@ -123,8 +123,32 @@ describe('graph runs in a live session', () => {
     expect(cpEnd.graph!.metrics!.makespanMs).toBeLessThan(fifoEnd.graph!.metrics!.makespanMs);
     expect(
       await s.handleCommand({ type: 'configureGraph', config: { executor: 'nope' } }),
-    ).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE' } });
+    ).toMatchObject({ ok: false, error: { code: 'INVALID_CONFIG', field: 'executor' } });
   }, 20_000);
+
+  it('takes the graph knobs in configure too, as the controls send them', async () => {
+    const s = simSession(2);
+    const ok = await s.handleCommand({
+      type: 'configure',
+      config: { graphPolicy: 'sjf', executor: 'central', quantumMs: 5 },
+    });
+    expect(ok).toMatchObject({
+      ok: true,
+      config: { quantumMs: 5 },
+      graphConfig: { graphPolicy: 'sjf', executor: 'central', graphErrorMode: null },
+    });
+    const bad = await s.handleCommand({
+      type: 'configure',
+      config: { executor: 'bogus', quantumMs: 7 },
+    });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_CONFIG', field: 'executor' } });
+    expect(s.executor.config.quantumMs).toBe(5);
+    expect(s.frame().graphConfig).toEqual({
+      graphPolicy: 'sjf',
+      executor: 'central',
+      graphErrorMode: null,
+    });
+  }, 10_000);
 
   it('runs a small graph on the stealing executor: sampled spans and steals', async () => {
     const s = simSession(4);

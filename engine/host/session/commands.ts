@@ -26,7 +26,7 @@ export function parseCommand(msg: unknown): Command {
   const issue = parsed.error.issues[0];
   const unknownKey = issue?.code === 'unrecognized_keys';
   if (
-    type === 'configure' &&
+    (type === 'configure' || type === 'configureGraph') &&
     issue &&
     issue.path[0] === 'config' &&
     (issue.path.length > 1 || unknownKey)

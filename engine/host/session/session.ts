@@ -11,6 +11,7 @@ import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts
 import type { Backend } from '../../runtime/backend.ts';
 import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
+import { splitGraphConfig } from '../graph/graph-config-keys.ts';
 import { SessionGraphs } from '../graph/session-graphs.ts';
 import { commandId, errorInfo, parseCommand } from './commands.ts';
 import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
@@ -177,8 +178,11 @@ export class Session {
     const id = commandId(msg);
     const withId = <T extends object>(r: T): T => (id === undefined ? r : { ...r, id });
     try {
-      const cmd = parseCommand(msg);
+      // `configure` may carry the graph knobs too (checked first: a bad value changes nothing).
+      const split = splitGraphConfig(msg);
+      const cmd = parseCommand(split.message);
       const data = await runCommand(this, cmd);
+      if (split.graph !== null) data['graphConfig'] = this.graphs.configure(split.graph);
       return withId({ ok: true as const, ...data });
     } catch (e) {
       return withId({ ok: false as const, error: errorInfo(e) });
