@@ -43,6 +43,12 @@ export function CountersPanel() {
             <span className="counter-label">{label}</span>
           </div>
         ))}
+        <div className="counter" data-testid="counter-oldestWait" data-value={f?.oldestWaitMs ?? 0}>
+          <span className="counter-value">
+            {f?.oldestWaitMs === undefined ? '—' : ms(f.oldestWaitMs)}
+          </span>
+          <span className="counter-label">oldest wait</span>
+        </div>
         <div className="counter" data-testid="counter-dropped" data-value={dropped}>
           <span className={dropped > 0 ? 'counter-value warn' : 'counter-value'}>
             {compact(dropped)}
@@ -90,6 +96,23 @@ function PercentileRows({ table }: { table: Record<string, Percentiles> }) {
         </tr>
       ))}
     </>
+  );
+}
+
+/** The engine's alarms (urgent band waiting too long, starvation), when it raises any. */
+export function Alarms() {
+  useTelemetryTick(500);
+  const { telemetry } = useApp();
+  const alarms = telemetry.latest?.alarms ?? [];
+  if (alarms.length === 0) return null;
+  return (
+    <div className="alarms" role="alert" data-testid="alarms">
+      {alarms.map((a) => (
+        <div key={`${a.kind}:${a.message}`} className="alarm">
+          <b>{a.kind === 'starvation' ? 'Starvation' : 'Urgent work waiting'}</b> {a.message}
+        </div>
+      ))}
+    </div>
   );
 }
 

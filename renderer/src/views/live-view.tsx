@@ -8,7 +8,7 @@ import {
   SelectionsChart,
   UtilizationChart,
 } from '../components/charts.tsx';
-import { CountersPanel, PercentilesPanel } from '../components/live-tables.tsx';
+import { Alarms, CountersPanel, PercentilesPanel } from '../components/live-tables.tsx';
 import { CATEGORICAL, LEVEL_COLORS } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
@@ -112,6 +112,7 @@ export function LiveView() {
   const hasData = useAppState((s) => s.hasSnapshot || s.config !== null);
   return (
     <div className="live" data-testid="view-live">
+      <Alarms />
       <section className="panel gantt-panel">
         <GanttToolbar />
         <GanttCanvas />
