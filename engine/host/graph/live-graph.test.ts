@@ -173,4 +173,64 @@ describe('graph runs in a live session', () => {
     expect(spans.length).toBeLessThanOrEqual(511);
     expect(spans.every((x) => /^n\d+$/.test(x.node) && x.worker < 4)).toBe(true);
   }, 30_000);
+
+  it('reports a failing node as the root cause; continue mode skips its descendants', async () => {
+    const s = simSession(2);
+    const doc = {
+      errorMode: 'continue',
+      nodes: [
+        { id: 'extract', cost: 5 },
+        { id: 'transform', cost: 5, failProbability: 1, retries: 1 },
+        { id: 'load', cost: 5 },
+        { id: 'audit', cost: 5 },
+      ],
+      edges: [
+        { from: 'extract', to: 'transform' },
+        { from: 'transform', to: 'load' },
+        { from: 'extract', to: 'audit' },
+      ],
+    };
+    const r = await s.handleCommand({ type: 'loadWorkload', workload: doc });
+    expect(r).toMatchObject({ ok: true });
+    const frames = await untilGraphEnds(s);
+    const g = frames.at(-1)!.graph!;
+    expect(g.state).toBe('failed');
+    expect(g.nodes).toMatchObject({ succeeded: 2, failed: 1, skipped: 1, running: 0 });
+    expect(g.error).toContain('transform');
+    // Two attempts of the failing node (one retry), each a span.
+    const failed = graphSpans(frames).filter((x) => x.node === 'transform');
+    expect(failed).toHaveLength(2);
+  }, 10_000);
+
+  it('a regular workload started during a graph run cancels it and resumes the executor', async () => {
+    const s = simSession(2);
+    await s.handleCommand({ type: 'runPreset', preset: 'random-layered-dag' });
+    s.advance(50);
+    expect(s.frame().graph?.state).toBe('running');
+    const r = await s.handleCommand({ type: 'runPreset', preset: 'interactive-vs-scan' });
+    expect(r).toMatchObject({ ok: true });
+    const frames = await untilGraphEnds(s);
+    const g = frames.at(-1)!.graph!;
+    expect(g.state).toBe('cancelled');
+    expect(g.nodes.succeeded).toBeLessThan(g.nodes.total);
+    expect(g.nodes.succeeded + g.nodes.cancelled).toBe(g.nodes.total);
+    expect(s.executor.paused).toBe(false);
+    s.advance(2000);
+    expect(s.executor.counters.quanta).toBeGreaterThan(0);
+  }, 10_000);
+
+  it('samples the stealing spans of a large graph and says so in the frame', async () => {
+    const s = simSession(2);
+    const many = { generator: 'independent', count: 30_000, kernel: 'noop', executor: 'stealing' };
+    expect(await s.handleCommand({ type: 'loadWorkload', workload: many })).toMatchObject({
+      ok: true,
+    });
+    await s.graphs.run!.done;
+    const f = s.frame();
+    expect(f.graph).toMatchObject({ state: 'succeeded', sampleEvery: 3 });
+    expect(f.graph!.nodes.succeeded).toBe(30_000);
+    const spans = graphSpans([f]);
+    expect(spans.length).toBeGreaterThan(0);
+    expect(spans.length + f.graph!.spansDropped).toBeLessThanOrEqual(10_000);
+  }, 30_000);
 });
