@@ -1,10 +1,13 @@
 // Soak: does a long-running live session keep its memory flat? Opt-in, not part of `npm run bench`:
 //
 //   npx tsx bench/soak.ts [--minutes N] [--backend threads|sim] [--workload churn|<preset>]
-//                         [--workers N] [--sample-s S] [--frame-hz H] [--max-slope MB/h]
+//                         [--workers N] [--load L] [--sample-s S] [--frame-hz H] [--max-slope MB/h]
+//
+// (No --expose-gc needed: bench/memory.ts's `forceGc` enables it at run time.)
 //
 // threads (default): the app's live session (real worker threads, frames on the wall clock,
-// default 10 Hz, each serialised as a transport would) runs a continuous workload for N wall
+// default 10 Hz, each serialised as a transport would) runs a continuous workload (`churn`:
+// bench/memory.ts, arrival rates × `--load`; or a preset, looping) for N wall
 // minutes (default 5) while an operator switches policies, cancels and reprioritizes jobs and
 // reconnects a client. sim: the same on the simulator for N *virtual* minutes (default 60), as
 // fast as it goes. Every `sample-s` seconds (wall or virtual) it records heapUsed after a full GC,
