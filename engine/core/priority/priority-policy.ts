@@ -86,12 +86,12 @@ export class PriorityPolicy<S extends ReadySplit = ReadySplit> implements ReadyQ
   }
 
   take(_now?: number): S | null {
-    const task = this.queue.pop();
-    if (task === null) return null;
-    const band = bandOf(task.priority);
+    const item = this.queue.popItem();
+    if (item === undefined) return null;
+    const band = bandOf(this.queue.lastPoppedPriority);
     this.depth[band]!--;
     this.selections[band]!++;
-    return task.item;
+    return item;
   }
 
   remove(split: S): boolean {

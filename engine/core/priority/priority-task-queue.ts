@@ -51,6 +51,9 @@ export class PriorityTaskQueue<T> {
   private now = 0;
   private rejectedCount = 0;
   private compactionCount = 0;
+  /** Hand-off from `popEntry` (the entry drops its item when it dies). */
+  private popped: T | undefined = undefined;
+  private lastBase = 0;
 
   constructor(config: Partial<PriorityQueueConfig> = {}) {
     this.cfg = mergeQueueConfig(DEFAULT_PRIORITY_QUEUE_CONFIG, config);
@@ -155,9 +158,36 @@ export class PriorityTaskQueue<T> {
 
   /** Removes and returns the most urgent live task (or, when the quota is due, a lower band's oldest). */
   pop(): QueuedTask<T> | null {
-    const entry = this.selectNext();
+    const entry = this.popEntry();
     if (entry === undefined) return null;
-    const item = entry.item as T;
+    const item = this.popped as T;
+    this.popped = undefined;
+    return view(entry, item);
+  }
+
+  /**
+   * `pop` without the snapshot, for a caller on the hot path: the task's item, or undefined when
+   * empty; its base priority is then `lastPoppedPriority`.
+   */
+  popItem(): T | undefined {
+    const entry = this.popEntry();
+    if (entry === undefined) return undefined;
+    this.lastBase = entry.base;
+    const item = this.popped;
+    this.popped = undefined;
+    return item;
+  }
+
+  /** Base priority of the task the last `popItem` returned. */
+  get lastPoppedPriority(): number {
+    return this.lastBase;
+  }
+
+  /** Takes the next entry out (a tombstone afterwards); its item is left in `popped`. */
+  private popEntry(): Entry<T> | undefined {
+    const entry = this.selectNext();
+    if (entry === undefined) return undefined;
+    this.popped = entry.item;
     if (entry === this.heap[0]) {
       heapPop(this.heap);
       if (this.quota !== null) this.quota.taken(entry, true);
@@ -170,7 +200,7 @@ export class PriorityTaskQueue<T> {
     kill(entry);
     // A pop shrinks the live count, and with it the number of tombstones allowed.
     this.maybeCompact();
-    return view(entry, item);
+    return entry;
   }
 
   /** Lazily removes a queued task; false when `id` is not queued. */

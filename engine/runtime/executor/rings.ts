@@ -7,13 +7,21 @@
 import { SPAN_OUTCOMES, type EngineEvent, type SpanColumns } from '../../../shared/protocol.ts';
 import type { QuantumOutcome } from '../backend.ts';
 
-const OUTCOME_INDEX: Record<QuantumOutcome, number> = {
-  yielded: 0,
-  blocked: 1,
-  finished: 2,
-  failed: 3,
-  cancelled: 4,
-};
+/** Index of `SPAN_OUTCOMES`; a switch, not a keyed lookup: it runs once per quantum. */
+function outcomeIndex(outcome: QuantumOutcome): number {
+  switch (outcome) {
+    case 'yielded':
+      return 0;
+    case 'blocked':
+      return 1;
+    case 'finished':
+      return 2;
+    case 'failed':
+      return 3;
+    case 'cancelled':
+      return 4;
+  }
+}
 
 /** Distinct class names kept (never more than the ring holds spans); later ones share `(other)`. */
 const MAX_CLASS_NAMES = 1024;
@@ -96,7 +104,7 @@ export class SpanRing {
     this.task[i] = task;
     this.split[i] = split;
     this.level[i] = level;
-    this.outcome[i] = OUTCOME_INDEX[outcome];
+    this.outcome[i] = outcomeIndex(outcome);
     this.cls[i] = clsIndex;
     this.written++;
   }

@@ -34,6 +34,12 @@ export class SimBackend implements Backend {
   private closed = false;
   // Per worker slot; arrays grow with the worker count and never shrink.
   private busy: boolean[] = [];
+  /**
+   * Idle worker slots as a bitset (bit w%32 of word w>>5), mirroring `busy`: `idleWorkers()` runs
+   * before every dispatch, and with dozens of workers mostly busy a scan of `busy` costs more than
+   * the rest of the quantum.
+   */
+  private idleBits: number[] = [];
   private gen: number[] = [];
   private splitId: number[] = [];
   private startAt: number[] = [];
@@ -78,6 +84,8 @@ export class SimBackend implements Backend {
     }
     for (let w = this.busy.length; w < count; w++) {
       this.busy.push(false);
+      if (w >> 5 === this.idleBits.length) this.idleBits.push(0);
+      this.idleBits[w >> 5]! |= 1 << (w & 31);
       this.gen.push(0);
       this.splitId.push(-1);
       this.startAt.push(0);
@@ -91,7 +99,18 @@ export class SimBackend implements Backend {
 
   idleWorkers(): number[] {
     const out: number[] = [];
-    for (let w = 0; w < this.count; w++) if (!this.busy[w]) out.push(w);
+    const bits = this.idleBits;
+    const count = this.count;
+    for (let i = 0; i < bits.length; i++) {
+      let word = bits[i]!;
+      while (word !== 0) {
+        const low = word & -word;
+        const w = (i << 5) + 31 - Math.clz32(low);
+        if (w >= count) return out;
+        out.push(w);
+        word ^= low;
+      }
+    }
     return out;
   }
 
@@ -133,6 +152,7 @@ export class SimBackend implements Backend {
     }
     ran += this.overhead;
     this.busy[w] = true;
+    this.idleBits[w >> 5]! &= ~(1 << (w & 31));
     this.splitId[w] = d.splitId;
     this.startAt[w] = this.clock;
     this.ran[w] = ran;
@@ -197,6 +217,7 @@ export class SimBackend implements Backend {
     }
     if (this.events.slotGen(slot) !== this.gen[w] || !this.busy[w]) return; // superseded
     this.busy[w] = false;
+    this.idleBits[w >> 5]! |= 1 << (w & 31);
     const outcome = this.outcome[w]!;
     // One object shape for every outcome (no conditional spreads): the hot path stays monomorphic.
     const end: { -readonly [K in keyof QuantumEnd]: QuantumEnd[K] } = {
