@@ -152,7 +152,7 @@ describe('memory stays bounded over a long run', () => {
     const checkpoints: Checkpoint[] = [];
     for (let minute = 1; minute <= 60; minute++) {
       sim.runUntil(sim.now() + MIN);
-      // An operator at work: cancels, a reprioritization, a knob change (events), a reconnect.
+      // An operator at work: cancels, a reprioritization, a knob change (events).
       const live = ex.jobs(20).filter((j) => j.state === 'running');
       for (const j of live.slice(0, 2)) ex.cancelJob(j.id);
       if (live[2] !== undefined) ex.reprioritize(live[2].id, minute % 100);
@@ -170,6 +170,10 @@ describe('memory stays bounded over a long run', () => {
       expect(frame.spans.count).toBeLessThanOrEqual(SPAN_CAPACITY);
       expect(inner.events.items.length).toBeLessThanOrEqual(EVENT_CAPACITY);
       expect(ex.events.since(0).length).toBeLessThanOrEqual(EVENT_CAPACITY);
+      // A client reconnecting gets the whole ring, never more.
+      const snapshot = session.snapshot();
+      expect(snapshot.spans.count).toBeLessThanOrEqual(SPAN_CAPACITY);
+      expect(snapshot.events.length).toBeLessThanOrEqual(EVENT_CAPACITY);
       expect(inner.book.recent.length).toBeLessThanOrEqual(RECENT_JOBS);
       expect(ex.jobs(1e9).length).toBeLessThanOrEqual(c.live + RECENT_JOBS);
       expect(frame.jobs.length).toBeLessThanOrEqual(MAX_JOB_ROWS);
