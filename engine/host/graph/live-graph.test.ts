@@ -71,6 +71,11 @@ describe('graph runs in a live session', () => {
     expect(spans.every((x) => x.start >= before && x.worker < 2)).toBe(true);
     // The session's executor resumes once the graph is done.
     expect(s.executor.paused).toBe(false);
+    // A client connecting now still gets the graph's spans and section.
+    const snap = s.snapshot();
+    expect(snap.frame.graph?.state).toBe('succeeded');
+    const late = graphSpans([{ ...snap.frame, spans: snap.spans }]);
+    expect(late).toHaveLength(spans.length);
   }, 20_000);
 
   it('refuses a cyclic graph document, naming the cycle, and keeps running', async () => {

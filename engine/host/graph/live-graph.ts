@@ -9,7 +9,12 @@
  * shifted onto the session's timeline. The stealing executor keeps spans in shared memory and
  * samples them (one node in N), so its spans reach the frames when each graph ends.
  */
-import type { GraphFrame, GraphMetricsRow, GraphRunState } from '../../../shared/protocol.ts';
+import type {
+  GraphFrame,
+  GraphMetricsRow,
+  GraphRunState,
+  SpanColumns,
+} from '../../../shared/protocol.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
 import { graphMetrics } from '../../core/graph/metrics.ts';
 import type { Backend } from '../../runtime/backend.ts';
@@ -31,6 +36,7 @@ export interface LiveGraphOptions {
   /** Central runs: the backend to run on (sized to `workers`; closed by the run). */
   readonly backend: () => Backend;
   readonly maxBufferedSpans?: number;
+  readonly maxRecentSpans?: number;
 }
 
 export class LiveGraph {
@@ -39,6 +45,8 @@ export class LiveGraph {
   private index = 0;
   private readonly trackers: NodeTracker[];
   private readonly spans: SpanBuffer;
+  /** The latest spans frames carried, for a client that connects later (snapshot). */
+  private readonly recent: SpanBuffer;
   private backend: Backend | null = null;
   private stealing: StealingExecutor | null = null;
   private central: CentralGraphRun | null = null;
@@ -55,6 +63,7 @@ export class LiveGraph {
   constructor(private readonly options: LiveGraphOptions) {
     this.trackers = options.plan.graphs.map((g) => new NodeTracker(g));
     this.spans = new SpanBuffer(options.maxBufferedSpans ?? 50_000);
+    this.recent = new SpanBuffer(options.maxRecentSpans ?? 20_000);
     this.shift = options.originNanos;
     this.done = this.runAll().catch((e: unknown) => {
       this.state = 'failed';
@@ -84,8 +93,15 @@ export class LiveGraph {
     this.stealing?.cancel();
   }
 
-  drainSpans(columns: Parameters<SpanBuffer['drainInto']>[0]): void {
+  /** Moves the spans no frame has carried yet into `columns`. */
+  drainSpans(columns: SpanColumns): void {
+    this.spans.forEach((span) => this.recent.push(span));
     this.spans.drainInto(columns, this.options.name, this.options.jobId);
+  }
+
+  /** Adds the latest spans frames carried to `columns` (a snapshot's), taking nothing away. */
+  copyRecentSpans(columns: SpanColumns): void {
+    this.recent.copyInto(columns, this.options.name, this.options.jobId);
   }
 
   section(): GraphFrame {

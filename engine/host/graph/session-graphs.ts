@@ -6,7 +6,12 @@
  * executor resumes if a graph run paused it. A user's `resume` during a graph run lets both run,
  * sharing the cores; a user's `pause` before the run is left alone.
  */
-import type { Frame, GraphConfig, GraphConfigPatch } from '../../../shared/protocol.ts';
+import type {
+  Frame,
+  GraphConfig,
+  GraphConfigPatch,
+  SpanColumns,
+} from '../../../shared/protocol.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
@@ -102,6 +107,12 @@ export class SessionGraphs {
   /** Sim sessions: steps the graph's backend to the session's time. */
   sync(nowNanos: number): void {
     this.current?.sync(nowNanos);
+  }
+
+  /** Adds the latest graph spans to a snapshot's spans (a late client still sees the graph). */
+  addRecentSpans(columns: SpanColumns): SpanColumns {
+    this.current?.copyRecentSpans(columns);
+    return columns;
   }
 
   /** Adds the graph's new spans, its section and the graph config to a frame. */

@@ -42,8 +42,20 @@ export class SpanBuffer {
     this.size++;
   }
 
+  forEach(fn: (span: BufferedSpan) => void): void {
+    for (let k = 0; k < this.size; k++) fn(this.ring[(this.head + k) % this.capacity]!);
+  }
+
   /** Moves every buffered span into `columns` (whose other spans get node −1). */
   drainInto(columns: SpanColumns, runName: string, jobId: number): void {
+    this.copyInto(columns, runName, jobId);
+    this.ring.fill(undefined);
+    this.head = 0;
+    this.size = 0;
+  }
+
+  /** Adds the buffered spans, oldest first, to `columns` and keeps them. */
+  copyInto(columns: SpanColumns, runName: string, jobId: number): void {
     const names = new Map(columns.names.map((n, i) => [n, i]));
     const intern = (name: string) => {
       let i = names.get(name);
@@ -55,10 +67,8 @@ export class SpanBuffer {
     };
     const node = columns.node ?? new Array<number>(columns.count).fill(-1);
     const cls = intern(runName);
-    for (; this.size > 0; this.size--) {
-      const s = this.ring[this.head]!;
-      this.ring[this.head] = undefined;
-      this.head = (this.head + 1) % this.capacity;
+    for (let k = 0; k < this.size; k++) {
+      const s = this.ring[(this.head + k) % this.capacity]!;
       columns.worker.push(s.workerId);
       columns.start.push(s.startNanos);
       columns.end.push(s.endNanos);

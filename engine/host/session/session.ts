@@ -115,7 +115,7 @@ export class Session {
   /** What a new or reconnecting client gets first: state now, plus every span the ring holds. */
   snapshot(): Snapshot {
     const ex = this.executor;
-    const spans = ex.spans.read(0).columns;
+    const spans = this.graphs.addRecentSpans(ex.spans.read(0).columns);
     return {
       type: 'snapshot',
       frame: this.graphs.decorate(this.frames.peek(), false),
