@@ -31,8 +31,8 @@ export interface LiveGraphOptions {
   readonly jobId: number;
   readonly plan: GraphPlan;
   readonly workers: number;
-  /** Session time (ns) now: the run's times are shifted to start here. */
-  readonly originNanos: number;
+  /** The session's clock (ns): the run's times are shifted onto it. */
+  readonly now: () => number;
   /** Central runs: the backend to run on (sized to `workers`; closed by the run). */
   readonly backend: () => Backend;
   readonly maxBufferedSpans?: number;
@@ -64,7 +64,7 @@ export class LiveGraph {
     this.trackers = options.plan.graphs.map((g) => new NodeTracker(g));
     this.spans = new SpanBuffer(options.maxBufferedSpans ?? 50_000);
     this.recent = new SpanBuffer(options.maxRecentSpans ?? 20_000);
-    this.shift = options.originNanos;
+    this.shift = 0;
     this.done = this.runAll().catch((e: unknown) => {
       this.state = 'failed';
       this.error ??= e instanceof Error ? e.message : String(e);
@@ -108,7 +108,7 @@ export class LiveGraph {
     const { plan } = this.options;
     const sum = (s: Parameters<NodeTracker['count']>[0]) =>
       this.trackers.reduce((acc, t) => acc + t.count(s), 0);
-    const now = this.endedAt ?? (this.backend?.now() ?? this.startedAt) + this.shift;
+    const now = this.endedAt ?? this.clock();
     return {
       jobId: this.options.jobId,
       name: this.options.name,
@@ -138,13 +138,13 @@ export class LiveGraph {
 
   private async runAll(): Promise<void> {
     const { plan } = this.options;
-    this.startedAt = this.options.originNanos;
+    this.startedAt = this.options.now();
     try {
       if (plan.executor === 'stealing') {
         this.stealing = await StealingExecutor.start(this.options.workers);
       } else {
         this.backend = this.options.backend();
-        this.shift = this.options.originNanos - this.backend.now();
+        this.shift = this.startedAt - this.backend.now();
       }
       this.state = 'running';
       let ok = true;
@@ -175,9 +175,10 @@ export class LiveGraph {
     }
   }
 
+  /** Session time now: the central run's backend clock, shifted; else the session's own. */
   private clock(): number {
     if (this.backend !== null) return this.backend.now() + this.shift;
-    return this.startedAt + this.totals.makespan;
+    return this.options.now();
   }
 
   /** Runs graph `i`; true when every node succeeded. */

@@ -81,7 +81,8 @@ export class SessionGraphs {
     const seed = this.seed + this.runs;
     const backend = (): Backend =>
       kind === 'sim' ? new SimBackend({ workers, seed }) : new ThreadsBackend({ workers });
-    const run = new LiveGraph({ name, jobId, plan, workers, originNanos: ex.now(), backend });
+    const now = () => ex.now();
+    const run = new LiveGraph({ name, jobId, plan, workers, now, backend });
     this.current = run;
     ex.record('workload', `graph ${name}: ${plan.executor}, ${plan.policy}`);
     void run.done.then(() => {
