@@ -57,6 +57,11 @@ describe('graph runs in a live session', () => {
     expect(s.executor.paused).toBe(true);
     const frames = await untilGraphEnds(s);
     const mid = frames.find((f) => f.graph?.state === 'running' && f.graph.nodes.running > 0);
+    for (const f of frames) {
+      const { total, ...states } = f.graph!.nodes;
+      expect(Object.values(states).reduce((x, y) => x + y, 0)).toBe(total);
+      expect(f.graph!.nodes.running).toBeLessThanOrEqual(2);
+    }
     expect(mid?.graph?.nodes.total).toBe(7);
     const last = frames.at(-1)!.graph!;
     expect(last).toMatchObject({ state: 'succeeded', name: 'diamond', sampleEvery: 1 });
