@@ -28,6 +28,15 @@ describe('client-side config validation', () => {
     });
   });
 
+  it('checks graph-run choices with the graph schema; null lets the document decide', () => {
+    expect(checkField('graphPolicy', 'critical-path')).toEqual({
+      ok: true,
+      patch: { graphPolicy: 'critical-path' },
+    });
+    expect(checkField('executor', null)).toEqual({ ok: true, patch: { executor: null } });
+    expect(checkField('graphPolicy', 'random').ok).toBe(false);
+  });
+
   it('refuses a field the engine does not know', () => {
     expect(checkField('noSuchKnob', 1).ok).toBe(false);
   });

@@ -7,13 +7,18 @@ import {
   issueField,
   type EngineConfigPatch,
 } from '../../../shared/config.ts';
+import { graphConfigPatchSchema, type GraphConfigPatch } from '../../../shared/protocol.ts';
 
 export type FieldCheck =
-  { ok: true; patch: EngineConfigPatch } | { ok: false; field: string; message: string };
+  | { ok: true; patch: EngineConfigPatch | GraphConfigPatch }
+  | { ok: false; field: string; message: string };
 
 export function checkField(field: string, value: unknown): FieldCheck {
-  const parsed = engineConfigPatchSchema.safeParse({ [field]: value });
-  if (parsed.success) return { ok: true, patch: parsed.data as EngineConfigPatch };
+  const schema =
+    field in graphConfigPatchSchema.shape ? graphConfigPatchSchema : engineConfigPatchSchema;
+  const parsed = schema.safeParse({ [field]: value });
+  if (parsed.success)
+    return { ok: true, patch: parsed.data as EngineConfigPatch | GraphConfigPatch };
   const issue = parsed.error.issues[0];
   const path = issue === undefined ? field : issueField(issue.path);
   return {

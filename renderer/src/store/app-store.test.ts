@@ -45,6 +45,23 @@ describe('app store reducers on frames', () => {
     expect(s.paused).toBe(true);
   });
 
+  it('mirrors the graph-run choices when the host reports them', () => {
+    const store = createAppStore();
+    const graphConfig = {
+      graphPolicy: 'critical-path' as const,
+      executor: null,
+      graphErrorMode: null,
+    };
+    store.getState().applyFrame({ ...syntheticFrame({ seq: 1, timeMs: 1 }), graphConfig });
+    expect(store.getState().graphConfig).toEqual(graphConfig);
+    let notified = 0;
+    store.subscribe(() => notified++);
+    store
+      .getState()
+      .applyFrame({ ...syntheticFrame({ seq: 2, timeMs: 2 }), graphConfig: { ...graphConfig } });
+    expect(notified).toBe(0);
+  });
+
   it('applies a snapshot: policies, echo, and marks the UI as synced', () => {
     const store = createAppStore();
     const frame = syntheticFrame({ seq: 9, timeMs: 900 });

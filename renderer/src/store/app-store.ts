@@ -6,7 +6,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
-import type { Frame, Snapshot } from '../../../shared/protocol.ts';
+import type { Frame, GraphConfig, Snapshot } from '../../../shared/protocol.ts';
 import type { ConnectionStatus } from '../transport/transport.ts';
 
 export const VIEWS = ['live', 'controls', 'workloads', 'compare', 'export'] as const;
@@ -22,6 +22,8 @@ export interface AppState {
   colorBy: ColorBy;
   /** Echoed by the engine in every frame; null until the first snapshot. */
   config: EngineConfig | null;
+  /** Session-wide graph-run choices, echoed by hosts that run graphs live. */
+  graphConfig: GraphConfig | null;
   policy: PolicyName | null;
   backend: 'threads' | 'sim' | null;
   paused: boolean;
@@ -70,6 +72,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     follow: true,
     colorBy: 'job',
     config: null,
+    graphConfig: null,
     policy: null,
     backend: null,
     paused: false,
@@ -90,6 +93,8 @@ export function frameDelta(state: AppState, frame: Frame): Partial<AppState> {
   if (state.paused !== frame.paused) delta.paused = frame.paused;
   if (state.workerCount !== frame.workers.length) delta.workerCount = frame.workers.length;
   if (state.config === null || !sameConfig(state.config, frame.config)) delta.config = frame.config;
+  const graph = frame.graphConfig ?? null;
+  if (JSON.stringify(state.graphConfig) !== JSON.stringify(graph)) delta.graphConfig = graph;
   return delta;
 }
 

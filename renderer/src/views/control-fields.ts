@@ -3,7 +3,7 @@
  * (the engine's schema in shared/config.ts has the final word; these ranges only shape inputs).
  */
 import { FAIRNESS_MODES, POLICY_NAMES } from '../../../shared/config.ts';
-import { GRAPH_EXECUTORS, GRAPH_POLICIES } from '../../../shared/graph.ts';
+import { GRAPH_ERROR_MODES, GRAPH_EXECUTORS, GRAPH_POLICIES } from '../../../shared/graph.ts';
 
 export type Kind = 'number' | 'select' | 'bool' | 'thresholds';
 
@@ -17,6 +17,8 @@ export interface FieldDef {
   step?: number;
   unit?: string;
   options?: readonly string[];
+  /** Graph-run choice (`configureGraph`); may be unset, so the document decides. */
+  graph?: boolean;
   /** A slider next to the number input. */
   slider?: boolean;
 }
@@ -144,6 +146,7 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         label: 'Graph policy',
         kind: 'select',
         options: GRAPH_POLICIES,
+        graph: true,
         help: 'order of ready nodes',
       },
       {
@@ -151,7 +154,16 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         label: 'Executor',
         kind: 'select',
         options: GRAPH_EXECUTORS,
-        help: 'central queue or work stealing',
+        graph: true,
+        help: 'central queue or work stealing (spans sampled for tiny nodes)',
+      },
+      {
+        key: 'graphErrorMode',
+        label: 'Error mode',
+        kind: 'select',
+        options: GRAPH_ERROR_MODES,
+        graph: true,
+        help: 'fail-fast stops the run; continue skips only what depends on a failure',
       },
     ],
   },

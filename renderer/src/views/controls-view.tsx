@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { engineConfigShape } from '../../../shared/config.ts';
-import type { Command, CommandOf } from '../../../shared/protocol.ts';
+import { graphConfigPatchSchema, type Command, type CommandOf } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { checkField, numberOf } from '../data/validate.ts';
@@ -13,9 +13,12 @@ import { checkField, numberOf } from '../data/validate.ts';
 import { GROUPS, type FieldDef } from './control-fields.ts';
 
 /** Knobs the engine's config schema does not (yet) have are shown, disabled, with a note. */
-const known = (key: string) => key in engineConfigShape;
+const known = (key: string) => key in engineConfigShape || key in graphConfigPatchSchema.shape;
 
 function commandFor(key: string, value: unknown): Command {
+  if (key in graphConfigPatchSchema.shape) {
+    return { type: 'configureGraph', config: { [key]: value } };
+  }
   if (key === 'policy')
     return {
       type: 'setPolicy',
@@ -33,7 +36,12 @@ function display(v: unknown): string {
 
 function Field({ def }: { def: FieldDef }) {
   const { transport, store } = useApp();
-  const echo = useAppState((s) => (s.config as Record<string, unknown> | null)?.[def.key]);
+  const echo = useAppState(
+    (s) =>
+      ((def.graph === true ? s.graphConfig : s.config) as Record<string, unknown> | null)?.[
+        def.key
+      ],
+  );
   const error = useAppState((s) => s.fieldErrors[def.key]);
   const enabled = known(def.key);
   const [draft, setDraft] = useState<string>(display(echo));
@@ -54,13 +62,15 @@ function Field({ def }: { def: FieldDef }) {
 
   const apply = async (raw: unknown) => {
     const value =
-      def.kind === 'number'
-        ? numberOf(String(raw))
-        : def.kind === 'thresholds'
-          ? String(raw)
-              .split(',')
-              .map((x) => numberOf(x))
-          : raw;
+      def.graph === true && raw === ''
+        ? null
+        : def.kind === 'number'
+          ? numberOf(String(raw))
+          : def.kind === 'thresholds'
+            ? String(raw)
+                .split(',')
+                .map((x) => numberOf(x))
+            : raw;
     const check = checkField(def.key, value);
     if (!check.ok) {
       store.getState().setFieldError(def.key, check.message);
@@ -86,7 +96,9 @@ function Field({ def }: { def: FieldDef }) {
           void apply(e.target.value);
         }}
       >
-        {!enabled && <option value="">—</option>}
+        {(!enabled || def.graph === true) && (
+          <option value="">{def.graph === true ? 'as the graph document says' : '—'}</option>
+        )}
         {def.options?.map((o) => (
           <option key={o} value={o}>
             {o}
