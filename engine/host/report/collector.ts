@@ -23,6 +23,8 @@ export class RunCollector {
   /** End of the last quantum of each split that yielded (ready again at once), for requeue waits. */
   private readonly yieldedAt = new Map<number, number>();
   private readonly unsubscribe: (() => void)[];
+  /** Stats by the span ring's class index (names are interned ring-wide and never change). */
+  private readonly byRingClass: (ClassStats | undefined)[] = [];
 
   constructor(
     private readonly executor: Executor,
@@ -47,6 +49,42 @@ export class RunCollector {
 
   /** Reads the spans recorded since the last call. */
   poll(): void {
+    if (this.trace === null) this.fold();
+    else this.pollColumns();
+  }
+
+  /**
+   * `pollColumns` without the copy into columns (nothing else needs them when no trace is kept):
+   * the same fold, straight off the ring, in the same order.
+   */
+  private fold(): void {
+    const ring = this.executor.spans;
+    const total = ring.total;
+    const first = Math.max(this.cursor, ring.oldest);
+    this.spansDropped += Math.max(0, first - this.cursor);
+    this.cursor = total;
+    const byClass = this.byRingClass;
+    const tracking = this.taskNanos.size > 0;
+    for (let n = first; n < total; n++) {
+      const start = ring.spanStart(n);
+      const end = ring.spanEnd(n);
+      const d = end - start;
+      const level = ring.spanLevel(n);
+      this.levelNanos[level] = (this.levelNanos[level] ?? 0) + d;
+      const cls = ring.spanClass(n);
+      let stats = byClass[cls];
+      if (stats === undefined) byClass[cls] = stats = this.stats(ring.className(cls));
+      stats.scheduledNanos += d;
+      this.requeueWait(ring.spanSplit(n), start, end, ring.spanOutcome(n), stats);
+      if (tracking) {
+        const task = ring.spanTask(n);
+        const t = this.taskNanos.get(task);
+        if (t !== undefined) this.taskNanos.set(task, t + d);
+      }
+    }
+  }
+
+  private pollColumns(): void {
     const read = this.executor.spans.read(this.cursor);
     this.cursor = read.cursor;
     this.spansDropped += read.dropped;

@@ -109,6 +109,39 @@ export class SpanRing {
     this.written++;
   }
 
+  /** Cursor of the oldest span still held (everything before it was overwritten). */
+  get oldest(): number {
+    return Math.max(0, this.written - this.capacity);
+  }
+
+  // Field access by cursor (`oldest <= n < total`), for readers that fold millions of spans and
+  // must not copy them into columns first (the run collector). No bounds checks: hot path.
+  spanStart(n: number): number {
+    return this.start[n % this.capacity]!;
+  }
+  spanEnd(n: number): number {
+    return this.end[n % this.capacity]!;
+  }
+  spanTask(n: number): number {
+    return this.task[n % this.capacity]!;
+  }
+  spanSplit(n: number): number {
+    return this.split[n % this.capacity]!;
+  }
+  spanLevel(n: number): number {
+    return this.level[n % this.capacity]!;
+  }
+  spanOutcome(n: number): number {
+    return this.outcome[n % this.capacity]!;
+  }
+  /** Ring-wide class index of the span (see `className`). */
+  spanClass(n: number): number {
+    return this.cls[n % this.capacity]!;
+  }
+  className(index: number): string {
+    return this.classNames[index] ?? '';
+  }
+
   /** Spans from cursor `from` (a previous read's cursor, or 0) to now, at most `limit`. */
   read(from: number, limit = this.capacity): SpanRead {
     const oldest = Math.max(0, this.written - this.capacity);
