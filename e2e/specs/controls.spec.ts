@@ -71,3 +71,22 @@ test('a value the schema accepts is applied live and its change is marked in the
     await expect(echo).toHaveText(`engine: ${before}`);
   }
 });
+
+test('graph-run choices go to the engine with configureGraph and come back in its echo', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await view(page, 'controls');
+  const select = page.getByTestId('field-graphPolicy');
+  const echo = page.getByTestId('echo-graphPolicy');
+  try {
+    await select.selectOption('critical-path');
+    await expect(echo).toHaveText('engine: critical-path');
+    await expect(page.getByTestId('error-graphPolicy')).toHaveCount(0);
+  } finally {
+    // Back to "as the graph document says".
+    await select.selectOption('');
+    await expect(echo).toHaveText('engine: —');
+  }
+});
