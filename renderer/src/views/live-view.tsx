@@ -8,6 +8,7 @@ import {
   SelectionsChart,
   UtilizationChart,
 } from '../components/charts.tsx';
+import { GraphRunPanel } from '../components/graph-run.tsx';
 import { Alarms, CountersPanel, PercentilesPanel } from '../components/live-tables.tsx';
 import { CATEGORICAL, LEVEL_COLORS } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
@@ -113,6 +114,7 @@ export function LiveView() {
   return (
     <div className="live" data-testid="view-live">
       <Alarms />
+      <GraphRunPanel />
       <section className="panel gantt-panel">
         <GanttToolbar />
         <GanttCanvas />
