@@ -23,15 +23,26 @@ function newHistogram(): hdr.Histogram {
   });
 }
 
+/**
+ * A histogram with the summary last read from it. Frames are built at 10 Hz and most keys see no
+ * new sample between two frames, so a summary is recomputed only when the count has changed; the
+ * mean is kept exactly from a running sum (the library's own mean walks every recorded value).
+ */
+interface Entry {
+  readonly histogram: hdr.Histogram;
+  sumMicros: number;
+  summary: Percentiles | null;
+}
+
 class Table {
-  private readonly byClass = new Map<string, hdr.Histogram>();
-  private readonly byBand = new Map<string, hdr.Histogram>();
+  private readonly byClass = new Map<string, Entry>();
+  private readonly byBand = new Map<string, Entry>();
   constructor(private readonly maxClasses: number) {}
 
   record(cls: string, priority: number, nanos: number): void {
     const micros = Math.min(MAX_MICROS, Math.max(1, Math.round(nanos / 1000)));
-    this.get(this.byClass, this.classKey(cls)).recordValue(micros);
-    this.get(this.byBand, bandLabelOf(priority)).recordValue(micros);
+    record(this.get(this.byClass, this.classKey(cls)), micros);
+    record(this.get(this.byBand, bandLabelOf(priority)), micros);
   }
 
   read(): PercentileTable {
@@ -47,29 +58,39 @@ class Table {
     return this.byClass.has(cls) || this.byClass.size < this.maxClasses ? cls : '(other)';
   }
 
-  private get(map: Map<string, hdr.Histogram>, key: string): hdr.Histogram {
-    let h = map.get(key);
-    if (h === undefined) {
-      h = newHistogram();
-      map.set(key, h);
+  private get(map: Map<string, Entry>, key: string): Entry {
+    let entry = map.get(key);
+    if (entry === undefined) {
+      entry = { histogram: newHistogram(), sumMicros: 0, summary: null };
+      map.set(key, entry);
     }
-    return h;
+    return entry;
   }
 }
 
-function summarize(map: Map<string, hdr.Histogram>): Record<string, Percentiles> {
+function record(entry: Entry, micros: number): void {
+  entry.histogram.recordValue(micros);
+  entry.sumMicros += micros;
+  entry.summary = null;
+}
+
+function summarize(map: Map<string, Entry>): Record<string, Percentiles> {
   const out: Record<string, Percentiles> = {};
-  for (const [key, h] of [...map.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    out[key] = {
-      count: h.totalCount,
-      p50: ms(h.getValueAtPercentile(50)),
-      p95: ms(h.getValueAtPercentile(95)),
-      p99: ms(h.getValueAtPercentile(99)),
-      max: ms(h.maxValue),
-      mean: ms(h.mean),
-    };
+  for (const [key, entry] of [...map.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    out[key] = entry.summary ??= summaryOf(entry);
   }
   return out;
+}
+
+function summaryOf({ histogram: h, sumMicros }: Entry): Percentiles {
+  return {
+    count: h.totalCount,
+    p50: ms(h.getValueAtPercentile(50)),
+    p95: ms(h.getValueAtPercentile(95)),
+    p99: ms(h.getValueAtPercentile(99)),
+    max: ms(h.maxValue),
+    mean: h.totalCount === 0 ? 0 : ms(sumMicros / h.totalCount),
+  };
 }
 
 function ms(micros: number): number {
