@@ -412,13 +412,10 @@ describe('the threads backend', () => {
     expect(counters).toMatchObject({ cancelled: 1, live: 0, splitsCancelled: 2 });
   });
 
-  // KNOWN LEAK (engine/runtime/threads/threads-backend.ts, `ThreadsBackend.moduleState`): the
-  // state a user module yields is kept by split id until that split's next quantum ends; a split
-  // cancelled while queued or blocked never runs again and the executor does not tell the backend
-  // (`ExecutorCore.cancelSplit` calls `backend.cancel` only for running splits), so its state stays
-  // for the backend's life: one entry per waiting split of every cancelled job. `it.fails` passes
-  // while the leak is there (the test above checks the run itself); once fixed, make it `it`.
-  it.fails('forgets the yielded state of splits whose job was cancelled', async () => {
+  // Regression guard (`ThreadsBackend.moduleState`): the state a user module yields is kept by
+  // split id until that split's next quantum; a split cancelled while queued or blocked never runs
+  // again, so the executor tells the backend (`ExecutorCore.cancelSplit`) and the state is dropped.
+  it('forgets the yielded state of splits whose job was cancelled', async () => {
     const { kept } = await cancelModuleJob();
     expect(kept).toBe(0);
   });

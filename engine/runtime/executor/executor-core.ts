@@ -330,6 +330,9 @@ export abstract class ExecutorCore {
       default:
         return;
     }
+    // The split never runs again: the backend may drop what it keeps for it (a user module's
+    // yielded state on the threads backend).
+    this.backend.cancel(s.id);
     this.finishSplit(s, SplitState.cancelled);
   }
 
