@@ -170,6 +170,9 @@ export class RunCollector {
   private onSplitEnd(e: SplitEnd): void {
     this.splitsCompleted++;
     this.stats(e.class).wait.record(e.waitNanos);
+    // A split cancelled while it waited has no quantum left to fold: forget its last yield here,
+    // or `yieldedAt` would keep one entry per such split for the whole run.
+    if (e.state === 'cancelled') this.yieldedAt.delete(e.splitId);
   }
 
   get elapsedNanos(): number {
