@@ -86,6 +86,52 @@ export interface GraphConfig {
   graphErrorMode: GraphErrorMode | null;
 }
 
+// ─── compare ────────────────────────────────────────────────────────────────────────────────
+
+/** Simulated time a `compare` runs each config for, unless it says otherwise (ms). */
+export const COMPARE_DEFAULT_DURATION_MS = 30_000;
+/** Longest a `compare` may ask for: each run blocks the host's event loop while it lasts. */
+export const COMPARE_MAX_DURATION_MS = 120_000;
+
+/** One column of a comparison: a config patch, plus an optional label for its column. */
+export const compareConfigSchema = engineConfigPatchSchema
+  .extend({ label: z.string().min(1).max(64).optional() })
+  .strict();
+export type CompareConfigWire = z.infer<typeof compareConfigSchema>;
+
+/** One class's figures in one run of a comparison (ms). */
+export interface CompareClassRow {
+  jobs: number;
+  succeeded: number;
+  /** Jobs still running when the run was cut at its duration. */
+  unfinished: number;
+  latencyMs: Omit<Percentiles, 'count'>;
+  waitMs: Omit<Percentiles, 'count'>;
+}
+
+/** One config's run of a comparison (the `compare` result's `reports[i]`). */
+export interface CompareReportRow {
+  label: string;
+  /** The config the run used: defaults ← workload ← this column's patch. */
+  config: EngineConfig;
+  makespanMs: number;
+  stoppedAtMs: number | null;
+  classes: Record<string, CompareClassRow>;
+  /** Each level's share of the scheduled time, 0..1 (sums to 1 when anything ran). */
+  levelShares: { level: number; label: string; share: number }[];
+  utilization: number;
+  jain: number;
+  quanta: number;
+}
+
+/** The `compare` command's answer, besides `ok` and `id`. */
+export interface CompareResultWire {
+  workload: string;
+  seed: number;
+  durationMs: number;
+  reports: CompareReportRow[];
+}
+
 // ─── commands ───────────────────────────────────────────────────────────────────────────────
 
 /** Every command may carry an `id` the result echoes, so clients can match answers. */
@@ -126,6 +172,25 @@ export const commandSchemas = {
   }),
   /** Sim backend: how many virtual ms pass per real ms while running live. */
   setSpeed: z.object({ ...base, type: z.literal('setSpeed'), speed: z.number().gt(0).max(1e6) }),
+  /**
+   * Runs one seeded workload (a preset, or a workload document) once per config on a fresh
+   * simulator, apart from the live session, and answers with one report per config.
+   */
+  compare: z.object({
+    ...base,
+    type: z.literal('compare'),
+    preset: z.string().min(1).max(128).optional(),
+    /** A workload document (schema owned by the workloads module; validated there). */
+    workload: z.unknown().optional(),
+    configs: z.array(compareConfigSchema).min(2).max(4),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
+    durationMs: z.number().gt(0).max(COMPARE_MAX_DURATION_MS).optional(),
+  }),
 } as const;
 
 export type CommandType = keyof typeof commandSchemas;
@@ -144,6 +209,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.snapshot,
   commandSchemas.setSpeed,
   commandSchemas.configureGraph,
+  commandSchemas.compare,
 ]);
 export type Command = z.infer<typeof commandSchema>;
 export type CommandOf<T extends CommandType> = z.infer<(typeof commandSchemas)[T]>;

@@ -3,7 +3,8 @@
  * shared/protocol.ts before anything acts on it. Not an object or no `type` → `BAD_MESSAGE`;
  * an unknown `type` → `UNKNOWN_COMMAND`; a known command of the wrong shape → `BAD_MESSAGE`
  * naming the field (`job.tasks.0.splits`); a `configure` value out of range → `INVALID_CONFIG`
- * naming the config field (`levelTimeMultiplier`).
+ * naming the config field (`levelTimeMultiplier`); a `compare` column's bad value likewise names
+ * its column (`configs.1.levelTimeMultiplier`).
  */
 import { commandSchemas, type Command, type CommandType } from '../../../shared/protocol.ts';
 import { SchedLabError, isSchedLabError, type ErrorInfo } from '../../../shared/errors.ts';
@@ -35,6 +36,15 @@ export function parseCommand(msg: unknown): Command {
       { ...parsed.error, issues: [{ ...issue, path: issue.path.slice(1) }] } as typeof parsed.error,
       'INVALID_CONFIG',
     );
+  }
+  // A compare column's bad value is a config error too, named by its column (`configs.1.quantumMs`).
+  if (
+    type === 'compare' &&
+    issue &&
+    issue.path[0] === 'configs' &&
+    (issue.path.length > 2 || (unknownKey && issue.path.length === 2))
+  ) {
+    throw zodToError(parsed.error, 'INVALID_CONFIG');
   }
   throw zodToError(parsed.error, 'BAD_MESSAGE');
 }

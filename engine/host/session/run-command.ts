@@ -5,7 +5,11 @@
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { Command } from '../../../shared/protocol.ts';
 import type { JobSpec } from '../../runtime/executor/index.ts';
+import { runCompare } from './compare-command.ts';
 import type { Session } from './session.ts';
+
+/** Sessions running a `compare` now: one at a time each, as every run holds the event loop. */
+const comparing = new WeakSet<Session>();
 
 export async function runCommand(session: Session, cmd: Command): Promise<Record<string, unknown>> {
   const ex = session.executor;
@@ -76,5 +80,16 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
       session.speed = cmd.speed;
       ex.record('config', `speed: ${cmd.speed}`);
       return { speed: cmd.speed };
+    case 'compare': {
+      if (comparing.has(session)) {
+        throw new SchedLabError('QUEUE_FULL', 'type: a compare is already running', 'type');
+      }
+      comparing.add(session);
+      try {
+        return { ...(await runCompare(cmd)) };
+      } finally {
+        comparing.delete(session);
+      }
+    }
   }
 }

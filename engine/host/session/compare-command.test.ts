@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandError, CompareResultWire } from '../../../shared/protocol.ts';
+import { Session } from './session.ts';
+
+async function compare(s: Session, msg: Record<string, unknown>): Promise<CompareResultWire> {
+  const r = await s.handleCommand({ type: 'compare', ...msg });
+  if (!r.ok) throw new Error(`compare failed: ${JSON.stringify(r.error)}`);
+  return r as unknown as CompareResultWire;
+}
+
+async function fails(s: Session, msg: Record<string, unknown>): Promise<CommandError['error']> {
+  const r = await s.handleCommand({ type: 'compare', ...msg });
+  expect(r.ok).toBe(false);
+  return (r as CommandError).error;
+}
+
+const twoPolicies = [
+  { policy: 'mlfq', label: 'mlfq' },
+  { policy: 'fifo', label: 'fifo' },
+];
+
+describe('compare command', () => {
+  it('mlfq keeps interactive p95 latency below fifo on interactive-vs-scan', async () => {
+    const s = new Session();
+    const r = await compare(s, {
+      id: 'c1',
+      preset: 'interactive-vs-scan',
+      configs: twoPolicies,
+      durationMs: 20_000,
+    });
+    expect(r.workload).toBe('interactive-vs-scan');
+    expect(r.durationMs).toBe(20_000);
+    expect(r.reports.map((x) => [x.label, x.config.policy])).toEqual([
+      ['mlfq', 'mlfq'],
+      ['fifo', 'fifo'],
+    ]);
+    const [mlfq, fifo] = r.reports;
+    const mi = mlfq!.classes['interactive']!;
+    const fi = fifo!.classes['interactive']!;
+    expect(mi.succeeded).toBeGreaterThan(0);
+    expect(fi.succeeded).toBeGreaterThan(0);
+    expect(mi.latencyMs.p95).toBeLessThan(fi.latencyMs.p95);
+    for (const rep of r.reports) {
+      expect(rep.makespanMs).toBeGreaterThan(0);
+      expect(rep.makespanMs).toBeLessThanOrEqual(20_000);
+      expect(rep.utilization).toBeGreaterThan(0);
+      expect(rep.utilization).toBeLessThanOrEqual(1);
+      expect(rep.jain).toBeGreaterThan(0);
+      const shares = rep.levelShares.reduce((n, l) => n + l.share, 0);
+      expect(shares).toBeCloseTo(1, 2);
+    }
+    // The live session is untouched: its clock did not move and it ran nothing.
+    expect(s.executor.now()).toBe(0);
+    expect(s.executor.counters.submitted).toBe(0);
+    await s.close();
+  }, 30_000);
+
+  it('the same seed gives the same reports; another seed changes them', async () => {
+    const s = new Session();
+    const msg = { preset: 'interactive-vs-scan', configs: twoPolicies, durationMs: 5_000 };
+    const a = await compare(s, { ...msg, seed: 3 });
+    const b = await compare(s, { ...msg, seed: 3 });
+    const c = await compare(s, { ...msg, seed: 4 });
+    expect(b.reports).toEqual(a.reports);
+    expect(c.seed).toBe(4);
+    expect(c.reports).not.toEqual(a.reports);
+    await s.close();
+  }, 30_000);
+
+  it('labels columns by what they set when no label is given', async () => {
+    const s = new Session();
+    const r = await compare(s, {
+      preset: 'interactive-vs-scan',
+      configs: [{ policy: 'mlfq' }, { policy: 'mlfq', workers: 2 }],
+      durationMs: 2_000,
+    });
+    expect(r.reports.map((x) => x.label)).toEqual(['mlfq', 'mlfq · workers 2']);
+    expect(r.reports[1]!.config.workers).toBe(2);
+    await s.close();
+  }, 30_000);
+
+  it('a bad value names its column and field; nothing runs', async () => {
+    const s = new Session();
+    const base = { preset: 'interactive-vs-scan' };
+    expect(
+      await fails(s, { ...base, configs: [{ policy: 'mlfq' }, { levelTimeMultiplier: 1 }] }),
+    ).toMatchObject({ code: 'INVALID_CONFIG', field: 'configs.1.levelTimeMultiplier' });
+    expect(
+      await fails(s, { ...base, configs: [{ policy: 'mlfq' }, { policy: 'mlfq', bogus: 1 }] }),
+    ).toMatchObject({ code: 'INVALID_CONFIG', field: 'configs.1.bogus' });
+    expect(await fails(s, { ...base, configs: [{ policy: 'nope' }, {}] })).toMatchObject({
+      code: 'INVALID_CONFIG',
+      field: 'configs.0.policy',
+    });
+    expect(await fails(s, { ...base, configs: [{ policy: 'mlfq' }] })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'configs',
+    });
+    expect(await fails(s, { ...base, configs: [{}, {}, {}, {}, {}] })).toMatchObject({
+      field: 'configs',
+    });
+    expect(
+      await fails(s, { ...base, configs: twoPolicies, durationMs: 10 * 60_000 }),
+    ).toMatchObject({ code: 'BAD_MESSAGE', field: 'durationMs' });
+    expect(await fails(s, { preset: 'no-such', configs: twoPolicies })).toMatchObject({
+      code: 'UNKNOWN_PRESET',
+      field: 'preset',
+    });
+    expect(await fails(s, { configs: twoPolicies })).toMatchObject({ field: 'preset' });
+    expect(
+      await fails(s, { workload: { name: 'w', classes: 'x' }, configs: twoPolicies }),
+    ).toMatchObject({ code: 'INVALID_WORKLOAD', field: expect.stringMatching(/^workload\./) });
+    await s.close();
+  });
+
+  it('refuses a second compare while one runs', async () => {
+    const s = new Session();
+    const msg = { type: 'compare', preset: 'interactive-vs-scan', configs: twoPolicies };
+    const first = s.handleCommand({ ...msg, durationMs: 2_000 });
+    const second = await s.handleCommand({ ...msg, durationMs: 1_000 });
+    expect(second).toMatchObject({ ok: false, error: { code: 'QUEUE_FULL' } });
+    expect(await first).toMatchObject({ ok: true });
+    await s.close();
+  }, 30_000);
+});
