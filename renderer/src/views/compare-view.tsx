@@ -1,11 +1,119 @@
 /**
- * Compare: the same seeded workload under 2–4 configs on the simulator. The engine runs the
- * comparison (a `compare` command); until the protocol has one this view says so plainly.
+ * Compare: the same seeded workload under 2–4 configs on the simulator (DESIGN.md §7). The engine
+ * runs each config on a fresh simulator of its own (the `compare` command), so the live session
+ * keeps running; this view only builds the command and lays the reports side by side.
  */
-import { useAppState } from '../context.ts';
+import { useState } from 'react';
+import { POLICY_NAMES, type PolicyName } from '../../../shared/config.ts';
+import type { CompareResultWire } from '../../../shared/protocol.ts';
+import { useApp, useAppState } from '../context.ts';
+import {
+  DEFAULT_FORMS,
+  buildCompare,
+  compareResult,
+  type CompareSource,
+  type ConfigForm,
+} from '../data/compare-rows.ts';
+import { CompareChart, CompareTable } from './compare-results.tsx';
+
+const DURATIONS_S = [5, 10, 30, 60] as const;
+const FILE = '__file__';
+const NUMBER_INPUTS = [
+  ['workers', 'workers', 'workload’s'],
+  ['quantumMs', 'quantum (ms)', 'workload’s'],
+  ['levelTimeMultiplier', 'm (level time ×)', 'workload’s'],
+] as const;
+
+function ConfigCard(props: {
+  index: number;
+  form: ConfigForm;
+  onChange: (f: ConfigForm) => void;
+  onRemove: (() => void) | null;
+}) {
+  const { index: i, form, onChange } = props;
+  const id = (k: string) => `compare-config-${i}-${k}`;
+  return (
+    <fieldset
+      className="submit-grid"
+      data-testid={`compare-config-${i}`}
+      style={{ ...cardStyle, gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' }}
+    >
+      <legend>config {i + 1}</legend>
+      <label>
+        label
+        <input
+          data-testid={id('label')}
+          placeholder="(from the fields)"
+          value={form.label}
+          onChange={(e) => onChange({ ...form, label: e.target.value })}
+        />
+      </label>
+      <label>
+        policy
+        <select
+          data-testid={id('policy')}
+          value={form.policy}
+          onChange={(e) => onChange({ ...form, policy: e.target.value as PolicyName })}
+        >
+          {POLICY_NAMES.map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </select>
+      </label>
+      {NUMBER_INPUTS.map(([key, name, placeholder]) => (
+        <label key={key}>
+          {name}
+          <input
+            data-testid={id(key)}
+            inputMode="decimal"
+            placeholder={placeholder}
+            value={form[key]}
+            onChange={(e) => onChange({ ...form, [key]: e.target.value })}
+          />
+        </label>
+      ))}
+      {props.onRemove !== null && (
+        <button className="btn small" data-testid={id('remove')} onClick={props.onRemove}>
+          remove
+        </button>
+      )}
+    </fieldset>
+  );
+}
+
+const cardStyle = { border: '1px solid var(--border)', borderRadius: 6, padding: 8 } as const;
 
 export function CompareView() {
+  const { transport } = useApp();
   const presets = useAppState((s) => s.presets);
+  const [preset, setPreset] = useState<string>(
+    presets.includes('interactive-vs-scan') ? 'interactive-vs-scan' : (presets[0] ?? FILE),
+  );
+  const [doc, setDoc] = useState<{ name: string; doc: unknown } | null>(null);
+  const [durationS, setDurationS] = useState<number>(30);
+  const [seed, setSeed] = useState('');
+  const [forms, setForms] = useState<ConfigForm[]>([...DEFAULT_FORMS]);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<CompareResultWire | null>(null);
+
+  const run = async () => {
+    let source: CompareSource;
+    if (preset !== FILE) source = { kind: 'preset', preset };
+    else if (doc !== null) source = { kind: 'workload', doc: doc.doc };
+    else return setError('workload: choose a workload file first');
+    const built = buildCompare(source, forms, durationS * 1000, seed);
+    if (!built.ok) return setError(built.message);
+    setError(null);
+    setRunning(true);
+    const r = await transport.send(built.command);
+    setRunning(false);
+    if (!r.ok) return setError(r.error.message);
+    const res = compareResult(r);
+    if (res === null) setError('the engine answered without reports');
+    else setResult(res);
+  };
+
   return (
     <div className="compare" data-testid="view-compare">
       <section className="panel">
@@ -13,18 +121,123 @@ export function CompareView() {
           <h3>Compare configurations</h3>
           <span className="hint">same seeded workload · simulator · 2–4 configs</span>
         </header>
-        <div className="panel-body">
-          <div className="empty" data-testid="compare-empty">
-            <strong>Needs the engine’s compare command.</strong>
-            <p>
-              Comparisons run on the deterministic simulator inside the engine; this host’s protocol
-              does not offer a <code>compare</code> command yet. From a terminal the same comparison
-              runs as:
-            </p>
-            <pre>
-              npx schedlab compare {presets[0] ?? 'interactive-vs-scan'} --policy mlfq --policy fifo
-            </pre>
+        <div className="panel-body" style={{ display: 'grid', gap: 12 }}>
+          <div className="submit-grid">
+            <label>
+              workload
+              <select
+                data-testid="compare-source"
+                value={preset}
+                onChange={(e) => setPreset(e.target.value)}
+              >
+                {presets.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+                <option value={FILE}>workload file…</option>
+              </select>
+            </label>
+            <label>
+              simulated time
+              <select
+                data-testid="compare-duration"
+                value={durationS}
+                onChange={(e) => setDurationS(Number(e.target.value))}
+              >
+                {DURATIONS_S.map((s) => (
+                  <option key={s} value={s}>
+                    {s} s
+                  </option>
+                ))}
+              </select>
+            </label>
+            {preset === FILE && (
+              <label style={{ gridColumn: '1 / -1' }}>
+                {doc === null ? 'JSON document (DESIGN.md §5)' : `using ${doc.name}`}
+                <input
+                  type="file"
+                  accept=".json,application/json"
+                  data-testid="compare-workload-file"
+                  onChange={async (e) => {
+                    const file = e.target.files?.[0];
+                    if (file === undefined) return;
+                    try {
+                      setDoc({ name: file.name, doc: JSON.parse(await file.text()) });
+                      setError(null);
+                    } catch (err) {
+                      setError(`${file.name} is not JSON: ${String(err)}`);
+                    }
+                  }}
+                />
+              </label>
+            )}
+            <label>
+              seed
+              <input
+                data-testid="compare-seed"
+                placeholder="the workload's"
+                value={seed}
+                onChange={(e) => setSeed(e.target.value)}
+              />
+            </label>
           </div>
+          {forms.map((f, i) => (
+            <ConfigCard
+              key={i}
+              index={i}
+              form={f}
+              onChange={(next) => setForms(forms.map((g, j) => (j === i ? next : g)))}
+              onRemove={forms.length > 2 ? () => setForms(forms.filter((_, j) => j !== i)) : null}
+            />
+          ))}
+          <div style={{ display: 'flex', gap: 8 }}>
+            <button
+              className="btn"
+              data-testid="compare-add"
+              disabled={forms.length >= 4}
+              onClick={() => setForms([...forms, { ...DEFAULT_FORMS[0]!, policy: 'fair' }])}
+            >
+              + config
+            </button>
+            <button
+              className="btn primary"
+              data-testid="compare-run"
+              disabled={running}
+              onClick={() => void run()}
+            >
+              {running ? 'running…' : 'run comparison ▸'}
+            </button>
+          </div>
+          {error !== null && (
+            <div className="field-error" role="alert" data-testid="compare-error">
+              {error}
+            </div>
+          )}
+        </div>
+      </section>
+      <section className="panel" data-testid="compare-results">
+        <header>
+          <h3>Side by side</h3>
+          <span className="hint" data-testid="compare-summary">
+            {result === null
+              ? 'no comparison yet'
+              : `${result.workload} · sim · seed ${result.seed} · ${result.durationMs / 1000} s`}
+          </span>
+        </header>
+        <div className="panel-body" style={{ display: 'grid', gap: 16 }}>
+          {result === null ? (
+            <div className="empty small" data-testid="compare-empty">
+              Pick a workload and 2–4 configs, then run: each config runs the same seeded workload
+              on its own simulator; the live session is not touched.
+            </div>
+          ) : (
+            <>
+              <CompareTable result={result} />
+              <h4 style={{ margin: 0 }}>p95 latency per class</h4>
+              <CompareChart result={result} />
+            </>
+          )}
         </div>
       </section>
     </div>

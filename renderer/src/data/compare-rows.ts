@@ -1,0 +1,160 @@
+/**
+ * The Compare view's pure parts: the small config forms turned into a `compare` command (checked
+ * against the protocol's schema before it is sent, so a bad value names its field), and a
+ * comparison's reports turned into table rows and chart rows.
+ */
+import { issueField, type PolicyName } from '../../../shared/config.ts';
+import {
+  commandSchemas,
+  type CommandOf,
+  type CompareReportRow,
+  type CompareResultWire,
+} from '../../../shared/protocol.ts';
+
+/** One column's form: text as typed; an empty field leaves the workload's own value. */
+export interface ConfigForm {
+  label: string;
+  policy: PolicyName;
+  workers: string;
+  quantumMs: string;
+  levelTimeMultiplier: string;
+}
+
+export const NUMBER_FIELDS = ['workers', 'quantumMs', 'levelTimeMultiplier'] as const;
+
+export const DEFAULT_FORMS: readonly ConfigForm[] = [
+  { label: '', policy: 'mlfq', workers: '', quantumMs: '', levelTimeMultiplier: '' },
+  { label: '', policy: 'fifo', workers: '', quantumMs: '', levelTimeMultiplier: '' },
+];
+
+export type CompareSource = { kind: 'preset'; preset: string } | { kind: 'workload'; doc: unknown };
+
+export type BuiltCommand =
+  { ok: true; command: CommandOf<'compare'> } | { ok: false; field: string; message: string };
+
+export function buildCompare(
+  source: CompareSource,
+  forms: readonly ConfigForm[],
+  durationMs: number,
+  seed: string,
+): BuiltCommand {
+  const configs = forms.map((f) => {
+    const c: Record<string, unknown> = { policy: f.policy };
+    if (f.label.trim() !== '') c['label'] = f.label.trim();
+    // A typed value that is not a number is sent as text, so the schema names the field.
+    for (const k of NUMBER_FIELDS) if (f[k].trim() !== '') c[k] = numberOrText(f[k]);
+    return c;
+  });
+  const raw: Record<string, unknown> = { type: 'compare', configs, durationMs };
+  if (source.kind === 'preset') raw['preset'] = source.preset;
+  else raw['workload'] = source.doc;
+  if (seed.trim() !== '') raw['seed'] = numberOrText(seed);
+  const parsed = commandSchemas.compare.safeParse(raw);
+  if (parsed.success) return { ok: true, command: parsed.data };
+  const issue = parsed.error.issues[0];
+  const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
+  const field = issue === undefined ? 'configs' : issueField([...issue.path, ...keys]);
+  return { ok: false, field, message: `${field}: ${issue?.message ?? 'is invalid'}` };
+}
+
+function numberOrText(s: string): number | string {
+  const n = Number(s.trim());
+  return Number.isFinite(n) ? n : s;
+}
+
+/** The result of a successful `compare`, if the answer has that shape. */
+export function compareResult(r: Record<string, unknown>): CompareResultWire | null {
+  return Array.isArray(r['reports']) && typeof r['workload'] === 'string'
+    ? (r as unknown as CompareResultWire)
+    : null;
+}
+
+export interface TableRow {
+  key: string;
+  name: string;
+  cells: string[];
+  /** The figure behind each cell (NaN where a run has none), for tests and highlighting. */
+  values: number[];
+  /** Which way is better, when one is: the best cell gets marked. */
+  better?: 'low' | 'high';
+}
+
+const ms = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+export function classNames(reports: readonly CompareReportRow[]): string[] {
+  return [...new Set(reports.flatMap((r) => Object.keys(r.classes)))];
+}
+
+export function tableRows(reports: readonly CompareReportRow[]): TableRow[] {
+  const rows: TableRow[] = [];
+  const row = (
+    key: string,
+    name: string,
+    get: (r: CompareReportRow) => number | undefined,
+    fmt: (x: number) => string,
+    better?: 'low' | 'high',
+  ) => {
+    const values = reports.map((r) => get(r) ?? NaN);
+    const cells = values.map((v) => (Number.isNaN(v) ? '–' : fmt(v)));
+    rows.push(
+      better === undefined ? { key, name, cells, values } : { key, name, cells, values, better },
+    );
+  };
+  row('makespan', 'makespan', (r) => r.makespanMs, ms);
+  row('utilization', 'utilization', (r) => r.utilization, pct, 'high');
+  row(
+    'jain',
+    'Jain fairness',
+    (r) => r.jain,
+    (x) => x.toFixed(3),
+    'high',
+  );
+  for (const cls of classNames(reports)) {
+    const c = (r: CompareReportRow) => r.classes[cls];
+    // No job of the class finished: its latency is unknown, not zero.
+    const lat = (r: CompareReportRow) => (c(r)?.succeeded ? c(r)?.latencyMs : undefined);
+    row(`${cls}-done`, `${cls} done / jobs`, (r) => c(r)?.succeeded, String, 'high');
+    const done = rows[rows.length - 1]!;
+    done.cells = reports.map((r) => {
+      const x = c(r);
+      return x === undefined ? '–' : `${x.succeeded} / ${x.jobs}`;
+    });
+    row(`${cls}-p50`, `${cls} latency p50`, (r) => lat(r)?.p50, ms, 'low');
+    row(`${cls}-p95`, `${cls} latency p95`, (r) => lat(r)?.p95, ms, 'low');
+    row(`${cls}-p99`, `${cls} latency p99`, (r) => lat(r)?.p99, ms, 'low');
+    row(`${cls}-wait-p95`, `${cls} wait p95`, (r) => c(r)?.waitMs.p95, ms, 'low');
+  }
+  const levels = Math.max(0, ...reports.map((r) => r.levelShares.length));
+  for (let l = 0; l < levels; l++) {
+    row(`L${l}-share`, `L${l} time share`, (r) => r.levelShares[l]?.share, pct);
+  }
+  return rows;
+}
+
+/** Index of the best cell of a row, or −1 when there is no winner (ties, or no direction). */
+export function bestCell(row: TableRow): number {
+  if (row.better === undefined) return -1;
+  const finite = row.values.filter((v) => !Number.isNaN(v));
+  if (finite.length < 2) return -1;
+  const best = row.better === 'low' ? Math.min(...finite) : Math.max(...finite);
+  const at = row.values.filter((v) => v === best).length === 1 ? row.values.indexOf(best) : -1;
+  return at;
+}
+
+/**
+ * p95 latency per class (one chart row per class), one key `c0`…`c3` per config; null (no bar)
+ * where no job of the class finished in that run.
+ */
+export function p95ChartRows(
+  reports: readonly CompareReportRow[],
+): Record<string, number | string | null>[] {
+  return classNames(reports).map((cls) => {
+    const out: Record<string, number | string | null> = { cls };
+    reports.forEach((r, i) => {
+      const c = r.classes[cls];
+      out[`c${i}`] = c !== undefined && c.succeeded > 0 ? c.latencyMs.p95 : null;
+    });
+    return out;
+  });
+}
