@@ -220,8 +220,11 @@ export class ThreadsBackend implements Backend {
   private finish(slot: Slot, report: QuantumReport): void {
     const dispatch = slot.running;
     if (dispatch === null || dispatch.splitId !== report.splitId) return;
+    // A quantum can end `yielded` just as its cancel request lands: the split never runs again,
+    // so its state must not be kept.
+    const cancelled = Atomics.load(slot.control, CONTROL.CANCEL) === dispatch.splitId;
     this.release(slot, dispatch.splitId);
-    if (report.outcome === 'yielded' && 'state' in report) {
+    if (report.outcome === 'yielded' && 'state' in report && !cancelled) {
       this.moduleState.set(dispatch.splitId, report.state);
     } else if (report.outcome !== 'blocked') {
       this.moduleState.delete(dispatch.splitId);
