@@ -68,6 +68,11 @@ export interface QuantumEnd {
 
 export interface BackendEvents {
   quantumEnd(end: QuantumEnd): void;
+  /**
+   * The listener keeps nothing of a `QuantumEnd` after `quantumEnd` returns, so a backend may
+   * hand it the same object every time (no allocation per quantum on the simulator's hot path).
+   */
+  readonly transientEnd?: boolean;
 }
 
 export interface Backend {
@@ -79,7 +84,17 @@ export interface Backend {
   setWorkerCount(count: number): void;
   /** Idle worker ids, lowest first. */
   idleWorkers(): number[];
+  /** The lowest idle worker id, or −1: `idleWorkers()[0]` without building the array. */
+  firstIdleWorker?(): number;
   start(dispatch: Dispatch): void;
+  /** `start` with the dispatch's fields as arguments: no `Dispatch` object per quantum. */
+  startQuantum?(
+    splitId: number,
+    workerId: number,
+    quantumNanos: number,
+    work: SplitWork,
+    doneNanos: number,
+  ): void;
   /** Asks a running split to stop at its next unit boundary; it ends `cancelled`. */
   cancel(splitId: number): void;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */

@@ -28,14 +28,23 @@ export function compareEntries<S>(a: LevelEntry<S>, b: LevelEntry<S>): number {
 
 export class LevelHeap<S> {
   private readonly entries: LevelEntry<S>[] = [];
+  /**
+   * Each position's `(levelPriority, sequence)` copied into flat arrays beside `entries`: sifting
+   * compares keys without loading the entry objects (scattered in memory; the loads were most of
+   * the cost of a take on a deep level).
+   */
+  private prio = new Float64Array(64);
+  private seq = new Float64Array(64);
 
   get size(): number {
     return this.entries.length;
   }
 
   push(entry: LevelEntry<S>): void {
+    const n = this.entries.length;
+    if (n === this.prio.length) this.grow();
     this.entries.push(entry);
-    this.siftUp(entry, this.entries.length - 1);
+    this.siftUp(entry, n);
   }
 
   pop(): LevelEntry<S> | undefined {
@@ -69,43 +78,74 @@ export class LevelHeap<S> {
     return all.sort(compareEntries);
   }
 
+  private grow(): void {
+    const prio = new Float64Array(this.prio.length * 2);
+    const seq = new Float64Array(this.seq.length * 2);
+    prio.set(this.prio);
+    seq.set(this.seq);
+    this.prio = prio;
+    this.seq = seq;
+  }
+
   private siftUp(entry: LevelEntry<S>, start: number): void {
     const entries = this.entries;
+    const prio = this.prio;
+    const seq = this.seq;
+    const p = entry.levelPriority;
+    const q = entry.sequence;
     let i = start;
     while (i > 0) {
       const parentIndex = (i - 1) >> 1;
+      const pp = prio[parentIndex]!;
+      if (!(p < pp || (p === pp && q < seq[parentIndex]!))) break;
       const parent = entries[parentIndex]!;
-      if (!less(entry, parent)) break;
       entries[i] = parent;
+      prio[i] = pp;
+      seq[i] = seq[parentIndex]!;
       parent.heapIndex = i;
       i = parentIndex;
     }
     entries[i] = entry;
+    prio[i] = p;
+    seq[i] = q;
     entry.heapIndex = i;
   }
 
   private siftDown(entry: LevelEntry<S>, start: number): void {
     const entries = this.entries;
+    const prio = this.prio;
+    const seq = this.seq;
     const n = entries.length;
+    const p = entry.levelPriority;
+    const q = entry.sequence;
     let i = start;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= n) break;
       let child = left;
-      let childEntry = entries[left]!;
-      if (left + 1 < n) {
-        const right = entries[left + 1]!;
-        if (less(right, childEntry)) {
-          child = left + 1;
-          childEntry = right;
+      let cp = prio[left]!;
+      let cq = seq[left]!;
+      const right = left + 1;
+      if (right < n) {
+        const rp = prio[right]!;
+        const rq = seq[right]!;
+        if (rp < cp || (rp === cp && rq < cq)) {
+          child = right;
+          cp = rp;
+          cq = rq;
         }
       }
-      if (!less(childEntry, entry)) break;
+      if (!(cp < p || (cp === p && cq < q))) break;
+      const childEntry = entries[child]!;
       entries[i] = childEntry;
+      prio[i] = cp;
+      seq[i] = cq;
       childEntry.heapIndex = i;
       i = child;
     }
     entries[i] = entry;
+    prio[i] = p;
+    seq[i] = q;
     entry.heapIndex = i;
   }
 }

@@ -263,7 +263,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
           selected = level;
         }
       }
-      target = Math.round(target / this.multiplier);
+      if (level < LEVEL_COUNT - 1) target = Math.round(target / this.multiplier);
     }
     if (selected === -1) return null;
     const entry = this.waiting[selected]!.pop()!;

@@ -65,7 +65,8 @@ export abstract class ExecutorCore {
     this.book = new JobBook(options.recentJobs ?? 256);
     this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
     if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);
-    backend.setListener({ quantumEnd: (end) => this.onQuantumEnd(end) });
+    // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.
+    backend.setListener({ quantumEnd: (end) => this.onQuantumEnd(end), transientEnd: true });
   }
 
   // ─── internals: arrivals and admission ───────────────────────────────────────────────────
@@ -126,8 +127,18 @@ export abstract class ExecutorCore {
     if (this.pumping || this.isPaused || this.closed || this.queue.size === 0) return;
     this.pumping = true;
     try {
-      const idle = this.backend.idleWorkers();
-      const now = this.backend.now();
+      const backend = this.backend;
+      const now = backend.now();
+      if (backend.firstIdleWorker !== undefined) {
+        // Same order as the array below (lowest idle first); dispatching marks the worker busy.
+        for (let w = backend.firstIdleWorker(); w >= 0; w = backend.firstIdleWorker()) {
+          const split = this.queue.take(now);
+          if (split === null) break;
+          this.dispatch(split, w, now);
+        }
+        return;
+      }
+      const idle = backend.idleWorkers();
       for (let i = 0; i < idle.length; i++) {
         const split = this.queue.take(now);
         if (split === null) break;
@@ -145,7 +156,13 @@ export abstract class ExecutorCore {
     split.dispatchedAt = now;
     split.level = policyLevel(this.queue, split);
     this.runningOn[worker] = split;
-    this.backend.start({
+    const backend = this.backend;
+    if (backend.startQuantum !== undefined) {
+      const quantum = this.settings.dispatchQuantumNanos;
+      backend.startQuantum(split.id, worker, quantum, split.work, split.doneNanos);
+      return;
+    }
+    backend.start({
       splitId: split.id,
       workerId: worker,
       quantumNanos: this.settings.dispatchQuantumNanos,

@@ -12,6 +12,13 @@ export class EventHeap {
   private gen = new Int32Array(64);
   private fns: ((() => void) | null)[] = new Array<(() => void) | null>(64).fill(null);
   private heap = new Int32Array(64);
+  /**
+   * `(time, seq)` of each heap position, beside `heap`: sifting compares neighbouring keys in
+   * flat arrays instead of following each position to its slot (the indirection was most of the
+   * cost of an event with thousands of timers pending).
+   */
+  private heapTime = new Float64Array(64);
+  private heapSeq = new Float64Array(64);
   private free: number[] = [];
   private slots = 0;
   private n = 0;
@@ -23,7 +30,7 @@ export class EventHeap {
 
   /** Time of the earliest event; Infinity when empty. */
   peekTime(): number {
-    return this.n === 0 ? Infinity : this.time[this.heap[0]!]!;
+    return this.n === 0 ? Infinity : this.heapTime[0]!;
   }
 
   push(time: number, worker: number, gen: number, fn: (() => void) | null): number {
@@ -33,9 +40,12 @@ export class EventHeap {
     this.worker[slot] = worker;
     this.gen[slot] = gen;
     this.fns[slot] = fn;
-    if (this.n === this.heap.length) this.heap = grow(this.heap, new Int32Array(this.n * 2));
-    this.heap[this.n] = slot;
-    this.up(this.n++);
+    if (this.n === this.heap.length) {
+      this.heap = grow(this.heap, new Int32Array(this.n * 2));
+      this.heapTime = grow(this.heapTime, new Float64Array(this.n * 2));
+      this.heapSeq = grow(this.heapSeq, new Float64Array(this.n * 2));
+    }
+    this.up(this.n++, slot);
     return slot;
   }
 
@@ -43,10 +53,7 @@ export class EventHeap {
   pop(): number {
     const top = this.heap[0]!;
     const last = this.heap[--this.n]!;
-    if (this.n > 0) {
-      this.heap[0] = last;
-      this.down(0);
-    }
+    if (this.n > 0) this.down(last);
     this.free.push(top);
     return top;
   }
@@ -95,39 +102,60 @@ export class EventHeap {
     return slot;
   }
 
-  private less(a: number, b: number): boolean {
-    const ta = this.time[a]!;
-    const tb = this.time[b]!;
-    return ta < tb || (ta === tb && this.seq[a]! < this.seq[b]!);
-  }
-
-  private up(i: number): void {
+  /** Places `slot` at position `i` (the hole left by a push) and sifts it up. */
+  private up(i: number, slot: number): void {
     const h = this.heap;
-    const slot = h[i]!;
+    const ht = this.heapTime;
+    const hs = this.heapSeq;
+    const t = this.time[slot]!;
+    const q = this.seq[slot]!;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      const ps = h[p]!;
-      if (!this.less(slot, ps)) break;
-      h[i] = ps;
+      const pt = ht[p]!;
+      if (!(t < pt || (t === pt && q < hs[p]!))) break;
+      h[i] = h[p]!;
+      ht[i] = pt;
+      hs[i] = hs[p]!;
       i = p;
     }
     h[i] = slot;
+    ht[i] = t;
+    hs[i] = q;
   }
 
-  private down(i: number): void {
+  /** Sifts `slot` down from the root (the hole left by a pop). */
+  private down(slot: number): void {
     const h = this.heap;
+    const ht = this.heapTime;
+    const hs = this.heapSeq;
     const n = this.n;
-    const slot = h[i]!;
+    const t = this.time[slot]!;
+    const q = this.seq[slot]!;
+    let i = 0;
     for (;;) {
       let c = 2 * i + 1;
       if (c >= n) break;
+      let ct = ht[c]!;
+      let cq = hs[c]!;
       const r = c + 1;
-      if (r < n && this.less(h[r]!, h[c]!)) c = r;
-      if (!this.less(h[c]!, slot)) break;
+      if (r < n) {
+        const rt = ht[r]!;
+        const rq = hs[r]!;
+        if (rt < ct || (rt === ct && rq < cq)) {
+          c = r;
+          ct = rt;
+          cq = rq;
+        }
+      }
+      if (!(ct < t || (ct === t && cq < q))) break;
       h[i] = h[c]!;
+      ht[i] = ct;
+      hs[i] = cq;
       i = c;
     }
     h[i] = slot;
+    ht[i] = t;
+    hs[i] = q;
   }
 }
 

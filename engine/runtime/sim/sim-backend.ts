@@ -10,7 +10,14 @@
  * `runUntil(t)` / `runUntilIdle()` drive the clock; nothing happens between calls.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Backend, BackendEvents, Dispatch, QuantumEnd, QuantumOutcome } from '../backend.ts';
+import type {
+  Backend,
+  BackendEvents,
+  Dispatch,
+  QuantumEnd,
+  QuantumOutcome,
+  SplitWork,
+} from '../backend.ts';
 import { EventHeap } from './event-heap.ts';
 import { mulberry32 } from './rng.ts';
 
@@ -22,6 +29,34 @@ export interface SimOptions {
 }
 
 const TIMER = -1;
+const FAILURE = 'injected failure (failProbability)';
+
+/** The `QuantumEnd` the sim refills for transient listeners; `error` undefined unless failed. */
+interface MutableEnd {
+  splitId: number;
+  workerId: number;
+  startNanos: number;
+  endNanos: number;
+  ranNanos: number;
+  workNanos: number;
+  outcome: QuantumOutcome;
+  blockedNanos: number;
+  error: string | undefined;
+}
+
+function newEnd(): MutableEnd {
+  return {
+    splitId: 0,
+    workerId: 0,
+    startNanos: 0,
+    endNanos: 0,
+    ranNanos: 0,
+    workNanos: 0,
+    outcome: 'yielded',
+    blockedNanos: 0,
+    error: undefined,
+  };
+}
 
 export class SimBackend implements Backend {
   readonly kind = 'sim' as const;
@@ -48,6 +83,7 @@ export class SimBackend implements Backend {
   private outcome: QuantumOutcome[] = [];
   private blocked: number[] = [];
   private eventsRun = 0;
+  private readonly sharedEnd = newEnd();
 
   constructor(options: SimOptions = {}) {
     this.count = 0;
@@ -114,15 +150,34 @@ export class SimBackend implements Backend {
     return out;
   }
 
+  firstIdleWorker(): number {
+    const bits = this.idleBits;
+    for (let i = 0; i < bits.length; i++) {
+      const word = bits[i]!;
+      if (word === 0) continue;
+      const w = (i << 5) + 31 - Math.clz32(word & -word);
+      return w < this.count ? w : -1;
+    }
+    return -1;
+  }
+
   start(d: Dispatch): void {
+    this.startQuantum(d.splitId, d.workerId, d.quantumNanos, d.work, d.doneNanos);
+  }
+
+  startQuantum(
+    splitId: number,
+    w: number,
+    quantumNanos: number,
+    work: SplitWork,
+    doneNanos: number,
+  ): void {
     if (this.closed)
       throw new SchedLabError('ENGINE_CLOSED', 'the sim backend is closed', 'backend');
-    const w = d.workerId;
     if (w < 0 || w >= this.count || this.busy[w]) {
       throw new SchedLabError('INVALID_ARGUMENT', `worker ${w} is not idle`, 'workerId');
     }
-    const work = d.work;
-    const remaining = Math.max(0, work.totalNanos - d.doneNanos);
+    const remaining = Math.max(0, work.totalNanos - doneNanos);
     let ran: number;
     let done: number;
     let outcome: QuantumOutcome;
@@ -136,7 +191,7 @@ export class SimBackend implements Backend {
       ran =
         work.perCallNanos !== undefined
           ? Math.min(remaining, work.perCallNanos)
-          : Math.min(remaining, d.quantumNanos);
+          : Math.min(remaining, quantumNanos);
       done = ran;
       if (work.failProbability !== undefined && this.rng() < work.failProbability) {
         outcome = 'failed';
@@ -153,7 +208,7 @@ export class SimBackend implements Backend {
     ran += this.overhead;
     this.busy[w] = true;
     this.idleBits[w >> 5]! &= ~(1 << (w & 31));
-    this.splitId[w] = d.splitId;
+    this.splitId[w] = splitId;
     this.startAt[w] = this.clock;
     this.ran[w] = ran;
     this.work[w] = done;
@@ -218,19 +273,36 @@ export class SimBackend implements Backend {
     if (this.events.slotGen(slot) !== this.gen[w] || !this.busy[w]) return; // superseded
     this.busy[w] = false;
     this.idleBits[w >> 5]! |= 1 << (w & 31);
+    const listener = this.listener;
+    if (listener === null) return;
     const outcome = this.outcome[w]!;
-    // One object shape for every outcome (no conditional spreads): the hot path stays monomorphic.
-    const end: { -readonly [K in keyof QuantumEnd]: QuantumEnd[K] } = {
-      splitId: this.splitId[w]!,
-      workerId: w,
-      startNanos: this.startAt[w]!,
-      endNanos: this.clock,
-      ranNanos: this.ran[w]!,
-      workNanos: this.work[w]!,
-      outcome,
-      blockedNanos: this.blocked[w]!,
-    };
-    if (outcome === 'failed') end.error = 'injected failure (failProbability)';
-    this.listener?.quantumEnd(end);
+    if (listener.transientEnd !== true) {
+      // One object shape for every outcome (no conditional spreads): the path stays monomorphic.
+      const end: { -readonly [K in keyof QuantumEnd]: QuantumEnd[K] } = {
+        splitId: this.splitId[w]!,
+        workerId: w,
+        startNanos: this.startAt[w]!,
+        endNanos: this.clock,
+        ranNanos: this.ran[w]!,
+        workNanos: this.work[w]!,
+        outcome,
+        blockedNanos: this.blocked[w]!,
+      };
+      if (outcome === 'failed') end.error = FAILURE;
+      listener.quantumEnd(end);
+      return;
+    }
+    // A listener that keeps nothing gets the same object each time (no garbage per quantum).
+    const end = this.sharedEnd;
+    end.splitId = this.splitId[w]!;
+    end.workerId = w;
+    end.startNanos = this.startAt[w]!;
+    end.endNanos = this.clock;
+    end.ranNanos = this.ran[w]!;
+    end.workNanos = this.work[w]!;
+    end.outcome = outcome;
+    end.blockedNanos = this.blocked[w]!;
+    end.error = outcome === 'failed' ? FAILURE : undefined;
+    listener.quantumEnd(end as QuantumEnd);
   }
 }
