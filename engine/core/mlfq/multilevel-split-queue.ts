@@ -36,6 +36,37 @@ export interface MlfqLevelStat extends LevelStat {
   readonly levelMinPriority: number;
 }
 
+let queueStamps = 0;
+
+/**
+ * A Priority this queue gave a group, stamped with the queue and the group: a group whose current
+ * Priority is not stamped by this queue was priced elsewhere (another policy, another queue) and
+ * is priced afresh when moved here. A stamp instead of a `WeakMap` group → Priority: that map's
+ * update on every charge was a tenth of a simulated quantum's cost.
+ */
+class PricedPriority implements Priority {
+  // Private fields: not properties, so a PricedPriority still compares equal to `{ level,
+  // levelPriority }` and serializes as one.
+  readonly #stamp: number;
+  readonly #group: FairnessGroup;
+
+  constructor(
+    readonly level: number,
+    readonly levelPriority: number,
+    stamp: number,
+    group: FairnessGroup,
+  ) {
+    this.#stamp = stamp;
+    this.#group = group;
+  }
+
+  static pricedBy(priority: Priority, stamp: number, group: FairnessGroup): boolean {
+    return (
+      priority instanceof PricedPriority && priority.#stamp === stamp && priority.#group === group
+    );
+  }
+}
+
 export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
   readonly policy = 'mlfq' as const;
 
@@ -44,11 +75,10 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   private readonly levelScheduledTime: number[] = new Array<number>(LEVEL_COUNT).fill(0);
   private readonly levelMinPriority: number[] = new Array<number>(LEVEL_COUNT).fill(-1);
   private readonly selectedCount: number[] = new Array<number>(LEVEL_COUNT).fill(0);
-  /**
-   * The Priority this queue last gave each group. A group whose current Priority is not that one
-   * was priced elsewhere (another policy, another queue) and is priced afresh when moved here.
-   */
-  private readonly priced = new WeakMap<FairnessGroup, Priority>();
+  /** Stamped on every Priority this queue gives a group (see `PricedPriority`). */
+  private readonly stamp = ++queueStamps;
+  /** The level `advance` computed (its second result, kept off the heap). */
+  private advancedLevel = 0;
 
   private multiplier = DEFAULT_LEVEL_TIME_MULTIPLIER;
   /** `multiplierPowers[L] = m^L`, recomputed when m changes. */
@@ -129,6 +159,12 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
    * charges each level it passed up to that level's width, as if it had run there.
    */
   updatePriority(priority: Priority, quantaNanos: number, scheduledNanos: number): Priority {
+    const levelPriority = this.advance(priority, quantaNanos, scheduledNanos);
+    return { level: this.advancedLevel, levelPriority };
+  }
+
+  /** `updatePriority`'s work: returns the new levelPriority, leaves the level in `advancedLevel`. */
+  private advance(priority: Priority, quantaNanos: number, scheduledNanos: number): number {
     if (!Number.isFinite(quantaNanos) || quantaNanos < 0) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
@@ -141,7 +177,8 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const contribution = Math.min(quantaNanos, this.contributionCap);
     if (oldLevel === newLevel) {
       this.levelScheduledTime[oldLevel]! += contribution;
-      return { level: oldLevel, levelPriority: priority.levelPriority + quantaNanos };
+      this.advancedLevel = oldLevel;
+      return priority.levelPriority + quantaNanos;
     }
     let remainingContribution = contribution;
     let remainingTaskTime = quantaNanos;
@@ -156,7 +193,8 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     }
     this.levelScheduledTime[newLevel]! += remainingContribution;
     const levelMin = this.getLevelMinPriority(newLevel, scheduledNanos);
-    return { level: newLevel, levelPriority: levelMin + remainingTaskTime };
+    this.advancedLevel = newLevel;
+    return levelMin + remainingTaskTime;
   }
 
   /**
@@ -204,9 +242,10 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   /** The executor has already added the quantum to `group.scheduledNanos`. */
   charge(split: S, quantumNanos: number, _now?: number): void {
     const group = split.group;
-    group.priority = this.updatePriority(group.priority, quantumNanos, group.scheduledNanos);
-    split.priority = group.priority;
-    this.priced.set(group, group.priority);
+    const levelPriority = this.advance(group.priority, quantumNanos, group.scheduledNanos);
+    const priority = new PricedPriority(this.advancedLevel, levelPriority, this.stamp, group);
+    group.priority = priority;
+    split.priority = priority;
   }
 
   tick(_now?: number): void {
@@ -307,8 +346,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const { level, levelPriority } = group.priority;
     const levelMin = this.getLevelMinPriority(level, group.scheduledNanos);
     if (levelPriority < levelMin) {
-      group.priority = { level, levelPriority: levelMin };
-      this.priced.set(group, group.priority);
+      group.priority = new PricedPriority(level, levelMin, this.stamp, group);
     }
     split.priority = group.priority;
   }
@@ -322,10 +360,10 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const group = split.group;
     const level = this.computeLevel(group.scheduledNanos);
     const current = group.priority;
-    if (this.priced.get(group) !== current || current.level !== level) {
+    const priced = PricedPriority.pricedBy(current, this.stamp, group);
+    if (!priced || current.level !== level) {
       const levelMin = this.getLevelMinPriority(level, group.scheduledNanos);
-      group.priority = { level, levelPriority: levelMin };
-      this.priced.set(group, group.priority);
+      group.priority = new PricedPriority(level, levelMin, this.stamp, group);
     }
     split.priority = group.priority;
   }
