@@ -3,7 +3,7 @@
  * samples, in rings, so a long run keeps the last `capacity` quanta and counts what it dropped.
  * Spans are fed from the executor's span ring (columnar reads, shared/protocol.ts `SpanColumns`).
  */
-import { SPAN_OUTCOMES } from '../../../shared/protocol.ts';
+import { SPAN_OUTCOMES, type SpanColumns } from '../../../shared/protocol.ts';
 
 export interface TraceSpan {
   worker: number;
@@ -22,21 +22,6 @@ export interface CounterSample {
   timeNanos: number;
   depth: readonly number[];
   scheduledNanos: readonly number[];
-}
-
-/** Columnar spans as the executor's span ring reads them (structurally `SpanColumns`). */
-export interface SpanColumnsLike {
-  count: number;
-  names: string[];
-  worker: number[];
-  start: number[];
-  end: number[];
-  job: number[];
-  task: number[];
-  split: number[];
-  level: number[];
-  outcome: number[];
-  cls: number[];
 }
 
 class Ring<T> {
@@ -78,7 +63,7 @@ export class TraceWindow {
     this.spans.push(span);
   }
 
-  addColumns(c: SpanColumnsLike): void {
+  addColumns(c: SpanColumns): void {
     for (let i = 0; i < c.count; i++) {
       this.spans.push({
         worker: c.worker[i] ?? 0,
