@@ -2,27 +2,16 @@
  * `npx tsx bench/renderer-shot.ts [out-dir]`: screenshots of every view of the built renderer fed
  * by the bench's synthetic frames — for looking at the UI without an engine.
  */
-import { chromium } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_ENGINE_CONFIG } from '../shared/config.ts';
-import { startFeed } from './renderer-feed.ts';
+import { injectFeed, launchChromium } from './renderer-page.ts';
 import { serveStatic } from './renderer-static.ts';
 
 const DIST = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 const out = process.argv[2] ?? 'e2e/screenshots/bench';
 const theme = process.argv[3] ?? 'dark';
 const server = await serveStatic(DIST);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('console', (m) => console.log(`page ${m.type()}: ${m.text()}`));
@@ -30,9 +19,7 @@ try {
   await page.addInitScript(`localStorage.setItem('schedlab.theme', '${theme}')`);
   await page.goto(`${server.origin}/?bench=1`);
   const feed = { workers: 4, spansPerFrame: 40, config: { ...DEFAULT_ENGINE_CONFIG } };
-  await page.evaluate(
-    `(() => { const __name = (f) => f; (${startFeed.toString()})(${JSON.stringify(feed)}); })()`,
-  );
+  await injectFeed(page, feed);
   await page.waitForTimeout(3000);
   const canvas = page.getByTestId('gantt-canvas');
   console.log(

@@ -7,10 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { DEFAULT_ENGINE_CONFIG } from '../shared/config.ts';
 import type { BenchReport } from './report.ts';
-import { startFeed } from './renderer-feed.ts';
+import { injectFeed, launchChromium } from './renderer-page.ts';
 import { serveStatic } from './renderer-static.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,17 +28,7 @@ export async function run(report: BenchReport): Promise<void> {
     if (built.status !== 0) throw new Error('renderer bench: npx vite build failed');
   }
   const server = await serveStatic(DIST);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${server.origin}/?bench=1`);
@@ -49,10 +38,7 @@ export async function run(report: BenchReport): Promise<void> {
       spansPerFrame: SPANS_PER_FRAME,
       config: { ...DEFAULT_ENGINE_CONFIG },
     };
-    // tsx wraps named functions in `__name(...)`, which the page lacks: define it as identity.
-    await page.evaluate(
-      `(() => { const __name = (f) => f; (${startFeed.toString()})(${JSON.stringify(feed)}); })()`,
-    );
+    await injectFeed(page, feed);
     const canvas = page.getByTestId('gantt-canvas');
     // Fill the 10 s window before measuring.
     await page.waitForFunction(
