@@ -37,7 +37,10 @@ test('the app loads and the host streams a snapshot, then frames', async ({
 test.describe('browser mode only', () => {
   test.beforeEach(({ host }) => {
     // The Electron host has no HTTP server to guard; its IPC checks are unit-tested.
-    test.skip(host !== 'browser', 'browser-mode transport');
+    test.skip(
+      host !== 'browser',
+      'the HTTP token and the WebSocket exist only in browser mode; Electron uses IPC and a port',
+    );
   });
 
   test('a wrong or missing token gets HTTP 401, on the page and on the WebSocket', async ({

@@ -97,7 +97,10 @@ test('when the connection drops a banner says so; the app reconnects and resumes
   appUrl,
   host,
 }) => {
-  test.skip(host !== 'browser', 'the WebSocket transport is browser mode’s');
+  test.skip(
+    host !== 'browser',
+    'drops the WebSocket, which only browser mode has; the Electron port lives as long as the window',
+  );
   const routes: { close(): Promise<void> }[] = [];
   // Pass every socket through to the real host, keeping a handle to cut the first one.
   await page.routeWebSocket(/\/ws/, (ws) => {
