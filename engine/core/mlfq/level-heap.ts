@@ -53,7 +53,7 @@ export class LevelHeap<S> {
     const last = entries.pop();
     if (top === undefined || last === undefined) return undefined;
     top.heapIndex = -1;
-    if (entries.length > 0) this.siftDown(last, 0);
+    if (entries.length > 0) this.refill(last);
     return top;
   }
 
@@ -85,6 +85,43 @@ export class LevelHeap<S> {
     seq.set(this.seq);
     this.prio = prio;
     this.seq = seq;
+  }
+
+  /**
+   * Floyd's bottom-up pop: the hole at the root walks down to a leaf taking the smaller child
+   * (one comparison per level instead of two), then `last` — which came from the bottom and
+   * usually belongs near it — sifts up from there. A quarter fewer comparisons per take.
+   */
+  private refill(last: LevelEntry<S>): void {
+    const entries = this.entries;
+    const prio = this.prio;
+    const seq = this.seq;
+    const n = entries.length;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) break;
+      let child = left;
+      let cp = prio[left]!;
+      let cq = seq[left]!;
+      const right = left + 1;
+      if (right < n) {
+        const rp = prio[right]!;
+        const rq = seq[right]!;
+        if (rp < cp || (rp === cp && rq < cq)) {
+          child = right;
+          cp = rp;
+          cq = rq;
+        }
+      }
+      const childEntry = entries[child]!;
+      entries[i] = childEntry;
+      prio[i] = cp;
+      seq[i] = cq;
+      childEntry.heapIndex = i;
+      i = child;
+    }
+    this.siftUp(last, i);
   }
 
   private siftUp(entry: LevelEntry<S>, start: number): void {
