@@ -13,21 +13,15 @@ export class RunCollector {
   readonly classes = new Map<string, ClassStats>();
   readonly levelNanos: number[] = [0, 0, 0, 0, 0];
   readonly jain = new Jain();
-  /**
-   * Scheduled time per live task (Trino status lines need the levels of running tasks). Kept in
-   * boxes so folding a span is one Map lookup, not a lookup and a store.
-   */
-  private readonly taskTime = new Map<number, { nanos: number }>();
+  /** Scheduled time per live task (Trino status lines need the levels of running tasks). */
   readonly taskNanos: { get(taskId: number): number | undefined } = {
-    get: (taskId) => this.taskTime.get(taskId)?.nanos,
+    get: (taskId) => this.executor.taskScheduledNanos(taskId),
   };
   readonly trace: TraceWindow | null;
   lastEndNanos = 0;
   spansDropped = 0;
   splitsCompleted = 0;
   private cursor = 0;
-  /** End of the last quantum of each split that yielded (ready again at once), for requeue waits. */
-  private readonly yieldedAt = new Map<number, number>();
   private readonly unsubscribe: (() => void)[];
   /** Stats by the span ring's class index (names are interned ring-wide and never change). */
   private readonly byRingClass: (ClassStats | undefined)[] = [];
@@ -70,7 +64,6 @@ export class RunCollector {
     this.spansDropped += Math.max(0, first - this.cursor);
     this.cursor = total;
     const byClass = this.byRingClass;
-    const tracking = this.taskTime.size > 0;
     for (let n = first; n < total; n++) {
       const start = ring.spanStart(n);
       const end = ring.spanEnd(n);
@@ -81,13 +74,8 @@ export class RunCollector {
       let stats = byClass[cls];
       if (stats === undefined) byClass[cls] = stats = this.stats(ring.className(cls));
       stats.scheduledNanos += d;
-      this.requeueWait(ring.spanSplit(n), start, end, ring.spanOutcome(n), stats);
-      if (tracking) {
-        const task = ring.spanTask(n);
-        const t = this.taskTime.get(task);
-        if (t !== undefined) t.nanos += d;
-      }
     }
+    this.foldRequeueWaits();
   }
 
   private pollColumns(): void {
@@ -97,7 +85,6 @@ export class RunCollector {
     const c = read.columns;
     // Millions of quanta pass through here in a Trino experiment: resolve names once per read.
     const byName = c.names.map((n) => this.stats(n));
-    const tracking = this.taskTime.size > 0;
     for (let i = 0; i < c.count; i++) {
       const start = c.start[i] ?? 0;
       const end = c.end[i] ?? 0;
@@ -107,39 +94,18 @@ export class RunCollector {
       const stats = byName[c.cls[i] ?? 0];
       if (stats === undefined) continue;
       stats.scheduledNanos += d;
-      this.requeueWait(c.split[i] ?? 0, start, end, c.outcome[i] ?? 0, stats);
-      if (tracking) {
-        const task = c.task[i] ?? 0;
-        const t = this.taskTime.get(task);
-        if (t !== undefined) t.nanos += d;
-      }
     }
     this.trace?.addColumns(c);
+    this.foldRequeueWaits();
   }
 
-  /**
-   * A split that yields is ready again at once, so the gap to its next quantum is pure queue wait:
-   * the longest such gap per class is what starvation looks like (outcome 0 = yielded; a
-   * blocked split's gap includes its sleep, so it is not counted).
-   */
-  private requeueWait(
-    split: number,
-    start: number,
-    end: number,
-    outcome: number,
-    s: ClassStats,
-  ): void {
-    const last = this.yieldedAt.get(split);
-    if (last === undefined) {
-      if (outcome === 0) this.yieldedAt.set(split, end);
-      return;
+  /** The executor keeps the longest yield-to-next-quantum gap per class (no per-quantum lookup). */
+  private foldRequeueWaits(): void {
+    for (const { cls, nanos } of this.executor.maxRequeueWaits()) {
+      if (nanos === 0) continue;
+      const s = this.stats(cls);
+      if (nanos > s.maxRequeueWaitNanos) s.maxRequeueWaitNanos = nanos;
     }
-    if (last >= 0 && start - last > s.maxRequeueWaitNanos) s.maxRequeueWaitNanos = start - last;
-    if (outcome === 0) this.yieldedAt.set(split, end);
-    // Blocked: the split comes back, so its entry is kept, marked "no yield" (−1), rather than
-    // deleted and re-added — delete/insert churn leaves dead entries in the Map's hash chains.
-    else if (outcome === 1) this.yieldedAt.set(split, -1);
-    else this.yieldedAt.delete(split);
   }
 
   /** A counter sample for the trace (per-level depth and scheduled time). */
@@ -151,15 +117,6 @@ export class RunCollector {
       depth: levels.map((l) => l.depth),
       scheduledNanos: levels.map((l) => l.scheduledNanos),
     });
-  }
-
-  /** Starts tracking a task's scheduled time (Trino tasks, until they complete). */
-  trackTask(taskId: number): void {
-    this.taskTime.set(taskId, { nanos: 0 });
-  }
-
-  untrackTask(taskId: number): void {
-    this.taskTime.delete(taskId);
   }
 
   close(): void {
@@ -181,9 +138,6 @@ export class RunCollector {
   private onSplitEnd(e: SplitEnd): void {
     this.splitsCompleted++;
     this.stats(e.class).wait.record(e.waitNanos);
-    // A split cancelled while it waited has no quantum left to fold: forget its last yield here,
-    // or `yieldedAt` would keep one entry per such split for the whole run.
-    if (e.state === 'cancelled') this.yieldedAt.delete(e.splitId);
   }
 
   get elapsedNanos(): number {

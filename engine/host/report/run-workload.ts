@@ -112,10 +112,7 @@ export async function runWorkload(
     ? new TrinoController(executor, workload.trino, rng, {
         originNanos: origin,
         scale,
-        onTaskCreated: (t) => collector.trackTask(t.taskId),
-        onTaskAborted: (t) => collector.untrackTask(t.taskId),
         onTaskDone: (t) => {
-          collector.untrackTask(t.taskId);
           trinoStats?.taskDone({
             spec: t.spec.name,
             splits: t.completed,

@@ -35,6 +35,8 @@ export abstract class ExecutorCore {
   protected readonly book: JobBook;
   protected readonly splits = new Map<number, ExecSplit>();
   protected readonly tasks = new Map<number, ExecTask>();
+  /** Longest requeue wait per class (by the span ring's class index), ns. */
+  protected readonly requeueWaitMax: number[] = [];
   protected readonly runningOn: (ExecSplit | null)[] = [];
   protected readonly stateCounts = new Int32Array(9);
   protected nextJobId = 1;
@@ -151,7 +153,9 @@ export abstract class ExecutorCore {
 
   protected dispatch(split: ExecSplit, worker: number, now: number): void {
     this.move(split, SplitState.running);
-    split.waitNanos += now - split.enqueuedAt;
+    const wait = now - split.enqueuedAt;
+    split.waitNanos += wait;
+    if (split.yieldedAt >= 0) this.noteRequeueWait(split.job.clsIndex, now - split.yieldedAt);
     split.worker = worker;
     split.dispatchedAt = now;
     split.level = policyLevel(this.queue, split);
@@ -215,6 +219,17 @@ export abstract class ExecutorCore {
     }
   }
 
+  /**
+   * A split that yielded is ready again at once, so the gap to its next quantum is pure queue
+   * wait: the longest such gap per class is what starvation looks like (a blocked or retried
+   * split's gap includes its sleep, so it is not counted).
+   */
+  private noteRequeueWait(clsIndex: number, wait: number): void {
+    const max = this.requeueWaitMax;
+    while (max.length <= clsIndex) max.push(0);
+    if (wait > max[clsIndex]!) max[clsIndex] = wait;
+  }
+
   protected busyWorkers(): number {
     return (
       (this.stateCounts[SplitState.running] ?? 0) + (this.stateCounts[SplitState.cancelling] ?? 0)
@@ -276,6 +291,7 @@ export abstract class ExecutorCore {
   protected requeue(split: ExecSplit, now: number, reason: 'requeue' | 'woken' | 'retry'): void {
     this.move(split, SplitState.queued);
     split.enqueuedAt = now;
+    split.yieldedAt = reason === 'requeue' ? now : -1;
     this.queue.offer(split, now, reason);
   }
 

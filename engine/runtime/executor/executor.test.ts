@@ -181,3 +181,22 @@ describe('bounded recording', () => {
     expect(small.spans.internClass('(other)')).toBe(15);
   });
 });
+
+describe('requeue waits', () => {
+  it('keeps, per class, the longest gap from a yield to the next quantum; sleeps do not count', () => {
+    const { sim, ex } = simRig({ workers: 1, quantumMs: 10, policy: 'fifo', preemptive: true });
+    // One worker, two 30 ms splits round-robin: each yield waits one 10 ms quantum of the other.
+    ex.submitJob(oneTaskJob('scan', intermediates(2, spin(30))));
+    // A split that blocks for 500 ms between calls: its gaps are sleep, not queue wait.
+    ex.submitJob(
+      oneTaskJob(
+        'io',
+        intermediates(1, spin(20, { perCallNanos: 10 * MS, blockedNanosPerCall: 500 * MS })),
+      ),
+    );
+    sim.runUntilIdle();
+    const waits = new Map(ex.maxRequeueWaits().map((w) => [w.cls, w.nanos]));
+    expect(waits.get('scan')).toBe(20 * MS); // behind the other scan split and the io call
+    expect(waits.get('io') ?? 0).toBe(0);
+  });
+});

@@ -150,6 +150,16 @@ export class Executor extends ExecutorCore {
   }
 
   /** Task ids of a live job, in spec order (for `addSplits`). */
+  /** Longest requeue wait (ns) of each class since the engine started: yield to next quantum. */
+  maxRequeueWaits(): { cls: string; nanos: number }[] {
+    return this.requeueWaitMax.map((nanos, i) => ({ cls: this.spans.className(i), nanos }));
+  }
+
+  /** A live task's scheduled time (ns), the sum of its quanta; undefined once it has ended. */
+  taskScheduledNanos(taskId: number): number | undefined {
+    return this.tasks.get(taskId)?.group.scheduledNanos;
+  }
+
   taskIds(jobId: number): number[] {
     const job = this.book.live(jobId);
     return job ? job.tasks.map((t) => t.id) : [];

@@ -101,6 +101,8 @@ export class ExecSplit implements ReadySplit {
   level = 0;
   /** Pending wake-up or retry timer. */
   cancelTimer: (() => void) | null = null;
+  /** When the split last yielded and went straight back to the queue; −1 otherwise. */
+  yieldedAt = -1;
   readonly ownGroup: FairnessGroup;
 
   constructor(
