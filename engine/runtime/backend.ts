@@ -95,8 +95,28 @@ export interface Backend {
     work: SplitWork,
     doneNanos: number,
   ): void;
-  /** Asks a running split to stop at its next unit boundary; it ends `cancelled`. */
+  /**
+   * Asks a running split to stop at its next unit boundary; it ends `cancelled`. A queued split
+   * (`enqueue`) that has not started ends `cancelled` at once, with no work done.
+   */
   cancel(splitId: number): void;
+  /**
+   * Pipelining (optional; `threads` has it, so a worker need not wait a round trip through the
+   * executor between quanta): busy worker ids, lowest first, that can hold one more dispatch.
+   */
+  queueableWorkers?(): number[];
+  /**
+   * Queues `dispatch` behind the running quantum of a worker from `queueableWorkers()`: it starts
+   * there the moment that quantum ends, and is running from the caller's view from now on (its
+   * end comes after the running one's; `cancel` applies). A queued dispatch the backend cannot
+   * start (its worker was lost or retired) ends `yielded` with no work done, to be offered again.
+   */
+  enqueue?(dispatch: Dispatch): void;
+  /**
+   * Takes back a queued dispatch that has not started: true when it never will (no quantum end
+   * comes for it), false when it has started or is not queued.
+   */
+  revoke?(splitId: number): boolean;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */
   setTimer(atNanos: number, fn: () => void): () => void;
   setListener(events: BackendEvents): void;

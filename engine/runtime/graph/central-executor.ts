@@ -7,6 +7,13 @@
  * Fail-fast: when the run stops, the nodes on workers are cancelled through the backend (they end
  * `cancelled`, or `succeeded` if they finished first); nodes parked between quanta are cancelled
  * at once. The returned promise settles when every node is terminal.
+ *
+ * Lookahead: on a backend that can queue a dispatch behind a running quantum (`enqueue`, the
+ * threads backend), every busy worker also holds the next ready node, taken in policy order, so it
+ * starts that node the moment its quantum ends instead of idling for a round trip through this
+ * thread (≈ 0.2 ms a node, 10 % of a 2 ms node, far more when this thread waits for a core). A
+ * queued node is running from the graph's view (all its predecessors have finished); an idle
+ * worker with nothing ready takes back a queued node that has not started.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
@@ -29,6 +36,11 @@ export interface CentralRunOptions {
   readonly maxSpans?: number;
   /** Split ids are `splitIdBase + node index`, so several runs can share a backend. */
   readonly splitIdBase?: number;
+  /**
+   * Queue the next ready node behind each busy worker's quantum where the backend can (see the
+   * header); default true. Off, every dispatch waits until its worker is idle.
+   */
+  readonly lookahead?: boolean;
   /** Learns each finished node's measured running time (all its quanta), keyed by node id. */
   readonly history?: CostHistory;
 }
@@ -74,6 +86,12 @@ export class CentralGraphRun {
   /** Nodes between quanta (yielded, or woken after blocking), dispatched before new ones. */
   private readonly continuations: number[] = [];
   private readonly parked = new Map<number, () => void>();
+  /** Whether `backend` queues dispatches and this run uses it. */
+  private readonly pipelined: boolean;
+  /** Node queued on each worker (by id) behind its running quantum, −1 for none. */
+  private readonly queuedOn: number[] = [];
+  /** When each worker's running quantum should end by its node's cost (ns), to pick lookaheads. */
+  private readonly busyUntil: number[] = [];
   private readonly spans: SpanRing;
   private readonly base: number;
   private readonly quantum: number;
@@ -95,6 +113,11 @@ export class CentralGraphRun {
     this.ranNanos = new Float64Array(graph.nodeCount);
     this.history = options.history;
     this.onWorker = new Uint8Array(graph.nodeCount);
+    this.pipelined =
+      (options.lookahead ?? true) &&
+      backend.enqueue !== undefined &&
+      backend.queueableWorkers !== undefined &&
+      backend.revoke !== undefined;
     this.run = new GraphRun(
       graph,
       { policy: options.policy ?? 'fifo', errorMode: options.errorMode ?? 'fail-fast' },
@@ -131,15 +154,42 @@ export class CentralGraphRun {
   }
 
   private pump(): void {
-    const idle = this.backend.idleWorkers();
-    for (const workerId of idle) {
-      const v = this.continuations.length > 0 ? this.continuations.shift()! : this.run.next();
+    for (const workerId of this.backend.idleWorkers()) {
+      let v = this.take();
+      if (v < 0 && this.pipelined) v = this.reclaim();
       if (v < 0) return;
-      this.dispatch(v, workerId);
+      this.dispatch(v, workerId, false);
+    }
+    if (!this.pipelined || (this.continuations.length === 0 && this.run.readyCount === 0)) return;
+    // The worker expected to finish first gets the next node, as it would without lookahead.
+    const busy = this.backend.queueableWorkers!();
+    if (busy.length > 1) busy.sort((a, b) => (this.busyUntil[a] ?? 0) - (this.busyUntil[b] ?? 0));
+    for (const workerId of busy) {
+      const v = this.take();
+      if (v < 0) return;
+      this.dispatch(v, workerId, true);
     }
   }
 
-  private dispatch(v: number, workerId: number): void {
+  /** The next node to run: a continuation first, then the ready queue in policy order; or −1. */
+  private take(): number {
+    return this.continuations.length > 0 ? this.continuations.shift()! : this.run.next();
+  }
+
+  /** Takes back a node queued on a busy worker that has not started it (for an idle one), or −1. */
+  private reclaim(): number {
+    for (let w = 0; w < this.queuedOn.length; w++) {
+      const v = this.queuedOn[w]!;
+      if (v >= 0 && this.backend.revoke!(this.base + v)) {
+        this.queuedOn[w] = -1;
+        this.onWorker[v] = 0;
+        return v;
+      }
+    }
+    return -1;
+  }
+
+  private dispatch(v: number, workerId: number, queued: boolean): void {
     const template = this.works[this.graph.kernelOf[v]!]!;
     const fail = this.graph.failProbability?.[v] ?? 0;
     const work: SplitWork = {
@@ -149,20 +199,49 @@ export class CentralGraphRun {
     };
     this.onWorker[v] = 1;
     this.dispatches++;
-    this.backend.start({
+    const dispatch = {
       splitId: this.base + v,
       workerId,
       quantumNanos: this.quantum,
       work,
       doneNanos: this.doneNanos[v]!,
-    });
+    };
+    if (queued) {
+      this.queuedOn[workerId] = v;
+      this.backend.enqueue!(dispatch);
+    } else {
+      if (this.pipelined) this.busyUntil[workerId] = this.backend.now() + this.remaining(v);
+      this.backend.start(dispatch);
+    }
+  }
+
+  /** Nominal time `v` still needs in its next quantum (ns). */
+  private remaining(v: number): number {
+    return Math.min(this.quantum, Math.max(0, this.graph.costNanos[v]! - this.doneNanos[v]!));
+  }
+
+  /**
+   * Keeps `queuedOn`/`busyUntil` in step with a quantum end on `workerId`; false when the ending
+   * node was still queued there, i.e. it never ran (taken back by the backend: no span).
+   */
+  private advanceWorker(v: number, workerId: number, endNanos: number): boolean {
+    const q = this.queuedOn[workerId] ?? -1;
+    if (q < 0) return true;
+    this.queuedOn[workerId] = -1;
+    if (q === v) return false;
+    // The running quantum ended, so the queued node has just started there.
+    this.busyUntil[workerId] = endNanos + this.remaining(q);
+    return true;
   }
 
   private onQuantumEnd(end: QuantumEnd): void {
     const v = end.splitId - this.base;
     if (v < 0 || v >= this.graph.nodeCount || this.onWorker[v] !== 1) return; // not ours
     this.onWorker[v] = 0;
-    this.spans.record(v, end.workerId, end.startNanos, end.endNanos, end.outcome);
+    const ran = !this.pipelined || this.advanceWorker(v, end.workerId, end.endNanos);
+    if (ran || end.outcome === 'failed' || end.outcome === 'finished') {
+      this.spans.record(v, end.workerId, end.startNanos, end.endNanos, end.outcome);
+    }
     const stopped = this.run.stopped;
     switch (end.outcome) {
       case 'finished':

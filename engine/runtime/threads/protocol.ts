@@ -22,6 +22,12 @@ export type ToQuantumWorker = {
   readonly dispatch: Dispatch;
   /** A user module's input for this quantum: its first input, or the state it yielded last. */
   readonly input: unknown;
+  /**
+   * Present for a queued dispatch (`ThreadsBackend.enqueue`): the worker runs it only if it can
+   * take this ticket from control word `TICKET + ticketWord` (the main thread may have taken it
+   * back); a dispatch without one runs unconditionally.
+   */
+  readonly ticket?: { readonly word: number; readonly value: number };
 };
 
 /** What a worker measured for one quantum; the main thread adds nothing but bookkeeping. */

@@ -7,7 +7,9 @@
  * count retires when its quantum ends; a worker that dies is replaced at once and its in-flight
  * split ends `failed` with `worker lost: <reason>` (the executor decides whether to retry).
  * A worker still starting up counts as idle: its first dispatch waits in the port's queue and is
- * stamped when it really starts.
+ * stamped when it really starts. A busy worker can also hold one queued dispatch (`enqueue`,
+ * lane.ts) that it starts as soon as its quantum ends, so an executor that keeps the queue full
+ * never leaves a worker waiting for the main thread between quanta.
  *
  * Messages vs shared memory: a dispatch carries structured work (kernel or module, its input, a
  * module's yielded state) and lasts a quantum (milliseconds), so one message each way costs a few
@@ -21,9 +23,11 @@ import { invalidConfig, SchedLabError } from '../../../shared/errors.ts';
 import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
 import { BootBackoff } from './boot-backoff.ts';
 import { nanosSince, originNow } from './clock.ts';
-import { CONTROL, createControl, NO_SPLIT } from './control.ts';
-import type { FromQuantumWorker, QuantumReport, QuantumWorkerData } from './protocol.ts';
-import { WorkerHost } from './worker-host.ts';
+import { CONTROL, NO_SPLIT } from './control.ts';
+import { spawnLane, type Lane, type Ticket } from './lane.ts';
+import type { QuantumReport } from './protocol.ts';
+import { failedEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
+import { WallTimers } from './wall-timers.ts';
 
 export const MAX_WORKERS = 256;
 
@@ -34,27 +38,15 @@ export interface ThreadsBackendOptions {
   readonly resourceLimits?: ResourceLimits;
 }
 
-interface Slot {
-  readonly id: number;
-  host: WorkerHost;
-  control: Int32Array;
-  running: Dispatch | null;
-  /** Backend time the running dispatch was handed over. */
-  sentAt: number;
-  ready: Promise<void>;
-  /** Also called when the worker dies before it is ready, so `ready()` never hangs. */
-  markReady: () => void;
-  booted: boolean;
-}
-
 export class ThreadsBackend implements Backend {
   readonly kind = 'threads';
   private readonly origin = originNow();
-  private readonly slots = new Map<number, Slot>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly slots = new Map<number, Lane>();
+  private readonly timers = new WallTimers(() => this.now());
   /** State a user module yielded, by split: the input of its next quantum. */
   private readonly moduleState = new Map<number, unknown>();
-  private readonly running = new Map<number, Slot>();
+  /** The lane of every split running or queued. */
+  private readonly running = new Map<number, Lane>();
   private readonly backoff = new BootBackoff();
   private target: number;
   private listener: BackendEvents | null = null;
@@ -83,9 +75,26 @@ export class ThreadsBackend implements Backend {
     this.target = checkCount(count);
     for (let id = 0; id < this.target; id++) if (!this.slots.has(id)) this.spawn(id);
     for (const slot of [...this.slots.values()]) {
-      // Busy workers beyond the target finish their quantum first (see `finish`).
-      if (slot.id >= this.target && slot.running === null) this.retire(slot);
+      if (slot.id < this.target) continue;
+      // Busy workers beyond the target finish their quantum first (see `finish`); what is queued
+      // there and not started goes back to the executor.
+      const queued = slot.queued;
+      if (queued !== null && slot.revoke()) {
+        this.running.delete(queued.splitId);
+        this.endUnstarted(queued, slot.id, 'yielded');
+      }
+      if (slot.running === null) this.retire(slot);
     }
+  }
+
+  /** Busy workers, lowest first, that can hold a queued dispatch (see `enqueue`). */
+  queueableWorkers(): number[] {
+    const out: number[] = [];
+    for (let id = 0; id < this.target; id++) {
+      const slot = this.slots.get(id);
+      if (slot !== undefined && slot.running !== null && slot.queued === null) out.push(id);
+    }
+    return out;
   }
 
   idleWorkers(): number[] {
@@ -106,61 +115,68 @@ export class ThreadsBackend implements Backend {
         'workerId',
       );
     }
-    if (this.running.has(dispatch.splitId)) {
-      throw new SchedLabError(
-        'INVALID_ARGUMENT',
-        `splitId ${dispatch.splitId} is already running`,
-        'splitId',
-      );
-    }
-    slot.running = dispatch;
-    slot.sentAt = this.now();
+    this.assertNotRunning(dispatch.splitId);
+    slot.run(dispatch, this.now());
     this.running.set(dispatch.splitId, slot);
     Atomics.store(slot.control, CONTROL.CANCEL, NO_SPLIT);
-    const input = this.moduleState.has(dispatch.splitId)
-      ? this.moduleState.get(dispatch.splitId)
-      : dispatch.work.input;
-    try {
-      slot.host.post({ type: 'run', dispatch, input });
-    } catch (error) {
-      // Input that cannot cross to a worker fails its split; reported after `start` returns.
-      this.release(slot, dispatch.splitId);
-      const why = error instanceof Error ? error.message : String(error);
-      const at = this.now();
-      queueMicrotask(() => this.failed(dispatch, slot.id, at, `unclonable input: ${why}`));
-    }
+    this.post(slot, dispatch, undefined);
   }
 
-  /** A running split stops at its next unit boundary; a split not running just drops its state. */
+  /**
+   * Queues `dispatch` on a busy worker (one of `queueableWorkers()`): the worker starts it the
+   * moment its running quantum ends. Backend.ts has the contract.
+   */
+  enqueue(dispatch: Dispatch): void {
+    this.assertOpen();
+    const slot = this.slots.get(dispatch.workerId);
+    if (slot === undefined || slot.id >= this.target || slot.running === null || slot.queued) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `workerId ${dispatch.workerId} is not a busy worker with room for a queued dispatch`,
+        'workerId',
+      );
+    }
+    this.assertNotRunning(dispatch.splitId);
+    this.running.set(dispatch.splitId, slot);
+    this.post(slot, dispatch, slot.queue(dispatch));
+  }
+
+  /** Takes back a queued dispatch the worker has not started; true when it never will. */
+  revoke(splitId: number): boolean {
+    const slot = this.running.get(splitId);
+    if (slot?.queued?.splitId !== splitId || !slot.revoke()) return false;
+    this.running.delete(splitId);
+    return true;
+  }
+
+  /**
+   * A running split stops at its next unit boundary; a queued one not started ends `cancelled`
+   * now; a split not running just drops its state.
+   */
   cancel(splitId: number): void {
     const slot = this.running.get(splitId);
     if (slot === undefined) {
       this.moduleState.delete(splitId);
       return;
     }
-    Atomics.store(slot.control, CONTROL.CANCEL, splitId);
+    const queued = slot.queued;
+    if (queued?.splitId === splitId) {
+      if (this.revoke(splitId)) {
+        this.moduleState.delete(splitId);
+        this.endUnstarted(queued, slot.id, 'cancelled');
+      } else {
+        // Started already: the quantum before it has ended, so the cancel word is its alone.
+        Atomics.store(slot.control, CONTROL.CANCEL, splitId);
+      }
+      return;
+    }
+    slot.cancelAsked = true;
+    // Once the queued dispatch has started, this one has ended: leave the word to the other.
+    if (!slot.queuedStarted()) Atomics.store(slot.control, CONTROL.CANCEL, splitId);
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {
-    let timer: NodeJS.Timeout;
-    // Node's timers count from the event loop's cached millisecond clock and may fire a little
-    // early by this clock: re-arm until backend time has really reached `atNanos`.
-    const arm = (): void => {
-      timer = setTimeout(
-        () => {
-          this.timers.delete(timer);
-          if (this.now() < atNanos) arm();
-          else fn();
-        },
-        Math.max(0, (atNanos - this.now()) / 1e6),
-      );
-      this.timers.add(timer);
-    };
-    arm();
-    return () => {
-      clearTimeout(timer);
-      this.timers.delete(timer);
-    };
+    return this.timers.set(atNanos, fn);
   }
 
   setListener(events: BackendEvents): void {
@@ -170,7 +186,6 @@ export class ThreadsBackend implements Backend {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     const slots = [...this.slots.values()];
     this.slots.clear();
@@ -180,50 +195,22 @@ export class ThreadsBackend implements Backend {
   }
 
   private spawn(id: number): void {
-    const control = createControl();
-    let markReady!: () => void;
-    const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const data: QuantumWorkerData = {
-      role: 'quantum',
-      workerId: id,
-      origin: this.origin.toString(),
-      control: control.buffer,
-    };
-    const slot: Slot = {
-      id,
-      control: control.words,
-      running: null,
-      sentAt: 0,
-      ready,
-      markReady,
-      booted: false,
-      host: new WorkerHost({
-        entry: 'worker-entry.ts',
-        workerData: { ...data },
-        ...(this.options.resourceLimits === undefined
-          ? {}
-          : { resourceLimits: this.options.resourceLimits }),
-        onMessage: (message) => {
-          const m = message as FromQuantumWorker;
-          if (m.type === 'ready') {
-            slot.booted = true;
-            this.backoff.started(id);
-            markReady();
-          } else this.finish(slot, m.report);
-        },
-        onLost: (reason) => this.lost(slot, reason),
-      }),
-    };
-    this.slots.set(id, slot);
+    const lane = spawnLane(id, this.origin, this.options.resourceLimits, {
+      ready: () => this.backoff.started(id),
+      end: (report) => this.finish(lane, report),
+      lost: (reason) => this.lost(lane, reason),
+    });
+    this.slots.set(id, lane);
   }
 
-  private finish(slot: Slot, report: QuantumReport): void {
+  private finish(slot: Lane, report: QuantumReport): void {
     const dispatch = slot.running;
     if (dispatch === null || dispatch.splitId !== report.splitId) return;
     // A quantum can end `yielded` just as its cancel request lands: the split never runs again,
     // so its state must not be kept.
-    const cancelled = Atomics.load(slot.control, CONTROL.CANCEL) === dispatch.splitId;
-    this.release(slot, dispatch.splitId);
+    const cancelled =
+      slot.cancelAsked || Atomics.load(slot.control, CONTROL.CANCEL) === dispatch.splitId;
+    this.release(slot, dispatch.splitId, report.endNanos);
     if (report.outcome === 'yielded' && 'state' in report && !cancelled) {
       this.moduleState.set(dispatch.splitId, report.state);
     } else if (report.outcome !== 'blocked') {
@@ -237,34 +224,62 @@ export class ThreadsBackend implements Backend {
     });
   }
 
-  private lost(slot: Slot, reason: string): void {
+  private lost(slot: Lane, reason: string): void {
     if (this.closed || this.slots.get(slot.id) !== slot) return;
     this.slots.delete(slot.id);
     slot.markReady();
-    const dispatch = slot.running;
-    if (dispatch !== null) this.release(slot, dispatch.splitId);
+    const { running: dispatch, queued } = slot;
+    // Whether the worker had started the queued dispatch (its predecessor's end never came).
+    const queuedStarted = slot.queuedStarted();
+    if (queued !== null) this.running.delete(queued.splitId);
+    if (dispatch !== null) this.running.delete(dispatch.splitId);
+    slot.queued = null;
+    slot.running = null;
     // Replace first, so the executor finds the lane idle again when it hears of the loss.
     if (slot.id < this.target) {
       if (slot.booted) this.spawn(slot.id);
       else this.respawnLater(slot.id);
+    }
+    // The queued dispatch's end comes first, as it would have had the worker lived.
+    if (queued !== null && !queuedStarted) this.endUnstarted(queued, slot.id, 'yielded', false);
+    if (queued !== null && queuedStarted) {
+      this.moduleState.delete(queued.splitId);
+      this.failed(queued, slot.id, slot.sentAt, `worker lost: ${reason}`);
     }
     if (dispatch === null) return;
     this.moduleState.delete(dispatch.splitId);
     this.failed(dispatch, slot.id, slot.sentAt, `worker lost: ${reason}`);
   }
 
+  /** Posts a dispatch; input that cannot cross to a worker fails its split after this returns. */
+  private post(slot: Lane, dispatch: Dispatch, ticket: Ticket | undefined): void {
+    const input = this.moduleState.has(dispatch.splitId)
+      ? this.moduleState.get(dispatch.splitId)
+      : dispatch.work.input;
+    try {
+      slot.host.post(
+        ticket === undefined
+          ? { type: 'run', dispatch, input }
+          : { type: 'run', dispatch, input, ticket },
+      );
+    } catch (error) {
+      if (ticket === undefined) this.release(slot, dispatch.splitId, this.now());
+      else if (slot.revoke()) this.running.delete(dispatch.splitId);
+      const why = error instanceof Error ? error.message : String(error);
+      const at = this.now();
+      queueMicrotask(() => this.failed(dispatch, slot.id, at, `unclonable input: ${why}`));
+    }
+  }
+
+  /** Ends a queued dispatch that never ran: no work, no time (`later`: after the caller returns). */
+  private endUnstarted(dispatch: Dispatch, workerId: number, outcome: Unstarted, later = true) {
+    const end = unstartedEnd(dispatch.splitId, workerId, this.now(), outcome);
+    if (later) queueMicrotask(() => this.emit(end));
+    else this.emit(end);
+  }
+
   private failed(dispatch: Dispatch, workerId: number, startNanos: number, error: string): void {
-    const end = this.now();
-    this.emit({
-      splitId: dispatch.splitId,
-      workerId,
-      startNanos,
-      endNanos: end,
-      ranNanos: end - startNanos,
-      workNanos: 0,
-      outcome: 'failed',
-      error,
-    });
+    this.emit(failedEnd(dispatch.splitId, workerId, startNanos, this.now(), error));
   }
 
   private respawnLater(id: number): void {
@@ -274,13 +289,14 @@ export class ThreadsBackend implements Backend {
     });
   }
 
-  private release(slot: Slot, splitId: number): void {
-    slot.running = null;
+  /** The running dispatch ended at `at`: the queued one runs next, or the lane is idle. */
+  private release(slot: Lane, splitId: number, at: number): void {
     this.running.delete(splitId);
-    if (slot.id >= this.target) this.retire(slot);
+    slot.advance(at);
+    if (slot.running === null && slot.id >= this.target) this.retire(slot);
   }
 
-  private retire(slot: Slot): void {
+  private retire(slot: Lane): void {
     this.slots.delete(slot.id);
     slot.markReady();
     void slot.host.retire();
@@ -288,6 +304,16 @@ export class ThreadsBackend implements Backend {
 
   private emit(end: QuantumEnd): void {
     this.listener?.quantumEnd(end);
+  }
+
+  private assertNotRunning(splitId: number): void {
+    if (this.running.has(splitId)) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `splitId ${splitId} is already running`,
+        'splitId',
+      );
+    }
   }
 
   private assertOpen(): void {

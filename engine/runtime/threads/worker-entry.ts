@@ -1,9 +1,14 @@
 /**
  * A backend worker: calibrates its kernels once, says `ready`, then runs one quantum per `run`
  * message and answers with an `end`. Messages sent while it starts are queued by the port.
+ *
+ * Quanta run one at a time, in message order: a queued dispatch (one posted while the previous
+ * quantum runs) waits in the port and starts the moment that quantum's `end` is sent, unless the
+ * main thread took its ticket back first — then it is dropped without an answer.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { nanosSince } from './clock.ts';
+import { takeTicket } from './control.ts';
 import { calibrate } from './kernels.ts';
 import type { FromQuantumWorker, QuantumWorkerData, ToQuantumWorker } from './protocol.ts';
 import { QuantumRunner } from './quantum-runner.ts';
@@ -13,26 +18,46 @@ const port = parentPort!;
 const origin = BigInt(data.origin);
 const clock = (): number => nanosSince(origin);
 const calibration = calibrate(clock);
-const runner = new QuantumRunner(clock, new Int32Array(data.control), calibration);
+const control = new Int32Array(data.control);
+const runner = new QuantumRunner(clock, control, calibration);
 
 function send(message: FromQuantumWorker): void {
   port.postMessage(message);
 }
 
+async function handle(message: ToQuantumWorker): Promise<void> {
+  const { ticket } = message;
+  if (ticket !== undefined && !takeTicket(control, ticket.word, ticket.value)) return; // revoked
+  const report = await runner.run(message.dispatch, message.input);
+  try {
+    send({ type: 'end', report });
+  } catch (error) {
+    // A result that cannot be cloned fails its split instead of the worker.
+    const why = error instanceof Error ? error.message : String(error);
+    const { result: _result, state: _state, ...rest } = report;
+    send({
+      type: 'end',
+      report: { ...rest, outcome: 'failed', error: `unclonable result: ${why}` },
+    });
+  }
+}
+
+// A user module's quantum may await: the next message must not start until it has ended.
+let busy: Promise<void> | null = null;
+const waiting: ToQuantumWorker[] = [];
+
+function drain(): void {
+  const next = waiting.shift();
+  if (next === undefined) {
+    busy = null;
+    return;
+  }
+  busy = handle(next).then(drain);
+}
+
 port.on('message', (message: ToQuantumWorker) => {
-  void runner.run(message.dispatch, message.input).then((report) => {
-    try {
-      send({ type: 'end', report });
-    } catch (error) {
-      // A result that cannot be cloned fails its split instead of the worker.
-      const why = error instanceof Error ? error.message : String(error);
-      const { result: _result, state: _state, ...rest } = report;
-      send({
-        type: 'end',
-        report: { ...rest, outcome: 'failed', error: `unclonable result: ${why}` },
-      });
-    }
-  });
+  waiting.push(message);
+  if (busy === null) drain();
 });
 
 send({ type: 'ready', unitNanos: calibration.unitNanos });

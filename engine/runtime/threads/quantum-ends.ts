@@ -1,0 +1,37 @@
+/**
+ * Quantum ends the threads backend reports on a worker's behalf, when no worker measured them:
+ * a queued dispatch that never started, a split whose worker was lost or whose input could not
+ * be sent.
+ */
+import type { QuantumEnd } from '../backend.ts';
+
+export type Unstarted = 'yielded' | 'cancelled';
+
+/** A queued dispatch taken back before it started: no time, no work. */
+export function unstartedEnd(
+  splitId: number,
+  workerId: number,
+  at: number,
+  outcome: Unstarted,
+): QuantumEnd {
+  return { splitId, workerId, startNanos: at, endNanos: at, ranNanos: 0, workNanos: 0, outcome };
+}
+
+export function failedEnd(
+  splitId: number,
+  workerId: number,
+  startNanos: number,
+  endNanos: number,
+  error: string,
+): QuantumEnd {
+  return {
+    splitId,
+    workerId,
+    startNanos,
+    endNanos,
+    ranNanos: endNanos - startNanos,
+    workNanos: 0,
+    outcome: 'failed',
+    error,
+  };
+}
