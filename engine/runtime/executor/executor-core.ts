@@ -188,11 +188,7 @@ export abstract class ExecutorCore {
     this.c.busyNanos += ran;
     if (ran > this.settings.dispatchQuantumNanos)
       this.c.overrunNanos += ran - this.settings.dispatchQuantumNanos;
-    split.scheduledNanos += ran;
-    split.ownGroup.scheduledNanos += ran;
-    split.task.group.scheduledNanos += ran;
-    split.job.group.scheduledNanos += ran;
-    split.job.scheduledNanos += ran;
+    split.addScheduledNanos(ran);
     split.doneNanos += end.workNanos;
     this.queue.charge(split, ran, now);
     this.spans.record(
