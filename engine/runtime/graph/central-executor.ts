@@ -156,7 +156,7 @@ export class CentralGraphRun {
   private pump(): void {
     for (const workerId of this.backend.idleWorkers()) {
       let v = this.take();
-      if (v < 0 && this.pipelined) v = this.reclaim();
+      if (v < 0 && this.pipelined && !this.run.stopped) v = this.reclaim();
       if (v < 0) return;
       this.dispatch(v, workerId, false);
     }
