@@ -240,6 +240,20 @@ describe('woken splits', () => {
 });
 
 describe('remove, drain, levels', () => {
+  it('queues a removed split anew at once, and it leaves only once', () => {
+    const queue = new MultilevelSplitQueue();
+    const group = makeGroup('task');
+    const [a, b] = [makeSplit(1, group), makeSplit(2, group)];
+    queue.offer(a);
+    queue.offer(b);
+    expect(queue.remove(a)).toBe(true);
+    expect(queue.remove(a)).toBe(false);
+    queue.offer(a); // its old entry is still a tombstone in the heap
+    expect(queue.size).toBe(2);
+    expect([queue.take(), queue.take(), queue.take()]).toEqual([a, b, null]);
+    expect(queue.levels()[0]!.depth).toBe(0);
+  });
+
   it('removes a queued split once and drains the rest level by level', () => {
     const queue = new MultilevelSplitQueue();
     const splits = [

@@ -236,7 +236,8 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const entry = this.index.queuedNode(split.id);
     if (entry === undefined || entry.split !== split) return false;
     this.index.dequeued(entry);
-    return this.waiting[entry.level]!.remove(entry);
+    this.waiting[entry.level]!.remove(entry);
+    return true;
   }
 
   /** The executor has already added the quantum to `group.scheduledNanos`. */
@@ -320,14 +321,16 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
         this.level0TargetTime() / this.multiplierPowers[level]!,
       );
     }
+    // An entry removed while queued may still sit in its heap as a tombstone: not reusable.
+    const fresh = idle === undefined || idle.inHeap;
     let entry = idle;
-    if (entry === undefined) {
+    if (entry === undefined || fresh) {
       entry = {
         split,
         level,
         levelPriority,
         sequence: split.sequence,
-        heapIndex: -1,
+        inHeap: false,
         queued: false,
       };
     } else {
@@ -336,7 +339,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       entry.levelPriority = levelPriority;
       entry.sequence = split.sequence;
     }
-    this.index.enqueued(split.id, entry, idle === undefined);
+    this.index.enqueued(split.id, entry, fresh);
     heap.push(entry);
   }
 

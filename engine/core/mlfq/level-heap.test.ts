@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compareEntries, LevelHeap, type LevelEntry } from './level-heap.ts';
+
+type Entry = LevelEntry<number>;
+
+function entry(split: number, levelPriority: number): Entry {
+  return { split, level: 0, levelPriority, sequence: split, inHeap: false, queued: true };
+}
+
+/** Ops: push a fresh entry, pop the first, or remove a live one (lazily, as the queue does). */
+const op = fc.oneof(
+  fc.record({ kind: fc.constant('push' as const), priority: fc.integer({ min: 0, max: 20 }) }),
+  fc.record({ kind: fc.constant('pop' as const) }),
+  fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+);
+
+describe('LevelHeap', () => {
+  it('pops live entries in (levelPriority, sequence) order whatever was removed', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+        const heap = new LevelHeap<number>();
+        const live: Entry[] = [];
+        let next = 0;
+        for (const o of ops) {
+          if (o.kind === 'push') {
+            const e = entry(next++, o.priority);
+            heap.push(e);
+            live.push(e);
+          } else if (o.kind === 'pop') {
+            live.sort(compareEntries);
+            const expected = live.shift();
+            const got = heap.pop();
+            expect(got).toBe(expected);
+            if (got !== undefined) got.queued = false;
+          } else if (live.length > 0) {
+            const [e] = live.splice(o.pick % live.length, 1);
+            e!.queued = false; // the queue's index lowers the flag first
+            heap.remove(e!);
+          }
+          expect(heap.size).toBe(live.length);
+        }
+        expect(heap.clear()).toEqual(live.sort(compareEntries));
+        expect(heap.size).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps tombstones bounded: removing most of a level compacts it', () => {
+    const heap = new LevelHeap<number>();
+    const entries = Array.from({ length: 10_000 }, (_, i) => entry(i, i % 97));
+    for (const e of entries) heap.push(e);
+    for (const e of entries.slice(0, 9_000)) {
+      e.queued = false;
+      heap.remove(e);
+    }
+    expect(heap.size).toBe(1_000);
+    // Compacted on the way: the removed entries left the array and can be queued anew.
+    expect(entries.slice(0, 9_000).filter((e) => e.inHeap).length).toBeLessThanOrEqual(1_000);
+    const first = heap.pop()!;
+    expect(first.split).toBe(9_021); // the first live entry of priority 0 (9021 % 97 = 0)
+  });
+});
