@@ -22,7 +22,9 @@ export class EventHeap {
   private free: number[] = [];
   private slots = 0;
   private n = 0;
-  private nextSeq = 0;
+
+  /** `sequence` numbers events across every heap that shares it: one order over all of them. */
+  constructor(private readonly sequence: { next: number } = { next: 0 }) {}
 
   get size(): number {
     return this.n;
@@ -33,10 +35,15 @@ export class EventHeap {
     return this.n === 0 ? Infinity : this.heapTime[0]!;
   }
 
+  /** Sequence number of the earliest event; Infinity when empty. */
+  peekSeq(): number {
+    return this.n === 0 ? Infinity : this.heapSeq[0]!;
+  }
+
   push(time: number, worker: number, gen: number, fn: (() => void) | null): number {
     const slot = this.free.length > 0 ? this.free.pop()! : this.newSlot();
     this.time[slot] = time;
-    this.seq[slot] = this.nextSeq++;
+    this.seq[slot] = this.sequence.next++;
     this.worker[slot] = worker;
     this.gen[slot] = gen;
     this.fns[slot] = fn;

@@ -62,7 +62,15 @@ export class SimBackend implements Backend {
   readonly kind = 'sim' as const;
   private clock = 0;
   private count: number;
-  private readonly events = new EventHeap();
+  /** Numbers events across both heaps, so together they keep one (time, sequence) order. */
+  private readonly sequence = { next: 0 };
+  /**
+   * Quantum ends: about one per worker, so a small heap. Timers (wake-ups, retries, arrivals)
+   * can number thousands, mostly far off; in one heap with them every quantum's end sifted up
+   * through all of them.
+   */
+  private readonly ends = new EventHeap(this.sequence);
+  private readonly timers = new EventHeap(this.sequence);
   private readonly rng: () => number;
   private readonly overhead: number;
   private listener: BackendEvents | null = null;
@@ -107,7 +115,7 @@ export class SimBackend implements Backend {
 
   /** Pending events (quantum ends and timers). */
   get pendingEvents(): number {
-    return this.events.size;
+    return this.ends.size + this.timers.size;
   }
 
   setWorkerCount(count: number): void {
@@ -214,7 +222,7 @@ export class SimBackend implements Backend {
     this.work[w] = done;
     this.outcome[w] = outcome;
     this.blocked[w] = blocked;
-    this.events.push(this.clock + ran, w, ++this.gen[w]!, null);
+    this.ends.push(this.clock + ran, w, ++this.gen[w]!, null);
   }
 
   cancel(splitId: number): void {
@@ -227,15 +235,16 @@ export class SimBackend implements Backend {
       this.ran[w] = elapsed;
       this.outcome[w] = 'cancelled';
       this.blocked[w] = 0;
-      this.events.push(this.clock, w, ++this.gen[w]!, null);
+      this.ends.push(this.clock, w, ++this.gen[w]!, null);
       return;
     }
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {
-    const slot = this.events.push(Math.max(atNanos, this.clock), TIMER, 0, fn);
-    const seq = this.events.slotSeq(slot);
-    return () => this.events.cancel(slot, seq);
+    const timers = this.timers;
+    const slot = timers.push(Math.max(atNanos, this.clock), TIMER, 0, fn);
+    const seq = timers.slotSeq(slot);
+    return () => timers.cancel(slot, seq);
   }
 
   setListener(events: BackendEvents): void {
@@ -244,33 +253,53 @@ export class SimBackend implements Backend {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.events.clear();
+    this.ends.clear();
+    this.timers.clear();
   }
 
   /** Processes every event up to and including virtual time `t`, then sets the clock to `t`. */
   runUntil(t: number): void {
-    while (this.events.size > 0 && this.events.peekTime() <= t) this.step();
+    for (
+      let heap = this.nextHeap();
+      heap !== null && heap.peekTime() <= t;
+      heap = this.nextHeap()
+    ) {
+      this.step(heap);
+    }
     if (t > this.clock) this.clock = t;
   }
 
   /** Runs until no event is pending (or `maxEvents` have run: a guard against endless loads). */
   runUntilIdle(maxEvents = Number.MAX_SAFE_INTEGER): void {
     let n = 0;
-    while (this.events.size > 0 && n++ < maxEvents) this.step();
+    for (let heap = this.nextHeap(); heap !== null && n++ < maxEvents; heap = this.nextHeap()) {
+      this.step(heap);
+    }
   }
 
-  private step(): void {
-    const slot = this.events.pop();
-    const t = this.events.slotTime(slot);
+  /** The heap whose first event is the earliest of all, ties by sequence; null when idle. */
+  private nextHeap(): EventHeap | null {
+    const ends = this.ends;
+    const timers = this.timers;
+    if (timers.size === 0) return ends.size === 0 ? null : ends;
+    if (ends.size === 0) return timers;
+    const te = ends.peekTime();
+    const tt = timers.peekTime();
+    return tt < te || (tt === te && timers.peekSeq() < ends.peekSeq()) ? timers : ends;
+  }
+
+  private step(heap: EventHeap): void {
+    const slot = heap.pop();
+    const t = heap.slotTime(slot);
     if (t > this.clock) this.clock = t;
     this.eventsRun++;
-    const w = this.events.slotWorker(slot);
+    const w = heap.slotWorker(slot);
     if (w === TIMER) {
-      const fn = this.events.takeFn(slot);
+      const fn = heap.takeFn(slot);
       if (fn !== null) fn();
       return;
     }
-    if (this.events.slotGen(slot) !== this.gen[w] || !this.busy[w]) return; // superseded
+    if (heap.slotGen(slot) !== this.gen[w] || !this.busy[w]) return; // superseded
     this.busy[w] = false;
     this.idleBits[w >> 5]! |= 1 << (w & 31);
     const listener = this.listener;
