@@ -115,7 +115,12 @@ export async function run(report: BenchReport): Promise<void> {
       report.add(`dag.stealing_nodes_per_s_${name}`, b, 'nodes/s', 1e6);
     }
 
-    // Coarse nodes (1–3 ms of real spinning): utilization W/(p·T) and efficiency LB/T.
+    // Coarse nodes (1–3 ms of real spinning): utilization W/(p·T) and efficiency LB/T, W being
+    // each node's measured running time. Compare the two executors on a quiet machine only: the
+    // stealing run's `spin-us` spins to a wall-clock deadline (time its thread is descheduled
+    // counts as work, so its nodes end on time however busy the cores are), while the threads
+    // backend's `spin` does a fixed amount of computation, so on busy cores its nodes take longer
+    // and a worker descheduled between two nodes (typically as it wakes the main thread) is idle.
     const coarseDoc = {
       generator: 'layered-random',
       levels: 12,
