@@ -22,6 +22,7 @@ import type { CostHistory } from '../../core/graph/cost-history.ts';
 import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
 import type { Backend, KernelName, QuantumEnd, SplitWork } from '../backend.ts';
 import { SpanRing, type GraphSpan } from './span-ring.ts';
+import { WorkerLookahead } from './worker-lookahead.ts';
 
 const BACKEND_KERNELS: readonly string[] = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'];
 /** The kernel a node without one runs. */
@@ -88,10 +89,7 @@ export class CentralGraphRun {
   private readonly parked = new Map<number, () => void>();
   /** Whether `backend` queues dispatches and this run uses it. */
   private readonly pipelined: boolean;
-  /** Node queued on each worker (by id) behind its running quantum, −1 for none. */
-  private readonly queuedOn: number[] = [];
-  /** When each worker's running quantum should end by its node's cost (ns), to pick lookaheads. */
-  private readonly busyUntil: number[] = [];
+  private readonly lookahead = new WorkerLookahead();
   private readonly spans: SpanRing;
   private readonly base: number;
   private readonly quantum: number;
@@ -161,10 +159,7 @@ export class CentralGraphRun {
       this.dispatch(v, workerId, false);
     }
     if (!this.pipelined || (this.continuations.length === 0 && this.run.readyCount === 0)) return;
-    // The worker expected to finish first gets the next node, as it would without lookahead.
-    const busy = this.backend.queueableWorkers!();
-    if (busy.length > 1) busy.sort((a, b) => (this.busyUntil[a] ?? 0) - (this.busyUntil[b] ?? 0));
-    for (const workerId of busy) {
+    for (const workerId of this.lookahead.byExpectedEnd(this.backend.queueableWorkers!())) {
       const v = this.take();
       if (v < 0) return;
       this.dispatch(v, workerId, true);
@@ -178,15 +173,9 @@ export class CentralGraphRun {
 
   /** Takes back a node queued on a busy worker that has not started it (for an idle one), or −1. */
   private reclaim(): number {
-    for (let w = 0; w < this.queuedOn.length; w++) {
-      const v = this.queuedOn[w]!;
-      if (v >= 0 && this.backend.revoke!(this.base + v)) {
-        this.queuedOn[w] = -1;
-        this.onWorker[v] = 0;
-        return v;
-      }
-    }
-    return -1;
+    const v = this.lookahead.takeBack((q) => this.backend.revoke!(this.base + q));
+    if (v >= 0) this.onWorker[v] = 0;
+    return v;
   }
 
   private dispatch(v: number, workerId: number, queued: boolean): void {
@@ -207,10 +196,10 @@ export class CentralGraphRun {
       doneNanos: this.doneNanos[v]!,
     };
     if (queued) {
-      this.queuedOn[workerId] = v;
+      this.lookahead.queued(workerId, v);
       this.backend.enqueue!(dispatch);
     } else {
-      if (this.pipelined) this.busyUntil[workerId] = this.backend.now() + this.remaining(v);
+      if (this.pipelined) this.lookahead.started(workerId, this.backend.now() + this.remaining(v));
       this.backend.start(dispatch);
     }
   }
@@ -220,25 +209,14 @@ export class CentralGraphRun {
     return Math.min(this.quantum, Math.max(0, this.graph.costNanos[v]! - this.doneNanos[v]!));
   }
 
-  /**
-   * Keeps `queuedOn`/`busyUntil` in step with a quantum end on `workerId`; false when the ending
-   * node was still queued there, i.e. it never ran (taken back by the backend: no span).
-   */
-  private advanceWorker(v: number, workerId: number, endNanos: number): boolean {
-    const q = this.queuedOn[workerId] ?? -1;
-    if (q < 0) return true;
-    this.queuedOn[workerId] = -1;
-    if (q === v) return false;
-    // The running quantum ended, so the queued node has just started there.
-    this.busyUntil[workerId] = endNanos + this.remaining(q);
-    return true;
-  }
-
   private onQuantumEnd(end: QuantumEnd): void {
     const v = end.splitId - this.base;
     if (v < 0 || v >= this.graph.nodeCount || this.onWorker[v] !== 1) return; // not ours
     this.onWorker[v] = 0;
-    const ran = !this.pipelined || this.advanceWorker(v, end.workerId, end.endNanos);
+    // A node handed back unstarted (its worker lost or retired, or cancelled) leaves no span.
+    const ran =
+      !this.pipelined ||
+      this.lookahead.ended(v, end.workerId, end.endNanos, (q) => this.remaining(q));
     if (ran || end.outcome === 'failed' || end.outcome === 'finished') {
       this.spans.record(v, end.workerId, end.startNanos, end.endNanos, end.outcome);
     }
