@@ -1,8 +1,13 @@
 /**
  * PRIO queue vs the alternatives, side by side in one run (issue 2): push N random priorities,
- * then pop them all, for a plain binary heap (the baseline: no map, no tombstones, no aging),
- * `PriorityTaskQueue`, and a naive sorted array (binary-search insert + splice, pop from the end;
- * 1k and 100k only — at 1M it would run for many minutes).
+ * then pop them all, for
+ *  - a plain binary heap of `[priority, sequence, id]` tuples (the baseline: no map, no
+ *    tombstones, no aging);
+ *  - `PriorityTaskQueue` (typed-array heap of packed keys, slot table, id index; aging off);
+ *  - a sorted array with binary-search insert + splice, popped from the urgent end (`sorted_*`;
+ *    1k and 100k only — at 1M it would run for many minutes);
+ *  - the textbook naive sorted array: a linear scan from the front for the insertion point, then
+ *    splice, popped from the urgent end (`sorted_linear_100k`; 100k only, one timed run).
  * Figures are ops/s, one op = one push or one pop; ratio = value / baseline, higher is better.
  * Bars: ptq_vs_heap ≥ 0.5 (within 2× of the plain heap), ptq_vs_sorted_100k ≥ 20.
  */
@@ -59,6 +64,26 @@ function sortedRun(prio: Int32Array): void {
   while (sorted.pop() !== undefined);
 }
 
+/**
+ * The textbook naive queue: the same entries kept sorted descending (most urgent last, leaving by
+ * `pop()`), each push walking from the front to the first entry more urgent than it — O(n) compares
+ * on top of the O(n) `splice`.
+ */
+function sortedLinearRun(prio: Int32Array): void {
+  const sorted: Tuple[] = [];
+  for (let i = 0; i < prio.length; i++) {
+    const entry: Tuple = [prio[i]!, i, i];
+    let at = 0;
+    while (at < sorted.length) {
+      const m = sorted[at]!;
+      if (m[0] < entry[0] || (m[0] === entry[0] && m[1] < entry[1])) break;
+      at++;
+    }
+    sorted.splice(at, 0, entry);
+  }
+  while (sorted.pop() !== undefined);
+}
+
 /** One timed call, no warm-up: for runs so slow that repeating them would blow the time budget. */
 function once(fn: () => void, ops: number): number {
   const start = performance.now();
@@ -108,5 +133,9 @@ export async function run(report: BenchReport): Promise<void> {
         : throughput(() => sortedRun(prio), ops, 300);
     report.add(`prio.sorted_${label}`, sorted, 'ops/s', heap);
     report.add(`prio.ptq_vs_sorted_${label}`, ptq, 'ops/s', sorted);
+    if (n !== 100_000) continue;
+    const linear = once(() => sortedLinearRun(prio), ops);
+    report.add(`prio.sorted_linear_${label}`, linear, 'ops/s', heap);
+    report.add(`prio.ptq_vs_sorted_linear_${label}`, ptq, 'ops/s', linear);
   }
 }

@@ -10,7 +10,7 @@ export {
   PRIORITY_MIN,
 } from './bands.ts';
 export { DEFAULT_PRIORITY_QUEUE_CONFIG, type PriorityQueueConfig } from './config.ts';
-export type { TaskId } from './entry-heap.ts';
+export type { TaskId } from './queued-task.ts';
 export {
   DEFAULT_PRIORITY_POLICY_CONFIG,
   PriorityPolicy,

@@ -95,14 +95,18 @@ class Model {
   }
 }
 
-function check(knobs: AgingKnobs): void {
+/** `sequenceLimit` low enough that sequences are renumbered many times within a run. */
+function check(knobs: AgingKnobs, sequenceLimit?: number): void {
   fc.assert(
     fc.property(
       fc.array(command, { maxLength: 120 }),
       fc.integer({ min: 0, max: 6 }),
       fc.constantFrom(0, 0, 1, 2, 3),
       (commands, compactionMin, quotaBurst) => {
-        const queue = new PriorityTaskQueue<string>({ ...knobs, compactionMin, quotaBurst });
+        const queue = new PriorityTaskQueue<string>(
+          { ...knobs, compactionMin, quotaBurst },
+          sequenceLimit,
+        );
         const model = new Model(knobs, quotaBurst);
         for (const c of commands) {
           apply(queue, model, c);
@@ -200,5 +204,12 @@ describe('PriorityTaskQueue matches a sorted-array model', () => {
 
   it('with aging re-evaluated by tick(now), quota on or off', () => {
     check({ aging: true, agingAfterNanos: 60 * SECOND, agingStepNanos: 30 * SECOND, agingCap: 20 });
+  });
+
+  it('with sequences renumbered every few dozen arrivals (the order survives renumbering)', () => {
+    check(
+      { aging: true, agingAfterNanos: 60 * SECOND, agingStepNanos: 30 * SECOND, agingCap: 20 },
+      48,
+    );
   });
 });

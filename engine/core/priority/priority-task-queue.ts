@@ -1,13 +1,19 @@
 /**
  * PRIO's queue (DESIGN.md §3.2): a binary heap of `[effectivePriority, sequence, id]` entries plus
- * a `Map id → entry`. Smaller priority = more urgent; equal priorities leave in arrival order.
+ * an index `id → entry`. Smaller priority = more urgent; equal priorities leave in arrival order.
  *
- * `remove` and `updatePriority` are O(log n) by lazy deletion: the old entry becomes a tombstone
- * (dropping its item) and, for an update, a fresh entry is pushed. `pop` skips tombstones. When
- * tombstones outnumber `max(compactionMin, live)` the heap is rebuilt from the live entries in
- * O(n), so the heap never holds more than about twice the live entries.
+ * Layout, for speed at 100k+ tasks: each task lives in a numbered slot of a `SlotTable` (parallel
+ * typed arrays, slots reused through a free list, so a push allocates nothing); the heap is a
+ * `KeyHeap` of `(key, slot)` pairs where the key packs `[effectivePriority, sequence]` into one
+ * exact double (`task-key.ts`); the index maps id → slot.
  *
- * Time is passed in: `tick(now)` re-evaluates aging and re-keys the entries whose effective
+ * `remove` and `updatePriority` are O(log n) by lazy deletion: the old slot becomes a tombstone
+ * (dropping its id and item) and, for an update, the task moves to a fresh slot, pushed under its
+ * new key with its old sequence. `pop` skips tombstones and frees their slots. When tombstones
+ * outnumber `max(compactionMin, live)` the heap is rebuilt from the live slots in O(n), so it never
+ * holds more than about twice the live tasks; the table shrinks back once mostly unused.
+ *
+ * Time is passed in: `tick(now)` re-evaluates aging and re-keys the tasks whose effective
  * priority changed; pushes are aged as of the last `tick`. Nothing here reads a clock.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
@@ -18,21 +24,15 @@ import {
   mergeQueueConfig,
   type PriorityQueueConfig,
 } from './config.ts';
-import {
-  Entry,
-  heapify,
-  heapPop,
-  heapPush,
-  kill,
-  siftUp,
-  view,
-  type QueuedTask,
-  type TaskId,
-} from './entry-heap.ts';
+import { IdIndex } from './id-index.ts';
+import { KeyHeap } from './key-heap.ts';
+import type { QueuedTask, TaskId } from './queued-task.ts';
 import { QueueFullError } from './queue-full-error.ts';
 import { QuotaIndex } from './quota-index.ts';
+import { MIN_SLOTS, SHRINK_ABOVE, SlotTable } from './slot-table.ts';
+import { packKey, priorityOfKey, SEQUENCE_LIMIT, sequenceOfKey } from './task-key.ts';
 
-export type { QueuedTask } from './entry-heap.ts';
+export type { QueuedTask, TaskId } from './queued-task.ts';
 
 export interface BulkItem<T> {
   readonly id: TaskId;
@@ -42,22 +42,39 @@ export interface BulkItem<T> {
 }
 
 export class PriorityTaskQueue<T> {
-  private readonly heap: Entry<T>[] = [];
-  private readonly index = new Map<TaskId, Entry<T>>();
+  private readonly heap = new KeyHeap(MIN_SLOTS);
+  private readonly table = new SlotTable<T>(MIN_SLOTS);
+  private readonly index = new IdIndex();
   private cfg: PriorityQueueConfig;
-  private quota: QuotaIndex<T> | null = null;
+  private quota: QuotaIndex | null = null;
   private dead = 0;
   private nextSequence = 0;
   private now = 0;
   private rejectedCount = 0;
   private compactionCount = 0;
-  /** Hand-off from `popEntry` (the entry drops its item when it dies). */
-  private popped: T | undefined = undefined;
   private lastBase = 0;
 
-  constructor(config: Partial<PriorityQueueConfig> = {}) {
+  /**
+   * `sequenceLimit`: the sequence at which live tasks are renumbered 0..live−1 (default
+   * `SEQUENCE_LIMIT`, reached after 2^45 pushes); only tests lower it, to exercise renumbering.
+   */
+  constructor(
+    config: Partial<PriorityQueueConfig> = {},
+    private readonly sequenceLimit: number = SEQUENCE_LIMIT,
+  ) {
+    if (
+      !Number.isSafeInteger(sequenceLimit) ||
+      sequenceLimit < 1 ||
+      sequenceLimit > SEQUENCE_LIMIT
+    ) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `sequenceLimit must be an integer in 1..${SEQUENCE_LIMIT}`,
+        'sequenceLimit',
+      );
+    }
     this.cfg = mergeQueueConfig(DEFAULT_PRIORITY_QUEUE_CONFIG, config);
-    if (this.cfg.quotaBurst > 0) this.quota = new QuotaIndex(this.index.values());
+    if (this.cfg.quotaBurst > 0) this.quota = new QuotaIndex(this.table, this.table.live());
   }
 
   get config(): PriorityQueueConfig {
@@ -72,6 +89,11 @@ export class PriorityTaskQueue<T> {
   /** Entries in the heap array, tombstones included. */
   get heapLength(): number {
     return this.heap.length;
+  }
+
+  /** Slots the queue has memory for (live, tombstones and free); grows by doubling, shrinks back. */
+  get capacity(): number {
+    return this.table.capacity;
   }
 
   /** Pushes refused because the queue was at `maxQueued`. */
@@ -94,7 +116,8 @@ export class PriorityTaskQueue<T> {
 
   /** Base priority of a queued task; undefined when `id` is not queued. */
   basePriorityOf(id: TaskId): number | undefined {
-    return this.index.get(id)?.base;
+    const slot = this.index.get(id);
+    return slot < 0 ? undefined : this.table.base(slot);
   }
 
   /**
@@ -103,66 +126,65 @@ export class PriorityTaskQueue<T> {
    * `QueueFullError` at `maxQueued`.
    */
   push(id: TaskId, item: T, priority: number, readySince: number = this.now): void {
-    this.checkNew(id, priority, readySince);
-    if (this.index.size >= this.cfg.maxQueued) this.reject(1);
-    const entry = new Entry(
-      this.aged(priority, readySince),
-      this.nextSequence++,
-      id,
-      item,
-      priority,
-      readySince,
-    );
-    this.index.set(id, entry);
-    heapPush(this.heap, entry);
-    if (this.quota !== null) this.quota.add(entry);
+    checkTask(priority, readySince);
+    if (this.index.size >= this.cfg.maxQueued) {
+      if (this.index.has(id)) throw duplicate(id);
+      this.reject(1);
+    }
+    if (this.nextSequence >= this.sequenceLimit) this.renumber();
+    const key = packKey(this.aged(priority, readySince), this.nextSequence);
+    const slot = this.table.alloc(id, item, key, priority, readySince);
+    // One probe both rejects a duplicate and indexes the new task.
+    if (!this.index.add(id, slot)) {
+      this.table.release(slot);
+      throw duplicate(id);
+    }
+    this.nextSequence++;
+    this.heap.push(key, slot);
+    if (this.quota !== null) this.quota.add(slot);
   }
 
   /** Queues all of `items` or none: validated first, then appended and heapified in O(n). */
   bulkPush(items: readonly BulkItem<T>[]): void {
     const ids = new Set<TaskId>();
     for (const { id, priority, readySince = this.now } of items) {
-      this.checkNew(id, priority, readySince);
-      if (ids.has(id)) throw duplicate(id);
+      checkTask(priority, readySince);
+      if (ids.has(id) || this.index.has(id)) throw duplicate(id);
       ids.add(id);
     }
     if (this.index.size + items.length > this.cfg.maxQueued) this.reject(items.length);
-    const start = this.heap.length;
+    if (this.nextSequence + items.length > this.sequenceLimit) this.renumber();
+    const heap = this.heap;
+    const start = heap.length;
     for (const { id, item, priority, readySince = this.now } of items) {
-      const entry = new Entry(
-        this.aged(priority, readySince),
-        this.nextSequence++,
-        id,
-        item,
-        priority,
-        readySince,
-      );
-      this.index.set(id, entry);
-      this.heap.push(entry);
-      if (this.quota !== null) this.quota.add(entry);
+      const key = packKey(this.aged(priority, readySince), this.nextSequence++);
+      const slot = this.table.alloc(id, item, key, priority, readySince);
+      this.index.add(id, slot);
+      heap.append(key, slot);
+      if (this.quota !== null) this.quota.add(slot);
     }
     // Sifting k new entries up costs k·log n; heapifying the whole array costs n. Pick the cheaper.
-    const n = this.heap.length;
+    const n = heap.length;
     if (items.length * Math.log2(n + 1) < n) {
-      for (let i = start; i < n; i++) siftUp(this.heap, i);
+      for (let i = start; i < n; i++) heap.siftUp(i);
     } else {
-      heapify(this.heap);
+      heap.heapify();
     }
   }
 
   /** The task `pop` would return, left in place; null when empty. */
   peek(): QueuedTask<T> | null {
-    const entry = this.selectNext();
-    return entry === undefined ? null : view(entry, entry.item as T);
+    const slot = this.selectNext();
+    return slot < 0 ? null : this.view(slot);
   }
 
   /** Removes and returns the most urgent live task (or, when the quota is due, a lower band's oldest). */
   pop(): QueuedTask<T> | null {
-    const entry = this.popEntry();
-    if (entry === undefined) return null;
-    const item = this.popped as T;
-    this.popped = undefined;
-    return view(entry, item);
+    const slot = this.selectNext();
+    if (slot < 0) return null;
+    const task = this.view(slot);
+    this.take(slot);
+    return task;
   }
 
   /**
@@ -170,11 +192,11 @@ export class PriorityTaskQueue<T> {
    * empty; its base priority is then `lastPoppedPriority`.
    */
   popItem(): T | undefined {
-    const entry = this.popEntry();
-    if (entry === undefined) return undefined;
-    this.lastBase = entry.base;
-    const item = this.popped;
-    this.popped = undefined;
+    const slot = this.selectNext();
+    if (slot < 0) return undefined;
+    const item = this.table.item(slot);
+    this.lastBase = this.table.base(slot);
+    this.take(slot);
     return item;
   }
 
@@ -183,32 +205,12 @@ export class PriorityTaskQueue<T> {
     return this.lastBase;
   }
 
-  /** Takes the next entry out (a tombstone afterwards); its item is left in `popped`. */
-  private popEntry(): Entry<T> | undefined {
-    const entry = this.selectNext();
-    if (entry === undefined) return undefined;
-    this.popped = entry.item;
-    if (entry === this.heap[0]) {
-      heapPop(this.heap);
-      if (this.quota !== null) this.quota.taken(entry, true);
-    } else {
-      // Taken by the quota from below the head: its heap slot becomes a tombstone.
-      this.quota!.taken(entry, false);
-      this.dead++;
-    }
-    this.index.delete(entry.id);
-    kill(entry);
-    // A pop shrinks the live count, and with it the number of tombstones allowed.
-    this.maybeCompact();
-    return entry;
-  }
-
   /** Lazily removes a queued task; false when `id` is not queued. */
   remove(id: TaskId): boolean {
-    const entry = this.index.get(id);
-    if (entry === undefined) return false;
+    const slot = this.index.get(id);
+    if (slot < 0) return false;
     this.index.delete(id);
-    kill(entry);
+    this.table.kill(slot);
     this.dead++;
     this.maybeCompact();
     return true;
@@ -220,11 +222,15 @@ export class PriorityTaskQueue<T> {
    */
   updatePriority(id: TaskId, priority: number): boolean {
     assertPriority(priority);
-    const entry = this.index.get(id);
-    if (entry === undefined) return false;
-    entry.base = priority;
-    const effective = this.aged(priority, entry.readySince);
-    if (effective !== entry.priority) this.rekey(entry, effective);
+    const slot = this.index.get(id);
+    if (slot < 0) return false;
+    const table = this.table;
+    table.setBase(slot, priority);
+    const effective = this.aged(priority, table.readySince(slot));
+    if (effective !== priorityOfKey(table.key(slot))) {
+      this.rekey(slot, effective);
+      this.maybeCompact();
+    }
     return true;
   }
 
@@ -239,28 +245,39 @@ export class PriorityTaskQueue<T> {
 
   /** Rebuilds the heap from the live entries in O(n); heap length drops to `size`. */
   compact(): void {
-    const heap = this.heap;
+    const { heap, table } = this;
+    const { keys, slots } = heap;
     let kept = 0;
     for (let i = 0; i < heap.length; i++) {
-      const entry = heap[i]!;
-      if (entry.alive) heap[kept++] = entry;
+      const slot = slots[i]!;
+      if (table.isLive(slot)) {
+        keys[kept] = keys[i]!;
+        slots[kept++] = slot;
+      } else {
+        table.release(slot);
+      }
     }
     heap.length = kept;
-    heapify(heap);
+    heap.heapify();
     this.dead = 0;
-    if (this.quota !== null) this.quota.rebuild(this.index.values());
     this.compactionCount++;
+    // Repacking rebuilds the quota index too; otherwise drop its stale pairs here.
+    if (!this.maybeShrink()) this.quota?.rebuild(this.table.live());
   }
 
   /** Removes and returns every live task, most urgent first (the quota does not apply). */
   drain(): QueuedTask<T>[] {
     const out: QueuedTask<T>[] = [];
-    for (let entry = heapPop(this.heap); entry !== undefined; entry = heapPop(this.heap)) {
-      if (entry.alive) out.push(view(entry, entry.item as T));
-      kill(entry);
+    const { heap, table } = this;
+    while (heap.length > 0) {
+      const slot = heap.topSlot;
+      heap.removeTop();
+      if (table.isLive(slot)) out.push(this.view(slot));
+      table.release(slot);
     }
     this.index.clear();
     this.dead = 0;
+    this.maybeShrink();
     if (this.quota !== null) {
       this.quota.rebuild([]);
       this.quota.resetStreak();
@@ -273,7 +290,7 @@ export class PriorityTaskQueue<T> {
     const before = this.cfg;
     this.cfg = mergeQueueConfig(before, partial);
     if (before.quotaBurst > 0 !== this.cfg.quotaBurst > 0) {
-      this.quota = this.cfg.quotaBurst > 0 ? new QuotaIndex(this.index.values()) : null;
+      this.quota = this.cfg.quotaBurst > 0 ? new QuotaIndex(this.table, this.table.live()) : null;
     }
     const cfg = this.cfg;
     if (
@@ -290,14 +307,19 @@ export class PriorityTaskQueue<T> {
   private reevaluate(force = false): number {
     if (!this.cfg.aging && !force) return 0;
     let changed = 0;
-    // Setting an existing key during Map iteration neither repeats nor skips entries.
-    for (const entry of this.index.values()) {
-      const effective = this.aged(entry.base, entry.readySince);
-      if (effective !== entry.priority) {
-        this.rekey(entry, effective);
+    // Compaction waits for the end of the scan: it renumbers slots, which would make the scan skip
+    // some. The slots a re-key fills are already current; those past `end` are not even visited.
+    const table = this.table;
+    const end = table.capacity;
+    for (let slot = 0; slot < end; slot++) {
+      if (!table.isLive(slot)) continue;
+      const effective = this.aged(table.base(slot), table.readySince(slot));
+      if (effective !== priorityOfKey(table.key(slot))) {
+        this.rekey(slot, effective);
         changed++;
       }
     }
+    if (changed > 0) this.maybeCompact();
     return changed;
   }
 
@@ -305,38 +327,57 @@ export class PriorityTaskQueue<T> {
     return this.cfg.aging ? effectivePriority(base, readySince, this.now, this.cfg) : base;
   }
 
-  private rekey(entry: Entry<T>, effective: number): void {
-    const fresh = new Entry(
-      effective,
-      entry.sequence,
-      entry.id,
-      entry.item as T,
-      entry.base,
-      entry.readySince,
-    );
-    kill(entry);
+  /**
+   * Moves a live task to a fresh slot under `effective`, keeping its sequence; the old one dies.
+   * The caller runs `maybeCompact` afterwards.
+   */
+  private rekey(old: number, effective: number): void {
+    const table = this.table;
+    const key = packKey(effective, sequenceOfKey(table.key(old)));
+    const id = table.id(old);
+    const slot = table.alloc(id, table.item(old), key, table.base(old), table.readySince(old));
+    this.index.move(id, slot);
+    table.kill(old);
     this.dead++;
-    this.index.set(fresh.id, fresh);
-    heapPush(this.heap, fresh);
-    if (this.quota !== null) this.quota.add(fresh);
+    this.heap.push(key, slot);
+    if (this.quota !== null) this.quota.add(slot);
+  }
+
+  /** Takes the selected live `slot` out of the queue. */
+  private take(slot: number): void {
+    const { heap, table } = this;
+    this.index.delete(table.id(slot));
+    if (slot === heap.topSlot) {
+      if (this.quota !== null) this.quota.taken(slot, true);
+      heap.removeTop();
+      table.release(slot);
+      if (heap.length < table.capacity >>> 3) this.maybeShrink();
+    } else {
+      // Taken by the quota from below the head: its heap entry becomes a tombstone.
+      this.quota!.taken(slot, false);
+      table.kill(slot);
+      this.dead++;
+    }
+    // A pop shrinks the live count, and with it the number of tombstones allowed.
     this.maybeCompact();
   }
 
-  /** Live head of the heap, discarding tombstones above it. */
-  private head(): Entry<T> | undefined {
-    const heap = this.heap;
-    let top = heap[0];
-    while (top !== undefined && !top.alive) {
-      heapPop(heap);
+  /** Slot of the heap's live head, freeing the tombstones above it; −1 when empty. */
+  private head(): number {
+    const { heap, table } = this;
+    while (heap.length > 0) {
+      const slot = heap.topSlot;
+      if (table.isLive(slot)) return slot;
+      heap.removeTop();
+      table.release(slot);
       this.dead--;
-      top = heap[0];
     }
-    return top;
+    return -1;
   }
 
-  private selectNext(): Entry<T> | undefined {
+  private selectNext(): number {
     const head = this.head();
-    if (head === undefined || this.quota === null) return head;
+    if (head < 0 || this.quota === null) return head;
     return this.quota.choose(head, this.cfg.quotaBurst);
   }
 
@@ -345,25 +386,76 @@ export class PriorityTaskQueue<T> {
     const allowed = Math.max(this.cfg.compactionMin, live);
     if (this.dead > allowed) this.compact();
     else if (this.quota !== null && this.quota.length - live > allowed) {
-      this.quota.rebuild(this.index.values());
+      this.quota.rebuild(this.table.live());
     }
   }
 
-  private checkNew(id: TaskId, priority: number, readySince: number): void {
-    assertPriority(priority);
-    if (!Number.isFinite(readySince)) {
-      throw new SchedLabError(
-        'INVALID_ARGUMENT',
-        'readySince must be a finite number of ns',
-        'readySince',
-      );
+  /**
+   * Once the heap uses under an eighth of the table, moves its slots to the front of a table of
+   * twice its length (rounded up to a power of two): memory follows the queue back down, and the
+   * gap between the thresholds keeps a queue that hovers near one from repacking back and forth.
+   */
+  private maybeShrink(): boolean {
+    const { heap, table } = this;
+    const count = heap.length;
+    if (table.capacity <= SHRINK_ABOVE || count >= table.capacity >>> 3) return false;
+    let capacity = MIN_SLOTS;
+    while (capacity < 2 * count) capacity *= 2;
+    table.repack(heap.slots, count, capacity);
+    heap.reslot(capacity);
+    for (let slot = 0; slot < count; slot++) {
+      if (table.isLive(slot)) this.index.move(table.id(slot), slot);
     }
-    if (this.index.has(id)) throw duplicate(id);
+    this.quota?.rebuild(this.table.live());
+    return true;
+  }
+
+  /**
+   * Renumbers the live tasks' sequences 0..live−1 in their current order, so sequences never
+   * outgrow the key (`task-key.ts`). The order of every pair of keys is unchanged, so the heap
+   * stays a heap; only the tombstones go (by a compaction) since their sequences are not renumbered.
+   */
+  private renumber(): void {
+    this.compact();
+    const { heap, table } = this;
+    const n = heap.length;
+    const order = Array.from(heap.slots.subarray(0, n));
+    order.sort((a, b) => sequenceOfKey(table.key(a)) - sequenceOfKey(table.key(b)));
+    for (let rank = 0; rank < n; rank++) {
+      const slot = order[rank]!;
+      table.setKey(slot, packKey(priorityOfKey(table.key(slot)), rank));
+    }
+    for (let i = 0; i < n; i++) heap.keys[i] = table.key(heap.slots[i]!);
+    this.nextSequence = n;
+    this.quota?.rebuild(this.table.live());
+  }
+
+  private view(slot: number): QueuedTask<T> {
+    const table = this.table;
+    return {
+      id: table.id(slot),
+      item: table.item(slot),
+      priority: table.base(slot),
+      effectivePriority: priorityOfKey(table.key(slot)),
+      readySince: table.readySince(slot),
+    };
   }
 
   private reject(count: number): never {
     this.rejectedCount += count;
     throw new QueueFullError(this.cfg.maxQueued);
+  }
+}
+
+/** Throws `INVALID_ARGUMENT` for a priority outside 0..100 or a non-finite `readySince`. */
+function checkTask(priority: number, readySince: number): void {
+  assertPriority(priority);
+  if (!Number.isFinite(readySince)) {
+    throw new SchedLabError(
+      'INVALID_ARGUMENT',
+      'readySince must be a finite number of ns',
+      'readySince',
+    );
   }
 }
 

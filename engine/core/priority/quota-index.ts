@@ -1,54 +1,72 @@
 /**
- * Index for the quota alternative to aging (DESIGN.md §3.2): one min-heap per priority band,
- * ordered by sequence (arrival order), sharing entries and tombstones with the main heap. It
- * answers "the oldest live entry of a band below band B" in O(log n) amortized; it exists only
- * while `quotaBurst > 0`, so the plain push/pop path pays nothing for it otherwise.
+ * Index for the quota alternative to aging (DESIGN.md §3.2): one min-heap per priority band of
+ * `(sequence, slot)` pairs, ordered by sequence (arrival order). It answers "the oldest live task
+ * of a band below B" in O(log n) amortized; it exists only while `quotaBurst > 0`, so the plain
+ * push/pop path pays nothing for it otherwise.
+ *
+ * Like the main heap it deletes lazily: a pair is current only while its slot is LIVE with that
+ * same sequence in that same band. A slot number can be reused (even by the same task after a
+ * re-key), so the check is on what the slot holds now, never on the slot alone.
  */
 import { BAND_COUNT, bandOf } from './bands.ts';
-import type { Entry } from './entry-heap.ts';
+import type { SlotTable } from './slot-table.ts';
+import { priorityOfKey, sequenceOfKey } from './task-key.ts';
 
-export class QuotaIndex<T> {
-  private readonly bands: Entry<T>[][] = [];
+interface BandHeap {
+  sequences: number[];
+  slots: number[];
+}
+
+export class QuotaIndex {
+  private readonly bands: BandHeap[] = [];
   private entries = 0;
   /** Band of the recent dequeues from the heap's head, and how many in a row. */
   private streakBand = -1;
   private streak = 0;
 
-  constructor(live: Iterable<Entry<T>>) {
-    for (let b = 0; b < BAND_COUNT; b++) this.bands.push([]);
+  constructor(
+    private readonly table: SlotTable<unknown>,
+    live: Iterable<number>,
+  ) {
+    for (let b = 0; b < BAND_COUNT; b++) this.bands.push({ sequences: [], slots: [] });
     this.rebuild(live);
   }
 
-  /** Entries held, tombstones included (the queue rebuilds when too many are dead). */
+  /** Pairs held, stale ones included (the queue rebuilds when too many are stale). */
   get length(): number {
     return this.entries;
   }
 
-  add(entry: Entry<T>): void {
-    const heap = this.bands[bandOf(entry.priority)]!;
-    heap.push(entry);
-    siftUpBySequence(heap, heap.length - 1);
+  /** Indexes the LIVE `slot` under its current key. */
+  add(slot: number): void {
+    const key = this.table.key(slot);
+    const heap = this.bands[bandOf(priorityOfKey(key))]!;
+    heap.sequences.push(sequenceOfKey(key));
+    heap.slots.push(slot);
+    siftUp(heap, heap.slots.length - 1);
     this.entries++;
   }
 
   /**
-   * What to dequeue, given the heap's live head: the head itself, or — once `burst` dequeues in a
-   * row came from the head's band — the oldest live entry of a lower band, if there is one.
+   * What to dequeue, given the heap's live head slot: the head itself, or — once `burst`
+   * dequeues in a row came from the head's band — the oldest live task of a lower band, if any.
    */
-  choose(head: Entry<T>, burst: number): Entry<T> {
-    const band = bandOf(head.priority);
+  choose(head: number, burst: number): number {
+    const band = bandOf(priorityOfKey(this.table.key(head)));
     if (band !== this.streakBand || this.streak < burst) return head;
-    return this.oldestBelow(band) ?? head;
+    const below = this.oldestBelow(band);
+    return below < 0 ? head : below;
   }
 
-  /** Records a dequeue of `entry`, which `choose` returned; `fromHead` when it was the head. */
-  taken(entry: Entry<T>, fromHead: boolean): void {
+  /** Records a dequeue of `slot`, which `choose` returned; `fromHead` when it was the head. */
+  taken(slot: number, fromHead: boolean): void {
+    const band = bandOf(priorityOfKey(this.table.key(slot)));
     if (!fromHead) {
-      this.takeTop(entry);
+      // `oldestBelow` left the chosen pair on top of its band's heap.
+      this.popFrom(this.bands[band]!);
       this.streak = 0;
       return;
     }
-    const band = bandOf(entry.priority);
     if (band === this.streakBand) {
       this.streak++;
     } else {
@@ -62,74 +80,93 @@ export class QuotaIndex<T> {
     this.streak = 0;
   }
 
-  /** The oldest live entry whose band is below (less urgent than) `band`, left in place. */
-  private oldestBelow(band: number): Entry<T> | undefined {
-    let oldest: Entry<T> | undefined;
+  /** Re-indexes from the LIVE slots `live` (after a repack renumbered them, or to drop stale pairs). */
+  rebuild(live: Iterable<number>): void {
+    for (const heap of this.bands) {
+      heap.sequences.length = 0;
+      heap.slots.length = 0;
+    }
+    this.entries = 0;
+    for (const slot of live) {
+      const key = this.table.key(slot);
+      const heap = this.bands[bandOf(priorityOfKey(key))]!;
+      heap.sequences.push(sequenceOfKey(key));
+      heap.slots.push(slot);
+      this.entries++;
+    }
+    for (const heap of this.bands) {
+      for (let i = (heap.slots.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+    }
+  }
+
+  /** The slot of the oldest live task whose band is below (less urgent than) `band`, or −1. */
+  private oldestBelow(band: number): number {
+    let oldest = -1;
+    let oldestSequence = Infinity;
     for (let b = band + 1; b < BAND_COUNT; b++) {
       const heap = this.bands[b]!;
-      let top = heap[0];
-      while (top !== undefined && !top.alive) {
-        this.popFrom(heap);
-        top = heap[0];
-      }
-      if (top !== undefined && (oldest === undefined || top.sequence < oldest.sequence)) {
-        oldest = top;
+      while (heap.slots.length > 0 && !this.current(heap, b)) this.popFrom(heap);
+      if (heap.slots.length > 0 && heap.sequences[0]! < oldestSequence) {
+        oldest = heap.slots[0]!;
+        oldestSequence = heap.sequences[0]!;
       }
     }
     return oldest;
   }
 
-  /** Removes `entry`, which `oldestBelow` just returned (so it is the top of its band's heap). */
-  private takeTop(entry: Entry<T>): void {
-    this.popFrom(this.bands[bandOf(entry.priority)]!);
+  /** Whether the top pair of band `band`'s heap still describes a queued task. */
+  private current(heap: BandHeap, band: number): boolean {
+    const slot = heap.slots[0]!;
+    const key = this.table.key(slot);
+    return (
+      this.table.isLive(slot) &&
+      sequenceOfKey(key) === heap.sequences[0] &&
+      bandOf(priorityOfKey(key)) === band
+    );
   }
 
-  rebuild(live: Iterable<Entry<T>>): void {
-    for (const heap of this.bands) heap.length = 0;
-    this.entries = 0;
-    for (const entry of live) {
-      this.bands[bandOf(entry.priority)]!.push(entry);
-      this.entries++;
-    }
-    for (const heap of this.bands) {
-      for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDownBySequence(heap, i);
-    }
-  }
-
-  private popFrom(heap: Entry<T>[]): void {
-    const last = heap.pop();
+  private popFrom(heap: BandHeap): void {
+    const sequence = heap.sequences.pop();
+    const slot = heap.slots.pop();
     this.entries--;
-    if (last === undefined || heap.length === 0) return;
-    heap[0] = last;
-    siftDownBySequence(heap, 0);
+    if (sequence === undefined || slot === undefined || heap.slots.length === 0) return;
+    heap.sequences[0] = sequence;
+    heap.slots[0] = slot;
+    siftDown(heap, 0);
   }
 }
 
-function siftUpBySequence<T>(heap: Entry<T>[], index: number): void {
-  const entry = heap[index]!;
+function siftUp(heap: BandHeap, index: number): void {
+  const { sequences, slots } = heap;
+  const sequence = sequences[index]!;
+  const slot = slots[index]!;
   let i = index;
   while (i > 0) {
     const parent = (i - 1) >> 1;
-    const up = heap[parent]!;
-    if (up.sequence <= entry.sequence) break;
-    heap[i] = up;
+    if (sequences[parent]! <= sequence) break;
+    sequences[i] = sequences[parent]!;
+    slots[i] = slots[parent]!;
     i = parent;
   }
-  heap[i] = entry;
+  sequences[i] = sequence;
+  slots[i] = slot;
 }
 
-function siftDownBySequence<T>(heap: Entry<T>[], index: number): void {
-  const n = heap.length;
-  const entry = heap[index]!;
+function siftDown(heap: BandHeap, index: number): void {
+  const { sequences, slots } = heap;
+  const n = slots.length;
+  const sequence = sequences[index]!;
+  const slot = slots[index]!;
   let i = index;
   for (;;) {
     let child = 2 * i + 1;
     if (child >= n) break;
-    if (child + 1 < n && heap[child + 1]!.sequence < heap[child]!.sequence) child++;
-    const down = heap[child]!;
-    if (down.sequence >= entry.sequence) break;
-    heap[i] = down;
+    if (child + 1 < n && sequences[child + 1]! < sequences[child]!) child++;
+    if (sequences[child]! >= sequence) break;
+    sequences[i] = sequences[child]!;
+    slots[i] = slots[child]!;
     i = child;
   }
-  heap[i] = entry;
+  sequences[i] = sequence;
+  slots[i] = slot;
 }

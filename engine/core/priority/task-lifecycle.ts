@@ -16,7 +16,7 @@
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import { assertPriority } from './bands.ts';
-import type { TaskId } from './entry-heap.ts';
+import type { TaskId } from './queued-task.ts';
 import { backoffNanos, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 
 export type TaskState =
