@@ -2,10 +2,11 @@
  * PRIO's queue (DESIGN.md §3.2): a binary heap of `[effectivePriority, sequence, id]` entries plus
  * an index `id → entry`. Smaller priority = more urgent; equal priorities leave in arrival order.
  *
- * Layout, for speed at 100k+ tasks: each task lives in a numbered slot of a `SlotTable` (parallel
- * typed arrays, slots reused through a free list, so a push allocates nothing); the heap is a
- * `KeyHeap` of `(key, slot)` pairs where the key packs `[effectivePriority, sequence]` into one
- * exact double (`task-key.ts`); the index maps id → slot.
+ * Layout, for speed at 100k+ tasks: each task lives in a numbered slot of a `SlotTable` (a
+ * numeric record per slot in one typed array, slots reused through a free list, so a push
+ * allocates nothing); the heap is a `KeyHeap` of `(key, slot)` pairs where the key packs
+ * `[effectivePriority, sequence]` into one exact double (`task-key.ts`); an `IdIndex` maps id →
+ * slot (integer ids in a flat hash table, others in a Map).
  *
  * `remove` and `updatePriority` are O(log n) by lazy deletion: the old slot becomes a tombstone
  * (dropping its id and item) and, for an update, the task moves to a fresh slot, pushed under its
@@ -16,7 +17,6 @@
  * Time is passed in: `tick(now)` re-evaluates aging and re-keys the tasks whose effective
  * priority changed; pushes are aged as of the last `tick`. Nothing here reads a clock.
  */
-import { SchedLabError } from '../../../shared/errors.ts';
 import { effectivePriority } from './aging.ts';
 import { assertPriority } from './bands.ts';
 import {
@@ -27,8 +27,10 @@ import {
 import { IdIndex } from './id-index.ts';
 import { KeyHeap } from './key-heap.ts';
 import type { QueuedTask, TaskId } from './queued-task.ts';
+import { checkSequenceLimit, checkTask, checkTime, duplicate } from './queue-checks.ts';
 import { QueueFullError } from './queue-full-error.ts';
 import { QuotaIndex } from './quota-index.ts';
+import { dropTombstones, renumberSequences, repackSlots } from './slot-heap-ops.ts';
 import { MIN_SLOTS, SHRINK_ABOVE, SlotTable } from './slot-table.ts';
 import { packKey, priorityOfKey, SEQUENCE_LIMIT, sequenceOfKey } from './task-key.ts';
 
@@ -62,17 +64,7 @@ export class PriorityTaskQueue<T> {
     config: Partial<PriorityQueueConfig> = {},
     private readonly sequenceLimit: number = SEQUENCE_LIMIT,
   ) {
-    if (
-      !Number.isSafeInteger(sequenceLimit) ||
-      sequenceLimit < 1 ||
-      sequenceLimit > SEQUENCE_LIMIT
-    ) {
-      throw new SchedLabError(
-        'INVALID_ARGUMENT',
-        `sequenceLimit must be an integer in 1..${SEQUENCE_LIMIT}`,
-        'sequenceLimit',
-      );
-    }
+    checkSequenceLimit(sequenceLimit);
     this.cfg = mergeQueueConfig(DEFAULT_PRIORITY_QUEUE_CONFIG, config);
     if (this.cfg.quotaBurst > 0) this.quota = new QuotaIndex(this.table, this.table.live());
   }
@@ -175,14 +167,14 @@ export class PriorityTaskQueue<T> {
   /** The task `pop` would return, left in place; null when empty. */
   peek(): QueuedTask<T> | null {
     const slot = this.selectNext();
-    return slot < 0 ? null : this.view(slot);
+    return slot < 0 ? null : this.table.snapshot(slot);
   }
 
   /** Removes and returns the most urgent live task (or, when the quota is due, a lower band's oldest). */
   pop(): QueuedTask<T> | null {
     const slot = this.selectNext();
     if (slot < 0) return null;
-    const task = this.view(slot);
+    const task = this.table.snapshot(slot);
     this.take(slot);
     return task;
   }
@@ -236,29 +228,14 @@ export class PriorityTaskQueue<T> {
 
   /** Advances the queue's time to `now` and re-keys every task whose aging boost changed. */
   tick(now: number): number {
-    if (!Number.isFinite(now)) {
-      throw new SchedLabError('INVALID_ARGUMENT', `now must be a finite number of ns`, 'now');
-    }
+    checkTime(now);
     this.now = now;
     return this.reevaluate();
   }
 
   /** Rebuilds the heap from the live entries in O(n); heap length drops to `size`. */
   compact(): void {
-    const { heap, table } = this;
-    const { keys, slots } = heap;
-    let kept = 0;
-    for (let i = 0; i < heap.length; i++) {
-      const slot = slots[i]!;
-      if (table.isLive(slot)) {
-        keys[kept] = keys[i]!;
-        slots[kept++] = slot;
-      } else {
-        table.release(slot);
-      }
-    }
-    heap.length = kept;
-    heap.heapify();
+    dropTombstones(this.heap, this.table);
     this.dead = 0;
     this.compactionCount++;
     // Repacking rebuilds the quota index too; otherwise drop its stale pairs here.
@@ -272,7 +249,7 @@ export class PriorityTaskQueue<T> {
     while (heap.length > 0) {
       const slot = heap.topSlot;
       heap.removeTop();
-      if (table.isLive(slot)) out.push(this.view(slot));
+      if (table.isLive(slot)) out.push(this.table.snapshot(slot));
       table.release(slot);
     }
     this.index.clear();
@@ -396,69 +373,25 @@ export class PriorityTaskQueue<T> {
    * gap between the thresholds keeps a queue that hovers near one from repacking back and forth.
    */
   private maybeShrink(): boolean {
-    const { heap, table } = this;
-    const count = heap.length;
-    if (table.capacity <= SHRINK_ABOVE || count >= table.capacity >>> 3) return false;
-    let capacity = MIN_SLOTS;
-    while (capacity < 2 * count) capacity *= 2;
-    table.repack(heap.slots, count, capacity);
-    heap.reslot(capacity);
-    for (let slot = 0; slot < count; slot++) {
-      if (table.isLive(slot)) this.index.move(table.id(slot), slot);
-    }
+    const capacity = this.table.capacity;
+    if (capacity <= SHRINK_ABOVE || this.heap.length >= capacity >>> 3) return false;
+    repackSlots(this.heap, this.table, this.index);
     this.quota?.rebuild(this.table.live());
     return true;
   }
 
   /**
    * Renumbers the live tasks' sequences 0..live−1 in their current order, so sequences never
-   * outgrow the key (`task-key.ts`). The order of every pair of keys is unchanged, so the heap
-   * stays a heap; only the tombstones go (by a compaction) since their sequences are not renumbered.
+   * outgrow the key (`task-key.ts`). Tombstones go first (a compaction): theirs are not renumbered.
    */
   private renumber(): void {
     this.compact();
-    const { heap, table } = this;
-    const n = heap.length;
-    const order = Array.from(heap.slots.subarray(0, n));
-    order.sort((a, b) => sequenceOfKey(table.key(a)) - sequenceOfKey(table.key(b)));
-    for (let rank = 0; rank < n; rank++) {
-      const slot = order[rank]!;
-      table.setKey(slot, packKey(priorityOfKey(table.key(slot)), rank));
-    }
-    for (let i = 0; i < n; i++) heap.keys[i] = table.key(heap.slots[i]!);
-    this.nextSequence = n;
+    this.nextSequence = renumberSequences(this.heap, this.table);
     this.quota?.rebuild(this.table.live());
-  }
-
-  private view(slot: number): QueuedTask<T> {
-    const table = this.table;
-    return {
-      id: table.id(slot),
-      item: table.item(slot),
-      priority: table.base(slot),
-      effectivePriority: priorityOfKey(table.key(slot)),
-      readySince: table.readySince(slot),
-    };
   }
 
   private reject(count: number): never {
     this.rejectedCount += count;
     throw new QueueFullError(this.cfg.maxQueued);
   }
-}
-
-/** Throws `INVALID_ARGUMENT` for a priority outside 0..100 or a non-finite `readySince`. */
-function checkTask(priority: number, readySince: number): void {
-  assertPriority(priority);
-  if (!Number.isFinite(readySince)) {
-    throw new SchedLabError(
-      'INVALID_ARGUMENT',
-      'readySince must be a finite number of ns',
-      'readySince',
-    );
-  }
-}
-
-function duplicate(id: TaskId): SchedLabError {
-  return new SchedLabError('DUPLICATE_ID', `id ${String(id)} is already queued`, 'id');
 }

@@ -10,7 +10,8 @@
  * behind by a re-keyed task, still in the heap). A slot is in the heap exactly when it is not
  * FREE, so it returns to the free list only when the heap lets go of it.
  */
-import type { TaskId } from './queued-task.ts';
+import type { QueuedTask, TaskId } from './queued-task.ts';
+import { priorityOfKey } from './task-key.ts';
 
 export const FREE = 0;
 export const LIVE = 1;
@@ -110,6 +111,19 @@ export class SlotTable<T> {
 
   item(slot: number): T {
     return this.refs[2 * slot + 1] as T;
+  }
+
+  /** What the queue hands out for a LIVE slot: a snapshot, never the slot itself. */
+  snapshot(slot: number): QueuedTask<T> {
+    const o = slot * STRIDE;
+    const nums = this.nums;
+    return {
+      id: this.refs[2 * slot] as TaskId,
+      item: this.refs[2 * slot + 1] as T,
+      priority: nums[o + BASE]!,
+      effectivePriority: priorityOfKey(nums[o + KEY]!),
+      readySince: nums[o + READY]!,
+    };
   }
 
   /** The LIVE slots, lowest first. */
