@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeGroup, makeSplit } from '../ready-queue.ts';
 import { LEVEL_COUNT } from './mlfq-config.ts';
-import { MultilevelSplitQueue } from './multilevel-split-queue.ts';
+import { MultilevelSplitQueue, roundedQuotient } from './multilevel-split-queue.ts';
 
 const QUANTUM = 10_000_000; // 10 ms: every threshold is a whole number of quanta
 const SPLITS_PER_LEVEL = 3; // a level never empties while one of its splits runs
@@ -63,5 +64,30 @@ describe('level shares with every level busy', () => {
   it('starved level 4 still runs when levels 0–3 are busy', () => {
     const shares = measureShares(2, 5_000);
     expect(shares.selections[4]).toBeGreaterThan(0);
+  });
+});
+
+describe('roundedQuotient', () => {
+  it('equals Math.round(t / m) for any time and multiplier', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 2 ** 53 - 1 }), fc.nat({ max: 10_000_000_000 })),
+        fc.double({ min: 1.01, max: 100, noNaN: true }),
+        (t, m) => roundedQuotient(t, m, 1 / m) === Math.round(t / m),
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('rounds exact halves as the division does', () => {
+    const cases: [number, number][] = [
+      [5, 2],
+      [7, 2],
+      [3, 1.5],
+      [2 ** 52 + 1, 2],
+      [1_000_000_001, 2],
+      [2 ** 53 - 1, 2],
+    ];
+    for (const [t, m] of cases) expect(roundedQuotient(t, m, 1 / m)).toBe(Math.round(t / m));
   });
 });

@@ -39,6 +39,19 @@ export interface MlfqLevelStat extends LevelStat {
 let queueStamps = 0;
 
 /**
+ * `Math.round(t / m)` for t ≥ 0, exactly, by a multiplication with `inverse` = 1 / m: divisions
+ * chained over the levels were a tenth of a take. The product can differ from the quotient by a
+ * few ulps, which changes the rounding only when the fraction is that close to one half; there
+ * the division decides.
+ */
+export function roundedQuotient(t: number, m: number, inverse: number): number {
+  const q = t * inverse;
+  const fraction = q - Math.floor(q);
+  if (Math.abs(fraction - 0.5) <= q * 1e-15 + 1e-12) return Math.round(t / m);
+  return Math.round(q);
+}
+
+/**
  * A Priority this queue gave a group, stamped with the queue and the group: a group whose current
  * Priority is not stamped by this queue was priced elsewhere (another policy, another queue) and
  * is priced afresh when moved here. A stamp instead of a `WeakMap` group → Priority: that map's
@@ -81,6 +94,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   private advancedLevel = 0;
 
   private multiplier = DEFAULT_LEVEL_TIME_MULTIPLIER;
+  private inverseMultiplier = 1 / DEFAULT_LEVEL_TIME_MULTIPLIER;
   /** `multiplierPowers[L] = m^L`, recomputed when m changes. */
   private multiplierPowers: number[] = [];
   private thresholds: readonly number[] = DEFAULT_LEVEL_THRESHOLDS_NANOS;
@@ -112,6 +126,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
 
   setLevelTimeMultiplier(m: number): void {
     this.multiplier = checkLevelTimeMultiplier(m);
+    this.inverseMultiplier = 1 / this.multiplier;
     this.multiplierPowers = Array.from({ length: LEVEL_COUNT }, (_, level) => m ** level);
   }
 
@@ -173,7 +188,13 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       );
     }
     const oldLevel = checkLevel(priority.level);
-    const newLevel = this.computeLevel(scheduledNanos);
+    const thresholds = this.thresholds;
+    // Most quanta leave the group on its level: check that before scanning every threshold.
+    const newLevel =
+      scheduledNanos >= thresholds[oldLevel]! &&
+      (oldLevel === LEVEL_COUNT - 1 || scheduledNanos < thresholds[oldLevel + 1]!)
+        ? oldLevel
+        : this.computeLevel(scheduledNanos);
     const contribution = Math.min(quantaNanos, this.contributionCap);
     if (oldLevel === newLevel) {
       this.levelScheduledTime[oldLevel]! += contribution;
@@ -220,7 +241,8 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       if (entry === null) return null;
       const split = entry.split;
       const fresh = split.group.priority;
-      const levelChanged = fresh.level !== split.priority.level;
+      // The entry holds the level of the Priority the split was queued with.
+      const levelChanged = fresh.level !== entry.level;
       split.priority = fresh;
       if (levelChanged) {
         this.enqueue(split, entry);
@@ -290,11 +312,15 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
 
   /** The level with the highest target/actual ratio (ties to the lower level), or null. */
   private poll(): LevelEntry<S> | null {
+    if (this.index.size === 0) return null;
+    const waiting = this.waiting;
+    let last = LEVEL_COUNT - 1;
+    while (waiting[last]!.size === 0) last--; // no level above the last busy one needs a target
     let target = this.level0TargetTime();
     let worstRatio = 1;
     let selected = -1;
-    for (let level = 0; level < LEVEL_COUNT; level++) {
-      if (this.waiting[level]!.size > 0) {
+    for (let level = 0; level <= last; level++) {
+      if (waiting[level]!.size > 0) {
         const levelTime = this.levelScheduledTime[level]!;
         // As Trino: a level with no time yet has ratio 0 (offer gives a joining level its share).
         const ratio = levelTime === 0 ? 0 : target / levelTime;
@@ -303,7 +329,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
           selected = level;
         }
       }
-      if (level < LEVEL_COUNT - 1) target = Math.round(target / this.multiplier);
+      if (level < last) target = roundedQuotient(target, this.multiplier, this.inverseMultiplier);
     }
     if (selected === -1) return null;
     const entry = this.waiting[selected]!.pop()!;
