@@ -72,15 +72,36 @@ function bareLoop(quanta: number): number {
   return quanta / ((performance.now() - start) / 1000);
 }
 
+/**
+ * Rounds per policy, interleaved, the fastest kept: another process on the shared cores only ever
+ * slows a round down (by up to half, on this machine), so the fastest round is the closest to the
+ * simulator's own speed. Every round runs the same deterministic 2M quanta.
+ */
+const ROUNDS = 3;
+const POLICIES = ['mlfq', 'fifo', 'fair', 'priority'] as const;
+
+type Run = ReturnType<typeof simulate>;
+
+function faster(a: Run | undefined, b: Run): Run {
+  return a === undefined || b.quanta / b.seconds > a.quanta / a.seconds ? b : a;
+}
+
 export async function run(report: BenchReport): Promise<void> {
   simulate('fifo'); // warm-up
   bareLoop(2_000_000);
-  for (const policy of ['mlfq', 'fifo', 'fair', 'priority'] as const) {
-    const bare = bareLoop(2_000_000);
-    const r = simulate(policy);
+  const best = new Map<string, Run>();
+  const bare = new Map<string, number>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const policy of POLICIES) {
+      bare.set(policy, Math.max(bare.get(policy) ?? 0, bareLoop(2_000_000)));
+      best.set(policy, faster(best.get(policy), simulate(policy)));
+    }
+  }
+  for (const policy of POLICIES) {
+    const r = best.get(policy)!;
     report.add(`sim.quanta_per_s.${policy}`, r.quanta / r.seconds, 'quanta/s', BAR);
     report.add(`sim.quanta_per_cpu_s.${policy}`, r.quanta / r.cpuSeconds, 'quanta/s', BAR);
-    report.add(`sim.vs_bare_loop.${policy}`, r.quanta / r.seconds, 'quanta/s', bare);
+    report.add(`sim.vs_bare_loop.${policy}`, r.quanta / r.seconds, 'quanta/s', bare.get(policy)!);
     if (policy === 'mlfq') {
       report.add('sim.quanta_per_s', r.quanta / r.seconds, 'quanta/s', BAR);
       report.add('sim.simulated_over_wall', r.simulatedSeconds / r.seconds, 'x', 1);
