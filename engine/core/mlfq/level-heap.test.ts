@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { makeGroup } from '../ready-queue.ts';
 import { compareEntries, LevelHeap, type LevelEntry } from './level-heap.ts';
 
 type Entry = LevelEntry<number>;
 
+const group = makeGroup('task');
+
 function entry(split: number, levelPriority: number): Entry {
-  return { split, level: 0, levelPriority, sequence: split, inHeap: false, queued: true };
+  return { split, group, level: 0, levelPriority, sequence: split, inHeap: false, queued: true };
 }
 
 /** Ops: push a fresh entry, pop the first, or remove a live one (lazily, as the queue does). */

@@ -6,8 +6,13 @@
  * writes were a fifth of the cost of a take. The comparison is written out rather than passed in:
  * this heap sits on the hot path of every quantum.
  */
+import type { FairnessGroup } from '../ready-queue.ts';
+
 export interface LevelEntry<S> {
   split: S;
+  /** The split's fairness group (fixed while it is queued): a take reads its Priority from here
+   * without first waiting for the split record to load. */
+  group: FairnessGroup;
   level: number;
   /** The levelPriority the split was queued with (its cached Priority at offer time). */
   levelPriority: number;

@@ -240,7 +240,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       const entry = this.poll();
       if (entry === null) return null;
       const split = entry.split;
-      const fresh = split.group.priority;
+      const fresh = entry.group.priority;
       // The entry holds the level of the Priority the split was queued with.
       const levelChanged = fresh.level !== entry.level;
       split.priority = fresh;
@@ -353,6 +353,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     if (entry === undefined || fresh) {
       entry = {
         split,
+        group: split.group,
         level,
         levelPriority,
         sequence: split.sequence,
@@ -361,6 +362,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       };
     } else {
       entry.split = split;
+      entry.group = split.group;
       entry.level = level;
       entry.levelPriority = levelPriority;
       entry.sequence = split.sequence;
