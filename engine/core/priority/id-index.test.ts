@@ -59,6 +59,27 @@ describe('IdIndex', () => {
     expect(index.get(ids[0]!)).toBe(-1);
   });
 
+  it('keeps a sliding window of counter ids, and two interleaved counters, all findable', () => {
+    const index = new IdIndex();
+    const model = new Map<number, number>();
+    for (let i = 0; i < 30_000; i++) {
+      // Counter A slides a window of 500 live ids; counter B (far away) interleaves with it.
+      for (const key of [i, 5_000_000 + 3 * i]) {
+        expect(index.add(key, i)).toBe(true);
+        model.set(key, i);
+      }
+      if (i >= 500) {
+        for (const key of [i - 500, 5_000_000 + 3 * (i - 500)]) {
+          expect(index.delete(key)).toBe(true);
+          model.delete(key);
+        }
+      }
+    }
+    expect(index.size).toBe(model.size);
+    for (const [key, slot] of model) expect(index.get(key)).toBe(slot);
+    expect(index.get(0)).toBe(-1);
+  });
+
   it('treats -0 and 0 as one id, as a Map does', () => {
     const index = new IdIndex();
     expect(index.add(0, 1)).toBe(true);

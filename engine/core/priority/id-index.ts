@@ -12,7 +12,7 @@
  */
 import type { TaskId } from './queued-task.ts';
 
-const MIN_CAPACITY = 128;
+const MIN_CAPACITY = 1024;
 /** Tables this small never shrink: the memory is trivial and small queues skip the rehashing. */
 const SHRINK_ABOVE = 2048;
 /** An insertion walking further than this means the ids collide in the low bits: scatter them. */

@@ -359,6 +359,7 @@ export class PriorityTaskQueue<T> {
   }
 
   private maybeCompact(): void {
+    if (this.dead === 0 && this.quota === null) return; // the plain push/pop path
     const live = this.index.size;
     const allowed = Math.max(this.cfg.compactionMin, live);
     if (this.dead > allowed) this.compact();

@@ -18,7 +18,7 @@ export const LIVE = 1;
 export const DEAD = 2;
 
 /** Initial capacity, and the smallest the table shrinks back to. */
-export const MIN_SLOTS = 64;
+export const MIN_SLOTS = 256;
 /** Tables this small never shrink: the memory is trivial and small queues skip the repacking. */
 export const SHRINK_ABOVE = 1024;
 
