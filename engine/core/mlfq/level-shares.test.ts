@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeGroup, makeSplit } from '../ready-queue.ts';
 import { LEVEL_COUNT } from './mlfq-config.ts';
-import { MultilevelSplitQueue, roundedQuotient } from './multilevel-split-queue.ts';
+import { MultilevelSplitQueue } from './multilevel-split-queue.ts';
+import { roundedQuotient } from './priced-priority.ts';
 
 const QUANTUM = 10_000_000; // 10 ms: every threshold is a whole number of quanta
 const SPLITS_PER_LEVEL = 3; // a level never empties while one of its splits runs

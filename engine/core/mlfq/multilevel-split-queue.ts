@@ -8,16 +8,10 @@
  * caches the Priority it was queued with, refreshed on take, charge and wake — as Trino's
  * `PrioritizedSplitRunner` caches its `TaskHandle`'s priority.
  */
-import type {
-  FairnessGroup,
-  LevelStat,
-  OfferReason,
-  Priority,
-  ReadyQueue,
-  ReadySplit,
-} from '../ready-queue.ts';
+import type { LevelStat, OfferReason, Priority, ReadyQueue, ReadySplit } from '../ready-queue.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { LevelHeap, type LevelEntry } from './level-heap.ts';
+import { nextQueueStamp, PricedPriority, roundedQuotient } from './priced-priority.ts';
 import { SplitIndex } from './split-index.ts';
 import {
   DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS,
@@ -36,50 +30,6 @@ export interface MlfqLevelStat extends LevelStat {
   readonly levelMinPriority: number;
 }
 
-let queueStamps = 0;
-
-/**
- * `Math.round(t / m)` for t ≥ 0, exactly, by a multiplication with `inverse` = 1 / m: divisions
- * chained over the levels were a tenth of a take. The product can differ from the quotient by a
- * few ulps, which changes the rounding only when the fraction is that close to one half; there
- * the division decides.
- */
-export function roundedQuotient(t: number, m: number, inverse: number): number {
-  const q = t * inverse;
-  const fraction = q - Math.floor(q);
-  if (Math.abs(fraction - 0.5) <= q * 1e-15 + 1e-12) return Math.round(t / m);
-  return Math.round(q);
-}
-
-/**
- * A Priority this queue gave a group, stamped with the queue and the group: a group whose current
- * Priority is not stamped by this queue was priced elsewhere (another policy, another queue) and
- * is priced afresh when moved here. A stamp instead of a `WeakMap` group → Priority: that map's
- * update on every charge was a tenth of a simulated quantum's cost.
- */
-class PricedPriority implements Priority {
-  // Private fields: not properties, so a PricedPriority still compares equal to `{ level,
-  // levelPriority }` and serializes as one.
-  readonly #stamp: number;
-  readonly #group: FairnessGroup;
-
-  constructor(
-    readonly level: number,
-    readonly levelPriority: number,
-    stamp: number,
-    group: FairnessGroup,
-  ) {
-    this.#stamp = stamp;
-    this.#group = group;
-  }
-
-  static pricedBy(priority: Priority, stamp: number, group: FairnessGroup): boolean {
-    return (
-      priority instanceof PricedPriority && priority.#stamp === stamp && priority.#group === group
-    );
-  }
-}
-
 export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
   readonly policy = 'mlfq' as const;
 
@@ -89,7 +39,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   private readonly levelMinPriority: number[] = new Array<number>(LEVEL_COUNT).fill(-1);
   private readonly selectedCount: number[] = new Array<number>(LEVEL_COUNT).fill(0);
   /** Stamped on every Priority this queue gives a group (see `PricedPriority`). */
-  private readonly stamp = ++queueStamps;
+  private readonly stamp = nextQueueStamp();
   /** The level `advance` computed (its second result, kept off the heap). */
   private advancedLevel = 0;
 
