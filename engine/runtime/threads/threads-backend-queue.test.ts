@@ -1,20 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SplitWork } from '../backend.ts';
-import { Driver, fixture, MS } from './fixtures/driver.ts';
-import { ThreadsBackend } from './threads-backend.ts';
+import { fixture, MS, ownedDrivers } from './fixtures/driver.ts';
 
 // A dispatch queued behind a running quantum (`enqueue`): it starts when that quantum ends, can be
 // taken back until then, and every way a worker's quanta end still reports each split exactly once.
-let backend: ThreadsBackend | null = null;
-async function pool(): Promise<Driver> {
-  backend = new ThreadsBackend({ workers: 2 });
-  await backend.ready();
-  return new Driver(backend);
-}
-afterEach(async () => {
-  await backend?.close();
-  backend = null;
-});
+const pool = ownedDrivers();
 
 const spin = (ms: number): SplitWork => ({ kernel: 'spin', totalNanos: ms * MS });
 const FOREVER = 600_000 * MS;

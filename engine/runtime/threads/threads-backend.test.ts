@@ -1,6 +1,6 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { KernelName } from '../backend.ts';
-import { Driver, fixture, MS } from './fixtures/driver.ts';
+import { Driver, fixture, MS, ownedDrivers } from './fixtures/driver.ts';
 import { ThreadsBackend } from './threads-backend.ts';
 
 // Tests that leave the pool as they found it share one (starting workers is the slow part);
@@ -18,16 +18,7 @@ afterAll(async () => {
   await (await shared)?.backend.close();
 });
 
-let backend: ThreadsBackend | null = null;
-async function own(): Promise<Driver> {
-  backend = new ThreadsBackend({ workers: 2 });
-  await backend.ready();
-  return new Driver(backend);
-}
-afterEach(async () => {
-  await backend?.close();
-  backend = null;
-});
+const own = ownedDrivers();
 
 const CPU_KERNELS: KernelName[] = ['hash', 'sort', 'compress', 'matmul', 'spin'];
 
@@ -177,11 +168,15 @@ describe('ThreadsBackend', { timeout: 60_000 }, () => {
     expect(fired).toEqual(['early']);
   });
 
-  it('rejects a worker count out of range, naming the field', () => {
-    backend = new ThreadsBackend({ workers: 1 });
-    expect(() => backend!.setWorkerCount(0)).toThrow(/workers must be an integer/);
-    expect(() => backend!.setWorkerCount(1.5)).toThrow(
-      expect.objectContaining({ field: 'workers' }),
-    );
+  it('rejects a worker count out of range, naming the field', async () => {
+    const backend = new ThreadsBackend({ workers: 1 });
+    try {
+      expect(() => backend.setWorkerCount(0)).toThrow(/workers must be an integer/);
+      expect(() => backend.setWorkerCount(1.5)).toThrow(
+        expect.objectContaining({ field: 'workers' }),
+      );
+    } finally {
+      await backend.close();
+    }
   });
 });
