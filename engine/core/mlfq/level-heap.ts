@@ -121,6 +121,17 @@ export class LevelHeap<S> {
     this.seq = seq;
   }
 
+  /** The child of `i` that comes first in `(levelPriority, sequence)` order; −1 at a leaf. */
+  private firstChild(i: number, n: number): number {
+    const left = 2 * i + 1;
+    if (left >= n) return -1;
+    const right = left + 1;
+    if (right >= n) return left;
+    const lp = this.prio[left]!;
+    const rp = this.prio[right]!;
+    return rp < lp || (rp === lp && this.seq[right]! < this.seq[left]!) ? right : left;
+  }
+
   /**
    * Floyd's bottom-up pop: the hole at the root walks down to a leaf taking the smaller child
    * (one comparison per level instead of two), then `last` — which came from the bottom and
@@ -132,26 +143,10 @@ export class LevelHeap<S> {
     const seq = this.seq;
     const n = entries.length;
     let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      let child = left;
-      let cp = prio[left]!;
-      let cq = seq[left]!;
-      const right = left + 1;
-      if (right < n) {
-        const rp = prio[right]!;
-        const rq = seq[right]!;
-        if (rp < cp || (rp === cp && rq < cq)) {
-          child = right;
-          cp = rp;
-          cq = rq;
-        }
-      }
-      const childEntry = entries[child]!;
-      entries[i] = childEntry;
-      prio[i] = cp;
-      seq[i] = cq;
+    for (let child = this.firstChild(i, n); child >= 0; child = this.firstChild(i, n)) {
+      entries[i] = entries[child]!;
+      prio[i] = prio[child]!;
+      seq[i] = seq[child]!;
       i = child;
     }
     this.siftUp(last, i);
@@ -187,22 +182,9 @@ export class LevelHeap<S> {
     const p = entry.levelPriority;
     const q = entry.sequence;
     let i = start;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      let child = left;
-      let cp = prio[left]!;
-      let cq = seq[left]!;
-      const right = left + 1;
-      if (right < n) {
-        const rp = prio[right]!;
-        const rq = seq[right]!;
-        if (rp < cp || (rp === cp && rq < cq)) {
-          child = right;
-          cp = rp;
-          cq = rq;
-        }
-      }
+    for (let child = this.firstChild(i, n); child >= 0; child = this.firstChild(i, n)) {
+      const cp = prio[child]!;
+      const cq = seq[child]!;
       if (!(cp < p || (cp === p && cq < q))) break;
       const childEntry = entries[child]!;
       entries[i] = childEntry;

@@ -65,23 +65,17 @@ export class KeyHeap {
       slots[i] = slots[child]!;
       i = child;
     }
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const up = keys[parent]!;
-      if (!(key < up)) break;
-      keys[i] = up;
-      slots[i] = slots[parent]!;
-      i = parent;
-    }
-    keys[i] = key;
-    slots[i] = slot;
+    this.placeUp(i, key, slot);
   }
 
   siftUp(index: number): void {
+    this.placeUp(index, this.keys[index]!, this.slots[index]!);
+  }
+
+  /** Puts `(key, slot)` into the hole at `index`, moving it up past every larger parent. */
+  private placeUp(index: number, key: number, slot: number): void {
     const keys = this.keys;
     const slots = this.slots;
-    const key = keys[index]!;
-    const slot = slots[index]!;
     let i = index;
     while (i > 0) {
       const parent = (i - 1) >> 1;
