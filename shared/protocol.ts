@@ -313,6 +313,18 @@ export interface SpanColumns {
 
 export type GraphRunState = 'starting' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
+/** A graph node's states (DESIGN.md §3.4), in the order the app lists them. */
+export const NODE_STATES = [
+  'pending',
+  'ready',
+  'running',
+  'succeeded',
+  'failed',
+  'skipped',
+  'cancelled',
+] as const;
+export type NodeStateName = (typeof NODE_STATES)[number];
+
 /** Figures of a finished graph run (DESIGN.md §3.4), ms; over every graph of the run. */
 export interface GraphMetricsRow {
   workers: number;
@@ -339,16 +351,7 @@ export interface GraphFrame {
   graph: number;
   graphs: number;
   /** Node states over every graph of the run. */
-  nodes: {
-    total: number;
-    pending: number;
-    ready: number;
-    running: number;
-    succeeded: number;
-    failed: number;
-    skipped: number;
-    cancelled: number;
-  };
+  nodes: { total: number } & Record<NodeStateName, number>;
   /** Backend time since the run started (ms). */
   makespanMs: number;
   /**

@@ -12,17 +12,9 @@
  * and throws `ILLEGAL_TRANSITION`.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
+import { NODE_STATES, type NodeStateName } from '../../../shared/protocol.ts';
 
-export const NODE_STATES = [
-  'pending',
-  'ready',
-  'running',
-  'succeeded',
-  'failed',
-  'skipped',
-  'cancelled',
-] as const;
-export type NodeStateName = (typeof NODE_STATES)[number];
+export { NODE_STATES, type NodeStateName } from '../../../shared/protocol.ts';
 
 export const PENDING = 0;
 export const READY = 1;

@@ -3,20 +3,11 @@
  * node counts, makespan and, once it ends, the bounds it is judged against. Says plainly when the
  * Gantt shows a sample (the stealing executor records one node in `sampleEvery`).
  */
+import { NODE_STATES } from '../../../shared/protocol.ts';
 import { useApp } from '../context.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { Panel } from './charts.tsx';
-
-const NODE_STATES = [
-  'pending',
-  'ready',
-  'running',
-  'succeeded',
-  'failed',
-  'skipped',
-  'cancelled',
-] as const;
 
 export function GraphRunPanel() {
   useTelemetryTick(500);
