@@ -7,6 +7,7 @@
  * same report byte for byte.
  */
 import type { EngineConfig } from '../../../shared/config.ts';
+import type { GraphMetricsRow } from '../../../shared/protocol.ts';
 import type { ClassReport } from './class-stats.ts';
 import type { TrinoSummaryJson } from './trino-stats.ts';
 
@@ -18,15 +19,8 @@ export interface LevelReport {
   selections: number;
 }
 
-export interface DagReport {
-  workMs: number;
-  criticalPathMs: number;
-  lowerBoundMs: number;
-  efficiency: number;
-  grahamRatio: number;
-  utilization: number;
-  steals: number;
-}
+/** A graph run's figures in a report: the app's metrics row without the run's shape. */
+export type DagReport = Omit<GraphMetricsRow, 'workers' | 'makespanMs'>;
 
 export interface RunReport {
   workload: string;
