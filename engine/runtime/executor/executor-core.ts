@@ -155,7 +155,7 @@ export abstract class ExecutorCore {
     this.move(split, SplitState.running);
     const wait = now - split.enqueuedAt;
     split.waitNanos += wait;
-    if (split.yieldedAt >= 0) this.noteRequeueWait(split.job.clsIndex, now - split.yieldedAt);
+    if (split.requeuedAt >= 0) this.noteRequeueWait(split.job.clsIndex, now - split.requeuedAt);
     split.worker = worker;
     split.dispatchedAt = now;
     split.level = policyLevel(this.queue, split);
@@ -216,9 +216,10 @@ export abstract class ExecutorCore {
   }
 
   /**
-   * A split that yielded is ready again at once, so the gap to its next quantum is pure queue
-   * wait: the longest such gap per class is what starvation looks like (a blocked or retried
-   * split's gap includes its sleep, so it is not counted).
+   * A split back in the queue after running (yielded, woken from blocked, or retried after its
+   * backoff) waits there from that moment to its next quantum: pure queue wait, the longest such
+   * gap per class is what starvation looks like. The clock starts when the split is ready again,
+   * so a blocked split's sleep and a retry's backoff are not counted.
    */
   private noteRequeueWait(clsIndex: number, wait: number): void {
     const max = this.requeueWaitMax;
@@ -287,7 +288,7 @@ export abstract class ExecutorCore {
   protected requeue(split: ExecSplit, now: number, reason: 'requeue' | 'woken' | 'retry'): void {
     this.move(split, SplitState.queued);
     split.enqueuedAt = now;
-    split.yieldedAt = reason === 'requeue' ? now : -1;
+    split.requeuedAt = now;
     this.queue.offer(split, now, reason);
   }
 

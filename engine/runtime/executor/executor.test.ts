@@ -187,7 +187,8 @@ describe('requeue waits', () => {
     const { sim, ex } = simRig({ workers: 1, quantumMs: 10, policy: 'fifo', preemptive: true });
     // One worker, two 30 ms splits round-robin: each yield waits one 10 ms quantum of the other.
     ex.submitJob(oneTaskJob('scan', intermediates(2, spin(30))));
-    // A split that blocks for 500 ms between calls: its gaps are sleep, not queue wait.
+    // A split that blocks for 500 ms between calls: it wakes when the worker is idle, so its
+    // gaps are all sleep and no queue wait.
     ex.submitJob(
       oneTaskJob(
         'io',
@@ -198,5 +199,41 @@ describe('requeue waits', () => {
     const waits = new Map(ex.maxRequeueWaits().map((w) => [w.cls, w.nanos]));
     expect(waits.get('scan')).toBe(20 * MS); // behind the other scan split and the io call
     expect(waits.get('io') ?? 0).toBe(0);
+  });
+
+  it('a split woken from blocked waits from its wake-up to its next quantum, like a yield', () => {
+    const { sim, ex } = simRig({ workers: 1, quantumMs: 10, policy: 'fifo', preemptive: true });
+    ex.submitJob(oneTaskJob('scan', intermediates(2, spin(30))));
+    // Runs 20–30 ms, blocks 5 ms, wakes at 35 ms behind the queued scan split (dispatched
+    // 40–50 ms), so it waits 35 → 50 ms: 15 ms of queue wait, none of its 5 ms sleep.
+    ex.submitJob(
+      oneTaskJob(
+        'io',
+        intermediates(1, spin(20, { perCallNanos: 10 * MS, blockedNanosPerCall: 5 * MS })),
+      ),
+    );
+    sim.runUntilIdle();
+    const waits = new Map(ex.maxRequeueWaits().map((w) => [w.cls, w.nanos]));
+    expect(waits.get('io')).toBe(15 * MS);
+    expect(waits.get('scan')).toBe(20 * MS);
+  });
+
+  it('a retried split waits from the end of its backoff to its next quantum', () => {
+    const { sim, ex } = simRig({
+      workers: 1,
+      quantumMs: 10,
+      policy: 'fifo',
+      preemptive: true,
+      retryBackoffMs: 5,
+    });
+    ex.submitJob(oneTaskJob('scan', intermediates(1, spin(30))));
+    // Fails its first call at 10 ms (always: probability 1, so it has no retries left after
+    // one), retries at 15 ms behind the scan split running 10–20 ms: 5 ms of queue wait.
+    ex.submitJob(
+      oneTaskJob('flaky', intermediates(1, spin(10, { failProbability: 1 })), { retries: 1 }),
+    );
+    sim.runUntilIdle();
+    const waits = new Map(ex.maxRequeueWaits().map((w) => [w.cls, w.nanos]));
+    expect(waits.get('flaky')).toBe(5 * MS);
   });
 });

@@ -115,8 +115,11 @@ export class ExecSplit implements ReadySplit {
   level = 0;
   /** Pending wake-up or retry timer. */
   cancelTimer: (() => void) | null = null;
-  /** When the split last yielded and went straight back to the queue; −1 otherwise. */
-  yieldedAt = -1;
+  /**
+   * When the split last went back to the ready queue after running (yielded, woken, retried);
+   * −1 before its first quantum (a new split's first wait includes admission, not a requeue).
+   */
+  requeuedAt = -1;
   /** Its own fairness group, made on first use (split fairness); see `ownGroup`. */
   private own: FairnessGroup | null = null;
 
