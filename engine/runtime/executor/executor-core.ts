@@ -245,7 +245,7 @@ export abstract class ExecutorCore {
         return;
       }
       case 'finished':
-        this.finishSplit(split, SplitState.succeeded);
+        this.finishSplit(split, SplitState.succeeded, end.result);
         return;
       case 'failed':
       case 'cancelled':
@@ -294,16 +294,23 @@ export abstract class ExecutorCore {
 
   // ─── internals: endings ──────────────────────────────────────────────────────────────────
 
-  /** A split reaches a terminal state (or `cancelling`, for one still on a worker). */
-  protected finishSplit(split: ExecSplit, to: SplitState): void {
+  /**
+   * A split reaches a terminal state (or `cancelling`, for one still on a worker). `result` (a
+   * user module's return value) goes to the split's end event, and to its job's when it is the
+   * job's only split; nothing keeps it afterwards.
+   */
+  protected finishSplit(split: ExecSplit, to: SplitState, result?: unknown): void {
     const wasAdmittedLeaf = split.leaf && split.state !== SplitState.waiting;
     const wasCancelling = split.state === SplitState.cancelling;
     this.move(split, to);
     if (!isTerminalSplit(to)) return;
     this.splits.delete(split.id);
     if (wasAdmittedLeaf && !wasCancelling) this.admission.release(split.task);
-    if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now());
+    if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now(), result);
+    const jobResult = result !== undefined && split.job.totalSplits === 1;
+    if (jobResult) split.job.result = result; // read by the job's end, if it ends just below
     if (split.task.live.delete(split)) this.settleTask(split.task);
+    if (jobResult) split.job.result = undefined; // an open task: the job did not end with it
     if (split.leaf) this.admit(split.task);
   }
 

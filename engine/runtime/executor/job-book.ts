@@ -24,6 +24,11 @@ export interface JobEnd {
   waitNanos: number;
   splits: number;
   error?: string;
+  /**
+   * What the job's one split returned (a user module's result), for a job of exactly one split;
+   * a job of many splits hands each result to `SplitEnd.result` only. Never kept after the event.
+   */
+  result?: unknown;
 }
 
 export interface TaskEnd {
@@ -45,6 +50,8 @@ export interface SplitEnd {
   waitNanos: number;
   scheduledNanos: number;
   endNanos: number;
+  /** What a succeeded split's user module returned (absent for built-in kernels and the sim). */
+  result?: unknown;
 }
 
 type Listener<T> = (value: T) => void;
@@ -143,7 +150,7 @@ export class JobBook {
     }
   }
 
-  splitEnded(split: ExecSplit, state: SplitState, now: number): void {
+  splitEnded(split: ExecSplit, state: SplitState, now: number, result?: unknown): void {
     const name = SPLIT_STATE_NAMES[state] as SplitEnd['state'];
     if (name === 'succeeded') this.counts.splitsSucceeded++;
     else if (name === 'failed') this.counts.splitsFailed++;
@@ -163,6 +170,7 @@ export class JobBook {
       scheduledNanos: split.scheduledNanos,
       endNanos: now,
     };
+    if (result !== undefined) e.result = result;
     for (const fn of this.splitEnd) fn(e);
   }
 
@@ -220,6 +228,8 @@ export class JobBook {
   }
 
   private emitEnd(job: ExecJob): void {
+    const result = job.result;
+    job.result = undefined; // handed to listeners once, never held by the book
     if (this.recentCapacity > 0) {
       this.recent[this.recentWritten % this.recentCapacity] = row(job);
       this.recentWritten++;
@@ -237,6 +247,7 @@ export class JobBook {
       splits: job.totalSplits,
     };
     if (job.error !== undefined) e.error = job.error;
+    if (result !== undefined) e.result = result;
     for (const fn of this.jobEnd) fn(e);
   }
 }

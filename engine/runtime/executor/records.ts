@@ -28,6 +28,8 @@ export class ExecJob implements FairnessGroup {
   waitNanos = 0;
   endNanos = -1;
   error: string | undefined;
+  /** Its one split's result, from that split's end to the job's end (the same call); see JobEnd. */
+  result: unknown = undefined;
 
   constructor(
     readonly id: number,

@@ -42,6 +42,8 @@ interface MutableEnd {
   outcome: QuantumOutcome;
   blockedNanos: number;
   error: string | undefined;
+  /** The sim runs no user code: never a result (declared so every end has one shape). */
+  readonly result: undefined;
 }
 
 function newEnd(): MutableEnd {
@@ -55,6 +57,7 @@ function newEnd(): MutableEnd {
     outcome: 'yielded',
     blockedNanos: 0,
     error: undefined,
+    result: undefined,
   };
 }
 
