@@ -414,6 +414,11 @@ export interface Frame {
   config: EngineConfig;
   /** Events since the previous frame (knob changes, for timeline markers). */
   events: EngineEvent[];
+  /**
+   * Events overwritten in the event ring before any frame carried them (cumulative; a burst of
+   * more changes than the ring holds between two frames). Optional: added after the first release.
+   */
+  eventsDropped?: number;
   /** Live jobs first, then recently ended ones; bounded. */
   jobs: JobRow[];
   /** Alarms raised now (empty when all is well). Optional: added after the first release. */

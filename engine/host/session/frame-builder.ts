@@ -1,8 +1,9 @@
 /**
  * Builds telemetry frames (DESIGN.md §6) from an executor: each frame carries what changed since
  * the previous one (spans, events) and the state now (levels, workers, counters, percentiles,
- * fairness, utilization, config). Spans come from the executor's bounded ring; what the ring
- * overwrote before a frame could carry it is counted in `spansDropped`, never hidden.
+ * fairness, utilization, config). Spans and events come from the executor's bounded rings; what
+ * a ring overwrote before a frame could carry it is counted (`spansDropped`, `eventsDropped`),
+ * never hidden.
  */
 import type { Alarm, Frame, SpanColumns } from '../../../shared/protocol.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
@@ -28,6 +29,7 @@ export class FrameBuilder {
   private eventCursor = 0;
   private lastTime: number;
   private dropped = 0;
+  private eventsDropped = 0;
   private lastUtilization = 0;
   private readonly maxSpans: number;
   private readonly maxJobs: number;
@@ -96,6 +98,7 @@ export class FrameBuilder {
     if (consume) {
       this.spanCursor = read.cursor;
       this.dropped += read.dropped;
+      this.eventsDropped += ex.events.droppedSince(this.eventCursor);
       this.eventCursor = ex.events.total;
       this.lastTime = now;
       this.lastUtilization = utilization;
@@ -121,6 +124,7 @@ export class FrameBuilder {
       spansDropped: this.dropped,
       config: ex.config,
       events,
+      eventsDropped: this.eventsDropped,
       jobs: ex.jobs(this.maxJobs),
       alarms: this.alarms(wait, oldestWaitMs),
       oldestWaitMs,

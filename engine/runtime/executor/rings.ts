@@ -189,7 +189,10 @@ export function outcomeName(index: number): QuantumOutcome {
   return SPAN_OUTCOMES[index] ?? 'yielded';
 }
 
-/** The last `capacity` events; `since(cursor)` for frames. */
+/**
+ * The last `capacity` events; `since(cursor)` for frames, `droppedSince(cursor)` for what was
+ * overwritten before that read (a burst of changes between two frames), counted like spans.
+ */
 export class EventRing {
   private readonly items: EngineEvent[] = [];
   private written = 0;
@@ -203,6 +206,11 @@ export class EventRing {
     if (this.items.length < this.capacity) this.items.push(event);
     else this.items[this.written % this.capacity] = event;
     this.written++;
+  }
+
+  /** Events written after `from` that the ring no longer holds. */
+  droppedSince(from: number): number {
+    return Math.max(0, this.written - this.capacity - from);
   }
 
   since(from: number): EngineEvent[] {
