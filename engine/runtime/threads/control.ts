@@ -9,15 +9,24 @@
  * decides — the worker to run it, the main thread to take it back. Two words, because a dispatch
  * may be queued while the previous one is still undecided (promoted by the main thread, not yet
  * claimed by the worker); each dispatch uses the word its predecessor does not.
+ *
+ * The two cut words shorten a running quantum (`ThreadsBackend.shortenQuantum`, e.g. when the
+ * operator leaves non-preemptive priority, whose quanta would otherwise run to completion): the
+ * worker, between units, ends its quantum as a normal yield once it has run as long as the cut
+ * allows. The cut names its split, so a stale one never touches the quantum that runs next.
  */
 export const CONTROL = {
   /** Split id whose cancellation is requested; `NO_SPLIT` when none. */
   CANCEL: 0,
   /** Ticket words (index `TICKET + 0` and `TICKET + 1`); `NO_TICKET` when free. */
   TICKET: 1,
+  /** Split id whose running quantum is cut; `NO_SPLIT` when none. */
+  CUT_SPLIT: 3,
+  /** The cut: how long (µs from the quantum's start) that quantum may run at most. */
+  CUT_MICROS: 4,
 } as const;
 
-export const CONTROL_WORDS = 3;
+export const CONTROL_WORDS = 5;
 export const NO_SPLIT = -1;
 export const NO_TICKET = 0;
 
@@ -25,6 +34,7 @@ export function createControl(): { buffer: SharedArrayBuffer; words: Int32Array 
   const buffer = new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT);
   const words = new Int32Array(buffer);
   words[CONTROL.CANCEL] = NO_SPLIT;
+  words[CONTROL.CUT_SPLIT] = NO_SPLIT;
   return { buffer, words };
 }
 
@@ -48,4 +58,31 @@ export function takeTicket(words: Int32Array, word: number, ticket: number): boo
 /** True while nobody has decided `ticket` yet. */
 export function isTicketOpen(words: Int32Array, word: number, ticket: number): boolean {
   return Atomics.load(words, CONTROL.TICKET + word) === ticket;
+}
+
+/**
+ * Cuts `splitId`'s running quantum to at most `nanos` from its start (whole µs, rounded down;
+ * an earlier, shorter cut of the same split stays). Only the main thread writes the cut words,
+ * and it cuts only the split it knows the worker is running, so the worker never reads one
+ * split's id with another's length.
+ */
+export function cutQuantum(words: Int32Array, splitId: number, nanos: number): void {
+  let micros = Math.min(0x7fffffff, Math.max(0, Math.floor(nanos / 1000)));
+  if (Atomics.load(words, CONTROL.CUT_SPLIT) === splitId) {
+    micros = Math.min(micros, Atomics.load(words, CONTROL.CUT_MICROS));
+  }
+  // Length first: a worker that sees the id reads a length meant for it.
+  Atomics.store(words, CONTROL.CUT_MICROS, micros);
+  Atomics.store(words, CONTROL.CUT_SPLIT, splitId);
+}
+
+/** How long (ns) `splitId`'s running quantum may run at most by its cut; Infinity when uncut. */
+export function quantumCut(words: Int32Array, splitId: number): number {
+  if (Atomics.load(words, CONTROL.CUT_SPLIT) !== splitId) return Infinity;
+  return Atomics.load(words, CONTROL.CUT_MICROS) * 1000;
+}
+
+/** Forgets `splitId`'s cut (its quantum has ended), so its next quantum runs in full. */
+export function clearCut(words: Int32Array, splitId: number): void {
+  Atomics.compareExchange(words, CONTROL.CUT_SPLIT, splitId, NO_SPLIT);
 }

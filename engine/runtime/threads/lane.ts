@@ -7,7 +7,14 @@
  */
 import type { ResourceLimits } from 'node:worker_threads';
 import type { Dispatch } from '../backend.ts';
-import { createControl, isTicketOpen, offerTicket, takeTicket } from './control.ts';
+import {
+  clearCut,
+  createControl,
+  cutQuantum,
+  isTicketOpen,
+  offerTicket,
+  takeTicket,
+} from './control.ts';
 import type { FromQuantumWorker, QuantumReport, QuantumWorkerData } from './protocol.ts';
 import { WorkerHost } from './worker-host.ts';
 
@@ -31,6 +38,8 @@ export class Lane {
   private runningWord = -1;
   private queuedTicket: Ticket = { word: 0, value: 0 };
   private issued = 0;
+  /** A cut asked for the queued dispatch before the worker started it (ns; Infinity: none). */
+  private queuedCut = Infinity;
 
   constructor(
     readonly id: number,
@@ -47,6 +56,20 @@ export class Lane {
     this.runningWord = -1;
     this.sentAt = at;
     this.cancelAsked = false;
+  }
+
+  /**
+   * Cuts the quanta dispatched here to at most `nanos` from their start: the one the worker runs
+   * now at once, a queued one not started yet once it is (its cut must not name it while the
+   * quantum before it still runs, see `cutQuantum`).
+   */
+  cut(nanos: number): void {
+    if (this.queued !== null && this.queuedStarted()) {
+      cutQuantum(this.control, this.queued.splitId, nanos);
+      return;
+    }
+    if (this.running !== null) cutQuantum(this.control, this.running.splitId, nanos);
+    if (this.queued !== null) this.queuedCut = Math.min(this.queuedCut, nanos);
   }
 
   /**
@@ -68,6 +91,7 @@ export class Lane {
     if (this.queued === null) return false;
     if (!takeTicket(this.control, this.queuedTicket.word, this.queuedTicket.value)) return false;
     this.queued = null;
+    this.queuedCut = Infinity;
     return true;
   }
 
@@ -81,11 +105,16 @@ export class Lane {
 
   /** The running dispatch ended: the queued one (if any) is now running, started at `at`. */
   advance(at: number): void {
+    if (this.running !== null) clearCut(this.control, this.running.splitId);
     this.cancelAsked = false;
     this.sentAt = at;
     this.running = this.queued;
     this.runningWord = this.queued === null ? -1 : this.queuedTicket.word;
     this.queued = null;
+    if (this.running !== null && this.queuedCut !== Infinity) {
+      cutQuantum(this.control, this.running.splitId, this.queuedCut);
+    }
+    this.queuedCut = Infinity;
   }
 }
 

@@ -4,7 +4,7 @@
  * with a `shouldYield` context. Measures wall time; never throws (a failure is an outcome).
  */
 import type { Dispatch, KernelName, ModuleRef } from '../backend.ts';
-import { isCancelRequested } from './control.ts';
+import { isCancelRequested, quantumCut } from './control.ts';
 import { CPU_KERNELS, sink, type Calibration } from './kernels.ts';
 import type { QuantumReport } from './protocol.ts';
 import { UnitMeter } from './unit-meter.ts';
@@ -48,8 +48,10 @@ export class QuantumRunner {
     const kernel = CPU_KERNELS[name];
     if (kernel === undefined) throw new Error(`no kernel named ${String(name)}`);
     const meter = this.meter(name);
-    // With perCallNanos the call is atomic (it may overrun); otherwise the quantum bounds it.
-    const bound = work.perCallNanos === undefined ? quantumNanos : Infinity;
+    // With perCallNanos the call is atomic (it may overrun, and no cut shortens it); otherwise
+    // the quantum bounds it, or a cut of it (control.ts) that arrives while it runs.
+    const bounded = work.perCallNanos === undefined;
+    const bound = bounded ? quantumNanos : Infinity;
     let done = 0;
     let now = start;
     while (done < call && now - start < bound) {
@@ -57,6 +59,7 @@ export class QuantumRunner {
         meter.retune();
         return this.end(dispatch, start, Math.min(done, call), 'cancelled');
       }
+      if (bounded && now - start >= quantumCut(this.control, dispatch.splitId)) break;
       const unitStart = now;
       this.observed ^= kernel.unit(meter.size);
       now = this.clock();
@@ -104,7 +107,11 @@ export class QuantumRunner {
       return aborter.signal.aborted;
     };
     const ctx: TaskContext = {
-      shouldYield: () => cancelled() || this.clock() - begun >= dispatch.quantumNanos,
+      shouldYield: () => {
+        if (cancelled()) return true;
+        const ran = this.clock() - begun;
+        return ran >= dispatch.quantumNanos || ran >= quantumCut(this.control, dispatch.splitId);
+      },
       signal: aborter.signal,
       quantumNanos: dispatch.quantumNanos,
     };

@@ -121,6 +121,7 @@ export class ThreadsBackend implements Backend {
     slot.run(dispatch, this.now());
     this.running.set(dispatch.splitId, slot);
     Atomics.store(slot.control, CONTROL.CANCEL, NO_SPLIT);
+    Atomics.store(slot.control, CONTROL.CUT_SPLIT, NO_SPLIT);
     this.post(slot, dispatch, undefined);
   }
 
@@ -175,6 +176,22 @@ export class ThreadsBackend implements Backend {
     slot.cancelAsked = true;
     // Once the queued dispatch has started, this one has ended: leave the word to the other.
     if (!slot.queuedStarted()) Atomics.store(slot.control, CONTROL.CANCEL, splitId);
+  }
+
+  /**
+   * Cuts the quantum running on `workerId` (and one queued there) to at most `quantumNanos` from
+   * its start: the worker ends it as a normal yield at the next unit boundary past the cut. A
+   * per-call split's call is atomic and runs whole; an idle or unknown worker has nothing to cut.
+   */
+  shortenQuantum(workerId: number, quantumNanos: number): void {
+    if (typeof quantumNanos !== 'number' || Number.isNaN(quantumNanos) || quantumNanos < 0) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `quantumNanos must be a number ≥ 0, got ${String(quantumNanos)}`,
+        'quantumNanos',
+      );
+    }
+    this.slots.get(workerId)?.cut(quantumNanos);
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {

@@ -5,8 +5,8 @@
  *
  *     export function myWork(input, ctx) { ... }
  *
- * - `ctx.shouldYield()` is true once the quantum (`ctx.quantumNanos`) is used up or the split is
- *   cancelled; call it between small steps of your work.
+ * - `ctx.shouldYield()` is true once the quantum (`ctx.quantumNanos`, or less if the executor cuts
+ *   it short) is used up or the split is cancelled; call it between small steps of your work.
  * - `ctx.signal` aborts when the split is cancelled (pass it to APIs that take one).
  * - Return (or resolve to) a value to finish the split; the value is reported as the quantum's
  *   `result` (it must survive structured cloning).
