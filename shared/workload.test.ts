@@ -80,4 +80,28 @@ describe('workload schema', () => {
       'graph',
     );
   });
+
+  it('a wrong-typed value says what was expected; only a missing one "is required"', () => {
+    expect(errorOf({ classes: [klass({ tasks: 1.5 })] }).message).toBe(
+      'classes[0].tasks must be an integer',
+    );
+    expect(errorOf({ classes: [klass({ basePriority: 'x' })] }).message).toBe(
+      'classes[0].basePriority must be a number',
+    );
+    expect(errorOf({ seed: 'abc', classes: [klass()] }).message).toBe('seed must be a number');
+    expect(errorOf({ classes: [klass({ work: { totalMs: 'ten' } })] }).message).toBe(
+      'classes[0].work.totalMs must be a number (ms) or a distribution object',
+    );
+    expect(errorOf({ classes: [klass({ arrival: 'daily' })] }).message).toBe(
+      'classes[0].arrival must be an object',
+    );
+    expect(errorOf({ classes: [klass({ splits: null })] }).message).toBe(
+      'classes[0].splits must be an object',
+    );
+    const { name: _name, ...nameless } = klass();
+    expect(errorOf({ classes: [nameless] }).message).toBe('classes[0].name is required');
+    expect(errorOf({ classes: [klass({ work: { totalMs: { kind: 'fixed' } } })] }).message).toBe(
+      'classes[0].work.totalMs.ms is required',
+    );
+  });
 });

@@ -5,10 +5,13 @@
  *
  * `parseWorkload` is the only way in: it returns the normalised document (defaults filled in) or
  * throws `INVALID_WORKLOAD` whose message names the field, e.g. `classes[1].arrival.rate must be
- * > 0`. Objects are strict, so a misspelt field is an error rather than silently ignored.
+ * > 0` (shared/schema-error.ts). Objects are strict, so a misspelt field is an error, not ignored.
  */
 import { z } from 'zod';
-import { SchedLabError, type ErrorCode } from './errors.ts';
+import { schemaError } from './schema-error.ts';
+
+// Re-exported: the field formatter and the zod-to-error mapping began here.
+export { fieldPath, schemaError } from './schema-error.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
 
@@ -36,21 +39,33 @@ const positive = z.number().finite().gt(0);
 const count = z.number().int().min(1);
 const unit = z.number().min(0).max(1);
 
-const distributionObject = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('fixed'), ms: nonNegative }),
-  z
-    .strictObject({ kind: z.literal('uniform'), minMs: nonNegative, maxMs: nonNegative })
-    .refine((d) => d.maxMs >= d.minMs, { message: 'must be >= minMs', path: ['maxMs'] }),
-  z.strictObject({ kind: z.literal('exponential'), meanMs: positive }),
-  z
-    .strictObject({
-      kind: z.literal('trino'),
-      name: z.enum(TRINO_DISTRIBUTIONS),
-      from: unit.default(0),
-      to: unit.default(1),
-    })
-    .refine((d) => d.to > d.from, { message: 'must be > from', path: ['to'] }),
-]);
+const distributionObject = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('fixed'), ms: nonNegative }),
+    z
+      .strictObject({ kind: z.literal('uniform'), minMs: nonNegative, maxMs: nonNegative })
+      .refine((d) => d.maxMs >= d.minMs, { message: 'must be >= minMs', path: ['maxMs'] }),
+    z.strictObject({ kind: z.literal('exponential'), meanMs: positive }),
+    z
+      .strictObject({
+        kind: z.literal('trino'),
+        name: z.enum(TRINO_DISTRIBUTIONS),
+        from: unit.default(0),
+        to: unit.default(1),
+      })
+      .refine((d) => d.to > d.from, { message: 'must be > from', path: ['to'] }),
+  ],
+  {
+    // zod types this hook as union issues only, but a non-object input arrives as invalid_type.
+    error: (issue) => {
+      const raw = issue as z.core.$ZodRawIssue;
+      return raw.code === 'invalid_type' && raw.input !== undefined
+        ? 'must be a number (ms) or a distribution object'
+        : undefined;
+    },
+  },
+);
 
 /** A time distribution in ms; a bare number is shorthand for `{kind: 'fixed', ms}`. */
 export const distributionSchema = z.preprocess(
@@ -231,82 +246,6 @@ export const workloadSchema = z
 
 export type WorkloadInput = z.input<typeof workloadSchema>;
 export type Workload = z.output<typeof workloadSchema>;
-
-/** `['classes', 1, 'arrival', 'rate']` → `classes[1].arrival.rate`. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
-
-type Issue = z.core.$ZodIssue;
-
-/** One zod issue as `<requirement>` in the words of our error catalogue. */
-function requirement(issue: Issue): string {
-  switch (issue.code) {
-    case 'too_small':
-      if (issue.origin === 'array' || issue.origin === 'string')
-        return `must have at least ${String(issue.minimum)} ${issue.origin === 'array' ? 'entries' : 'characters'}`;
-      return `must be ${issue.inclusive === false ? '>' : '>='} ${String(issue.minimum)}`;
-    case 'too_big':
-      return `must be ${issue.inclusive === false ? '<' : '<='} ${String(issue.maximum)}`;
-    case 'invalid_type':
-      return issue.input === undefined
-        ? 'is required'
-        : `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
-    case 'invalid_union': {
-      const options = 'options' in issue ? issue.options : undefined;
-      if (options !== undefined) return `must be one of ${options.map(String).join(', ')}`;
-      return 'does not match any allowed form';
-    }
-    case 'unrecognized_keys':
-      return `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
-    case 'invalid_format':
-      return `must be a valid ${issue.format}`;
-    case 'not_multiple_of':
-      return `must be a multiple of ${String(issue.divisor)}`;
-    default:
-      return issue.message;
-  }
-}
-
-/**
- * A plain union (e.g. kernel name | module) fails every branch; the useful complaint is the one
- * from the branch whose type matched (a string that is no known kernel name, not "expected
- * object"), with its path made absolute.
- */
-function bestIssue(issue: Issue): { issue: Issue; path: PropertyKey[] } {
-  if (issue.code !== 'invalid_union') return { issue, path: issue.path };
-  if (issue.discriminator !== undefined) return { issue, path: issue.path };
-  for (const branch of issue.errors) {
-    const first = branch[0];
-    if (first === undefined || (first.code === 'invalid_type' && first.path.length === 0)) continue;
-    const inner = bestIssue(first);
-    return { issue: inner.issue, path: [...issue.path, ...inner.path] };
-  }
-  return { issue, path: issue.path };
-}
-
-/**
- * The first issue of a failed parse as a coded error naming the field (`prefix` is prepended:
- * `config` for a workload's settings). Used for workloads and for `--set` overrides alike.
- */
-export function schemaError(
-  error: z.ZodError,
-  code: ErrorCode = 'INVALID_WORKLOAD',
-  prefix: readonly PropertyKey[] = [],
-): SchedLabError {
-  const first = error.issues[0];
-  if (first === undefined) return new SchedLabError(code, 'value is invalid');
-  const { issue, path } = bestIssue(first);
-  const field = fieldPath([...prefix, ...path]) || 'workload';
-  return new SchedLabError(code, `${field} ${requirement(issue)}`, field);
-}
 
 export function parseWorkload(input: unknown): Workload {
   const result = workloadSchema.safeParse(input);
