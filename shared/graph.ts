@@ -4,7 +4,7 @@
  * Costs are in milliseconds like every other user-facing time.
  */
 import { z } from 'zod';
-import { SchedLabError } from './errors.ts';
+import { schemaError } from './schema-error.ts';
 
 export const GRAPH_POLICIES = [
   'fifo',
@@ -156,18 +156,11 @@ export type GraphEdge = z.output<typeof graphEdgeSchema>;
 
 /**
  * Parses a graph document; a bad one throws `INVALID_WORKLOAD` naming the field
- * (`nodes.3.cost must be >= 0`). A document with a `generator` key is a generator spec.
+ * (`nodes[3].cost must be >= 0`). A document with a `generator` key is a generator spec.
  */
 export function parseGraphDocument(input: unknown): GraphDocument {
   const isGenerator = typeof input === 'object' && input !== null && 'generator' in input;
   const result = (isGenerator ? generatorSpecSchema : explicitGraphSchema).safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field =
-    issue === undefined || issue.path.length === 0 ? 'graph' : issue.path.map(String).join('.');
-  throw new SchedLabError(
-    'INVALID_WORKLOAD',
-    `${field}: ${issue?.message ?? 'invalid graph document'}`,
-    field,
-  );
+  throw schemaError(result.error, 'INVALID_WORKLOAD', [], 'graph');
 }

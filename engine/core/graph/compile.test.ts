@@ -62,25 +62,27 @@ describe('compileGraph', () => {
       ),
     );
     expect(e.code).toBe('INVALID_GRAPH');
-    expect(['cycle: a → b → c → a', 'cycle: b → c → a → b', 'cycle: c → a → b → c']).toContain(
-      e.message,
-    );
+    expect(
+      ['a → b → c → a', 'b → c → a → b', 'c → a → b → c'].map((c) => `edges form a cycle: ${c}`),
+    ).toContain(e.message);
+    expect(e.field).toBe('edges');
   });
 
   it('rejects a self-loop as a cycle of one node', () => {
     expect(errorOf(() => compileDocument(explicit(['a'], [['a', 'a']]))).message).toBe(
-      'cycle: a → a',
+      'edges form a cycle: a → a',
     );
   });
 
   it('rejects duplicate ids and unknown endpoints naming the field', () => {
     const dup = errorOf(() => compileDocument(explicit(['a', 'a'], [])));
     expect(dup.code).toBe('DUPLICATE_ID');
-    expect(dup.field).toBe('nodes.1.id');
+    expect(dup.field).toBe('nodes[1].id');
+    expect(dup.message).toBe('nodes[1].id duplicates node id "a"');
     const unknown = errorOf(() => compileDocument(explicit(['a'], [['a', 'zz']])));
     expect(unknown.code).toBe('INVALID_GRAPH');
-    expect(unknown.field).toBe('edges.0.to');
-    expect(unknown.message).toContain('"zz"');
+    expect(unknown.field).toBe('edges[0].to');
+    expect(unknown.message).toBe('edges[0].to names no node "zz"');
   });
 
   it('rejects an empty graph', () => {
@@ -109,7 +111,7 @@ describe('compileGraph', () => {
           const to = Int32Array.from([...dag.to, order[sorted[0]!]!]);
           const e = errorOf(() => compileGraph({ ...dag, from, to }));
           expect(e.code).toBe('INVALID_GRAPH');
-          const names = e.message.replace('cycle: ', '').split(' → ');
+          const names = e.message.replace('edges form a cycle: ', '').split(' → ');
           expect(names[0]).toBe(names.at(-1));
           const edges = new Set(Array.from(from, (a, k) => `n${a}>n${to[k]}`));
           for (let i = 0; i + 1 < names.length; i++)

@@ -8,7 +8,8 @@
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphDocument, GraphKernel } from '../../../shared/graph.ts';
 import { generateGraph } from './generators.ts';
-import { indexExplicitGraph, type IndexedGraph } from './indexed-graph.ts';
+import { emptyGraph, indexExplicitGraph, type IndexedGraph } from './indexed-graph.ts';
+import { fieldPath } from '../../../shared/schema-error.ts';
 
 export interface CompiledGraph {
   readonly nodeCount: number;
@@ -37,7 +38,7 @@ export function compileDocument(doc: GraphDocument): CompiledGraph {
 
 export function compileGraph(graph: IndexedGraph): CompiledGraph {
   const n = graph.nodeCount;
-  if (n === 0) throw new SchedLabError('INVALID_GRAPH', 'nodes: the graph is empty', 'nodes');
+  if (n === 0) throw emptyGraph();
   const { from, to } = graph;
   const m = from.length;
   const ids = graph.ids;
@@ -49,7 +50,8 @@ export function compileGraph(graph: IndexedGraph): CompiledGraph {
     const a = from[e]!;
     const b = to[e]!;
     if (a < 0 || a >= n || b < 0 || b >= n) {
-      throw new SchedLabError('INVALID_GRAPH', `edges.${e}: endpoint out of range`, `edges.${e}`);
+      const field = fieldPath(['edges', e]);
+      throw new SchedLabError('INVALID_GRAPH', `${field} has an endpoint out of range`, field);
     }
     successorStart[a + 1]!++;
     inDegree[b]!++;
@@ -73,7 +75,7 @@ export function compileGraph(graph: IndexedGraph): CompiledGraph {
   }
   if (tail < n) {
     const cycle = findCycle(n, from, to, remaining).map(nodeId);
-    throw new SchedLabError('INVALID_GRAPH', `cycle: ${cycle.join(' → ')}`, 'edges');
+    throw new SchedLabError('INVALID_GRAPH', `edges form a cycle: ${cycle.join(' → ')}`, 'edges');
   }
 
   const cost = graph.costNanos;

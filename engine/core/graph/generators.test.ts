@@ -80,6 +80,6 @@ describe('graph generators', () => {
     expect(field({ generator: 'erdos-renyi', nodes: 10, p: 2 })).toBe('p');
     expect(field({ generator: 'chain', length: 3, policy: 'random' })).toBe('policy');
     expect(field({ generator: 'spiral' })).toBe('generator');
-    expect(field({ nodes: [{ id: 'a', cost: -1 }] })).toBe('nodes.0.cost');
+    expect(field({ nodes: [{ id: 'a', cost: -1 }] })).toBe('nodes[0].cost');
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { ExplicitGraph, GraphKernel } from '../../../shared/graph.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
+import { fieldPath } from '../../../shared/schema-error.ts';
 
 export interface IndexedGraph {
   readonly nodeCount: number;
@@ -22,12 +23,21 @@ export interface IndexedGraph {
   readonly ids: readonly string[] | null;
 }
 
+/** Errors name the field relative to the graph document; a host prefixes where it sits. */
+export function emptyGraph(): SchedLabError {
+  return new SchedLabError(
+    'INVALID_GRAPH',
+    'nodes is empty: a graph needs at least one node',
+    'nodes',
+  );
+}
+
 export const msToNanos = (ms: number): number => Math.round(ms * 1e6);
 
 /** Maps string ids to indices; rejects duplicate ids and edges naming unknown nodes. */
 export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>): IndexedGraph {
   const n = doc.nodes.length;
-  if (n === 0) throw new SchedLabError('INVALID_GRAPH', 'nodes: the graph is empty', 'nodes');
+  if (n === 0) throw emptyGraph();
   const index = new Map<string, number>();
   const costNanos = new Float64Array(n);
   const retries = new Uint8Array(n);
@@ -38,11 +48,8 @@ export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>):
   const ids: string[] = [];
   doc.nodes.forEach((node, i) => {
     if (index.has(node.id)) {
-      throw new SchedLabError(
-        'DUPLICATE_ID',
-        `nodes.${i}.id: duplicate node id "${node.id}"`,
-        `nodes.${i}.id`,
-      );
+      const field = fieldPath(['nodes', i, 'id']);
+      throw new SchedLabError('DUPLICATE_ID', `${field} duplicates node id "${node.id}"`, field);
     }
     index.set(node.id, i);
     ids.push(node.id);
@@ -67,12 +74,9 @@ export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>):
     const a = index.get(edge.from);
     const b = index.get(edge.to);
     if (a === undefined || b === undefined) {
-      const end = a === undefined ? 'from' : 'to';
-      throw new SchedLabError(
-        'INVALID_GRAPH',
-        `edges.${e}.${end}: unknown node "${a === undefined ? edge.from : edge.to}"`,
-        `edges.${e}.${end}`,
-      );
+      const field = fieldPath(['edges', e, a === undefined ? 'from' : 'to']);
+      const id = a === undefined ? edge.from : edge.to;
+      throw new SchedLabError('INVALID_GRAPH', `${field} names no node "${id}"`, field);
     }
     from[e] = a;
     to[e] = b;

@@ -10,7 +10,9 @@ import {
   explicitGraphSchema,
   generatorSpecSchema,
   type GraphDocument,
+  type GraphPolicy,
 } from '../../../shared/graph.ts';
+import { prefixField } from '../../../shared/schema-error.ts';
 import { schemaError, type Workload } from '../../../shared/workload.ts';
 import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
 import { graphMetrics } from '../../core/graph/metrics.ts';
@@ -37,24 +39,67 @@ export interface GraphOutcome {
   trace: TraceWindow | null;
 }
 
+/** Generators that draw from a seed (the others are fixed shapes and have no `seed` field). */
+const SEEDED_GENERATORS: ReadonlySet<string> = new Set(
+  generatorSpecSchema.options.filter((o) => 'seed' in o.shape).map((o) => o.shape.generator.value),
+);
+
+export interface GraphOverrides {
+  /** Replaces the seed of every generator that draws from one (`--seed`). */
+  seed?: number;
+  /** Replaces every document's ready-queue policy (`--policy` on a graph workload). */
+  policy?: GraphPolicy;
+}
+
+/**
+ * The workload with its graph documents' seed and policy replaced: a graph document carries its
+ * own, so the run's seed and policy would otherwise never reach it. Bad documents pass through
+ * untouched for `graphDocuments` to report.
+ */
+export function withGraphOverrides(workload: Workload, o: GraphOverrides): Workload {
+  if (workload.graph === undefined || (o.seed === undefined && o.policy === undefined))
+    return workload;
+  const edit = (doc: unknown): unknown => {
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return doc;
+    const out: Record<string, unknown> = { ...doc };
+    if (o.policy !== undefined) out['policy'] = o.policy;
+    if (o.seed !== undefined && SEEDED_GENERATORS.has(String(out['generator'])))
+      out['seed'] = o.seed;
+    return out;
+  };
+  const graph = Array.isArray(workload.graph) ? workload.graph.map(edit) : edit(workload.graph);
+  return { ...workload, graph };
+}
+
+/** Where document `i` sits in the workload: `graph`, or `graph[i]` in a list. */
+function docPath(workload: Workload, i: number): (string | number)[] {
+  return Array.isArray(workload.graph) ? ['graph', i] : ['graph'];
+}
+
 /** The workload's graph documents, validated; errors name the field (`graph[1].depth …`). */
 export function graphDocuments(workload: Workload): GraphDocument[] {
   const raw = workload.graph;
   const list = Array.isArray(raw) ? raw : [raw];
+  if (list.length === 0)
+    throw new SchedLabError('INVALID_WORKLOAD', 'graph must have at least 1 entry', 'graph');
   return list.map((doc, i) => {
     const schema =
       typeof doc === 'object' && doc !== null && 'generator' in doc
         ? generatorSpecSchema
         : explicitGraphSchema;
     const parsed = schema.safeParse(doc);
-    if (!parsed.success)
-      throw schemaError(
-        parsed.error,
-        'INVALID_WORKLOAD',
-        Array.isArray(raw) ? ['graph', i] : ['graph'],
-      );
+    if (!parsed.success) throw schemaError(parsed.error, 'INVALID_WORKLOAD', docPath(workload, i));
     return parsed.data;
   });
+}
+
+/** Compiles a document; a cyclic or dangling graph is named where it sits in the workload. */
+function compileAt(workload: Workload, doc: GraphDocument, i: number): CompiledGraph {
+  try {
+    return compileDocument(doc);
+  } catch (e) {
+    throw e instanceof SchedLabError ? prefixField(e, docPath(workload, i)) : e;
+  }
 }
 
 function dagOf(
@@ -113,7 +158,7 @@ export async function runGraphs(
   try {
     for (const [i, doc] of docs.entries()) {
       const name = docs.length === 1 ? workload.name : graphName(doc, i);
-      const graph = compileDocument(doc);
+      const graph = compileAt(workload, doc, i);
       const start = backend.now();
       const result = await runGraphDocument(
         doc,

@@ -80,6 +80,6 @@ describe('runGraphDocument', () => {
         { nodes: [{ id: 'a' }], edges: [{ from: 'a', to: 'a' }] },
         { backend: new SimBackend() },
       ),
-    ).rejects.toMatchObject({ code: 'INVALID_GRAPH', message: 'cycle: a → a' });
+    ).rejects.toMatchObject({ code: 'INVALID_GRAPH', message: 'edges form a cycle: a → a' });
   });
 });
