@@ -30,8 +30,9 @@ export interface SplitWork {
   readonly perCallNanos?: number;
   readonly blockedNanosPerCall?: number;
   /**
-   * Fault injection: the chance that a dispatch ends `failed` (the sim draws it from its seeded
-   * RNG, so runs stay reproducible). Backends that cannot inject faults ignore it.
+   * Fault injection: the chance that a dispatch doing CPU work (not `sleep`) ends `failed`, its
+   * work lost. Both backends draw it from their RNG (sim: seeded, so runs stay reproducible;
+   * threads: seeded with its `seed`, else `Math.random`).
    */
   readonly failProbability?: number;
 }

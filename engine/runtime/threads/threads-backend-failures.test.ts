@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KernelName, SplitWork } from '../backend.ts';
+import { mulberry32 } from '../sim/rng.ts';
+import { INJECTED_FAILURE } from './fault-injection.ts';
 import { Driver, fixture, MS } from './fixtures/driver.ts';
 import { ThreadsBackend, type ThreadsBackendOptions } from './threads-backend.ts';
 
@@ -88,6 +90,44 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     expect(end.outcome).toBe('failed');
     expect(end.error).toMatch(/worker lost: .*memory/i);
     expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
+  });
+
+  it('failProbability 1 fails every CPU dispatch with the reason, its work lost; 0 never', async () => {
+    const driver = await pool();
+    const doomed = { ...spin, failProbability: 1 };
+    const end = await driver.quantum(1, doomed, 5_000 * MS, 0, 0);
+    expect(end).toMatchObject({ outcome: 'failed', error: INJECTED_FAILURE, workNanos: 0 });
+    expect(end.ranNanos).toBeGreaterThanOrEqual(2 * MS);
+    const counted: SplitWork = {
+      kernel: fixture('count-up.mjs', 'countUp'),
+      input: { i: 0, target: 10, quanta: 0 },
+      totalNanos: 1,
+      failProbability: 1,
+    };
+    const moduleEnd = await driver.quantum(2, counted, 5_000 * MS, 0, 0);
+    expect(moduleEnd).toMatchObject({ outcome: 'failed', error: INJECTED_FAILURE });
+    expect(moduleEnd.result).toBeUndefined();
+    // `sleep` does no CPU work, so nothing fails it (as in the simulator).
+    const sleep = { kernel: 'sleep' as const, totalNanos: 1 * MS, failProbability: 1 };
+    expect((await driver.quantum(3, sleep, 5_000 * MS, 0, 0)).outcome).toBe('blocked');
+    for (let i = 0; i < 10; i++) {
+      const safe = await driver.quantum(10 + i, { ...spin, failProbability: 0 }, 5_000 * MS);
+      expect(safe.outcome).toBe('finished');
+    }
+  });
+
+  it('with a seed, failProbability draws the seeded sequence, one draw per dispatch', async () => {
+    const driver = await pool({ seed: 42 });
+    const draw = mulberry32(42);
+    const expected: string[] = [];
+    const outcomes: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      expected.push(draw() < 0.5 ? 'failed' : 'finished');
+      const work = { kernel: 'spin' as const, totalNanos: 1 * MS, failProbability: 0.5 };
+      outcomes.push((await driver.quantum(i, work, 5_000 * MS, 0, 0)).outcome);
+    }
+    expect(outcomes).toEqual(expected);
+    expect(new Set(outcomes)).toEqual(new Set(['failed', 'finished']));
   });
 
   it('a worker that cannot even start fails the split it was given; close still ends cleanly', async () => {

@@ -28,6 +28,7 @@ import { nanosSince, originNow } from './clock.ts';
 import { CONTROL, NO_SPLIT } from './control.ts';
 import { spawnLane, type Lane, type Ticket } from './lane.ts';
 import type { QuantumReport } from './protocol.ts';
+import { FaultInjector } from './fault-injection.ts';
 import { failedEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
 import { WallTimers } from './wall-timers.ts';
 
@@ -38,6 +39,8 @@ export interface ThreadsBackendOptions {
   readonly workers?: number;
   /** Per worker; e.g. `{ maxOldGenerationSizeMb: 64 }` so a runaway split kills only its worker. */
   readonly resourceLimits?: ResourceLimits;
+  /** Seeds the draws of `failProbability` (fault-injection.ts); without it, `Math.random`. */
+  readonly seed?: number;
 }
 
 export class ThreadsBackend implements Backend {
@@ -50,12 +53,14 @@ export class ThreadsBackend implements Backend {
   /** The lane of every split running or queued. */
   private readonly running = new Map<number, Lane>();
   private readonly backoff = new BootBackoff();
+  private readonly faults: FaultInjector;
   private target: number;
   private listener: BackendEvents | null = null;
   private closed = false;
 
   constructor(private readonly options: ThreadsBackendOptions = {}) {
     this.target = checkCount(options.workers ?? availableParallelism());
+    this.faults = new FaultInjector(options.seed);
     for (let id = 0; id < this.target; id++) this.spawn(id);
   }
 
@@ -222,22 +227,23 @@ export class ThreadsBackend implements Backend {
     this.slots.set(id, lane);
   }
 
-  private finish(slot: Lane, report: QuantumReport): void {
+  private finish(slot: Lane, measured: QuantumReport): void {
     const dispatch = slot.running;
-    if (dispatch === null || dispatch.splitId !== report.splitId) return;
+    if (dispatch === null || dispatch.splitId !== measured.splitId) return;
     // A quantum can end `yielded` just as its cancel request lands: the split never runs again,
-    // so its state must not be kept.
+    // so its state must not be kept (nor a failure injected, which the executor would retry).
     const cancelled =
       slot.cancelAsked || Atomics.load(slot.control, CONTROL.CANCEL) === dispatch.splitId;
+    const report = cancelled ? measured : this.faults.apply(measured, dispatch.work);
     this.release(slot, dispatch.splitId, report.endNanos);
     if (report.outcome === 'yielded' && 'state' in report && !cancelled) {
       this.moduleState.set(dispatch.splitId, report.state);
     } else if (report.outcome !== 'blocked') {
       this.moduleState.delete(dispatch.splitId);
     }
-    const { state: _state, ...measured } = report;
+    const { state: _state, ...end } = report;
     this.emit({
-      ...measured,
+      ...end,
       workerId: slot.id,
       ranNanos: Math.max(0, report.endNanos - report.startNanos),
     });
