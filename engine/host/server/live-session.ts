@@ -3,6 +3,7 @@
  * the real `threads` backend, frames at 10 Hz on the wall clock, and the default preset started
  * at once, so the first thing a user sees is a live scheduler.
  */
+import { availableParallelism } from 'node:os';
 import type { EngineConfig, EngineConfigPatch } from '../../../shared/config.ts';
 import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
@@ -37,7 +38,10 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
   const backend = new ThreadsBackend(
     config.workers === undefined ? {} : { workers: config.workers },
   );
-  const own = options.workloads === undefined ? liveWorkloads({ loop: true }) : null;
+  const own =
+    options.workloads === undefined
+      ? liveWorkloads({ loop: true, cores: availableParallelism(), log })
+      : null;
   const workloads: WorkloadHandler = own ?? options.workloads ?? {};
   const session = new Session({ backend, config, frameHz: options.frameHz ?? 10, workloads });
   session.start();

@@ -5,7 +5,8 @@
  * headless. Starting a workload stops the previous one's arrivals; jobs already submitted run on.
  *
  * With `loop`, a workload that has submitted everything and drained starts over, so an app left
- * open keeps showing a live scheduler rather than an idle one.
+ * open keeps showing a live scheduler rather than an idle one. With `cores`, a preset that asks
+ * for more threads workers than the machine has cores is fitted to it (`fit-to-machine.ts`).
  *
  * Graph workloads (a preset or document with `graph`, or a bare graph document) run through the
  * session's graph runner (`Session.graphs`, engine/host/graph): the session's arrivals stop, its
@@ -23,6 +24,7 @@ import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import { checkConfigPatch } from '../report/resolve-config.ts';
 import { isGraphDocument } from '../graph/graph-docs.ts';
+import { fitToMachine } from './fit-to-machine.ts';
 import type { WorkloadContext, WorkloadHandler } from '../session/index.ts';
 
 /** How often a looping workload checks whether it has drained (ms). */
@@ -40,7 +42,18 @@ export interface LiveWorkloads extends WorkloadHandler {
   stop(): void;
 }
 
-export function liveWorkloads(options: { loop?: boolean } = {}): LiveWorkloads {
+export interface LiveWorkloadOptions {
+  /** Starts a drained workload over (the live app), so the scheduler never goes idle. */
+  readonly loop?: boolean;
+  /**
+   * The machine's cores: on threads, a preset that asks for more workers is fitted to them
+   * (`fitToMachine`). Unset, presets run as written.
+   */
+  readonly cores?: number;
+  readonly log?: (line: string) => void;
+}
+
+export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads {
   let running: Running | null = null;
 
   const startGraph = (
@@ -75,7 +88,17 @@ export function liveWorkloads(options: { loop?: boolean } = {}): LiveWorkloads {
     get current() {
       return running?.name ?? null;
     },
-    runPreset: (name, extra, ctx) => start(loadPreset(name), ctx, extra),
+    runPreset: (name, extra, ctx) => {
+      const preset = loadPreset(name);
+      if (ctx.backend.kind !== 'threads' || options.cores === undefined) {
+        return start(preset, ctx, extra);
+      }
+      const { workload, note } = fitToMachine(preset, options.cores);
+      const started = start(workload, ctx, extra);
+      if (note === null) return started;
+      options.log?.(note);
+      return { ...started, fitted: note };
+    },
     loadWorkload: (doc, ctx) =>
       isGraphDocument(doc) ? startGraph('graph', doc, ctx) : start(parseWorkload(doc), ctx),
     stop: () => {

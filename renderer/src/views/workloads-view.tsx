@@ -6,6 +6,14 @@ import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { JobTable } from '../components/job-table.tsx';
 
+/** What the host said of a started preset: fitted to this machine's cores, or as written. */
+function presetNotice(preset: string, result: unknown): string {
+  const fitted = (result as { fitted?: unknown } | null)?.fitted;
+  return typeof fitted === 'string'
+    ? `running preset ${preset}: ${fitted}`
+    : `running preset ${preset}`;
+}
+
 function Presets() {
   const { transport, store } = useApp();
   const presets = useAppState((s) => s.presets);
@@ -26,7 +34,8 @@ function Presets() {
             onClick={async () => {
               setRunning(p);
               const r = await sendCommand(transport, store, { type: 'runPreset', preset: p });
-              if (r.ok) store.getState().setNotice({ kind: 'info', text: `running preset ${p}` });
+              if (r.ok)
+                store.getState().setNotice({ kind: 'info', text: presetNotice(p, r.result) });
               setRunning(null);
             }}
           >
