@@ -2,7 +2,9 @@
  * Runs one workload on one backend and returns its report (and trace): the headless path used by
  * the CLI (`schedlab run`, `schedlab compare`), the app's Compare view and the scenario tests.
  * On `sim` the virtual clock is driven in 100 ms steps as fast as the CPU allows; on `threads`
- * real workers run in real time and the same collection happens on a 50 ms wall-clock poll.
+ * real workers run in real time: the stop and each Trino status line are backend timers at their
+ * own times (a 50 ms poll would be 5 s of workload time at timeScale 0.01), and the span ring is
+ * read on a 50 ms wall-clock poll.
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { Workload } from '../../../shared/workload.ts';
@@ -126,24 +128,27 @@ export async function runWorkload(
 
   let nextStatus = origin;
   const statusPeriod = Math.max(1, Math.round(1000 * MS * scale));
+  /** Status lines due by `now` (on threads a timer calls this at each line's own time). */
+  const addStatusLines = (now: number) => {
+    if (trino === null || trinoStats === null) return;
+    while (now >= nextStatus) {
+      trinoStats.addStatus(
+        statusLine(
+          executor,
+          trino,
+          collector,
+          config.levelThresholdsMs,
+          (nextStatus - origin) / scale,
+        ),
+      );
+      nextStatus += statusPeriod;
+    }
+  };
   const observe = () => {
     collector.poll();
     collector.sample();
     const now = executor.now();
-    if (trino !== null && trinoStats !== null) {
-      while (now >= nextStatus) {
-        trinoStats.addStatus(
-          statusLine(
-            executor,
-            trino,
-            collector,
-            config.levelThresholdsMs,
-            (nextStatus - origin) / scale,
-          ),
-        );
-        nextStatus += statusPeriod;
-      }
-    }
+    if (backendKind === 'sim') addStatusLines(now);
     if (options.onProgress) {
       const c = executor.counters;
       options.onProgress({
@@ -177,14 +182,10 @@ export async function runWorkload(
         }
       }
     } else {
-      await new Promise<void>((resolve) => {
-        const timer = setInterval(() => {
-          observe();
-          if (executor.now() >= stopAt || done()) {
-            clearInterval(timer);
-            resolve();
-          }
-        }, 50);
+      await runOnThreads(backend, stopAt, trino === null ? null : statusPeriod, {
+        observe,
+        done,
+        status: () => addStatusLines(executor.now()),
       });
     }
     if (executor.counters.live > 0) stoppedAt = executor.now();
@@ -253,4 +254,45 @@ export async function runWorkload(
     : null;
   await executor.close();
   return { report, trace, wallMs: performance.now() - wallStart };
+}
+
+/**
+ * The threads run's wall-clock loop: ends at backend time `stopAt` (a timer at that exact time)
+ * or once `done()`; builds each status line on its own timer, so each line has its own counters;
+ * reads the span ring every 50 ms (it holds far more than 50 ms of quanta).
+ */
+function runOnThreads(
+  backend: Backend,
+  stopAt: number,
+  statusPeriod: number | null,
+  hooks: { observe: () => void; done: () => boolean; status: () => void },
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let cancelStop: (() => void) | null = null;
+    let cancelStatus: (() => void) | null = null;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(poll);
+      cancelStop?.();
+      cancelStatus?.();
+      hooks.observe();
+      resolve();
+    };
+    const poll = setInterval(() => {
+      hooks.observe();
+      if (hooks.done()) end();
+    }, 50);
+    if (stopAt !== Infinity) cancelStop = backend.setTimer(stopAt, end);
+    if (statusPeriod !== null) {
+      let at = backend.now();
+      const next = () => {
+        hooks.status();
+        at += statusPeriod;
+        cancelStatus = at <= stopAt ? backend.setTimer(at, next) : null;
+      };
+      cancelStatus = backend.setTimer(at, next);
+    }
+  });
 }
