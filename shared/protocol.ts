@@ -268,6 +268,11 @@ export interface Counters {
   retries: number;
   busyNanos: number;
   overrunNanos: number;
+  /**
+   * Quantum ends the executor ignored: the backend reported a split it had not started on that
+   * worker (a backend bug; 0 when all is well). Optional: added after the first release.
+   */
+  staleEnds?: number;
 }
 
 export interface Percentiles {

@@ -63,6 +63,11 @@ export interface QuantumEnd {
   readonly blockedNanos?: number;
   /** For `failed`: why (kernel threw, worker died, …). */
   readonly error?: string;
+  /**
+   * For `failed`: the catalogue code of `error` — `WORKER_LOST` when the worker died under the
+   * split; absent means `KERNEL_FAILED` (the kernel or user module threw, or an injected fault).
+   */
+  readonly errorCode?: 'WORKER_LOST' | 'KERNEL_FAILED';
   /** A user module's result when it finished. */
   readonly result?: unknown;
 }

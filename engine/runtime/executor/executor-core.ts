@@ -6,6 +6,7 @@
  * pass Trino's admission first (admission.ts). Lifecycles are checked on every move (lifecycle.ts).
  */
 import type { EngineConfig } from '../../../shared/config.ts';
+import type { ErrorCode } from '../../../shared/errors.ts';
 import { createPolicy, policyLevel, type PolicyKnobs } from '../../core/policies.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend, QuantumEnd } from '../backend.ts';
@@ -178,7 +179,9 @@ export abstract class ExecutorCore {
   protected onQuantumEnd(end: QuantumEnd): void {
     const split = this.runningOn[end.workerId];
     if (split === undefined || split === null || split.id !== end.splitId) {
-      this.c.staleEnds++; // a backend reporting a split we did not start: ignore, never double-run
+      // A backend reporting a split we did not start there: ignore it (never run a split twice)
+      // and count it, since it means a backend bug (Counters.staleEnds, 0 when all is well).
+      this.c.staleEnds++;
       return;
     }
     this.runningOn[end.workerId] = null;
@@ -248,18 +251,29 @@ export abstract class ExecutorCore {
         this.finishSplit(split, SplitState.succeeded, end.result);
         return;
       case 'failed':
-      case 'cancelled':
-        this.failOrRetry(split, end.error ?? `quantum ended ${end.outcome}`, now);
+        this.failOrRetry(split, end.error ?? 'quantum ended failed', end.errorCode, now);
+        return;
+      case 'cancelled': // the backend stopped it unasked (the executor's cancels end above)
+        this.failOrRetry(split, end.error ?? 'quantum ended cancelled', 'CANCELLED', now);
         return;
     }
   }
 
-  protected failOrRetry(split: ExecSplit, reason: string, now: number): void {
+  protected failOrRetry(
+    split: ExecSplit,
+    reason: string,
+    code: ErrorCode | undefined,
+    now: number,
+  ): void {
+    split.errorCode = code ?? 'KERNEL_FAILED';
     if (split.failures >= split.job.retries) {
       const job = split.job;
-      job.error ??= `split ${split.id}: ${reason}`;
+      if (job.error === undefined) {
+        job.error = `split ${split.id}: ${reason}`;
+        job.errorCode = split.errorCode;
+      }
       this.finishSplit(split, SplitState.failed);
-      if (job.state === 'running') this.endJob(job, 'failed', job.error);
+      if (job.state === 'running') this.endJob(job, 'failed', job.error, job.errorCode);
       return;
     }
     const s = this.settings;
@@ -326,14 +340,20 @@ export abstract class ExecutorCore {
     );
     if (job.state === 'running' && job.openTasks === 0 && job.tasks.every((t) => t.ended)) {
       const failed = job.error !== undefined;
-      this.book.end(job, failed ? 'failed' : 'succeeded', this.backend.now(), job.error);
+      const now = this.backend.now();
+      this.book.end(job, failed ? 'failed' : 'succeeded', now, job.error, job.errorCode);
       this.ensureTicker();
     }
   }
 
   /** Ends a live job; every split still live is cancelled (running ones cooperatively). */
-  protected endJob(job: ExecJob, state: 'failed' | 'cancelled', reason: string): void {
-    this.book.end(job, state, this.backend.now(), reason);
+  protected endJob(
+    job: ExecJob,
+    state: 'failed' | 'cancelled',
+    reason: string,
+    code: ErrorCode | undefined,
+  ): void {
+    this.book.end(job, state, this.backend.now(), reason, code);
     for (const task of job.tasks) {
       for (const s of this.admission.forget(task)) this.finishSplit(s, SplitState.cancelled);
       for (const s of [...task.live]) this.cancelSplit(s);

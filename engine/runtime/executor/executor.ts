@@ -80,6 +80,7 @@ export class Executor extends ExecutorCore {
       retries: this.c.retries,
       busyNanos: this.c.busyNanos,
       overrunNanos: this.c.overrunNanos,
+      staleEnds: this.c.staleEnds,
     };
   }
 
@@ -149,7 +150,6 @@ export class Executor extends ExecutorCore {
     return oldest;
   }
 
-  /** Task ids of a live job, in spec order (for `addSplits`). */
   /** Longest requeue wait (ns) of each class since the engine started: yield to next quantum. */
   maxRequeueWaits(): { cls: string; nanos: number }[] {
     return this.requeueWaitMax.map((nanos, i) => ({ cls: this.spans.className(i), nanos }));
@@ -160,6 +160,7 @@ export class Executor extends ExecutorCore {
     return this.tasks.get(taskId)?.group.scheduledNanos;
   }
 
+  /** Task ids of a live job, in spec order (for `addSplits`). */
   taskIds(jobId: number): number[] {
     const job = this.book.live(jobId);
     return job ? job.tasks.map((t) => t.id) : [];
@@ -241,7 +242,7 @@ export class Executor extends ExecutorCore {
   cancelJob(jobId: number): boolean {
     const job = this.book.live(jobId);
     if (job === undefined) return false;
-    this.endJob(job, 'cancelled', 'cancelled by request');
+    this.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
     this.record('cancel', `job ${jobId}`);
     return true;
   }
@@ -323,7 +324,9 @@ export class Executor extends ExecutorCore {
   /** Cancels every live job and closes the backend. */
   async close(): Promise<void> {
     if (this.closed) return;
-    for (const job of this.book.liveJobs()) this.endJob(job, 'cancelled', 'engine closed');
+    for (const job of this.book.liveJobs()) {
+      this.endJob(job, 'cancelled', 'engine closed', 'CANCELLED');
+    }
     this.closed = true;
     this.tickCancel?.();
     this.tickCancel = null;

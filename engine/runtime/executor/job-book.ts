@@ -3,6 +3,7 @@
  * rejected + live`, always), recently ended jobs for job tables (a bounded ring), end listeners,
  * and `drain()` waiters. Every job passes through `end` or `reject` exactly once.
  */
+import type { ErrorCode } from '../../../shared/errors.ts';
 import type { JobRow } from '../../../shared/protocol.ts';
 import {
   SPLIT_STATE_NAMES,
@@ -23,7 +24,13 @@ export interface JobEnd {
   /** Sum over the job's splits of time spent waiting (admission FIFO and ready queue). */
   waitNanos: number;
   splits: number;
+  /** Why it failed, was cancelled or rejected, for people (`split 7: worker lost: …`). */
   error?: string;
+  /**
+   * The catalogue code of `error`: `KERNEL_FAILED` or `WORKER_LOST` (a split failed past its
+   * retries), `CANCELLED` (by request or engine close), `QUEUE_FULL` (rejected).
+   */
+  errorCode?: ErrorCode;
   /**
    * What the job's one split returned (a user module's result), for a job of exactly one split;
    * a job of many splits hands each result to `SplitEnd.result` only. Never kept after the event.
@@ -50,6 +57,8 @@ export interface SplitEnd {
   waitNanos: number;
   scheduledNanos: number;
   endNanos: number;
+  /** `CANCELLED`, or the code of a failed split's last failure (`KERNEL_FAILED`, `WORKER_LOST`). */
+  errorCode?: ErrorCode;
   /** What a succeeded split's user module returned (absent for built-in kernels and the sim). */
   result?: unknown;
 }
@@ -126,6 +135,7 @@ export class JobBook {
     job.state = 'rejected';
     job.endNanos = now;
     job.error = reason;
+    job.errorCode = 'QUEUE_FULL';
     this.emitEnd(job);
   }
 
@@ -134,11 +144,13 @@ export class JobBook {
     state: 'succeeded' | 'failed' | 'cancelled',
     now: number,
     error?: string,
+    errorCode?: ErrorCode,
   ): void {
     checkJobTransition(job.id, job.state, state);
     job.state = state;
     job.endNanos = now;
     if (error !== undefined) job.error = error;
+    if (errorCode !== undefined) job.errorCode = errorCode;
     this.liveMap.delete(job.id);
     this.counts.live--;
     this.counts[state]++;
@@ -170,6 +182,8 @@ export class JobBook {
       scheduledNanos: split.scheduledNanos,
       endNanos: now,
     };
+    if (name === 'cancelled') e.errorCode = 'CANCELLED';
+    else if (name === 'failed' && split.errorCode !== undefined) e.errorCode = split.errorCode;
     if (result !== undefined) e.result = result;
     for (const fn of this.splitEnd) fn(e);
   }
@@ -247,6 +261,7 @@ export class JobBook {
       splits: job.totalSplits,
     };
     if (job.error !== undefined) e.error = job.error;
+    if (job.errorCode !== undefined) e.errorCode = job.errorCode;
     if (result !== undefined) e.result = result;
     for (const fn of this.jobEnd) fn(e);
   }

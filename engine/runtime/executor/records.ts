@@ -7,6 +7,7 @@
 import type { FairnessGroup, Priority, ReadySplit } from '../../core/ready-queue.ts';
 import { INITIAL_PRIORITY } from '../../core/ready-queue.ts';
 import type { FairnessMode } from '../../../shared/config.ts';
+import type { ErrorCode } from '../../../shared/errors.ts';
 import type { SplitWork } from '../backend.ts';
 import { SplitState, type JobState } from './lifecycle.ts';
 
@@ -27,7 +28,9 @@ export class ExecJob implements FairnessGroup {
   readonly key: string;
   waitNanos = 0;
   endNanos = -1;
+  /** Why it failed, was cancelled or rejected: a catalogue code and the human message. */
   error: string | undefined;
+  errorCode: ErrorCode | undefined;
   /** Its one split's result, from that split's end to the job's end (the same call); see JobEnd. */
   result: unknown = undefined;
 
@@ -108,6 +111,8 @@ export class ExecSplit implements ReadySplit {
   doneNanos = 0;
   /** Failed attempts so far. */
   failures = 0;
+  /** Code of its last failure (KERNEL_FAILED, WORKER_LOST), for its end event. */
+  errorCode: ErrorCode | undefined = undefined;
   worker = -1;
   dispatchedAt = 0;
   /** When the split last started waiting (admission FIFO or ready queue). */

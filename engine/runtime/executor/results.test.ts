@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendEvents } from '../backend.ts';
-import { SimBackend } from '../sim/sim-backend.ts';
 import { Executor, type JobEnd, type SplitEnd } from './executor.ts';
-import { MS, intermediates, oneTaskJob, spin } from './testing.ts';
-
-/**
- * The sim runs no user code, so it never has a result: this one answers a finished split with
- * what a user module would return (threads does for real; see threads-integration.test.ts).
- */
-class ResultSim extends SimBackend {
-  override setListener(events: BackendEvents): void {
-    super.setListener({
-      transientEnd: events.transientEnd === true,
-      quantumEnd: (end) =>
-        events.quantumEnd(
-          end.outcome === 'finished' ? { ...end, result: { answer: end.splitId * 10 } } : end,
-        ),
-    });
-  }
-}
+import { MS, RewritingSim, intermediates, oneTaskJob, spin } from './testing.ts';
 
 function rig() {
-  const sim = new ResultSim({ workers: 2, seed: 1 });
+  // The sim runs no user code, so it never has a result: this one answers a finished split with
+  // what a user module would return (threads does for real; see threads-integration.test.ts).
+  const sim = new RewritingSim({ workers: 2, seed: 1 }, (end) => [
+    end.outcome === 'finished' ? { ...end, result: { answer: end.splitId * 10 } } : end,
+  ]);
   const ex = new Executor(sim, { workers: 2, quantumMs: 10, policy: 'fifo' });
   const jobs: JobEnd[] = [];
   const splits: SplitEnd[] = [];

@@ -3,8 +3,8 @@
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { SpanColumns } from '../../../shared/protocol.ts';
-import type { SplitWork } from '../backend.ts';
-import { SimBackend } from '../sim/sim-backend.ts';
+import type { BackendEvents, QuantumEnd, SplitWork } from '../backend.ts';
+import { SimBackend, type SimOptions } from '../sim/sim-backend.ts';
 import { Executor, type JobEnd } from './executor.ts';
 import type { JobSpec, SplitSpec } from './job-spec.ts';
 
@@ -42,6 +42,28 @@ export function simRig(config: EngineConfigPatch = {}, seed = 1): SimRig {
   const ends: JobEnd[] = [];
   ex.onJobEnd((e) => ends.push(e));
   return { sim, ex, ends };
+}
+
+/**
+ * The sim with its quantum ends rewritten before the executor sees them: `rewrite` returns the
+ * ends to deliver (none, the same one, a changed copy, or one twice), to play what the sim cannot
+ * do by itself — a user module's result, a lost worker, a backend bug.
+ */
+export class RewritingSim extends SimBackend {
+  constructor(
+    options: SimOptions,
+    private readonly rewrite: (end: QuantumEnd) => QuantumEnd[],
+  ) {
+    super(options);
+  }
+
+  override setListener(events: BackendEvents): void {
+    super.setListener({
+      quantumEnd: (end) => {
+        for (const e of this.rewrite({ ...end })) events.quantumEnd(e);
+      },
+    });
+  }
 }
 
 /**
