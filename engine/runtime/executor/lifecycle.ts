@@ -13,6 +13,8 @@
  *   blocked    → queued | cancelled            (woken: offered with reason 'woken')
  *   retrying   → queued | cancelled            (backoff over: offered with reason 'retry')
  *   cancelling → cancelled                     (its quantum ended)
+ * A running split is never cancelled directly: it passes through `cancelling` until its worker
+ * reports the quantum's end, so the worker is never handed a second split meanwhile.
  *
  * Job: running → succeeded | failed | cancelled; a job refused at submission is born `rejected`.
  * A job is terminal exactly once; its splits may still be `cancelling` afterwards.
@@ -50,15 +52,8 @@ const bits = (...states: SplitState[]): number => states.reduce<number>((m, s) =
 const ALLOWED: readonly number[] = [
   /* waiting    */ bits(S.queued, S.cancelled),
   /* queued     */ bits(S.running, S.cancelled),
-  /* running    */ bits(
-    S.queued,
-    S.blocked,
-    S.retrying,
-    S.succeeded,
-    S.failed,
-    S.cancelling,
-    S.cancelled,
-  ),
+  // Never straight to cancelled: a running split is on a worker until its quantum ends.
+  /* running    */ bits(S.queued, S.blocked, S.retrying, S.succeeded, S.failed, S.cancelling),
   /* blocked    */ bits(S.queued, S.cancelled),
   /* retrying   */ bits(S.queued, S.cancelled),
   /* cancelling */ bits(S.cancelled),
