@@ -234,7 +234,11 @@ export interface LevelRow {
   minPriority: number | null;
 }
 
-export type WorkerState = 'idle' | 'running' | 'retiring';
+/**
+ * `retiring`: beyond a lowered worker count, finishing its quantum; `starting`: within the count
+ * but not yet taking work (booting, or replacing a worker that died, after its restart backoff).
+ */
+export type WorkerState = 'idle' | 'running' | 'retiring' | 'starting';
 export interface WorkerRow {
   id: number;
   state: WorkerState;

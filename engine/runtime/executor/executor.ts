@@ -98,6 +98,11 @@ export class Executor extends ExecutorCore {
     });
   }
 
+  /**
+   * One row per worker: `running` a split, `idle`, `retiring` (beyond a lowered count, finishing
+   * its quantum) or `starting` (within the count but not yet able to take work: booting, or
+   * replacing a worker that died and waiting out its restart backoff).
+   */
   workers(): WorkerRow[] {
     const rows: WorkerRow[] = [];
     const idle = new Set(this.backend.idleWorkers());
@@ -114,7 +119,7 @@ export class Executor extends ExecutorCore {
               : 'running'
             : idle.has(id)
               ? 'idle'
-              : 'retiring',
+              : 'starting',
         splitId: s ? s.id : null,
         jobId: s ? s.job.id : null,
         sinceNanos: s ? s.dispatchedAt : null,

@@ -33,6 +33,7 @@ const STATE_COLORS: Record<string, string> = {
   running: '#4ade80',
   idle: '#8a93a3',
   retiring: '#fbbf24',
+  starting: '#60a5fa',
 };
 
 export interface DrawResult {
