@@ -26,7 +26,10 @@ export interface RunReport {
   workload: string;
   backend: 'sim' | 'threads';
   seed: number;
+  /** The config the engine ran with (on threads its times are workload time × `timeScale`). */
   config: EngineConfig;
+  /** threads only: the workload's timeScale (report times are divided by it). */
+  timeScale?: number;
   makespanMs: number;
   /** Set when the run was cut at its duration with work still live. */
   stoppedAtMs: number | null;

@@ -2,7 +2,10 @@
  * The engine config a run uses: defaults ← the workload's `config` ← (threads only) the
  * workload's `threads` overrides ← the caller's overrides (`--set`, compare configs). Each layer
  * is validated on its own so an error names where the bad value came from
- * (`config.workers must be <= 256`, `levelTimeMultiplier must be > 1`).
+ * (`config.workers must be <= 256`, `levelTimeMultiplier must be > 1`). Every layer speaks
+ * workload time; on threads the merged config's times are then multiplied by `timeScale`
+ * (engine/core/workload/time-scale.ts), so quantum, thresholds and cap scale with the arrivals and
+ * split costs.
  */
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -11,7 +14,10 @@ import {
   type EngineConfig,
   type EngineConfigPatch,
 } from '../../../shared/config.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
 import { schemaError, type Workload } from '../../../shared/workload.ts';
+import { scaleConfigTimes } from '../../core/workload/time-scale.ts';
+import { toSettings } from '../../runtime/executor/settings.ts';
 
 export type BackendKind = 'sim' | 'threads';
 
@@ -40,14 +46,29 @@ export function resolveConfig(
   }
   const full = engineConfigSchema.safeParse(merged);
   if (!full.success) throw schemaError(full.error, 'INVALID_CONFIG');
-  return full.data;
+  if (backend !== 'threads') return full.data;
+  const scaled = engineConfigSchema.safeParse(scaleConfigTimes(full.data, workload.timeScale));
+  if (!scaled.success) {
+    const inner = schemaError(scaled.error, 'INVALID_CONFIG');
+    throw new SchedLabError(
+      'INVALID_CONFIG',
+      `timeScale ${workload.timeScale} leaves ${inner.message} on threads`,
+      'timeScale',
+    );
+  }
+  return scaled.data;
 }
 
-/** Highest level whose threshold the scheduled time has reached (DESIGN.md §3.1). */
-export function levelOf(thresholdsMs: readonly number[], scheduledNanos: number): number {
-  let level = 0;
-  thresholdsMs.forEach((t, l) => {
-    if (scheduledNanos >= t * 1e6) level = l;
-  });
-  return level;
+/**
+ * A task's level from its scheduled time (backend ns), by the executor's own thresholds (the
+ * config's ms converted exactly as the executor converts them) and rule (DESIGN.md §3.1).
+ */
+export function levelFunction(config: EngineConfig): (scheduledNanos: number) => number {
+  const thresholds = toSettings(config).levelThresholdsNanos;
+  return (scheduledNanos) => {
+    for (let level = thresholds.length - 1; level > 0; level--) {
+      if (scheduledNanos >= thresholds[level]!) return level;
+    }
+    return 0;
+  };
 }

@@ -18,7 +18,7 @@ import { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import { toChromeTrace, type ChromeTrace } from '../trace/chrome-trace.ts';
 import { RunCollector } from './collector.ts';
 import { ms3, round3, type RunReport } from './report.ts';
-import { levelOf, resolveConfig, type BackendKind } from './resolve-config.ts';
+import { levelFunction, resolveConfig, type BackendKind } from './resolve-config.ts';
 import { TrinoStats } from './trino-stats.ts';
 import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
@@ -101,9 +101,9 @@ export async function runWorkload(
     origin,
     options.trace === true ? (options.traceCapacity ?? 100_000) : null,
   );
-  const trinoStats = workload.trino
-    ? new TrinoStats((ns) => levelOf(config.levelThresholdsMs, ns * scale))
-    : null;
+  // Levels by the executor's own (scaled) thresholds, from backend time.
+  const levelOf = levelFunction(config);
+  const trinoStats = workload.trino ? new TrinoStats(levelOf, scale) : null;
 
   const classes = new ClassDriver(executor, workload.classes ?? [], rng, {
     originNanos: origin,
@@ -118,9 +118,9 @@ export async function runWorkload(
           trinoStats?.taskDone({
             spec: t.spec.name,
             splits: t.completed,
-            requiredNanos: t.requiredNanos / scale,
-            scheduledNanos: t.scheduledNanos / scale,
-            waitNanos: t.waitNanos / scale,
+            requiredNanos: t.requiredNanos,
+            scheduledNanos: t.scheduledNanos,
+            waitNanos: t.waitNanos,
           });
         },
       })
@@ -133,13 +133,7 @@ export async function runWorkload(
     if (trino === null || trinoStats === null) return;
     while (now >= nextStatus) {
       trinoStats.addStatus(
-        statusLine(
-          executor,
-          trino,
-          collector,
-          config.levelThresholdsMs,
-          (nextStatus - origin) / scale,
-        ),
+        statusLine(executor, trino, collector, levelOf, (nextStatus - origin) / scale),
       );
       nextStatus += statusPeriod;
     }
@@ -163,6 +157,8 @@ export async function runWorkload(
   const done = () => classes.finished && trino === null && executor.counters.live === 0;
 
   let stoppedAt: number | null = null;
+  /** threads: the backend time the loop ended at (the stop timer's, not after the last reads). */
+  let endedAt: number | null = null;
   try {
     classes.start();
     trino?.start();
@@ -182,13 +178,13 @@ export async function runWorkload(
         }
       }
     } else {
-      await runOnThreads(backend, stopAt, trino === null ? null : statusPeriod, {
+      endedAt = await runOnThreads(backend, stopAt, trino === null ? null : statusPeriod, {
         observe,
         done,
         status: () => addStatusLines(executor.now()),
       });
     }
-    if (executor.counters.live > 0) stoppedAt = executor.now();
+    if (executor.counters.live > 0) stoppedAt = endedAt ?? executor.now();
   } catch (e) {
     // Never leave worker threads behind (they would keep the process alive).
     await executor.close().catch(() => {});
@@ -210,6 +206,7 @@ export async function runWorkload(
     backend: backendKind,
     seed,
     config,
+    ...(backendKind === 'threads' ? { timeScale: scale } : {}),
     makespanMs: ms3(makespan),
     stoppedAtMs: stoppedAt === null ? null : ms3((stoppedAt - origin) / scale),
     classes: Object.fromEntries(
@@ -258,7 +255,7 @@ export async function runWorkload(
 
 /**
  * The threads run's wall-clock loop: ends at backend time `stopAt` (a timer at that exact time)
- * or once `done()`; builds each status line on its own timer, so each line has its own counters;
+ * or once `done()`, and resolves with the backend time it ended at; builds each status line on its own timer, so each line has its own counters;
  * reads the span ring every 50 ms (it holds far more than 50 ms of quanta).
  */
 function runOnThreads(
@@ -266,19 +263,20 @@ function runOnThreads(
   stopAt: number,
   statusPeriod: number | null,
   hooks: { observe: () => void; done: () => boolean; status: () => void },
-): Promise<void> {
-  return new Promise<void>((resolve) => {
+): Promise<number> {
+  return new Promise<number>((resolve) => {
     let cancelStop: (() => void) | null = null;
     let cancelStatus: (() => void) | null = null;
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
+      const at = backend.now();
       clearInterval(poll);
       cancelStop?.();
       cancelStatus?.();
       hooks.observe();
-      resolve();
+      resolve(at);
     };
     const poll = setInterval(() => {
       hooks.observe();

@@ -6,6 +6,7 @@
  */
 import { BucketHistogram } from './buckets.ts';
 
+/** A completed task, its times in backend ns (TrinoStats divides them by `scale`). */
 export interface TrinoTaskDone {
   spec: string;
   splits: number;
@@ -89,18 +90,31 @@ export class TrinoStats {
   private readonly status: StatusSample[] = [];
   private statusWritten = 0;
 
+  /**
+   * `computeLevel` takes backend ns and must be the executor's own rule and thresholds, so a
+   * task's level here is the level the executor had it at; `scale` (threads `timeScale`) turns
+   * backend time back into workload time for the figures.
+   */
   constructor(
     private readonly computeLevel: (scheduledNanos: number) => number,
+    private readonly scale = 1,
     private readonly statusCapacity = 4096,
     levelCount = 5,
   ) {
     this.levels = Array.from({ length: levelCount }, group);
   }
 
-  taskDone(t: TrinoTaskDone): void {
-    const level = this.computeLevel(t.scheduledNanos);
-    let spec = this.specs.get(t.spec);
-    if (spec === undefined) this.specs.set(t.spec, (spec = group()));
+  taskDone(done: TrinoTaskDone): void {
+    const level = this.computeLevel(done.scheduledNanos);
+    const k = this.scale;
+    const t = {
+      splits: done.splits,
+      requiredNanos: done.requiredNanos / k,
+      scheduledNanos: done.scheduledNanos / k,
+      waitNanos: done.waitNanos / k,
+    };
+    let spec = this.specs.get(done.spec);
+    if (spec === undefined) this.specs.set(done.spec, (spec = group()));
     for (const g of [this.levels[level], spec]) {
       if (g === undefined) continue;
       g.tasks++;

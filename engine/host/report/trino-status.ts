@@ -2,7 +2,6 @@
 import type { Executor } from '../../runtime/executor/executor.ts';
 import type { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import type { RunCollector } from './collector.ts';
-import { levelOf } from './resolve-config.ts';
 import type { StatusSample } from './trino-stats.ts';
 
 const MS = 1_000_000;
@@ -11,14 +10,14 @@ export function statusLine(
   executor: Executor,
   trino: TrinoController,
   collector: RunCollector,
-  thresholds: readonly number[],
+  levelOf: (scheduledNanos: number) => number,
   elapsedNanos: number,
 ): StatusSample {
   const c = executor.counters;
   const running = trino.runningTasks();
   const tasksPerLevel = [0, 0, 0, 0, 0];
   for (const t of running) {
-    const l = levelOf(thresholds, collector.taskNanos.get(t.taskId) ?? 0);
+    const l = levelOf(collector.taskNanos.get(t.taskId) ?? 0);
     tasksPerLevel[l] = (tasksPerLevel[l] ?? 0) + 1;
   }
   const total =

@@ -2,8 +2,9 @@
  * Trino's simulator experiments (../shared/trino-simulator.md), as workload documents. On the
  * simulator they run with Trino's set-up — m = 2, 36 runners, minDrivers 72, 3 guaranteed and at
  * most 8 running leaf splits per task, 1 s quanta — and Trino's timelines. On real threads every
- * time is scaled by `timeScale` (quantum, thresholds and cap with it) so an experiment of tens of
- * minutes takes seconds; the thread pool is the machine's, so threads runs are more overloaded.
+ * time is multiplied by `timeScale` (÷100: arrivals, split costs, and the quantum, thresholds and
+ * cap with them; engine/core/workload/time-scale.ts) so an experiment of tens of minutes takes
+ * seconds; the thread pool is the machine's, so threads runs are more overloaded.
  */
 import type { TimelineStep, TrinoSpec, WorkloadInput } from '../../../../shared/workload.ts';
 
@@ -26,13 +27,8 @@ export const TRINO_SIM_CONFIG = {
 
 /** ÷100 in time, on the machine's cores. */
 const THREADS_SCALE = 0.01;
-const TRINO_THREADS_CONFIG = {
-  workers: 4,
-  minDrivers: 8,
-  quantumMs: 10,
-  levelThresholdsMs: [0, 10, 100, 600, 3000],
-  levelContributionCapMs: 300,
-};
+/** Threads runs: fewer runners (times are not set here: timeScale scales Trino's own). */
+const TRINO_THREADS_CONFIG = { workers: 4, minDrivers: 8 };
 
 type Spec = Omit<TrinoSpec, 'kernel'>;
 
