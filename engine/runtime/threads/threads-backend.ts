@@ -34,10 +34,20 @@ import { WallTimers } from './wall-timers.ts';
 
 export const MAX_WORKERS = 256;
 
+/**
+ * Every worker's limits unless the host says otherwise: a user kernel that allocates without
+ * bound then dies alone (its split fails `worker lost: … memory`, the worker is replaced) instead
+ * of growing until the whole process is killed. Far above what a built-in kernel needs.
+ */
+export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 512 };
+
 export interface ThreadsBackendOptions {
   /** Default: one per core (`os.availableParallelism()`). */
   readonly workers?: number;
-  /** Per worker; e.g. `{ maxOldGenerationSizeMb: 64 }` so a runaway split kills only its worker. */
+  /**
+   * Per worker, over `DEFAULT_RESOURCE_LIMITS` (each field given replaces the default's), e.g.
+   * `{ maxOldGenerationSizeMb: 4096 }` for user work that needs a bigger heap.
+   */
   readonly resourceLimits?: ResourceLimits;
   /** Seeds the draws of `failProbability` (fault-injection.ts); without it, `Math.random`. */
   readonly seed?: number;
@@ -54,13 +64,15 @@ export class ThreadsBackend implements Backend {
   private readonly running = new Map<number, Lane>();
   private readonly backoff = new BootBackoff();
   private readonly faults: FaultInjector;
+  private readonly limits: ResourceLimits;
   private target: number;
   private listener: BackendEvents | null = null;
   private closed = false;
 
-  constructor(private readonly options: ThreadsBackendOptions = {}) {
+  constructor(options: ThreadsBackendOptions = {}) {
     this.target = checkCount(options.workers ?? availableParallelism());
     this.faults = new FaultInjector(options.seed);
+    this.limits = { ...DEFAULT_RESOURCE_LIMITS, ...options.resourceLimits };
     for (let id = 0; id < this.target; id++) this.spawn(id);
   }
 
@@ -219,7 +231,7 @@ export class ThreadsBackend implements Backend {
   }
 
   private spawn(id: number): void {
-    const lane = spawnLane(id, this.origin, this.options.resourceLimits, {
+    const lane = spawnLane(id, this.origin, this.limits, {
       ready: () => this.backoff.started(id),
       end: (report) => this.finish(lane, report),
       lost: (reason) => this.lost(lane, reason),
