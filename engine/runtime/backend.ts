@@ -123,6 +123,15 @@ export interface Backend {
    * comes for it), false when it has started or is not queued.
    */
   revoke?(splitId: number): boolean;
+  /**
+   * The executor's quantum got shorter (a switch away from non-preemptive `priority`, `preemptive`
+   * turned on, a smaller `quantumMs`): the quantum running on `workerId` now ends at its first
+   * unit boundary past `start + quantumNanos` (at once if that is already past), or when its work
+   * is done, whichever comes first. A per-call dispatch (`perCallNanos`) is atomic and keeps its
+   * length. Nothing happens when the worker is idle or its quantum is already no longer. Optional:
+   * without it a running quantum keeps the length it was dispatched with.
+   */
+  shortenQuantum?(workerId: number, quantumNanos: number): void;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */
   setTimer(atNanos: number, fn: () => void): () => void;
   setListener(events: BackendEvents): void;

@@ -230,6 +230,21 @@ export abstract class ExecutorCore {
     if (wait > max[clsIndex]!) max[clsIndex] = wait;
   }
 
+  /**
+   * The dispatch quantum just got shorter: quanta running longer than it (run-to-completion ones
+   * under non-preemptive `priority`, above all) end at most one new quantum after they started,
+   * so the new policy gets their workers. The backend takes min(its end, start + quantum), so
+   * asking every running worker is safe; one without `shortenQuantum` lets them run out.
+   */
+  protected shortenRunning(): void {
+    const backend = this.backend;
+    if (backend.shortenQuantum === undefined) return;
+    const quantum = this.settings.dispatchQuantumNanos;
+    for (let w = 0; w < this.runningOn.length; w++) {
+      if (this.runningOn[w]?.state === SplitState.running) backend.shortenQuantum(w, quantum);
+    }
+  }
+
   protected busyWorkers(): number {
     return (
       (this.stateCounts[SplitState.running] ?? 0) + (this.stateCounts[SplitState.cancelling] ?? 0)

@@ -287,12 +287,14 @@ export class Executor extends ExecutorCore {
       (k) => JSON.stringify(next[k]) !== JSON.stringify(prev[k]),
     );
     if (changed.length === 0) return prev;
+    const prevQuantum = this.settings.dispatchQuantumNanos;
     this.cfg = next;
     this.settings = toSettings(next);
     if (next.workers !== prev.workers) this.backend.setWorkerCount(next.workers);
     if (next.policy !== prev.policy) this.switchPolicy(next.policy);
     else configurePolicy(this.queue, this.policyKnobs());
     if (next.fairness !== prev.fairness) this.regroup();
+    if (this.settings.dispatchQuantumNanos < prevQuantum) this.shortenRunning();
     for (const k of changed) {
       const kind = k === 'policy' ? 'policy' : k === 'workers' ? 'workers' : 'config';
       this.record(kind, `${k}: ${JSON.stringify(prev[k])} → ${JSON.stringify(next[k])}`);

@@ -93,6 +93,8 @@ export class SimBackend implements Backend {
   private work: number[] = [];
   private outcome: QuantumOutcome[] = [];
   private blocked: number[] = [];
+  /** The running dispatch's work, for `shortenQuantum` (one store per dispatch, no allocation). */
+  private workOf: (SplitWork | null)[] = [];
   private eventsRun = 0;
   private readonly sharedEnd = newEnd();
 
@@ -140,6 +142,7 @@ export class SimBackend implements Backend {
       this.work.push(0);
       this.outcome.push('yielded');
       this.blocked.push(0);
+      this.workOf.push(null);
     }
     this.count = count;
   }
@@ -225,7 +228,34 @@ export class SimBackend implements Backend {
     this.work[w] = done;
     this.outcome[w] = outcome;
     this.blocked[w] = blocked;
+    this.workOf[w] = work;
     this.ends.push(this.clock + ran, w, ++this.gen[w]!, null);
+  }
+
+  /**
+   * Moves the worker's quantum end to `max(now, min(end, start + quantumNanos))`: the sim's units
+   * are infinitely fine, so "the first unit boundary past" is that instant. The work done shrinks
+   * with it; a quantum that would have finished its split now leaves work and yields (or blocks,
+   * with `blockedNanosPerCall`). A failed quantum still fails, only sooner.
+   */
+  shortenQuantum(w: number, quantumNanos: number): void {
+    const work = this.workOf[w];
+    if (!this.busy[w] || work === null || work === undefined) return;
+    if (work.perCallNanos !== undefined || this.outcome[w] === 'cancelled') return;
+    const start = this.startAt[w]!;
+    const end = start + this.ran[w]!;
+    const newEnd = Math.max(this.clock, Math.min(end, start + quantumNanos));
+    if (newEnd >= end) return;
+    const ran = newEnd - start;
+    const done = Math.max(0, ran - this.overhead);
+    if (this.outcome[w] !== 'failed' && done < this.work[w]!) {
+      this.work[w] = done;
+      const blocks = work.blockedNanosPerCall !== undefined && work.blockedNanosPerCall > 0;
+      this.outcome[w] = blocks ? 'blocked' : 'yielded';
+      this.blocked[w] = blocks ? work.blockedNanosPerCall! : 0;
+    }
+    this.ran[w] = ran;
+    this.ends.push(newEnd, w, ++this.gen[w]!, null);
   }
 
   cancel(splitId: number): void {
