@@ -17,12 +17,14 @@ export function unstartedEnd(
   return { splitId, workerId, startNanos: at, endNanos: at, ranNanos: 0, workNanos: 0, outcome };
 }
 
+/** A split that could not run to a report: its worker died (`WORKER_LOST`) or its input failed. */
 export function failedEnd(
   splitId: number,
   workerId: number,
   startNanos: number,
   endNanos: number,
   error: string,
+  errorCode: NonNullable<QuantumEnd['errorCode']>,
 ): QuantumEnd {
   return {
     splitId,
@@ -33,5 +35,6 @@ export function failedEnd(
     workNanos: 0,
     outcome: 'failed',
     error,
+    errorCode,
   };
 }

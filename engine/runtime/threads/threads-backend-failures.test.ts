@@ -76,6 +76,7 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     const end = await driver.quantum(1, failing(name), 10 * MS, 0, 1);
     expect(end.outcome).toBe('failed');
     expect(end.error).toMatch(reason);
+    expect(end.errorCode).toBe('WORKER_LOST');
     expect(end.workerId).toBe(1);
     expect(driver.backend.idleWorkers()).toEqual([0, 1]);
     const after = await Promise.all([
@@ -99,7 +100,10 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
       const end = await dying;
       expect(meanwhile.outcome).toBe('finished');
       expect(end.outcome).toBe('failed');
-      expect(end.error).toMatch(/worker lost: .*memory/i);
+      expect(end).toMatchObject({
+        errorCode: 'WORKER_LOST',
+        error: expect.stringMatching(/worker lost: .*memory/i),
+      });
       expect(process.resourceUsage().maxRSS * 1024).toBeLessThan(2 * GIB);
       expect((await driver.quantum(3, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
     },

@@ -281,11 +281,11 @@ export class ThreadsBackend implements Backend {
     if (queued !== null && !queuedStarted) this.endUnstarted(queued, slot.id, 'yielded', false);
     if (queued !== null && queuedStarted) {
       this.moduleState.delete(queued.splitId);
-      this.failed(queued, slot.id, slot.sentAt, `worker lost: ${reason}`);
+      this.failed(queued, slot.id, slot.sentAt, `worker lost: ${reason}`, 'WORKER_LOST');
     }
     if (dispatch === null) return;
     this.moduleState.delete(dispatch.splitId);
-    this.failed(dispatch, slot.id, slot.sentAt, `worker lost: ${reason}`);
+    this.failed(dispatch, slot.id, slot.sentAt, `worker lost: ${reason}`, 'WORKER_LOST');
   }
 
   /** Posts a dispatch; input that cannot cross to a worker fails its split after this returns. */
@@ -304,7 +304,9 @@ export class ThreadsBackend implements Backend {
       else if (slot.revoke()) this.running.delete(dispatch.splitId);
       const why = error instanceof Error ? error.message : String(error);
       const at = this.now();
-      queueMicrotask(() => this.failed(dispatch, slot.id, at, `unclonable input: ${why}`));
+      queueMicrotask(() =>
+        this.failed(dispatch, slot.id, at, `unclonable input: ${why}`, 'KERNEL_FAILED'),
+      );
     }
   }
 
@@ -315,8 +317,14 @@ export class ThreadsBackend implements Backend {
     else this.emit(end);
   }
 
-  private failed(dispatch: Dispatch, workerId: number, startNanos: number, error: string): void {
-    this.emit(failedEnd(dispatch.splitId, workerId, startNanos, this.now(), error));
+  private failed(
+    dispatch: Dispatch,
+    workerId: number,
+    startNanos: number,
+    error: string,
+    code: NonNullable<QuantumEnd['errorCode']>,
+  ): void {
+    this.emit(failedEnd(dispatch.splitId, workerId, startNanos, this.now(), error, code));
   }
 
   private respawnLater(id: number): void {
