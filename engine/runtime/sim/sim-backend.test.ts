@@ -74,6 +74,33 @@ describe('SimBackend', () => {
     });
   });
 
+  it('sleep with perCallNanos blocks one call per dispatch, like threads; then it finishes', () => {
+    const { sim, ex, ends } = simRig({ workers: 1, quantumMs: 10, policy: 'fifo' });
+    ex.submitJob(
+      oneTaskJob(
+        'io',
+        intermediates(1, { kernel: 'sleep', totalNanos: 25 * MS, perCallNanos: 10 * MS }),
+      ),
+    );
+    ex.submitJob(oneTaskJob('cpu', intermediates(1, spin(30))));
+    sim.runUntilIdle();
+    const c = ex.spans.read(0).columns;
+    const io = [...Array(c.count).keys()].filter((i) => c.split[i] === 1);
+    // Three calls (10 + 10 + 5 ms blocked, no worker time; the cpu split runs meanwhile), then
+    // the dispatch that finishes, once the cpu split frees the worker at 30 ms.
+    expect(io.map((i) => [c.start[i]! / MS, c.outcome[i]])).toEqual([
+      [0, 1],
+      [10, 1],
+      [20, 1],
+      [30, 2],
+    ]);
+    expect(ends.map((e) => [e.class, e.endNanos / MS])).toEqual([
+      ['cpu', 30],
+      ['io', 30],
+    ]);
+    expect(ex.counters.busyNanos).toBe(30 * MS); // sleeping held no worker
+  });
+
   it('cancel ends a running quantum now with the work done so far', () => {
     const sim = new SimBackend({ workers: 1 });
     const ends = collect(sim);

@@ -4,7 +4,9 @@
  * - with `perCallNanos`, exactly one call of `min(remaining, perCallNanos)` (atomic: it may overrun
  *   the quantum, like Trino's leaf splits), otherwise `min(quantum, remaining)`;
  * - if work is left and `blockedNanosPerCall` is set, the quantum ends `blocked` for that long;
- * - kernel `sleep` does no CPU work: it blocks for its whole remaining time, worker free at once;
+ * - kernel `sleep` does no CPU work: a dispatch blocks for one call, `min(remaining, perCallNanos)`
+ *   (all that remains without `perCallNanos`), the worker free at once; the dispatch after the
+ *   last call finishes (threads' quantum-runner.ts does the same);
  * - `failProbability` draws from the seeded RNG.
  * Same seed and same calls → the same events in the same order: byte-identical reports.
  * `runUntil(t)` / `runUntilIdle()` drive the clock; nothing happens between calls.
@@ -197,10 +199,12 @@ export class SimBackend implements Backend {
     let outcome: QuantumOutcome;
     let blocked = 0;
     if (work.kernel === 'sleep') {
+      const call =
+        work.perCallNanos === undefined ? remaining : Math.min(remaining, work.perCallNanos);
       ran = 0;
-      done = remaining;
+      done = call;
       outcome = remaining > 0 ? 'blocked' : 'finished';
-      blocked = remaining;
+      blocked = call;
     } else {
       ran =
         work.perCallNanos !== undefined
