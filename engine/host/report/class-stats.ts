@@ -1,7 +1,8 @@
 /**
- * Per-class outcome counts, latency (submit → end of succeeded jobs) and wait (each split's time
- * queued: admission FIFO and ready queue) summaries, and scheduled time (from spans, so time of
- * unfinished jobs counts too).
+ * Per-class outcome counts, latency (submit → end of succeeded jobs) and wait (each wait of a
+ * split for a worker: the first one, admission FIFO included, and every one after a quantum, a
+ * wake-up or a retry; waits in progress at the end count up to then — wait-recorder.ts)
+ * summaries, and scheduled time (from spans, so time of unfinished jobs counts too).
  */
 import type { Percentiles } from './summary-stats.ts';
 import { Summary } from './summary-stats.ts';
@@ -15,6 +16,7 @@ export interface ClassReport {
   /** Jobs still running when the run stopped (duration reached). */
   unfinished: number;
   latencyMs: Percentiles;
+  /** Each wait of a split for a worker (see the header), not a split's total. */
   waitMs: Percentiles;
   scheduledMs: number;
   /** Longest time a split that yielded waited for its next quantum (queue wait, no sleep). */
@@ -31,7 +33,8 @@ export class ClassStats {
   maxRequeueWaitNanos = 0;
   basePriority: number | null = null;
   readonly latency = new Summary();
-  readonly wait = new Summary();
+  /** Filled by the collector from the executor's own per-class wait summaries. */
+  wait = new Summary();
 
   onJobEnd(state: string, latencyNanos: number, basePriority: number): void {
     this.basePriority ??= basePriority;

@@ -1,13 +1,15 @@
 /**
  * Listens to one executor for a run and folds what happens into bounded state: per-class stats
- * (job and split ends), per-level and per-class scheduled time and per-task time (from the span
- * ring, read every step so nothing is overwritten unread), Jain's index over jobs, an optional
- * trace window, and Trino's status lines.
+ * (job ends; waits as the executor records them, wait-recorder.ts), per-level and per-class
+ * scheduled time and per-task time (from the span ring, read every step so nothing is
+ * overwritten unread), Jain's index over jobs, an optional trace window, and Trino's status
+ * lines.
  */
-import type { Executor, JobEnd, SplitEnd } from '../../runtime/executor/executor.ts';
+import type { JobEnd } from '../../runtime/executor/executor.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import { ClassStats } from './class-stats.ts';
 import { Jain } from './summary-stats.ts';
+import type { WaitRecordingExecutor } from './wait-recorder.ts';
 
 export class RunCollector {
   readonly classes = new Map<string, ClassStats>();
@@ -27,7 +29,7 @@ export class RunCollector {
   private readonly byRingClass: (ClassStats | undefined)[] = [];
 
   constructor(
-    private readonly executor: Executor,
+    private readonly executor: WaitRecordingExecutor,
     classOrder: readonly string[],
     private readonly originNanos: number,
     traceCapacity: number | null,
@@ -37,7 +39,7 @@ export class RunCollector {
     this.cursor = executor.spans.total;
     this.unsubscribe = [
       executor.onJobEnd((e) => this.onJobEnd(e)),
-      executor.onSplitEnd((e) => this.onSplitEnd(e)),
+      executor.onSplitEnd(() => this.splitsCompleted++),
     ];
   }
 
@@ -119,9 +121,12 @@ export class RunCollector {
     });
   }
 
+  /** Reads the last spans and takes the waits, those still in progress included (once). */
   close(): void {
     this.poll();
     for (const u of this.unsubscribe) u();
+    this.executor.recordWaitsInProgress();
+    for (const { cls, summary } of this.executor.waitSummaries()) this.stats(cls).wait = summary;
   }
 
   private onJobEnd(e: JobEnd): void {
@@ -133,11 +138,6 @@ export class RunCollector {
       if (latency > 0) this.jain.add(e.scheduledNanos / latency / Math.max(1, e.splits));
       if (e.endNanos > this.lastEndNanos) this.lastEndNanos = e.endNanos;
     }
-  }
-
-  private onSplitEnd(e: SplitEnd): void {
-    this.splitsCompleted++;
-    this.stats(e.class).wait.record(e.waitNanos);
   }
 
   get elapsedNanos(): number {

@@ -10,7 +10,6 @@ import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { Workload } from '../../../shared/workload.ts';
 import { createRng } from '../../core/workload/rng.ts';
 import type { Backend } from '../../runtime/backend.ts';
-import { Executor } from '../../runtime/executor/executor.ts';
 import { SimBackend } from '../../runtime/sim/sim-backend.ts';
 import { ThreadsBackend } from '../../runtime/threads/threads-backend.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
@@ -22,6 +21,7 @@ import { levelFunction, resolveConfig, type BackendKind } from './resolve-config
 import { TrinoStats } from './trino-stats.ts';
 import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
+import { WaitRecordingExecutor } from './wait-recorder.ts';
 
 export interface RunProgress {
   elapsedMs: number;
@@ -86,7 +86,7 @@ export async function runWorkload(
       await backend.close();
     }
   }
-  const executor = new Executor(backend, config, { spanCapacity: 1 << 17 });
+  const executor = new WaitRecordingExecutor(backend, config, { spanCapacity: 1 << 17 });
   const origin = backend.now();
   const durationMs = options.durationMs ?? workload.durationMs ?? null;
   const stopAt = durationMs === null ? Infinity : origin + Math.round(durationMs * MS * scale);
