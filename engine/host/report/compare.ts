@@ -4,21 +4,31 @@
  * columns is the configs' doing, nothing else's.
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
+import type { GraphPolicy } from '../../../shared/graph.ts';
 import type { Workload } from '../../../shared/workload.ts';
+import { finishedLatency } from './format.ts';
 import type { RunReport } from './report.ts';
 import { checkConfigPatch } from './resolve-config.ts';
+import { withGraphOverrides } from './run-graph.ts';
 import { runWorkload } from './run-workload.ts';
 import { fmtMs, pct, table } from './table.ts';
 
 export interface CompareConfig {
   readonly label: string;
   readonly config: EngineConfigPatch;
+  /** Graph workloads: the ready-queue policy every graph document runs under. */
+  readonly graphPolicy?: GraphPolicy;
 }
 
 export interface CompareResult {
   workload: string;
   seed: number;
-  runs: { label: string; config: EngineConfigPatch; report: RunReport }[];
+  runs: {
+    label: string;
+    config: EngineConfigPatch;
+    graphPolicy?: GraphPolicy;
+    report: RunReport;
+  }[];
 }
 
 export interface CompareOptions {
@@ -37,18 +47,48 @@ export async function compareConfigs(
   const checked = configs.map((c, i) => ({
     label: c.label,
     config: checkConfigPatch(c.config, [`configs[${i}]`]),
+    graphPolicy: c.graphPolicy,
   }));
   const runs: CompareResult['runs'] = [];
   for (const c of checked) {
-    const { report } = await runWorkload(workload, {
+    const run = withGraphOverrides(workload, {
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(c.graphPolicy === undefined ? {} : { policy: c.graphPolicy }),
+    });
+    const { report } = await runWorkload(run, {
       backend: 'sim',
       config: { ...options.base, ...c.config },
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
     });
-    runs.push({ label: c.label, config: c.config, report });
+    const graphPolicy = c.graphPolicy === undefined ? {} : { graphPolicy: c.graphPolicy };
+    runs.push({ label: c.label, config: c.config, ...graphPolicy, report });
   }
   return { workload: workload.name, seed: options.seed ?? workload.seed, runs };
+}
+
+const fmtOrDash = (ms: number | undefined) => (ms === undefined ? '-' : fmtMs(ms));
+
+/**
+ * The result as JSON: a class none of whose jobs finished has no latency (null), not a latency
+ * of 0 that reads as the best of the columns.
+ */
+export function compareJson(result: CompareResult) {
+  return {
+    ...result,
+    runs: result.runs.map((run) => ({
+      ...run,
+      report: {
+        ...run.report,
+        classes: Object.fromEntries(
+          Object.entries(run.report.classes).map(([name, c]) => [
+            name,
+            { ...c, latencyMs: finishedLatency(c) },
+          ]),
+        ),
+      },
+    })),
+  };
 }
 
 /** Side by side: one column per config, one row per figure. */
@@ -62,8 +102,9 @@ export function formatCompare(result: CompareResult): string {
   row('quanta', (r) => String(r.counters.quanta));
   const classes = [...new Set(reports.flatMap((r) => Object.keys(r.classes)))];
   for (const cls of classes) {
-    row(`${cls} latency p50`, (r) => fmtMs(r.classes[cls]?.latencyMs.p50 ?? 0));
-    row(`${cls} latency p95`, (r) => fmtMs(r.classes[cls]?.latencyMs.p95 ?? 0));
+    const latency = (r: RunReport) => finishedLatency(r.classes[cls]);
+    row(`${cls} latency p50`, (r) => fmtOrDash(latency(r)?.p50));
+    row(`${cls} latency p95`, (r) => fmtOrDash(latency(r)?.p95));
     row(`${cls} wait p95`, (r) => fmtMs(r.classes[cls]?.waitMs.p95 ?? 0));
     row(`${cls} wait max`, (r) => fmtMs(r.classes[cls]?.waitMs.max ?? 0));
     row(

@@ -6,12 +6,18 @@
  * per spec its tasks, splits per task, required, scheduled and wait time.
  */
 import { BUCKET_LABELS } from './buckets.ts';
+import type { ClassReport } from './class-stats.ts';
 import type { RunReport } from './report.ts';
 import { fmtMs, pct, table } from './table.ts';
 import type { TrinoSummaryJson } from './trino-stats.ts';
 
 /** Status lines printed at most this many (evenly spaced; the last one always). */
 const MAX_STATUS_LINES = 40;
+
+/** A class's latency percentiles, or null when none of its jobs succeeded (nothing to measure). */
+export function finishedLatency(c: ClassReport | undefined): ClassReport['latencyMs'] | null {
+  return c === undefined || c.succeeded === 0 ? null : c.latencyMs;
+}
 
 export function formatReport(r: RunReport, wallMs?: number): string {
   const out: string[] = [];
@@ -44,23 +50,27 @@ export function formatReport(r: RunReport, wallMs?: number): string {
         'wait max',
         'scheduled',
       ],
-      Object.entries(r.classes).map(([name, c]) => [
-        name,
-        c.basePriority === null ? '-' : String(c.basePriority),
-        String(c.jobs),
-        String(c.succeeded),
-        String(c.failed),
-        String(c.cancelled),
-        String(c.rejected),
-        String(c.unfinished),
-        fmtMs(c.latencyMs.p50),
-        fmtMs(c.latencyMs.p95),
-        fmtMs(c.latencyMs.p99),
-        fmtMs(c.latencyMs.max),
-        fmtMs(c.waitMs.p95),
-        fmtMs(c.waitMs.max),
-        fmtMs(c.scheduledMs),
-      ]),
+      Object.entries(r.classes).map(([name, c]) => {
+        const latency = finishedLatency(c);
+        const lat = (ms: number | undefined) => (latency === null ? '-' : fmtMs(ms ?? 0));
+        return [
+          name,
+          c.basePriority === null ? '-' : String(c.basePriority),
+          String(c.jobs),
+          String(c.succeeded),
+          String(c.failed),
+          String(c.cancelled),
+          String(c.rejected),
+          String(c.unfinished),
+          lat(latency?.p50),
+          lat(latency?.p95),
+          lat(latency?.p99),
+          lat(latency?.max),
+          fmtMs(c.waitMs.p95),
+          fmtMs(c.waitMs.max),
+          fmtMs(c.scheduledMs),
+        ];
+      }),
     ),
   );
   out.push('');
