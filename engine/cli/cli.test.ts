@@ -170,6 +170,7 @@ describe('schedlab CLI', () => {
         ['run', 'interactive-vs-scan', '--policy', 'random'],
         ['compare', 'interactive-vs-scan', '--policy', 'mlfq'],
         ['frobnicate'],
+        [],
       ]) {
         const r = await cli(...argv);
         expect(r.code, argv.join(' ')).toBe(2);

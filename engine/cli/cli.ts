@@ -23,6 +23,8 @@ export const USAGE = `usage: schedlab <command> [options]
 --set takes an engine setting (levelTimeMultiplier=4, policy=fifo, workers=8) or a workload
 field (classes[1].arrival.rate=2, seed=7).`;
 
+const COMMANDS = 'run, compare, presets, serve, bench';
+
 /** Codes that mean the input was wrong rather than the engine. */
 const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE)/;
 
@@ -40,14 +42,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         return await serveCommand(rest, io);
       case 'bench':
         return await benchCommand(rest);
-      case undefined:
       case 'help':
       case '--help':
       case '-h':
         io.out(`${USAGE}\n`);
-        return command === undefined ? 2 : 0;
+        return 0;
+      case undefined:
+        throw new UsageError(`no command given (${COMMANDS}; schedlab --help for usage)`);
       default:
-        throw new UsageError(`unknown command "${command}" (run, compare, presets, serve, bench)`);
+        throw new UsageError(
+          `unknown command "${command}" (${COMMANDS}; schedlab --help for usage)`,
+        );
     }
   } catch (e) {
     return report(e, io);

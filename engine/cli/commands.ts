@@ -5,15 +5,31 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { POLICY_NAMES, type PolicyName } from '../../shared/config.ts';
+import type { EngineConfigPatch } from '../../shared/config.ts';
+import type { GraphPolicy } from '../../shared/graph.ts';
+import type { Workload } from '../../shared/workload.ts';
 import { PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
-import { compareConfigs, formatCompare, type CompareConfig } from '../host/report/compare.ts';
+import {
+  compareConfigs,
+  compareJson,
+  formatCompare,
+  type CompareConfig,
+} from '../host/report/compare.ts';
 import { formatReport } from '../host/report/format.ts';
+import { withGraphOverrides } from '../host/report/run-graph.ts';
 import { runWorkload } from '../host/report/run-workload.ts';
+import {
+  graphPolicyOf,
+  oneWorkload,
+  parseCommandArgs,
+  policyOf,
+  seedOf,
+  writablePath,
+} from './args.ts';
 import type { CliIo } from './io.ts';
 import { loadWorkload, readJsonFile } from './load.ts';
-import { progressLine } from './progress.ts';
-import { parseDuration, parseSettings } from './settings.ts';
+import { progressLine, type Progress } from './progress.ts';
+import { parseDuration, parseSettings, type Settings } from './settings.ts';
 import { UsageError } from './usage-error.ts';
 
 const common = {
@@ -23,67 +39,76 @@ const common = {
   json: { type: 'boolean' },
 } as const;
 
-function policyOf(p: string): PolicyName {
-  if (!(POLICY_NAMES as readonly string[]).includes(p)) {
-    throw new UsageError(`--policy ${p}: must be one of ${POLICY_NAMES.join(', ')}`);
-  }
-  return p as PolicyName;
+/**
+ * `--policy` for a run: a split-queue policy goes into the engine config; a graph workload is
+ * ordered by its documents' ready-queue policy instead, which the engine config never reaches.
+ */
+function runPolicy(
+  workload: Workload,
+  policy: string | undefined,
+): { config: EngineConfigPatch; graphPolicy?: GraphPolicy } {
+  if (policy === undefined) return { config: {} };
+  if (workload.graph !== undefined) return { config: {}, graphPolicy: graphPolicyOf(policy) };
+  return { config: { policy: policyOf(policy) } };
 }
 
-function seedOf(s: string | undefined): number | undefined {
-  if (s === undefined) return undefined;
-  const n = Number(s);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new UsageError(`--seed ${s}: must be an integer >= 0`);
-  return n;
+const durationOf = (text: string | undefined) =>
+  text === undefined ? undefined : parseDuration(text);
+
+/**
+ * `--duration` is also the workload's own end, so an open-ended arrival (no `count`) that the
+ * document could not run without an end validates once the flag gives one.
+ */
+function withDuration(edits: Settings['workload'], durationMs: number | undefined) {
+  return durationMs === undefined ? edits : [...edits, { path: ['durationMs'], value: durationMs }];
 }
 
-function oneWorkload(positionals: string[], command: string): string {
-  if (positionals.length !== 1)
-    throw new UsageError(
-      `${command} takes one preset name or workload file (presets: ${PRESET_NAMES.join(', ')})`,
-    );
-  return positionals[0]!;
+/** In place on a terminal (unless the report is JSON); plain lines elsewhere when asked. */
+function progressFor(io: CliIo, asked: boolean, json: boolean): Progress | null {
+  if (io.errIsTty) return asked || !json ? progressLine(io, 'tty') : null;
+  return asked ? progressLine(io, 'lines') : null;
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...common,
-      backend: { type: 'string' },
-      policy: { type: 'string' },
-      trace: { type: 'string' },
-      progress: { type: 'boolean' },
-    },
+  const { values, positionals } = parseCommandArgs(argv, {
+    ...common,
+    backend: { type: 'string' },
+    policy: { type: 'string' },
+    trace: { type: 'string' },
+    progress: { type: 'boolean' },
   });
   const ref = oneWorkload(positionals, 'run');
   const backend = values.backend ?? 'sim';
   if (backend !== 'sim' && backend !== 'threads')
     throw new UsageError(`--backend ${backend}: must be sim or threads`);
-  const settings = parseSettings(values.set ?? []);
-  const workload = loadWorkload(ref, settings.workload);
-  const config = {
-    ...settings.config,
-    ...(values.policy === undefined ? {} : { policy: policyOf(values.policy) }),
-  };
   const seed = seedOf(values.seed);
-  const showProgress = values.progress === true || (io.errIsTty && values.json !== true);
-  const progress = showProgress ? progressLine(io) : null;
-  const result = await runWorkload(workload, {
-    backend,
-    config,
+  const tracePath = values.trace === undefined ? undefined : writablePath(values.trace, '--trace');
+  const settings = parseSettings(values.set ?? []);
+  const durationMs = durationOf(values.duration);
+  const loaded = loadWorkload(ref, withDuration(settings.workload, durationMs));
+  const policy = runPolicy(loaded, values.policy);
+  const workload = withGraphOverrides(loaded, {
     ...(seed === undefined ? {} : { seed }),
-    ...(values.duration === undefined ? {} : { durationMs: parseDuration(values.duration) }),
-    trace: values.trace !== undefined,
-    ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+    ...(policy.graphPolicy === undefined ? {} : { policy: policy.graphPolicy }),
   });
-  progress?.clear();
-  if (values.trace !== undefined && result.trace !== null) {
-    writeFileSync(values.trace, JSON.stringify(result.trace));
+  const progress = progressFor(io, values.progress === true, values.json === true);
+  let result;
+  try {
+    result = await runWorkload(workload, {
+      backend,
+      config: { ...settings.config, ...policy.config },
+      ...(seed === undefined ? {} : { seed }),
+      ...(durationMs === undefined ? {} : { durationMs }),
+      trace: tracePath !== undefined,
+      ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+    });
+  } finally {
+    progress?.clear();
+  }
+  if (tracePath !== undefined && result.trace !== null) {
+    writeFileSync(tracePath, JSON.stringify(result.trace));
     io.err(
-      `trace: ${result.trace.traceEvents.length} events written to ${values.trace} (open in https://ui.perfetto.dev)\n`,
+      `trace: ${result.trace.traceEvents.length} events written to ${tracePath} (open in https://ui.perfetto.dev)\n`,
     );
   }
   io.out(
@@ -95,18 +120,22 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 export async function compareCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...common,
-      policy: { type: 'string', multiple: true },
-      config: { type: 'string', multiple: true },
-    },
+  const { values, positionals } = parseCommandArgs(argv, {
+    ...common,
+    policy: { type: 'string', multiple: true },
+    config: { type: 'string', multiple: true },
   });
   const ref = oneWorkload(positionals, 'compare');
+  const seed = seedOf(values.seed);
+  const settings = parseSettings(values.set ?? []);
+  const durationMs = durationOf(values.duration);
+  const workload = loadWorkload(ref, withDuration(settings.workload, durationMs));
   const configs: CompareConfig[] = [
-    ...(values.policy ?? []).map((p) => ({ label: p, config: { policy: policyOf(p) } })),
+    ...(values.policy ?? []).map((p) =>
+      workload.graph === undefined
+        ? { label: p, config: { policy: policyOf(p) } }
+        : { label: p, config: {}, graphPolicy: graphPolicyOf(p) },
+    ),
     ...(values.config ?? []).map((file) => ({
       label: basename(file, '.json'),
       config: readJsonFile(file, '--config') as CompareConfig['config'],
@@ -116,16 +145,15 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     throw new UsageError(
       'compare needs at least two configs: --policy A --policy B … or --config a.json --config b.json …',
     );
-  const settings = parseSettings(values.set ?? []);
-  const workload = loadWorkload(ref, settings.workload);
-  const seed = seedOf(values.seed);
   const result = await compareConfigs(workload, configs, {
     base: settings.config,
     ...(seed === undefined ? {} : { seed }),
-    ...(values.duration === undefined ? {} : { durationMs: parseDuration(values.duration) }),
+    ...(durationMs === undefined ? {} : { durationMs }),
   });
   io.out(
-    values.json === true ? `${JSON.stringify(result, null, 2)}\n` : `${formatCompare(result)}\n`,
+    values.json === true
+      ? `${JSON.stringify(compareJson(result), null, 2)}\n`
+      : `${formatCompare(result)}\n`,
   );
   return 0;
 }

@@ -11,3 +11,16 @@ export const processIo: CliIo = {
   err: (text) => process.stderr.write(text),
   errIsTty: process.stderr.isTTY === true,
 };
+
+/** An io that keeps what is written (in-process runs, tests); `errIsTty` picks the progress form. */
+export function memoryIo(
+  errIsTty = false,
+): CliIo & { readonly text: { out: string; err: string } } {
+  const text = { out: '', err: '' };
+  return {
+    out: (t) => (text.out += t),
+    err: (t) => (text.err += t),
+    errIsTty,
+    text,
+  };
+}

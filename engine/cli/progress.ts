@@ -1,23 +1,55 @@
-/** A one-line progress display on stderr, redrawn at most 10 times a second of wall time. */
+/**
+ * Progress on stderr while a run goes, never on stdout (that is the report's). On a terminal one
+ * line is redrawn in place, at most 10 times a second; elsewhere (a pipe, a log file) escape codes
+ * would be noise, so each update is a plain line of its own, about once a second.
+ */
 import type { RunProgress } from '../host/report/run-workload.ts';
 import type { CliIo } from './io.ts';
 
-export function progressLine(io: CliIo): { update(p: RunProgress): void; clear(): void } {
-  let last = 0;
+export type ProgressMode = 'tty' | 'lines';
+
+export interface Progress {
+  update(p: RunProgress): void;
+  clear(): void;
+}
+
+const PERIOD_MS: Record<ProgressMode, number> = { tty: 100, lines: 1000 };
+
+export function progressText(p: RunProgress): string {
+  const of = p.durationMs === null ? '' : ` / ${(p.durationMs / 1000).toFixed(0)} s`;
+  return `t ${(p.elapsedMs / 1000).toFixed(1)} s${of} · jobs done ${p.jobsEnded} · live ${p.jobsLive} · quanta ${p.quanta}`;
+}
+
+/** `now` is wall-clock ms (injected so tests need not sleep). */
+export function progressLine(
+  io: CliIo,
+  mode: ProgressMode,
+  now: () => number = () => performance.now(),
+): Progress {
+  let last = -Infinity;
   let drawn = false;
+  /** The newest update not yet written: a log of lines should end on where the run ended. */
+  let unwritten: RunProgress | null = null;
+  const write = (p: RunProgress) => {
+    if (mode === 'tty') io.err(`\r\x1b[2K  ${progressText(p)}`);
+    else io.err(`progress: ${progressText(p)}\n`);
+    drawn = true;
+    unwritten = null;
+  };
   return {
     update(p) {
-      const now = performance.now();
-      if (now - last < 100) return;
-      last = now;
-      const of = p.durationMs === null ? '' : ` / ${(p.durationMs / 1000).toFixed(0)} s`;
-      io.err(
-        `\r\x1b[2K  t ${(p.elapsedMs / 1000).toFixed(1)} s${of} · jobs done ${p.jobsEnded} · live ${p.jobsLive} · quanta ${p.quanta}`,
-      );
-      drawn = true;
+      const t = now();
+      if (t - last < PERIOD_MS[mode]) {
+        unwritten = p;
+        return;
+      }
+      last = t;
+      write(p);
     },
     clear() {
-      if (drawn) io.err('\r\x1b[2K');
+      if (mode === 'tty') {
+        if (drawn) io.err('\r\x1b[2K');
+      } else if (unwritten !== null) write(unwritten);
     },
   };
 }

@@ -6,6 +6,7 @@
  * `[0,50,500]`), plain strings otherwise (`fifo`).
  */
 import { engineConfigShape, type EngineConfigPatch } from '../../shared/config.ts';
+import { fieldPath } from '../../shared/schema-error.ts';
 import { UsageError } from './usage-error.ts';
 import { checkConfigPatch } from '../host/report/resolve-config.ts';
 
@@ -85,12 +86,16 @@ export function applyWorkloadEdits(
       const container = node as Record<string | number, unknown>;
       if (container[key] === undefined || container[key] === null) {
         if (typeof key === 'number')
-          throw new UsageError(`--set ${path.join('.')}: no entry ${key} to change`);
+          throw new UsageError(
+            `--set ${fieldPath(path)}: ${fieldPath(path.slice(0, i))} has no entry ${key} to change`,
+          );
         container[key] = typeof path[i + 1] === 'number' ? [] : {};
       }
       node = container[key];
       if (typeof node !== 'object' || node === null) {
-        throw new UsageError(`--set ${path.join('.')}: ${String(key)} is not an object`);
+        throw new UsageError(
+          `--set ${fieldPath(path)}: ${fieldPath(path.slice(0, i + 1))} is not an object`,
+        );
       }
     }
     (node as Record<string | number, unknown>)[path.at(-1)!] = value;

@@ -1,0 +1,87 @@
+/**
+ * Flag values the subcommands share: the argv pre-pass for negative numbers, and the checks that
+ * turn `--seed`, `--policy`, `--trace` and the workload argument into values or one-line usage
+ * errors.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { POLICY_NAMES, type PolicyName } from '../../shared/config.ts';
+import { GRAPH_POLICIES, type GraphPolicy } from '../../shared/graph.ts';
+import { PRESET_NAMES } from '../core/workload/presets/index.ts';
+import { UsageError } from './usage-error.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * `parseArgs` with one repair: `--seed -1` would be refused as "ambiguous" (the value looks like
+ * a flag), so a string flag followed by a negative number takes it as its value, and the
+ * command's own check then says what is wrong with it.
+ */
+export function parseCommandArgs<O extends Options>(argv: readonly string[], options: O) {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : '';
+    if (options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      args.push(`${arg}=${next}`);
+      i++;
+    } else args.push(arg);
+  }
+  return parseArgs({ args, options, allowPositionals: true, strict: true });
+}
+
+export function seedOf(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = /^\d+$/.test(s) ? Number(s) : NaN;
+  if (!Number.isSafeInteger(n))
+    throw new UsageError(`--seed ${s === '' ? "''" : s}: must be an integer >= 0`);
+  return n;
+}
+
+export function policyOf(p: string): PolicyName {
+  if (!(POLICY_NAMES as readonly string[]).includes(p))
+    throw new UsageError(`--policy ${p}: must be one of ${POLICY_NAMES.join(', ')}`);
+  return p as PolicyName;
+}
+
+/** A graph workload is ordered by a graph ready-queue policy, not a split-queue one. */
+export function graphPolicyOf(p: string): GraphPolicy {
+  if (!(GRAPH_POLICIES as readonly string[]).includes(p))
+    throw new UsageError(
+      `--policy ${p}: a graph workload takes a graph policy, one of ${GRAPH_POLICIES.join(', ')}`,
+    );
+  return p as GraphPolicy;
+}
+
+export function oneWorkload(positionals: readonly string[], command: string): string {
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `${command} takes one preset name or workload file (presets: ${PRESET_NAMES.join(', ')})`,
+    );
+  return positionals[0]!;
+}
+
+/**
+ * An output file the run will write at its end: checked before the run starts, so a typo in the
+ * directory costs a usage error now rather than the whole run's results later.
+ */
+export function writablePath(path: string, flag: string): string {
+  const full = resolve(path);
+  let isDir = false;
+  try {
+    isDir = statSync(full).isDirectory();
+  } catch {
+    // Not there yet: the directory must be.
+  }
+  if (isDir) throw new UsageError(`${flag} ${path}: is a directory, not a file`);
+  try {
+    accessSync(dirname(full), constants.W_OK);
+  } catch {
+    throw new UsageError(
+      `${flag} ${path}: cannot write there (no such directory, or no permission)`,
+    );
+  }
+  return path;
+}

@@ -1,0 +1,193 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './cli.ts';
+import { memoryIo } from './io.ts';
+
+async function cli(argv: string[], tty = false) {
+  const io = memoryIo(tty);
+  const code = await main(argv, io);
+  return { code, ...io.text };
+}
+
+function tmpFile(name: string, content: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'schedlab-flags-')), name);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+/** Two classes, one of which the bounded queue turns away whole (`maxQueued=3`). */
+const tiny = {
+  name: 'tiny',
+  seed: 3,
+  config: { workers: 2 },
+  classes: [
+    {
+      name: 'a',
+      arrival: { kind: 'periodic', everyMs: 10, count: 5 },
+      splits: { leaf: 2 },
+      work: { totalMs: 30 },
+    },
+    { name: 'b', arrival: { kind: 'once' }, splits: { intermediate: 4 }, work: { totalMs: 200 } },
+  ],
+};
+
+const ESC = '\x1b';
+
+describe('schedlab run and compare flags', () => {
+  it('--progress off a terminal writes plain progress lines to stderr, none to stdout', async () => {
+    const r = await cli(['run', 'interactive-vs-scan', '--progress', '--json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.out) as { workload: string }).workload).toBe('interactive-vs-scan');
+    expect(r.err).not.toContain(ESC);
+    const lines = r.err.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    for (const line of lines) expect(line).toMatch(/^progress: t \d+\.\d s · jobs done \d+/);
+    // The last line is where the run ended: every job done.
+    expect(lines.at(-1)).toMatch(/jobs done 1401 · live 0/);
+    const quiet = await cli(['run', 'interactive-vs-scan', '--json']);
+    expect(quiet.err).toBe('');
+  }, 30_000);
+
+  it('on a terminal the progress line is drawn in place, and left out under --json', async () => {
+    const r = await cli(['run', 'interactive-vs-scan'], true);
+    expect(r.err.startsWith('\r\x1b[2K  t ')).toBe(true);
+    expect(r.err.endsWith('\r\x1b[2K')).toBe(true);
+    expect(r.out).not.toContain(ESC);
+    expect((await cli(['run', 'interactive-vs-scan', '--json'], true)).err).toBe('');
+  }, 30_000);
+
+  it('--seed must be a non-negative integer; the error names --seed', async () => {
+    for (const bad of ['', '-1', 'abc', '1.5', '1e3']) {
+      const r = await cli(['run', 'diamond', '--seed', bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err, bad).toMatch(/^schedlab: --seed \S+: must be an integer >= 0\n$/);
+    }
+  });
+
+  it('--seed reseeds a graph preset: a different seed draws a different graph', async () => {
+    const dag = async (seed: string) => {
+      const r = await cli(['run', 'random-layered-dag', '--seed', seed, '--json']);
+      expect(r.code).toBe(0);
+      return JSON.parse(r.out) as { seed: number; dag: { workMs: number } };
+    };
+    const [one, two, twoAgain] = [await dag('1'), await dag('2'), await dag('2')];
+    expect(two.seed).toBe(2);
+    expect(two.dag.workMs).not.toBe(one.dag.workMs);
+    expect(twoAgain).toEqual(two);
+  }, 30_000);
+
+  it('--policy on a graph workload picks the graph ready-queue policy', async () => {
+    const r = await cli([
+      'compare',
+      'diamond',
+      '--policy',
+      'fifo',
+      '--policy',
+      'critical-path',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const runs = (JSON.parse(r.out) as { runs: { report: { makespanMs: number } }[] }).runs;
+    const [fifo, cp] = runs.map((x) => x.report.makespanMs);
+    // The diamond's long branch started first (critical path) finishes the graph sooner.
+    expect(cp).toBeLessThan(fifo!);
+    const single = JSON.parse((await cli(['run', 'diamond', '--policy', 'fifo', '--json'])).out);
+    expect((single as { makespanMs: number }).makespanMs).toBe(fifo);
+
+    for (const argv of [
+      ['compare', 'diamond', '--policy', 'mlfq', '--policy', 'fifo'],
+      ['run', 'diamond', '--policy', 'priority'],
+    ]) {
+      const bad = await cli(argv);
+      expect(bad.code).toBe(2);
+      expect(bad.err).toMatch(
+        /^schedlab: --policy \w+: a graph workload takes a graph policy, one of fifo, lifo, most-successors, sjf, ljf, critical-path\n$/,
+      );
+    }
+    const splitQueue = await cli(['run', 'interactive-vs-scan', '--policy', 'critical-path']);
+    expect(splitQueue.code).toBe(2);
+    expect(splitQueue.err).toMatch(/must be one of mlfq, priority, fifo, fair/);
+  }, 30_000);
+
+  it('compare shows no latency ("-", null) for a class none of whose jobs finished', async () => {
+    const file = tmpFile('tiny.json', tiny);
+    const argv = ['compare', file, '--policy', 'mlfq', '--policy', 'fifo', '--set', 'maxQueued=3'];
+    const text = await cli(argv);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^b latency p50\s+-\s+-$/m);
+    expect(text.out).toMatch(/^b latency p95\s+-\s+-$/m);
+    expect(text.out).toMatch(/^a latency p50\s+\d/m);
+    const json = JSON.parse((await cli([...argv, '--json'])).out) as {
+      runs: { report: { classes: Record<string, { latencyMs: unknown; succeeded: number }> } }[];
+    };
+    for (const run of json.runs) {
+      expect(run.report.classes['b']).toMatchObject({ succeeded: 0, latencyMs: null });
+      expect(run.report.classes['a']!.latencyMs).toMatchObject({ p50: expect.any(Number) });
+    }
+  }, 30_000);
+
+  it('--duration stops an open-ended run there', async () => {
+    const overloaded = {
+      name: 'overloaded',
+      config: { workers: 1 },
+      classes: [
+        {
+          name: 'q',
+          arrival: { kind: 'periodic', everyMs: 100 },
+          splits: { leaf: 1 },
+          work: { totalMs: 150 },
+        },
+      ],
+    };
+    const r = await cli(['run', tmpFile('o.json', overloaded), '--duration', '2s', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { makespanMs: number; stoppedAtMs: number | null };
+    expect(report.stoppedAtMs).toBe(2000);
+    expect(report.makespanMs).toBeCloseTo(2000, 0);
+  });
+
+  it('--backend threads runs the workload on real worker threads', async () => {
+    const small = {
+      name: 'small',
+      config: { workers: 2 },
+      classes: [
+        {
+          name: 'w',
+          arrival: { kind: 'periodic', everyMs: 5, count: 6 },
+          splits: { leaf: 2 },
+          work: { totalMs: 4 },
+        },
+      ],
+    };
+    const r = await cli(['run', tmpFile('s.json', small), '--backend', 'threads', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as {
+      backend: string;
+      workers: { count: number; utilization: number };
+      classes: Record<string, { jobs: number; succeeded: number }>;
+    };
+    expect(report.backend).toBe('threads');
+    expect(report.workers.count).toBe(2);
+    expect(report.classes['w']).toMatchObject({ jobs: 6, succeeded: 6 });
+    expect(report.workers.utilization).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('exits 1 with one line when the host fails (serve on a port already taken)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as { port: number };
+      const r = await cli(['serve', '--port', String(port), '--no-build']);
+      expect(r.code).toBe(1);
+      expect(r.out).toBe('');
+      const last = r.err.trimEnd().split('\n').at(-1);
+      expect(last).toMatch(/^schedlab: engine failure: .*EADDRINUSE/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 30_000);
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './cli.ts';
+import { memoryIo } from './io.ts';
+
+async function cli(...argv: string[]) {
+  const io = memoryIo();
+  const code = await main(argv, io);
+  return { code, ...io.text };
+}
+
+function tmpFile(name: string, content: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'schedlab-usage-')), name);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+const tiny = {
+  name: 'tiny',
+  classes: [{ name: 'a', arrival: { kind: 'once' }, splits: { leaf: 2 }, work: { totalMs: 30 } }],
+};
+
+describe('schedlab usage and bad input', () => {
+  it('help prints the usage to stdout and exits 0; no command is a one-line error', async () => {
+    for (const argv of [['--help'], ['help'], ['-h']]) {
+      const r = await cli(...argv);
+      expect(r).toMatchObject({ code: 0, err: '' });
+      expect(r.out).toMatch(/^usage: schedlab <command>/);
+    }
+    expect(await cli()).toEqual({
+      code: 2,
+      out: '',
+      err: 'schedlab: no command given (run, compare, presets, serve, bench; schedlab --help for usage)\n',
+    });
+  });
+
+  it('a wrong-typed --set value says what was expected, naming the field as a.b[3].c', async () => {
+    const file = tmpFile('tiny.json', tiny);
+    const expectations: [string, string][] = [
+      ['workers=abc', 'workers must be a number'],
+      ['workers=1.5', 'workers must be an integer'],
+      ['seed=abc', 'seed must be a number'],
+      ['classes[0].tasks=1.5', 'classes[0].tasks must be an integer'],
+      ['classes[0].basePriority="x"', 'classes[0].basePriority must be a number'],
+      [
+        'classes[0].work.totalMs="ten"',
+        'classes[0].work.totalMs must be a number (ms) or a distribution object',
+      ],
+      [
+        'classes[5].arrival.rate=1',
+        '--set classes[5].arrival.rate: classes has no entry 5 to change',
+      ],
+      ['name.x=1', '--set name.x: name is not an object'],
+    ];
+    for (const [set, message] of expectations) {
+      const r = await cli('run', file, '--set', set);
+      expect({ set, ...r }).toEqual({ set, code: 2, out: '', err: `schedlab: ${message}\n` });
+    }
+  });
+
+  it('a graph that names an unknown node is refused, naming graph.edges[i].to', async () => {
+    const file = tmpFile('g.json', {
+      graph: [
+        { nodes: [{ id: 'a' }] },
+        {
+          nodes: [{ id: 'a' }, { id: 'b' }],
+          edges: [
+            { from: 'a', to: 'b' },
+            { from: 'b', to: 'zz' },
+          ],
+        },
+      ],
+    });
+    expect(await cli('run', file)).toEqual({
+      code: 2,
+      out: '',
+      err: 'schedlab: graph[1].edges[1].to names no node "zz"\n',
+    });
+  });
+
+  it('a --trace path that cannot be written is refused before the run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'schedlab-trace-'));
+    for (const path of [join(dir, 'missing', 'out.json'), dir]) {
+      const r = await cli('run', 'interactive-vs-scan', '--trace', path);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(
+        new RegExp(`^schedlab: --trace ${path}: (cannot write|is a directory)`),
+      );
+    }
+  });
+});
