@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MS, intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import type { SimBackend } from '../../runtime/sim/index.ts';
 import { Session } from './session.ts';
 
 describe('Session frames: events', () => {
@@ -22,5 +24,58 @@ describe('Session frames: events', () => {
       s.executor.pause();
     }
     expect(s.frame()).toMatchObject({ eventsDropped: 14, events: { length: 8 } });
+  });
+});
+
+describe('Session frames: levels and workers', () => {
+  it('levels carry MLFQ depth, scheduled time and selections; workers their state and split', () => {
+    const s = new Session({
+      config: {
+        workers: 1,
+        quantumMs: 10,
+        policy: 'mlfq',
+        levelThresholdsMs: [0, 20, 100, 400, 1000],
+      },
+    });
+    const sim = s.backend as SimBackend;
+    const first = s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(100))));
+    sim.runUntil(45 * MS);
+    const second = s.executor.submitJob(oneTaskJob('b', intermediates(1, spin(100))));
+    sim.runUntil(50 * MS);
+    const f = s.frame();
+    // The first split ran 0–20 ms at level 0 (2 selections), then 20–50 ms at level 1 (3); at
+    // 50 ms the newcomer at level 0 takes the worker (a 3rd level-0 selection) and the first
+    // waits at level 1. Scheduled time is Trino's per-level account: L0 = 20 ms run; L1 = 30 ms
+    // run + 10 ms caught up when the split entered the empty level (L0 20 / multiplier 2);
+    // the newcomer entering the empty level 0 at 45 ms caught L0 up to L1 × 2 = 60 ms.
+    expect(f.levels.map((l) => [l.level, l.depth, l.scheduledNanos / MS, l.selections])).toEqual([
+      [0, 0, 60, 3],
+      [1, 1, 40, 3],
+      [2, 0, 0, 0],
+      [3, 0, 0, 0],
+      [4, 0, 0, 0],
+    ]);
+    expect(f.workers).toEqual([
+      { id: 0, state: 'running', splitId: 2, jobId: second, sinceNanos: 50 * MS },
+    ]);
+    expect(f.jobs.map((j) => [j.id, j.state])).toEqual([
+      [first, 'running'],
+      [second, 'running'],
+    ]);
+  });
+
+  it('a shrink under load shows retiring workers until their quanta end, then idle ones go', () => {
+    const s = new Session({ config: { workers: 3, quantumMs: 10, policy: 'fifo' } });
+    const sim = s.backend as SimBackend;
+    s.executor.submitJob(oneTaskJob('a', intermediates(2, spin(30))));
+    sim.runUntil(5 * MS);
+    s.executor.setWorkers(1);
+    expect(s.frame().workers.map((w) => w.state)).toEqual(['running', 'retiring']);
+    sim.runUntil(10 * MS); // worker 1's quantum ends: it leaves; worker 0 runs on
+    expect(s.frame().workers.map((w) => [w.id, w.state])).toEqual([[0, 'running']]);
+    sim.runUntilIdle();
+    expect(s.frame().workers).toEqual([
+      { id: 0, state: 'idle', splitId: null, jobId: null, sinceNanos: null },
+    ]);
   });
 });
