@@ -14,6 +14,8 @@ import type { WaitRecordingExecutor } from './wait-recorder.ts';
 export class RunCollector {
   readonly classes = new Map<string, ClassStats>();
   readonly levelNanos: number[] = [0, 0, 0, 0, 0];
+  /** Deepest ready queue seen per level, sampled every step. */
+  readonly maxDepth: number[] = [0, 0, 0, 0, 0];
   readonly jain = new Jain();
   /** Scheduled time per live task (Trino status lines need the levels of running tasks). */
   readonly taskNanos: { get(taskId: number): number | undefined } = {
@@ -110,10 +112,16 @@ export class RunCollector {
     }
   }
 
-  /** A counter sample for the trace (per-level depth and scheduled time). */
+  /**
+   * Per-level queue depth (the deepest seen, for the report) and, when a trace is kept, a counter
+   * sample of depth and scheduled time. Called every step (100 ms of sim time, 50 ms on threads).
+   */
   sample(): void {
-    if (this.trace === null) return;
     const levels = this.executor.levels();
+    for (const l of levels) {
+      if (l.depth > (this.maxDepth[l.level] ?? 0)) this.maxDepth[l.level] = l.depth;
+    }
+    if (this.trace === null) return;
     this.trace.addSample({
       timeNanos: this.executor.now(),
       depth: levels.map((l) => l.depth),

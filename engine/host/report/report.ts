@@ -17,6 +17,8 @@ export interface LevelReport {
   /** Time spent running splits while they were at this level (from the quanta themselves). */
   scheduledMs: number;
   selections: number;
+  /** Deepest this level's ready queue was, sampled every 100 ms of run time (50 ms on threads). */
+  maxDepth?: number;
 }
 
 /** A graph run's figures in a report: the app's metrics row without the run's shape. */

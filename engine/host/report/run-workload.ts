@@ -21,6 +21,7 @@ import { levelFunction, resolveConfig, type BackendKind } from './resolve-config
 import { TrinoStats } from './trino-stats.ts';
 import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
+import { runOnThreads } from './threads-loop.ts';
 import { WaitRecordingExecutor } from './wait-recorder.ts';
 
 export interface RunProgress {
@@ -221,6 +222,7 @@ export async function runWorkload(
         label: levelRows[level]?.label ?? `L${level}`,
         scheduledMs: ms3(nanos / scale),
         selections: levelRows[level]?.selections ?? 0,
+        maxDepth: collector.maxDepth[level] ?? 0,
       }))
       .filter((l, i) => i < Math.max(1, levelRows.length)),
     workers: {
@@ -251,46 +253,4 @@ export async function runWorkload(
     : null;
   await executor.close();
   return { report, trace, wallMs: performance.now() - wallStart };
-}
-
-/**
- * The threads run's wall-clock loop: ends at backend time `stopAt` (a timer at that exact time)
- * or once `done()`, and resolves with the backend time it ended at; builds each status line on its own timer, so each line has its own counters;
- * reads the span ring every 50 ms (it holds far more than 50 ms of quanta).
- */
-function runOnThreads(
-  backend: Backend,
-  stopAt: number,
-  statusPeriod: number | null,
-  hooks: { observe: () => void; done: () => boolean; status: () => void },
-): Promise<number> {
-  return new Promise<number>((resolve) => {
-    let cancelStop: (() => void) | null = null;
-    let cancelStatus: (() => void) | null = null;
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      const at = backend.now();
-      clearInterval(poll);
-      cancelStop?.();
-      cancelStatus?.();
-      hooks.observe();
-      resolve(at);
-    };
-    const poll = setInterval(() => {
-      hooks.observe();
-      if (hooks.done()) end();
-    }, 50);
-    if (stopAt !== Infinity) cancelStop = backend.setTimer(stopAt, end);
-    if (statusPeriod !== null) {
-      let at = backend.now();
-      const next = () => {
-        hooks.status();
-        at += statusPeriod;
-        cancelStatus = at <= stopAt ? backend.setTimer(at, next) : null;
-      };
-      cancelStatus = backend.setTimer(at, next);
-    }
-  });
 }
