@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadPreset } from '../../core/workload/presets/index.ts';
+import { runWorkload } from '../report/run-workload.ts';
 import { toChromeTrace, type TraceEvent } from './chrome-trace.ts';
 import { TraceWindow, type TraceSpan } from './trace-window.ts';
 
@@ -111,5 +113,80 @@ describe('Chrome trace export', () => {
     expect(snap.spans.map((s) => s.splitId)).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
     expect(snap.dropped).toBe(15);
     expect(toChromeTrace({ workers: 1, ...snap }).otherData.droppedSpans).toBe(15);
+  });
+
+  it('draws a flow from the time-last slice of a node that resumed on another worker', () => {
+    const us = 1000;
+    // Node 5 starts on worker 1, blocks, and resumes on worker 0; 4 → 5 → 6.
+    const trace = toChromeTrace({
+      workers: 2,
+      spans: [
+        span(0, 0, 10 * us, 4, { outcome: 'finished' }),
+        span(1, 10 * us, 20 * us, 5, { outcome: 'blocked' }),
+        span(0, 40 * us, 50 * us, 5, { outcome: 'finished' }),
+        span(1, 60 * us, 70 * us, 6, { outcome: 'finished' }),
+      ],
+      edges: [
+        [4, 5],
+        [5, 6],
+      ],
+    });
+    const flows = trace.traceEvents.filter((e) => e.ph === 's' || e.ph === 'f');
+    expect(flows.map((e) => [e.ph, e.id, e.tid, e.ts])).toEqual([
+      ['s', 1, 1, 5],
+      ['f', 1, 2, 10], // into 5's first slice: worker 1 at 10 µs
+      ['s', 2, 1, 45], // out of 5's last slice: worker 0 at 40–50 µs
+      ['f', 2, 2, 60],
+    ]);
+  });
+
+  it('exports counters over the same stretch of time as the slices it kept', () => {
+    const w = new TraceWindow(10);
+    for (let t = 0; t < 250; t++) {
+      if (t % 10 === 0) w.addSpan(span(0, t, t + 5, t / 10 + 1));
+      w.addSample({ timeNanos: t, depth: [t], scheduledNanos: [0] });
+    }
+    const snap = w.snapshot();
+    expect(snap.spans[0]!.startNanos).toBe(150);
+    const times = snap.samples.map((x) => x.timeNanos);
+    expect(Math.min(...times)).toBeGreaterThanOrEqual(150);
+    expect(Math.min(...times)).toBeLessThanOrEqual(154); // reaches back to the first slice
+    expect(times.at(-1)).toBe(249);
+    expect(snap.samples.length + snap.droppedSamples).toBe(250);
+    expect(toChromeTrace({ workers: 1, ...snap }).otherData.droppedSamples).toBe(
+      snap.droppedSamples,
+    );
+  });
+
+  it('thins counters rather than lose the start of a window whose slices all fit', () => {
+    const w = new TraceWindow(100);
+    for (let t = 0; t < 1000; t++) {
+      if (t % 100 === 50) w.addSpan(span(0, t, t + 10, t));
+      w.addSample({ timeNanos: t, depth: [0], scheduledNanos: [0] });
+    }
+    const { samples, droppedSamples, spans } = w.snapshot();
+    expect(spans).toHaveLength(10);
+    expect(samples.length).toBeLessThanOrEqual(64);
+    expect(samples[0]!.timeNanos).toBeLessThanOrEqual(50); // before the first slice, as it began
+    expect(samples.at(-1)!.timeNanos).toBe(999);
+    expect(samples.length + droppedSamples).toBe(1000);
+  });
+
+  it('a run whose window dropped slices has no counters before its first slice', async () => {
+    const { trace } = await runWorkload(loadPreset('interactive-vs-scan'), {
+      trace: true,
+      traceCapacity: 500,
+    });
+    const ev = trace!.traceEvents;
+    const slices = ev.filter((e) => e.ph === 'X');
+    const counters = ev.filter((e) => e.ph === 'C');
+    expect(trace!.otherData['droppedSpans']).toBeGreaterThan(0);
+    expect(trace!.otherData['droppedSamples']).toBeGreaterThan(0);
+    const firstSlice = Math.min(...slices.map((e) => e.ts!));
+    const lastSlice = Math.max(...slices.map((e) => e.ts! + e.dur!));
+    const counterTimes = counters.map((e) => e.ts!);
+    expect(Math.min(...counterTimes)).toBeGreaterThanOrEqual(firstSlice);
+    // …and they run on to the end: the last sample is within one 100 ms step of the last slice.
+    expect(Math.max(...counterTimes)).toBeGreaterThan(lastSlice - 100_000);
   });
 });

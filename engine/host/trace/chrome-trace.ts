@@ -4,7 +4,8 @@
  * - an `X` slice per quantum, args job / task / split / level / outcome;
  * - `C` counters for per-level queue depth and scheduled time;
  * - `s` / `f` flow events for graph edges, from the end of the predecessor's last slice to the
- *   start of the successor's first one; flow ids are 1, 2, 3… (small and nonzero).
+ *   start of the successor's first one — last and first in time, whichever workers they ran on (a
+ *   node that blocks may resume elsewhere); flow ids are 1, 2, 3… (small and nonzero).
  * Times are µs (the format's unit) relative to the window's first event. Slices on one thread
  * never overlap: a slice that would start before its predecessor ended is clipped to its end.
  */
@@ -36,6 +37,8 @@ export interface TraceInput {
   workers: number;
   /** Spans the bounded window dropped before export (reported, never hidden). */
   dropped?: number;
+  /** Counter samples dropped: from before the window's first slice, or thinned to fit. */
+  droppedSamples?: number;
   title?: string;
 }
 
@@ -88,8 +91,11 @@ export function toChromeTrace(input: TraceInput): ChromeTrace {
       args: { job: s.jobId, task: s.taskId, split: s.splitId, level: s.level, outcome: s.outcome },
     };
     events.push(ev);
-    if (!first.has(s.splitId)) first.set(s.splitId, ev);
-    last.set(s.splitId, ev);
+    // Spans are in worker order here, so the first and last of a split are found by time.
+    const f = first.get(s.splitId);
+    if (f === undefined || ts < f.ts!) first.set(s.splitId, ev);
+    const l = last.get(s.splitId);
+    if (l === undefined || end >= l.ts! + l.dur!) last.set(s.splitId, ev);
   }
   for (const sample of input.samples ?? []) {
     const ts = us(sample.timeNanos, t0);
@@ -124,6 +130,11 @@ export function toChromeTrace(input: TraceInput): ChromeTrace {
   return {
     traceEvents: events,
     displayTimeUnit: 'ms',
-    otherData: { spans: spans.length, droppedSpans: input.dropped ?? 0, originNanos: t0 },
+    otherData: {
+      spans: spans.length,
+      droppedSpans: input.dropped ?? 0,
+      droppedSamples: input.droppedSamples ?? 0,
+      originNanos: t0,
+    },
   };
 }
