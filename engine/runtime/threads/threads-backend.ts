@@ -21,7 +21,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
-import { invalidConfig, SchedLabError } from '../../../shared/errors.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
 import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
 import { BootBackoff } from './boot-backoff.ts';
 import { nanosSince, originNow } from './clock.ts';
@@ -30,28 +30,19 @@ import { spawnLane, type Lane, type Ticket } from './lane.ts';
 import type { QuantumReport } from './protocol.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { failedEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
+import {
+  checkCount,
+  checkCut,
+  DEFAULT_RESOURCE_LIMITS,
+  type ThreadsBackendOptions,
+} from './threads-options.ts';
 import { WallTimers } from './wall-timers.ts';
 
-export const MAX_WORKERS = 256;
-
-/**
- * Every worker's limits unless the host says otherwise: a user kernel that allocates without
- * bound then dies alone (its split fails `worker lost: … memory`, the worker is replaced) instead
- * of growing until the whole process is killed. Far above what a built-in kernel needs.
- */
-export const DEFAULT_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 512 };
-
-export interface ThreadsBackendOptions {
-  /** Default: one per core (`os.availableParallelism()`). */
-  readonly workers?: number;
-  /**
-   * Per worker, over `DEFAULT_RESOURCE_LIMITS` (each field given replaces the default's), e.g.
-   * `{ maxOldGenerationSizeMb: 4096 }` for user work that needs a bigger heap.
-   */
-  readonly resourceLimits?: ResourceLimits;
-  /** Seeds the draws of `failProbability` (fault-injection.ts); without it, `Math.random`. */
-  readonly seed?: number;
-}
+export {
+  DEFAULT_RESOURCE_LIMITS,
+  MAX_WORKERS,
+  type ThreadsBackendOptions,
+} from './threads-options.ts';
 
 export class ThreadsBackend implements Backend {
   readonly kind = 'threads';
@@ -201,14 +192,7 @@ export class ThreadsBackend implements Backend {
    * per-call split's call is atomic and runs whole; an idle or unknown worker has nothing to cut.
    */
   shortenQuantum(workerId: number, quantumNanos: number): void {
-    if (typeof quantumNanos !== 'number' || Number.isNaN(quantumNanos) || quantumNanos < 0) {
-      throw new SchedLabError(
-        'INVALID_ARGUMENT',
-        `quantumNanos must be a number ≥ 0, got ${String(quantumNanos)}`,
-        'quantumNanos',
-      );
-    }
-    this.slots.get(workerId)?.cut(quantumNanos);
+    this.slots.get(workerId)?.cut(checkCut(quantumNanos));
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {
@@ -364,11 +348,4 @@ export class ThreadsBackend implements Backend {
   private assertOpen(): void {
     if (this.closed) throw new SchedLabError('ENGINE_CLOSED', 'the threads backend is closed');
   }
-}
-
-function checkCount(count: number): number {
-  if (!Number.isInteger(count) || count < 1 || count > MAX_WORKERS) {
-    throw invalidConfig('workers', `must be an integer from 1 to ${MAX_WORKERS}, got ${count}`);
-  }
-  return count;
 }
