@@ -20,6 +20,10 @@ export const USAGE = `usage: schedlab <command> [options]
   bench [suite…]         run the benchmarks (bench/index.ts)
 
 --duration is workload time (on threads a Trino preset's 20 minutes pass in 12 s of wall time).
+--policy on a graph workload (diamond, random-layered-dag, …) is the graph's ready-queue policy:
+fifo, lifo, most-successors, sjf, ljf or critical-path. --seed reseeds its generated graphs too.
+--progress: a line redrawn in place on a terminal (the default there unless --json); elsewhere,
+plain lines on stderr about once a second.
 --set takes an engine setting (levelTimeMultiplier=4, policy=fifo, workers=8) or a workload
 field (classes[1].arrival.rate=2, seed=7).`;
 
