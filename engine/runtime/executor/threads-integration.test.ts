@@ -124,6 +124,23 @@ describe('executor over ThreadsBackend', { timeout: 20_000 }, () => {
     expect(spans.outcome[0]).toBe(4); // SPAN_OUTCOMES: 'cancelled'
   });
 
+  it('leaving non-preemptive priority cuts run-to-completion quanta: a waiting job runs at once', async () => {
+    const backend = await threads();
+    const { ex, ends } = rig(backend, { policy: 'priority', preemptive: false, quantumMs: 5 });
+    const long = [0, 1].map(() => ex.submitJob(oneTaskJob('scan', leaves(1, spin(60_000)))));
+    await until(() => ex.counters.splitsRunning === 2);
+    const short = ex.submitJob(oneTaskJob('short', leaves(1, spin(5))));
+    await new Promise((resolve) => backend.setTimer(backend.now() + 50 * MS, () => resolve(null)));
+    expect(ends).toEqual([]); // both workers are held by quanta that would run for a minute
+    const switched = backend.now();
+    ex.configure({ policy: 'mlfq' });
+    await until(() => ends.some((e) => e.jobId === short));
+    expect(ends.find((e) => e.jobId === short)?.state).toBe('succeeded');
+    expect(backend.now() - switched).toBeLessThan(1_000 * MS);
+    for (const id of long) ex.cancelJob(id);
+    await until(() => ex.counters.splitsRunning === 0);
+  });
+
   it('a retry workload with failProbability ends alike on the simulator and on threads', async () => {
     const outcome = async (backend: Backend, settle: (ex: Executor) => Promise<void>) => {
       const { ex, ends } = rig(backend, { policy: 'fifo', quantumMs: 50, retryBackoffMs: 1 });
