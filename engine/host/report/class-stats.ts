@@ -19,7 +19,10 @@ export interface ClassReport {
   /** Each wait of a split for a worker (see the header), not a split's total. */
   waitMs: Percentiles;
   scheduledMs: number;
-  /** Longest time a split that yielded waited for its next quantum (queue wait, no sleep). */
+  /**
+   * Longest wait of a split back in the queue after running (yielded, woken or retried) for its
+   * next quantum: queue wait only, from when it was ready again (the executor's figure).
+   */
   maxRequeueWaitMs: number;
   basePriority: number | null;
 }
