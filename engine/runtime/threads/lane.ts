@@ -103,6 +103,21 @@ export class Lane {
     );
   }
 
+  /**
+   * The worker died: empties the lane and says what was on it — the running dispatch, the queued
+   * one and whether the worker had started it (then the running one's end never came).
+   */
+  abandon(): { running: Dispatch | null; queued: Dispatch | null; queuedStarted: boolean } {
+    const left = {
+      running: this.running,
+      queued: this.queued,
+      queuedStarted: this.queuedStarted(),
+    };
+    this.running = null;
+    this.queued = null;
+    return left;
+  }
+
   /** The running dispatch ended: the queued one (if any) is now running, started at `at`. */
   advance(at: number): void {
     if (this.running !== null) clearCut(this.control, this.running.splitId);

@@ -249,27 +249,23 @@ export class ThreadsBackend implements Backend {
     if (this.closed || this.slots.get(slot.id) !== slot) return;
     this.slots.delete(slot.id);
     slot.markReady();
-    const { running: dispatch, queued } = slot;
-    // Whether the worker had started the queued dispatch (its predecessor's end never came).
-    const queuedStarted = slot.queuedStarted();
+    const { running: dispatch, queued, queuedStarted } = slot.abandon();
     if (queued !== null) this.running.delete(queued.splitId);
     if (dispatch !== null) this.running.delete(dispatch.splitId);
-    slot.queued = null;
-    slot.running = null;
     // Replace first, so the executor finds the lane idle again when it hears of the loss.
     if (slot.id < this.target) {
       if (slot.booted) this.spawn(slot.id);
       else this.respawnLater(slot.id);
     }
-    // The queued dispatch's end comes first, as it would have had the worker lived.
+    // The queued dispatch's end comes first, as it would have had the worker lived; one the
+    // worker never started only goes back to the executor (its module state stays).
     if (queued !== null && !queuedStarted) this.endUnstarted(queued, slot.id, 'yielded', false);
-    if (queued !== null && queuedStarted) {
-      this.moduleState.delete(queued.splitId);
-      this.failed(queued, slot.id, slot.sentAt, `worker lost: ${reason}`, 'WORKER_LOST');
+    const failed = queued !== null && queuedStarted ? [queued, dispatch] : [dispatch];
+    for (const lostOne of failed) {
+      if (lostOne === null) continue;
+      this.moduleState.delete(lostOne.splitId);
+      this.failed(lostOne, slot.id, slot.sentAt, `worker lost: ${reason}`, 'WORKER_LOST');
     }
-    if (dispatch === null) return;
-    this.moduleState.delete(dispatch.splitId);
-    this.failed(dispatch, slot.id, slot.sentAt, `worker lost: ${reason}`, 'WORKER_LOST');
   }
 
   /** Posts a dispatch; input that cannot cross to a worker fails its split after this returns. */
