@@ -26,11 +26,17 @@ class LogHistogram {
   record(us: number): void {
     let band = 0;
     let slot: number;
-    if (us < SUB) slot = Math.floor(us);
-    else {
-      const e = us < 2 ** 31 ? 31 - Math.clz32(us) : Math.floor(Math.log2(us));
+    if (us < SUB) slot = us | 0;
+    else if (us < 2 ** 31) {
+      // Integer µs (< 36 min): the octave from the leading zeros, the bucket by a shift.
+      const v = us | 0;
+      const e = 31 - Math.clz32(v);
       band = e - SUB_BITS + 1;
-      slot = Math.min(SUB - 1, Math.floor(us / 2 ** (e - SUB_BITS)) - SUB);
+      slot = (v >>> (e - SUB_BITS)) - SUB;
+    } else {
+      const e = Math.floor(Math.log2(us));
+      band = e - SUB_BITS + 1;
+      slot = Math.max(0, Math.min(SUB - 1, Math.floor(us / 2 ** (e - SUB_BITS)) - SUB));
     }
     let counts = this.bands[band];
     if (counts === undefined) {
