@@ -39,7 +39,9 @@ export function CountersPanel() {
             data-testid={`counter-${key}`}
             data-value={f?.counters[key] ?? 0}
           >
-            <span className="counter-value">{f === null ? '—' : compact(f.counters[key] ?? 0)}</span>
+            <span className="counter-value">
+              {f === null ? '—' : compact(f.counters[key] ?? 0)}
+            </span>
             <span className="counter-label">{label}</span>
           </div>
         ))}
