@@ -1,9 +1,15 @@
 /**
- * How much work a kernel unit is, learned while it runs. A unit's cost is the fastest it has been
- * seen to run at its size: a slower reading means the thread was descheduled (or the JIT was not
- * done yet), not that more computation happened. Each unit is credited that cost, so a split's
- * `totalNanos` is the same amount of computation however loaded the machine is, and never more
- * than the wall time it took.
+ * How much work a kernel unit is, learned while it runs. A unit is credited the time it took, up
+ * to `OUTLIER` times the fastest it has been seen to run at its size: a reading far above that
+ * means the thread was descheduled (or hit a GC pause), not that more computation happened. So a
+ * split's `totalNanos` is about the same amount of computation however loaded the machine is.
+ *
+ * Why not credit the fastest time itself: units of the same size vary on a quiet machine too
+ * (measured here, mean ÷ fastest: spin 1.06, hash 1.09, compress 1.15, sort 1.20, matmul 1.53 —
+ * matmul's cache behaviour is bimodal), so crediting the fastest made a "100 ms" matmul split run
+ * ≈ 150 ms of wall time with nothing else on the machine. Descheduling adds a whole time slice
+ * (milliseconds, against ≈ 100 µs units), far past the cap; each one over-credits at most
+ * `OUTLIER − 1` units' worth, a few per cent when two threads share a core.
  *
  * Between quanta the unit is resized toward the target (≈100 µs), because a size picked at startup
  * from cold, unoptimised code can be many times too small once the JIT has done its work.
@@ -12,6 +18,9 @@ import { TARGET_UNIT_NANOS, type CpuKernel } from './kernels.ts';
 
 /** One resize changes a unit at most this much, so one odd reading cannot make it huge. */
 const MAX_RESIZE = 16;
+
+/** A unit slower than this many times its fastest was descheduled: credited this much, no more. */
+export const OUTLIER = 3;
 
 export class UnitMeter {
   /** Fastest time seen for one unit of the current size (ns). */
@@ -30,6 +39,11 @@ export class UnitMeter {
   /** Records one unit that took `nanos`; returns the work it is credited with. */
   credit(nanos: number): number {
     if (nanos < this.best) this.best = nanos;
+    return Math.min(nanos, this.best * OUTLIER);
+  }
+
+  /** The fastest time seen for one unit of the current size (ns); Infinity before any. */
+  get fastest(): number {
     return this.best;
   }
 
