@@ -9,16 +9,16 @@ import { liveWorkloads } from './live-workloads.ts';
 const preset = loadPreset('interactive-vs-scan');
 
 describe('fitting a preset to the machine', () => {
-  it('runs one worker per core and slows arrivals by the same factor, the jobs unchanged', () => {
+  it('runs one worker per core and scales the offered work alike: slower arrivals, a smaller scan', () => {
     const { workload, note } = fitToMachine(preset, 2);
     expect(workload.threads).toMatchObject({ workers: 2 });
     const [scan, interactive] = workload.classes!;
-    expect(scan).toEqual(preset.classes![0]); // arrives once: nothing to slow down
+    expect(scan).toEqual({ ...preset.classes![0], tasks: 4 }); // arrives once: half the tasks
     expect(interactive!.arrival).toMatchObject({ kind: 'poisson', rate: 70, count: 1400 });
     expect(interactive!.work).toEqual(preset.classes![1]!.work);
     expect(note).toBe(
       'interactive-vs-scan asks for 4 workers; this machine has 2 cores: ' +
-        'running 2 workers with arrivals at 50% of the preset rate'.replace('preset', "preset's"),
+        "running 2 workers with 50% of the preset's work",
     );
   });
 
