@@ -1,45 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { main } from './cli.ts';
-import type { CliIo } from './io.ts';
+import { runCli, tmpFile, TINY_WORKLOAD } from './cli-testing.ts';
 
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL('../../bin/schedlab.js', import.meta.url));
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (t) => (out += t), err: (t) => (err += t), errIsTty: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
-
-const tiny = {
-  name: 'tiny',
-  seed: 3,
-  config: { workers: 2 },
-  classes: [
-    {
-      name: 'a',
-      arrival: { kind: 'periodic', everyMs: 10, count: 5 },
-      splits: { leaf: 2 },
-      work: { totalMs: 30 },
-    },
-    { name: 'b', arrival: { kind: 'once' }, splits: { intermediate: 4 }, work: { totalMs: 200 } },
-  ],
-};
-
-function tmpFile(name: string, content: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'schedlab-cli-'));
-  const path = join(dir, name);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-}
+const cli = (...argv: string[]) => runCli(argv);
+const tiny = TINY_WORKLOAD;
 
 describe('schedlab CLI', () => {
   it(

@@ -1,38 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from './cli.ts';
-import { memoryIo } from './io.ts';
+import { runCli, tmpFile, TINY_WORKLOAD } from './cli-testing.ts';
 
-async function cli(argv: string[], tty = false) {
-  const io = memoryIo(tty);
-  const code = await main(argv, io);
-  return { code, ...io.text };
-}
-
-function tmpFile(name: string, content: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'schedlab-flags-')), name);
-  writeFileSync(path, JSON.stringify(content));
-  return path;
-}
-
+const cli = runCli;
 /** Two classes, one of which the bounded queue turns away whole (`maxQueued=3`). */
-const tiny = {
-  name: 'tiny',
-  seed: 3,
-  config: { workers: 2 },
-  classes: [
-    {
-      name: 'a',
-      arrival: { kind: 'periodic', everyMs: 10, count: 5 },
-      splits: { leaf: 2 },
-      work: { totalMs: 30 },
-    },
-    { name: 'b', arrival: { kind: 'once' }, splits: { intermediate: 4 }, work: { totalMs: 200 } },
-  ],
-};
+const tiny = TINY_WORKLOAD;
 
 const ESC = '\x1b';
 

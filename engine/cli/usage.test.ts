@@ -1,21 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from './cli.ts';
-import { memoryIo } from './io.ts';
+import { runCli, tmpFile } from './cli-testing.ts';
 
-async function cli(...argv: string[]) {
-  const io = memoryIo();
-  const code = await main(argv, io);
-  return { code, ...io.text };
-}
-
-function tmpFile(name: string, content: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'schedlab-usage-')), name);
-  writeFileSync(path, JSON.stringify(content));
-  return path;
-}
+const cli = (...argv: string[]) => runCli(argv);
 
 const tiny = {
   name: 'tiny',
