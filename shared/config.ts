@@ -101,8 +101,3 @@ export function parseEngineConfig(input: unknown): EngineConfig {
   const patch = engineConfigPatchSchema.parse(input ?? {});
   return engineConfigSchema.parse({ ...DEFAULT_ENGINE_CONFIG, ...patch });
 }
-
-/** Field path of a zod issue as the engine reports it: `levelThresholdsMs.2`. */
-export function issueField(path: readonly PropertyKey[]): string {
-  return path.map((p) => String(p)).join('.');
-}

@@ -44,6 +44,8 @@ test('a bad config value is refused naming its column and field', async ({ page,
   await expect(page.getByTestId('compare-config-2')).toBeVisible();
   await page.getByTestId('compare-config-2-levelTimeMultiplier').fill('1');
   await page.getByTestId('compare-run').click();
-  await expect(page.getByTestId('compare-error')).toContainText('configs.2.levelTimeMultiplier');
+  await expect(page.getByTestId('compare-error')).toContainText(
+    'configs[2].levelTimeMultiplier must be > 1',
+  );
   await expect(page.getByTestId('compare-empty')).toBeVisible();
 });

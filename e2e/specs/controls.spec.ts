@@ -44,7 +44,9 @@ test('an out-of-range value shows an error next to the field and changes nothing
   await expect(error).toBeVisible();
   await expect(error).toContainText('levelTimeMultiplier');
   await setField(page, 'levelThresholdsMs', '0, 500, 100, 3000, 15000');
-  await expect(page.getByTestId('error-levelThresholdsMs')).toContainText('levelThresholdsMs.2');
+  await expect(page.getByTestId('error-levelThresholdsMs')).toContainText(
+    'levelThresholdsMs[2] must be > the previous threshold',
+  );
   await screenshot(page, 'controls-errors');
   // The engine's echo is what it was: nothing was applied.
   await expect(echo).toHaveText(before!);

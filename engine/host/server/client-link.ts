@@ -8,6 +8,7 @@
  * receives the latest state. Memory per client is therefore one socket buffer plus one frame.
  */
 import { SchedLabError, type ErrorInfo } from '../../../shared/errors.ts';
+import { schemaError } from '../../../shared/schema-error.ts';
 import { clientMessageSchema, type Skipped } from '../../../shared/transport.ts';
 import type { AnyHostSession } from './host-session.ts';
 
@@ -69,11 +70,8 @@ export class ClientLink {
     }
     const envelope = clientMessageSchema.safeParse(parsed);
     if (!envelope.success) {
-      const issue = envelope.error.issues[0];
-      const field =
-        issue === undefined || issue.path.length === 0 ? 'message' : issue.path.join('.');
       this.sendError(
-        badMessage(`${field} ${issue?.message ?? 'is malformed'}`, field),
+        schemaError(envelope.error, 'BAD_MESSAGE', [], 'message').toInfo(),
         readableId(parsed),
       );
       return;

@@ -2,9 +2,9 @@
  * Command validation (DESIGN.md §6): a message is checked against the zod schemas of
  * shared/protocol.ts before anything acts on it. Not an object or no `type` → `BAD_MESSAGE`;
  * an unknown `type` → `UNKNOWN_COMMAND`; a known command of the wrong shape → `BAD_MESSAGE`
- * naming the field (`job.tasks.0.splits`); a `configure` value out of range → `INVALID_CONFIG`
+ * naming the field (`job.tasks[0].splits`); a `configure` value out of range → `INVALID_CONFIG`
  * naming the config field (`levelTimeMultiplier`); a `compare` column's bad value likewise names
- * its column (`configs.1.levelTimeMultiplier`).
+ * its column (`configs[1].levelTimeMultiplier`).
  */
 import { commandSchemas, type Command, type CommandType } from '../../../shared/protocol.ts';
 import { SchedLabError, isSchedLabError, type ErrorInfo } from '../../../shared/errors.ts';
@@ -37,7 +37,7 @@ export function parseCommand(msg: unknown): Command {
       'INVALID_CONFIG',
     );
   }
-  // A compare column's bad value is a config error too, named by its column (`configs.1.quantumMs`).
+  // A compare column's bad value is a config error too, named by its column (`configs[1].quantumMs`).
   if (
     type === 'compare' &&
     issue &&

@@ -84,13 +84,21 @@ describe('compare command', () => {
     const base = { preset: 'interactive-vs-scan' };
     expect(
       await fails(s, { ...base, configs: [{ policy: 'mlfq' }, { levelTimeMultiplier: 1 }] }),
-    ).toMatchObject({ code: 'INVALID_CONFIG', field: 'configs.1.levelTimeMultiplier' });
+    ).toMatchObject({
+      code: 'INVALID_CONFIG',
+      field: 'configs[1].levelTimeMultiplier',
+      message: 'configs[1].levelTimeMultiplier must be > 1',
+    });
     expect(
       await fails(s, { ...base, configs: [{ policy: 'mlfq' }, { policy: 'mlfq', bogus: 1 }] }),
-    ).toMatchObject({ code: 'INVALID_CONFIG', field: 'configs.1.bogus' });
+    ).toMatchObject({
+      code: 'INVALID_CONFIG',
+      field: 'configs[1]',
+      message: 'configs[1] has unknown field bogus',
+    });
     expect(await fails(s, { ...base, configs: [{ policy: 'nope' }, {}] })).toMatchObject({
       code: 'INVALID_CONFIG',
-      field: 'configs.0.policy',
+      field: 'configs[0].policy',
     });
     expect(await fails(s, { ...base, configs: [{ policy: 'mlfq' }] })).toMatchObject({
       code: 'BAD_MESSAGE',

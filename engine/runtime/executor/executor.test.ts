@@ -148,7 +148,10 @@ describe('Executor on the simulator', () => {
       expect.objectContaining({ code: 'INVALID_CONFIG', field: 'levelTimeMultiplier' }),
     );
     expect(() => ex.configure({ levelThresholdsMs: [0, 10, 5, 60, 300] })).toThrowError(
-      expect.objectContaining({ field: 'levelThresholdsMs.2' }),
+      expect.objectContaining({
+        field: 'levelThresholdsMs[2]',
+        message: 'levelThresholdsMs[2] must be > the previous threshold',
+      }),
     );
     expect(() => ex.configure({ bogus: 1 })).toThrowError(
       expect.objectContaining({ code: 'INVALID_CONFIG' }),

@@ -2,14 +2,14 @@
  * The executor's view of `EngineConfig`: the same knobs in integer nanoseconds. Validation lives
  * in the zod schema of shared/config.ts; a failure becomes `INVALID_CONFIG` naming the field.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   engineConfigPatchSchema,
   engineConfigSchema,
-  issueField,
   type EngineConfig,
 } from '../../../shared/config.ts';
-import { SchedLabError } from '../../../shared/errors.ts';
+import type { SchedLabError } from '../../../shared/errors.ts';
+import { schemaError } from '../../../shared/schema-error.ts';
 
 const NS_PER_MS = 1_000_000;
 
@@ -52,21 +52,23 @@ export function toSettings(c: EngineConfig): EngineSettings {
   };
 }
 
-/** Turns the first zod issue into a coded error naming the field. */
+/** What an error about a whole message, rather than one of its fields, is called. */
+const WHOLE: Record<'INVALID_CONFIG' | 'BAD_MESSAGE' | 'INVALID_ARGUMENT', string> = {
+  INVALID_CONFIG: 'config',
+  BAD_MESSAGE: 'command',
+  INVALID_ARGUMENT: 'options',
+};
+
+/**
+ * The first zod issue as a coded error naming the field the way workload and CLI errors do
+ * (`levelThresholdsMs[2] must be > the previous threshold`): one formatter, shared/schema-error.ts.
+ */
 export function zodToError(
   error: z.ZodError,
   code: 'INVALID_CONFIG' | 'BAD_MESSAGE' | 'INVALID_ARGUMENT',
-  prefix = '',
+  prefix: readonly PropertyKey[] = [],
 ): SchedLabError {
-  const issue = error.issues[0];
-  // An unknown key is reported at its own path, so the message names the offending field.
-  const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
-  const path = issue
-    ? issueField(keys[0] === undefined ? issue.path : [...issue.path, keys[0]])
-    : '';
-  const field = prefix && path ? `${prefix}.${path}` : prefix || path;
-  const message = issue ? issue.message : 'invalid';
-  return new SchedLabError(code, `${field || 'value'}: ${message}`, field || undefined);
+  return schemaError(error, code, prefix, WHOLE[code]);
 }
 
 /** Validates `patch` against the schema and merges it into `current`. */

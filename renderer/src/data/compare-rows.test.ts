@@ -56,10 +56,14 @@ describe('buildCompare', () => {
     const bad = [DEFAULT_FORMS[0]!, { ...DEFAULT_FORMS[1]!, levelTimeMultiplier: '1' }];
     expect(buildCompare(preset, bad, 30_000, '')).toMatchObject({
       ok: false,
-      field: 'configs.1.levelTimeMultiplier',
+      field: 'configs[1].levelTimeMultiplier',
+      message: 'configs[1].levelTimeMultiplier must be > 1',
     });
     const text = [{ ...DEFAULT_FORMS[0]!, workers: 'two' }, DEFAULT_FORMS[1]!];
-    expect(buildCompare(preset, text, 30_000, '')).toMatchObject({ field: 'configs.0.workers' });
+    expect(buildCompare(preset, text, 30_000, '')).toMatchObject({
+      field: 'configs[0].workers',
+      message: 'configs[0].workers must be a number',
+    });
     expect(buildCompare(preset, [DEFAULT_FORMS[0]!], 30_000, '')).toMatchObject({
       field: 'configs',
     });

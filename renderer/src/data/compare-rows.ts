@@ -3,13 +3,14 @@
  * against the protocol's schema before it is sent, so a bad value names its field), and a
  * comparison's reports turned into table rows and chart rows.
  */
-import { issueField, type PolicyName } from '../../../shared/config.ts';
+import type { PolicyName } from '../../../shared/config.ts';
 import {
   commandSchemas,
   type CommandOf,
   type CompareReportRow,
   type CompareResultWire,
 } from '../../../shared/protocol.ts';
+import { schemaError } from '../../../shared/schema-error.ts';
 
 /** One column's form: text as typed; an empty field leaves the workload's own value. */
 export interface ConfigForm {
@@ -51,10 +52,8 @@ export function buildCompare(
   if (seed.trim() !== '') raw['seed'] = numberOrText(seed);
   const parsed = commandSchemas.compare.safeParse(raw);
   if (parsed.success) return { ok: true, command: parsed.data };
-  const issue = parsed.error.issues[0];
-  const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
-  const field = issue === undefined ? 'configs' : issueField([...issue.path, ...keys]);
-  return { ok: false, field, message: `${field}: ${issue?.message ?? 'is invalid'}` };
+  const error = schemaError(parsed.error, 'INVALID_CONFIG', [], 'configs');
+  return { ok: false, field: error.field ?? 'configs', message: error.message };
 }
 
 function numberOrText(s: string): number | string {

@@ -1,7 +1,7 @@
 /** Workloads: run a preset, load a workload file, submit one job, and the job table. */
 import { useState } from 'react';
 import { jobSpecSchema, KERNEL_NAMES, type Command } from '../../../shared/protocol.ts';
-import { issueField } from '../../../shared/config.ts';
+import { schemaError } from '../../../shared/schema-error.ts';
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { JobTable } from '../components/job-table.tsx';
@@ -120,11 +120,7 @@ function SubmitJob() {
     };
     const parsed = jobSpecSchema.safeParse(job);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      setResult({
-        ok: false,
-        text: `${issue === undefined ? 'job' : issueField(issue.path)} ${issue?.message ?? 'is invalid'}`,
-      });
+      setResult({ ok: false, text: schemaError(parsed.error, 'BAD_MESSAGE', [], 'job').message });
       return;
     }
     if (job.tasks[0]!.splits.length === 0) {
