@@ -7,7 +7,7 @@
  */
 import type { Alarm, Frame, SpanColumns } from '../../../shared/protocol.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
-import type { LatencyStats } from './stats.ts';
+import type { LatencyStats, OpenSample } from './stats.ts';
 
 export interface AlarmThresholds {
   /** Alarm when the most urgent band's (p0-19) p95 wait exceeds this (ms). */
@@ -21,6 +21,11 @@ export interface FrameBuilderOptions {
   /** Most spans one frame carries (the rest count as dropped). */
   readonly maxSpansPerFrame?: number;
   readonly maxJobRows?: number;
+  /**
+   * The waits in progress now (splits ready but not running). They count in the frame's wait
+   * percentiles and give `oldestWaitMs`; without it only ended waits count.
+   */
+  readonly waitsInProgress?: () => readonly OpenSample[];
 }
 
 export class FrameBuilder {
@@ -41,11 +46,13 @@ export class FrameBuilder {
   ) {
     this.maxSpans = options.maxSpansPerFrame ?? 20_000;
     this.maxJobs = options.maxJobRows ?? 200;
+    this.waitsInProgress = options.waitsInProgress ?? null;
     this.lastTime = executor.now();
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
     this.starvationMs = options.alarms?.starvationMs ?? 120_000;
   }
 
+  private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
   private readonly urgentMs: number;
   private readonly starvationMs: number;
 
@@ -104,8 +111,12 @@ export class FrameBuilder {
       this.lastUtilization = utilization;
       this.seq++;
     }
-    const wait = this.stats.wait.read();
-    const oldestWaitMs = ex.oldestWaitNanos() / 1e6;
+    const open = this.waitsInProgress?.() ?? null;
+    const wait = this.stats.wait.read(open ?? []);
+    let oldestWaitNanos = 0;
+    if (open === null) oldestWaitNanos = ex.oldestWaitNanos();
+    else for (const s of open) if (s.nanos > oldestWaitNanos) oldestWaitNanos = s.nanos;
+    const oldestWaitMs = oldestWaitNanos / 1e6;
     return {
       type: 'frame',
       seq: this.seq,

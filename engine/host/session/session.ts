@@ -15,6 +15,7 @@ import { splitGraphConfig } from '../graph/graph-config-keys.ts';
 import { SessionGraphs } from '../graph/session-graphs.ts';
 import { commandId, errorInfo, parseCommand } from './commands.ts';
 import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
+import { LiveExecutor } from './live-executor.ts';
 import { LatencyStats } from './stats.ts';
 import { runCommand } from './run-command.ts';
 
@@ -72,18 +73,21 @@ export class Session {
     this.backend =
       options.backend ??
       new SimBackend({ workers: options.config?.workers ?? 4, seed: options.seed ?? 1 });
-    this.executor = new Executor(this.backend, options.config ?? {}, options.executor);
+    const executor = new LiveExecutor(this.backend, options.config ?? {}, options.executor);
+    this.executor = executor;
     this.workloads = options.workloads;
     this.graphs = new SessionGraphs(this.executor, options.seed ?? 1);
-    this.frames = new FrameBuilder(this.executor, this.stats, options);
+    this.frames = new FrameBuilder(this.executor, this.stats, {
+      ...options,
+      waitsInProgress: () => executor.waitsInProgress(),
+    });
     this.executor.onJobEnd((e) => {
       if (e.state === 'succeeded' || e.state === 'failed') {
         this.stats.latency.record(e.class, e.basePriority, e.endNanos - e.submitNanos);
       }
     });
-    this.executor.onSplitEnd((e) => {
-      if (e.state !== 'cancelled') this.stats.wait.record(e.class, e.basePriority, e.waitNanos);
-    });
+    // Each wait as it ends, like a headless report (wait-recorder.ts); open ones at frame time.
+    executor.onWait((cls, priority, nanos) => this.stats.wait.record(cls, priority, nanos));
   }
 
   /** Spans a frame carries (the `HostSession` contract of the transports). */
