@@ -156,11 +156,12 @@ export type GraphEdge = z.output<typeof graphEdgeSchema>;
 
 /**
  * Parses a graph document; a bad one throws `INVALID_WORKLOAD` naming the field
- * (`nodes[3].cost must be >= 0`). A document with a `generator` key is a generator spec.
+ * (`nodes[3].cost must be >= 0`), from `at` when the document sits inside another
+ * (`graph[1].nodes[3].cost`). A document with a `generator` key is a generator spec.
  */
-export function parseGraphDocument(input: unknown): GraphDocument {
+export function parseGraphDocument(input: unknown, at: readonly PropertyKey[] = []): GraphDocument {
   const isGenerator = typeof input === 'object' && input !== null && 'generator' in input;
   const result = (isGenerator ? generatorSpecSchema : explicitGraphSchema).safeParse(input);
   if (result.success) return result.data;
-  throw schemaError(result.error, 'INVALID_WORKLOAD', [], 'graph');
+  throw schemaError(result.error, 'INVALID_WORKLOAD', at, 'graph');
 }

@@ -8,6 +8,7 @@
  * equivalent is `spin-us`, so a run switched to stealing maps one to the other.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
+import { prefixField } from '../../../shared/schema-error.ts';
 import type {
   GraphDocument,
   GraphErrorMode,
@@ -44,24 +45,23 @@ export function planGraphs(raw: unknown, config: GraphConfig): GraphPlan {
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0)
     throw new SchedLabError('INVALID_GRAPH', 'graph: the list of graphs is empty', 'graph');
-  const docs = list.map((d, i) => withField(() => parseGraphDocument(d), list.length > 1, i));
+  const docs = list.map((d, i) => parseGraphDocument(d, list.length > 1 ? ['graph', i] : []));
   const first = docs[0]!;
   const executor = config.executor ?? first.executor;
   const policy = config.graphPolicy ?? first.policy;
   const errorMode = config.graphErrorMode ?? first.errorMode;
-  const graphs = docs.map((d, i) =>
-    withField(() => compileDocument(forExecutor(d, executor)), list.length > 1, i),
-  );
+  const graphs = docs.map((d, i) => compileAt(forExecutor(d, executor), list.length > 1, i));
   for (const g of graphs) checkKernels(g, executor);
   return { executor, policy, errorMode, graphs };
 }
 
-function withField<T>(fn: () => T, many: boolean, i: number): T {
+/** In a list, a cyclic or dangling graph is named where it sits: `graph[1].edges[0].to`. */
+function compileAt(doc: GraphDocument, many: boolean, i: number): CompiledGraph {
   try {
-    return fn();
+    return compileDocument(doc);
   } catch (e) {
     if (!many || !(e instanceof SchedLabError)) throw e;
-    throw new SchedLabError(e.code, `graph[${i}].${e.message}`, `graph[${i}].${e.field ?? ''}`);
+    throw prefixField(e, ['graph', i]);
   }
 }
 
