@@ -6,7 +6,7 @@
  * Changes to this file are additive only: clients in flight depend on every name below.
  */
 import { z } from 'zod';
-import type { ErrorInfo } from './errors.ts';
+import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
   engineConfigPatchSchema,
   policyNameSchema,
@@ -393,7 +393,22 @@ export interface JobRow {
   scheduledNanos: number;
   submitNanos: number;
   endNanos: number | null;
+  /**
+   * Why an ended job failed, was cancelled or rejected, for people (`split 7: worker lost: exit
+   * code 7`); at most `JOB_ROW_TEXT_MAX` characters. Optional: added after the first release.
+   */
+  error?: string;
+  /** The catalogue code of `error`: `KERNEL_FAILED`, `WORKER_LOST`, `CANCELLED`, `QUEUE_FULL`. */
+  errorCode?: ErrorCode;
+  /**
+   * What a one-split job's user module returned, as JSON cut to `JOB_ROW_TEXT_MAX` characters
+   * (a cut one ends in `…`). Absent for built-in kernels, the sim and jobs of many splits.
+   */
+  result?: string;
 }
+
+/** Longest `JobRow.error` / `JobRow.result` text a frame carries (rows stay small). */
+export const JOB_ROW_TEXT_MAX = 200;
 
 /** DESIGN.md §3.2: an urgent band waits too long, or some split has waited past starvation. */
 export interface Alarm {

@@ -11,6 +11,19 @@ import { useTelemetryTick } from '../hooks/use-redraw.ts';
 export const ROW_HEIGHT = 32;
 const OVERSCAN = 6;
 
+/**
+ * What a row says about how its job ended: the reason with its code (`WORKER_LOST: split 1:
+ * worker lost: exit code 7`), or what a one-split user-module job returned. Empty while it runs.
+ */
+export function outcomeText(job: JobRow): string {
+  if (job.state === 'running') return '';
+  if (job.error !== undefined) {
+    return job.errorCode === undefined ? job.error : `${job.errorCode}: ${job.error}`;
+  }
+  if (job.errorCode !== undefined) return job.errorCode;
+  return job.result === undefined ? '' : `→ ${job.result}`;
+}
+
 /** Which rows to render for a scroll position: [first, last) indices. */
 export function visibleRows(
   scrollTop: number,
@@ -28,6 +41,7 @@ function Row({ job, top }: { job: JobRow; top: number }) {
   const [prio, setPrio] = useState(String(job.basePriority));
   const [editing, setEditing] = useState(false);
   const running = job.state === 'running';
+  const outcome = outcomeText(job);
   // Show the engine's priority unless the user is typing a new one.
   useEffect(() => {
     if (!editing) setPrio(String(job.basePriority));
@@ -55,6 +69,13 @@ function Row({ job, top }: { job: JobRow; top: number }) {
         {job.splitsDone}/{job.splits}
       </span>
       <span className="num">{(job.scheduledNanos / 1e6).toFixed(1)} ms</span>
+      <span
+        className={`job-outcome${job.error === undefined ? '' : ' job-outcome-error'}`}
+        title={outcome}
+        data-testid={`job-outcome-${job.id}`}
+      >
+        {outcome}
+      </span>
       <span className="job-actions">
         <input
           aria-label={`priority of job ${job.id}`}
@@ -109,6 +130,7 @@ export function JobTable() {
         <span>state</span>
         <span className="num">splits</span>
         <span className="num">scheduled</span>
+        <span>outcome</span>
         <span>priority · actions</span>
       </div>
       {jobs.length === 0 ? (

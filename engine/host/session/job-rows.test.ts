@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { QuantumEnd } from '../../runtime/backend.ts';
+import { RewritingSim, intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import { JobOutcomes, resultText } from './job-outcomes.ts';
+import { Session } from './session.ts';
+
+/** Plays what only threads can do: a lost worker under split 1, a user-module result otherwise. */
+function sim(result: (splitId: number) => unknown) {
+  return new RewritingSim({ workers: 2, seed: 1 }, (end) => {
+    if (end.splitId === 1) {
+      return [
+        {
+          ...end,
+          outcome: 'failed',
+          workNanos: 0,
+          error: 'worker lost: exit code 7',
+          errorCode: 'WORKER_LOST',
+        } satisfies QuantumEnd,
+      ];
+    }
+    return [end.outcome === 'finished' ? { ...end, result: result(end.splitId) } : end];
+  });
+}
+
+describe('Session frames: why a job ended, and what it returned', () => {
+  it('ended rows carry error, errorCode and a one-split job’s result; running rows none', () => {
+    const s = new Session({
+      backend: sim((id) => ({ rows: id * 10 })),
+      config: { workers: 2, quantumMs: 10, policy: 'fifo' },
+    });
+    const lost = s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(30))));
+    const fine = s.executor.submitJob(oneTaskJob('b', intermediates(1, spin(20))));
+    const many = s.executor.submitJob(oneTaskJob('c', intermediates(2, spin(20))));
+    const cancelled = s.executor.submitJob(oneTaskJob('d', intermediates(1, spin(5000))));
+    const mid = s.advance(100).at(-1)!;
+    expect(mid.jobs.find((j) => j.id === cancelled)).toEqual(
+      expect.not.objectContaining({ error: expect.anything() }),
+    );
+    s.executor.cancelJob(cancelled);
+    const rows = s.runToIdle().at(-1)!.jobs;
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(lost)).toMatchObject({
+      state: 'failed',
+      errorCode: 'WORKER_LOST',
+      error: 'split 1: worker lost: exit code 7',
+    });
+    expect(byId.get(fine)).toMatchObject({ state: 'succeeded', result: '{"rows":20}' });
+    expect(byId.get(fine)).not.toHaveProperty('error');
+    expect(byId.get(many)).toMatchObject({ state: 'succeeded' });
+    expect(byId.get(many)).not.toHaveProperty('result');
+    expect(byId.get(cancelled)).toMatchObject({
+      state: 'cancelled',
+      errorCode: 'CANCELLED',
+      error: 'cancelled by request',
+    });
+    // A snapshot lists the same.
+    expect(s.snapshot().frame.jobs.find((j) => j.id === lost)).toMatchObject({
+      errorCode: 'WORKER_LOST',
+    });
+  });
+
+  it('a large result is cut to 200 characters; one JSON cannot hold still shows', () => {
+    const s = new Session({
+      backend: sim((id) => (id === 2 ? { blob: 'x'.repeat(10_000) } : 12n)),
+      config: { workers: 2, quantumMs: 10 },
+    });
+    s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(5)))); // split 1: lost
+    const big = s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(5))));
+    const bigint = s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(5))));
+    const rows = s.runToIdle().at(-1)!.jobs;
+    const text = rows.find((r) => r.id === big)!.result!;
+    expect(text).toHaveLength(200);
+    expect(text.startsWith('{"blob":"xxx')).toBe(true);
+    expect(text.endsWith('…')).toBe(true);
+    expect(rows.find((r) => r.id === bigint)!.result).toBe('"12n"');
+    const cycle: { self?: unknown } = {};
+    cycle.self = cycle;
+    expect(resultText(cycle)).toBe('[object Object]');
+  });
+
+  it('holds the outcomes of at most the last `capacity` ended jobs', () => {
+    const book = new JobOutcomes(3);
+    const end = (jobId: number) => ({
+      jobId,
+      class: 'a',
+      state: 'failed' as const,
+      basePriority: 50,
+      submitNanos: 0,
+      endNanos: 1,
+      scheduledNanos: 0,
+      waitNanos: 0,
+      splits: 1,
+      error: `split ${jobId}: boom`,
+      errorCode: 'KERNEL_FAILED' as const,
+    });
+    for (let id = 1; id <= 10; id++) book.onJobEnd(end(id));
+    expect(book.size).toBe(3);
+    const row = (id: number) => ({
+      id,
+      class: 'a',
+      state: 'failed' as const,
+      basePriority: 50,
+      splits: 1,
+      splitsDone: 1,
+      scheduledNanos: 0,
+      submitNanos: 0,
+      endNanos: 1,
+    });
+    const out = book.decorate([row(10), row(7), row(1)]);
+    expect(out.map((r) => r.error ?? null)).toEqual(['split 10: boom', null, null]);
+  });
+});
