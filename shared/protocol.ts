@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
   engineConfigPatchSchema,
+  POLICY_NAMES,
   policyNameSchema,
   type EngineConfig,
   type PolicyName,
@@ -93,9 +94,21 @@ export const COMPARE_DEFAULT_DURATION_MS = 30_000;
 /** Longest a `compare` may ask for: each run blocks the host's event loop while it lasts. */
 export const COMPARE_MAX_DURATION_MS = 120_000;
 
-/** One column of a comparison: a config patch, plus an optional label for its column. */
+/** A column's `policy`: a split-queue policy, or on a graph workload a graph ready-queue policy. */
+const COMPARE_POLICIES = [
+  ...new Set<PolicyName | GraphPolicy>([...POLICY_NAMES, ...GRAPH_POLICIES]),
+];
+
+/**
+ * One column of a comparison: a config patch, plus an optional label for its column. On a graph
+ * workload `policy` orders the graph's ready nodes (`lifo`, `critical-path`…), as `--policies`
+ * does for `schedlab compare`; the host refuses a split-queue name there.
+ */
 export const compareConfigSchema = engineConfigPatchSchema
-  .extend({ label: z.string().min(1).max(64).optional() })
+  .extend({
+    policy: z.enum(COMPARE_POLICIES as [PolicyName | GraphPolicy]).optional(),
+    label: z.string().min(1).max(64).optional(),
+  })
   .strict();
 export type CompareConfigWire = z.infer<typeof compareConfigSchema>;
 
@@ -455,9 +468,35 @@ export interface Frame {
   graphConfig?: GraphConfig;
 }
 
+/**
+ * One frame's chart values (queue depth, scheduled time and selections per level, utilization,
+ * job counters), as the host keeps them for `Snapshot.history`.
+ */
+export interface HistoryPoint {
+  seq: number;
+  timeNanos: number;
+  depth: number[];
+  scheduledNanos: number[];
+  selections: number[];
+  utilization: number;
+  succeeded: number;
+  submitted: number;
+  live: number;
+}
+
+/** How far back `Snapshot.history` reaches (s of frames at the session's frame rate). */
+export const HISTORY_SECONDS = 60;
+
 export interface Snapshot {
   type: 'snapshot';
   frame: Frame;
+  /**
+   * The chart values of the last frames, oldest first: at most `HISTORY_SECONDS` × `frameHz`,
+   * so a client that (re)connects draws its charts' window at once instead of starting empty.
+   * The last point may share `frame.seq` (the snapshot's frame is that frame's state now).
+   * Optional: added after the first release.
+   */
+  history?: HistoryPoint[];
   /** Every span still held in the ring, for a client that just connected. */
   spans: SpanColumns;
   /** Every event still held in the event ring. */

@@ -7,7 +7,12 @@
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { POLICY_NAMES } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import {
+  HISTORY_SECONDS,
+  type CommandResult,
+  type Frame,
+  type Snapshot,
+} from '../../../shared/protocol.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
@@ -16,6 +21,7 @@ import { SessionGraphs } from '../graph/session-graphs.ts';
 import { commandId, errorInfo, parseCommand } from './commands.ts';
 import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
 import { LiveExecutor } from './live-executor.ts';
+import { SeriesHistory } from './series-history.ts';
 import { LatencyStats } from './stats.ts';
 import { runCommand } from './run-command.ts';
 
@@ -61,6 +67,8 @@ export class Session {
   /** Graph runs (DESIGN.md §3.4): config, the current run, its frames section. */
   readonly graphs: SessionGraphs;
   private readonly frames: FrameBuilder;
+  /** The charts' window of frame series, for snapshots. */
+  private readonly history: SeriesHistory;
   private readonly listeners: FrameListener[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
 
@@ -69,6 +77,7 @@ export class Session {
     if (!(hz > 0 && hz <= 240))
       throw new SchedLabError('INVALID_CONFIG', 'frameHz must be in (0, 240]', 'frameHz');
     this.frameHz = hz;
+    this.history = new SeriesHistory(Math.ceil(HISTORY_SECONDS * hz));
     this.speed = options.speed ?? 1;
     this.backend =
       options.backend ??
@@ -112,6 +121,7 @@ export class Session {
   frame(): Frame {
     this.graphs.sync(this.executor.now());
     const f = this.graphs.decorate(this.frames.next(), true);
+    this.history.push(f);
     for (const fn of this.listeners) fn(f);
     return f;
   }
@@ -123,6 +133,7 @@ export class Session {
     return {
       type: 'snapshot',
       frame: this.graphs.decorate(this.frames.peek(), false),
+      history: this.history.points(),
       spans,
       events: ex.events.since(0),
       policies: [...POLICY_NAMES],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { levelShares } from './derive.ts';
+import { depthSeries, levelShares } from './derive.ts';
 import { buildTrace } from './trace-export.ts';
 import { seriesCsv } from './csv-export.ts';
 import { syntheticFrame } from './synthetic-frame.ts';
@@ -74,6 +74,42 @@ describe('Telemetry', () => {
     expect(t.spans.size).toBe(0);
     expect(t.points.size).toBe(1);
     expect(t.markers.toArray()).toEqual([{ tMs: 4000, kind: 'config', detail: 'm=3' }]);
+  });
+
+  it('a snapshot seeds the chart series with the host history, so charts are not empty after a reload', () => {
+    const t = new Telemetry();
+    feed(t, 3, () => []);
+    const history = Array.from({ length: 40 }, (_, k) => ({
+      seq: 11 + k,
+      timeNanos: (11 + k) * 100e6,
+      depth: [k, 0, 1, 0, 0],
+      scheduledNanos: [k * 1e6, 0, 0, 0, 0],
+      selections: [k, 0, 0, 0, 0],
+      utilization: 0.5,
+      succeeded: k,
+      submitted: k + 1,
+      live: 1,
+    }));
+    // The snapshot's frame is the state now of the last frame (seq 50), a little later.
+    const frame = syntheticFrame({ seq: 50, timeMs: 5020, depth: [9, 9, 9, 9, 9] });
+    t.ingestSnapshot({
+      type: 'snapshot',
+      frame,
+      history,
+      spans: frame.spans,
+      events: [],
+      policies: ['mlfq'],
+      frameHz: 10,
+    });
+    const points = t.points.toArray();
+    expect(points).toHaveLength(40);
+    expect(points.map((p) => p.seq)).toEqual([...history.slice(0, 39).map((h) => h.seq), 50]);
+    expect(points[0]).toMatchObject({ tMs: 1100, depth: [0, 0, 1, 0, 0], succeeded: 0 });
+    expect(points[38]).toMatchObject({ tMs: 4900, levelMs: [38, 0, 0, 0, 0], submitted: 39 });
+    expect(points[39]).toMatchObject({ tMs: 5020, depth: [9, 9, 9, 9, 9] });
+    // The depth chart has 4 s of rows at once.
+    const rows = depthSeries(t.points.tail(600));
+    expect(rows.at(-1)!['t']! - rows[0]!['t']!).toBeCloseTo(3.92, 5);
   });
 
   it('level shares come from the time spans ran in the window, target among busy levels', () => {

@@ -8,6 +8,7 @@
 import type {
   EngineEvent,
   Frame,
+  HistoryPoint,
   JobRow,
   Snapshot,
   SpanColumns,
@@ -30,6 +31,20 @@ export interface FramePoint {
   succeeded: number;
   submitted: number;
   live: number;
+}
+
+function pointOf(p: HistoryPoint): FramePoint {
+  return {
+    seq: p.seq,
+    tMs: p.timeNanos / NS_PER_MS,
+    depth: p.depth,
+    levelMs: p.scheduledNanos.map((n) => n / NS_PER_MS),
+    selections: p.selections,
+    utilization: p.utilization,
+    succeeded: p.succeeded,
+    submitted: p.submitted,
+    live: p.live,
+  };
 }
 
 export interface Marker {
@@ -79,7 +94,11 @@ export class Telemetry {
     return () => this.listeners.delete(listener);
   }
 
-  /** A (re)connecting client starts over from the host's snapshot. */
+  /**
+   * A (re)connecting client starts over from the host's snapshot: spans, events, and the series
+   * of the frames it missed (`history`), so charts show their window at once. A history point of
+   * the snapshot's own seq gives way to the snapshot's frame (the same frame, state now).
+   */
   ingestSnapshot(snapshot: Snapshot): void {
     this.spans.clear();
     this.points.clear();
@@ -87,6 +106,9 @@ export class Telemetry {
     this.framesSeen = 0;
     this.addSpans(snapshot.spans);
     this.addEvents(snapshot.events);
+    for (const p of snapshot.history ?? []) {
+      if (p.seq < snapshot.frame.seq) this.points.push(pointOf(p));
+    }
     this.addFrame(snapshot.frame, false);
     this.notify();
   }
@@ -121,17 +143,19 @@ export class Telemetry {
       this.addEvents(frame.events);
     }
     const c = frame.counters;
-    this.points.push({
-      seq: frame.seq,
-      tMs: frame.timeNanos / NS_PER_MS,
-      depth: frame.levels.map((l) => l.depth),
-      levelMs: frame.levels.map((l) => l.scheduledNanos / NS_PER_MS),
-      selections: frame.levels.map((l) => l.selections),
-      utilization: frame.utilization,
-      succeeded: c.succeeded,
-      submitted: c.submitted,
-      live: c.live,
-    });
+    this.points.push(
+      pointOf({
+        seq: frame.seq,
+        timeNanos: frame.timeNanos,
+        depth: frame.levels.map((l) => l.depth),
+        scheduledNanos: frame.levels.map((l) => l.scheduledNanos),
+        selections: frame.levels.map((l) => l.selections),
+        utilization: frame.utilization,
+        succeeded: c.succeeded,
+        submitted: c.submitted,
+        live: c.live,
+      }),
+    );
   }
 
   private addSpans(cols: SpanColumns): void {
