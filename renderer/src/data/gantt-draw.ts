@@ -25,7 +25,10 @@ export interface GanttLayout {
   gutter: number;
   axis: number;
   lanes: number;
-  /** Each worker's state in the latest frame (`running`, `idle`, `retiring`, `starting`), shown as a dot. */
+  /**
+   * Each worker's state in the latest frame (`running`, `idle`, `retiring`, `starting`), shown as
+   * a dot.
+   */
   workerStates?: readonly string[];
 }
 
