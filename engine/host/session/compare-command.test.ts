@@ -121,6 +121,73 @@ describe('compare command', () => {
     await s.close();
   });
 
+  // r → a, b (1 ms) and r → c (10 ms) → d (10 ms) on 2 workers: taking c before a and b saves 1 ms.
+  const fork = {
+    name: 'fork',
+    config: { workers: 2 },
+    graph: {
+      nodes: [
+        { id: 'r', cost: 1 },
+        { id: 'a', cost: 1 },
+        { id: 'b', cost: 1 },
+        { id: 'c', cost: 10 },
+        { id: 'd', cost: 10 },
+      ],
+      edges: [
+        { from: 'r', to: 'a' },
+        { from: 'r', to: 'b' },
+        { from: 'r', to: 'c' },
+        { from: 'c', to: 'd' },
+      ],
+    },
+  };
+
+  it('on a graph workload each column runs under its own graph policy', async () => {
+    const s = new Session();
+    const makespans = async (policies: string[]) => {
+      const r = await compare(s, {
+        workload: fork,
+        configs: policies.map((policy) => ({ policy })),
+      });
+      return r.reports.map((x) => [x.label, x.makespanMs]);
+    };
+    // The document says nothing (fifo): without the column's policy both would take 22 ms.
+    expect(await makespans(['fifo', 'critical-path'])).toEqual([
+      ['fifo', 22],
+      ['critical-path', 21],
+    ]);
+    expect(await makespans(['lifo', 'sjf', 'ljf', 'most-successors'])).toEqual([
+      ['lifo', 21],
+      ['sjf', 22],
+      ['ljf', 21],
+      ['most-successors', 21],
+    ]);
+    await s.close();
+  });
+
+  it('refuses a split-queue policy on a graph workload and a graph policy elsewhere', async () => {
+    const s = new Session();
+    expect(
+      await fails(s, { workload: fork, configs: [{ policy: 'fifo' }, { policy: 'mlfq' }] }),
+    ).toEqual({
+      code: 'INVALID_CONFIG',
+      message:
+        'configs[1].policy must be a graph policy on a graph workload: one of fifo, lifo, most-successors, sjf, ljf, critical-path',
+      field: 'configs[1].policy',
+    });
+    expect(
+      await fails(s, {
+        preset: 'interactive-vs-scan',
+        configs: [{ policy: 'fifo' }, { policy: 'critical-path' }],
+      }),
+    ).toEqual({
+      code: 'INVALID_CONFIG',
+      message: 'configs[1].policy must be one of mlfq, priority, fifo, fair',
+      field: 'configs[1].policy',
+    });
+    await s.close();
+  });
+
   it('refuses a second compare while one runs', async () => {
     const s = new Session();
     const msg = { type: 'compare', preset: 'interactive-vs-scan', configs: twoPolicies };

@@ -1,39 +1,43 @@
 /**
  * The `compare` command (DESIGN.md §7 Compare view): one seeded workload, once per config, each
  * on a fresh simulator of its own — the live session's executor and clock are never touched.
- * A simulated run is synchronous, so the duration is bounded (`COMPARE_MAX_DURATION_MS`) and the
- * event loop gets a turn between runs: frames and other commands go on between columns.
+ * On a graph workload a column's `policy` is the graph ready-queue policy (`withGraphOverrides`,
+ * as `schedlab compare` does). A simulated run is synchronous, so the duration is bounded
+ * (`COMPARE_MAX_DURATION_MS`) and the event loop gets a turn between runs: frames and other
+ * commands go on between columns.
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { SchedLabError, isSchedLabError } from '../../../shared/errors.ts';
+import { GRAPH_POLICIES, type GraphPolicy } from '../../../shared/graph.ts';
 import {
   COMPARE_DEFAULT_DURATION_MS,
   type CommandOf,
+  type CompareConfigWire,
   type CompareReportRow,
   type CompareResultWire,
 } from '../../../shared/protocol.ts';
+import { fieldPath, prefixField } from '../../../shared/schema-error.ts';
 import { schemaError, workloadSchema, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import type { RunReport } from '../report/report.ts';
 import { resolveConfig } from '../report/resolve-config.ts';
+import { withGraphOverrides } from '../report/run-graph.ts';
 import { runWorkload } from '../report/run-workload.ts';
 
 type CompareCommand = CommandOf<'compare'>;
 
+interface Column {
+  readonly label: string;
+  readonly config: EngineConfigPatch;
+  /** Graph workloads: the ready-queue policy every graph document runs under. */
+  readonly graphPolicy?: GraphPolicy;
+}
+
 export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire> {
   const workload = compareWorkload(cmd);
-  const columns = cmd.configs.map(({ label, ...config }, i) => {
-    // The full config (defaults ← workload ← column) is checked before any run starts, so a
-    // cross-field error in the fourth column fails fast and names that column.
-    try {
-      resolveConfig(workload, 'sim', config as EngineConfigPatch);
-    } catch (e) {
-      if (!isSchedLabError(e)) throw e;
-      const field = `configs.${i}${e.field === undefined ? '' : `.${e.field}`}`;
-      throw new SchedLabError(e.code, `configs.${i}: ${e.message}`, field);
-    }
-    return { label: label ?? defaultLabel(config as EngineConfigPatch, i), config };
-  });
+  // The workload's own config is checked once, so its error is not blamed on a column.
+  resolveConfig(workload, 'sim');
+  const columns = cmd.configs.map((c, i) => column(workload, c, i));
   // The workload's own duration still applies when it is the shorter one.
   const durationMs = Math.min(
     cmd.durationMs ?? COMPARE_DEFAULT_DURATION_MS,
@@ -41,17 +45,50 @@ export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire
   );
   const seed = cmd.seed ?? workload.seed;
   const reports: CompareReportRow[] = [];
-  for (const column of columns) {
+  for (const c of columns) {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const { report } = await runWorkload(workload, {
+    // A graph document carries its own policy and generator seed; the column's replace them.
+    const run = withGraphOverrides(workload, {
+      ...(cmd.seed === undefined ? {} : { seed: cmd.seed }),
+      ...(c.graphPolicy === undefined ? {} : { policy: c.graphPolicy }),
+    });
+    const { report } = await runWorkload(run, {
       backend: 'sim',
-      config: column.config as EngineConfigPatch,
+      config: c.config,
       seed,
       durationMs,
     });
-    reports.push(reportRow(column.label, report));
+    reports.push(reportRow(c.label, report));
   }
   return { workload: workload.name, seed, durationMs, reports };
+}
+
+/**
+ * One column, checked before any run starts: the full config (defaults ← workload ← column), so
+ * a cross-field error in the fourth column fails fast and names that column. On a graph workload
+ * `policy` is the graph's ready-queue policy, as `--policies` is for `schedlab compare`.
+ */
+function column(workload: Workload, c: CompareConfigWire, i: number): Column {
+  const { label, policy, ...rest } = c;
+  const graph = workload.graph !== undefined;
+  if (graph && policy !== undefined && !(GRAPH_POLICIES as readonly string[]).includes(policy)) {
+    const field = fieldPath(['configs', i, 'policy']);
+    throw new SchedLabError(
+      'INVALID_CONFIG',
+      `${field} must be a graph policy on a graph workload: one of ${GRAPH_POLICIES.join(', ')}`,
+      field,
+    );
+  }
+  const config = (graph || policy === undefined ? rest : { ...rest, policy }) as EngineConfigPatch;
+  try {
+    resolveConfig(workload, 'sim', config);
+  } catch (e) {
+    throw isSchedLabError(e) ? prefixField(e, ['configs', i]) : e;
+  }
+  const name = label ?? defaultLabel(c, i);
+  return graph && policy !== undefined
+    ? { label: name, config, graphPolicy: policy as GraphPolicy }
+    : { label: name, config };
 }
 
 function compareWorkload(cmd: CompareCommand): Workload {
@@ -76,9 +113,9 @@ function compareWorkload(cmd: CompareCommand): Workload {
 }
 
 /** `mlfq`, `fifo · m 2` …: the keys a column sets, so two columns of one policy still differ. */
-function defaultLabel(config: EngineConfigPatch, i: number): string {
+function defaultLabel(config: CompareConfigWire, i: number): string {
   const parts = Object.entries(config)
-    .filter(([, v]) => v !== undefined)
+    .filter(([k, v]) => v !== undefined && k !== 'label')
     .map(([k, v]) =>
       k === 'policy' ? String(v) : `${k} ${Array.isArray(v) ? v.join('/') : String(v)}`,
     );
