@@ -3,17 +3,14 @@
  * moment it ends, so a report taken while splits are still running is true. A wait runs from when
  * the split became ready — created (a leaf split's time in its task's admission FIFO included),
  * back in the queue after a quantum, woken from blocked, or its retry backoff over — to its
- * dispatch; the executor's `enqueuedAt` marks that moment for every one of those cases.
+ * dispatch; the executor reports each one through `onDispatchWait`.
  *
- * It hooks `dispatch` (once per quantum), so it keeps its summaries in an array by the span
- * ring's class index: no Map lookup per quantum. Waits still in progress when the run stops are
- * recorded up to then by `recordWaitsInProgress` (a split queued for minutes and never run must
- * show).
+ * That is once per quantum, so the summaries live in an array by the span ring's class index: no
+ * Map lookup per quantum. Waits still in progress when the run stops are recorded up to then by
+ * `recordWaitsInProgress` (a split queued for minutes and never run must show).
  */
 import type { Backend } from '../../runtime/backend.ts';
 import { Executor, type ExecutorOptions } from '../../runtime/executor/executor.ts';
-import { SplitState } from '../../runtime/executor/lifecycle.ts';
-import type { ExecSplit } from '../../runtime/executor/records.ts';
 import { Summary } from './summary-stats.ts';
 
 export class WaitRecordingExecutor extends Executor {
@@ -22,29 +19,22 @@ export class WaitRecordingExecutor extends Executor {
 
   constructor(backend: Backend, config: unknown, options: ExecutorOptions = {}) {
     super(backend, config, options);
-  }
-
-  protected override dispatch(split: ExecSplit, worker: number, now: number): void {
-    const cls = split.job.clsIndex;
-    const waits = this.waits;
-    while (waits.length <= cls) waits.push(new Summary());
-    waits[cls]!.record(now - split.enqueuedAt);
-    super.dispatch(split, worker, now);
+    this.onDispatchWait(this.recordWait);
   }
 
   /** Records the wait so far of every split still waiting to run (call once, at the end). */
   recordWaitsInProgress(): void {
-    const now = this.backend.now();
-    for (const split of this.splits.values()) {
-      if (split.state !== SplitState.queued && split.state !== SplitState.waiting) continue;
-      const cls = split.job.clsIndex;
-      while (this.waits.length <= cls) this.waits.push(new Summary());
-      this.waits[cls]!.record(now - split.enqueuedAt);
-    }
+    this.forEachWaitInProgress(this.recordWait);
   }
 
   /** Each class's wait summary, by name. */
   waitSummaries(): { cls: string; summary: Summary }[] {
     return this.waits.map((summary, i) => ({ cls: this.spans.className(i), summary }));
   }
+
+  private readonly recordWait = (cls: number, waitNanos: number): void => {
+    const waits = this.waits;
+    while (waits.length <= cls) waits.push(new Summary());
+    waits[cls]!.record(waitNanos);
+  };
 }

@@ -1,10 +1,9 @@
 /**
- * The executor's public surface (DESIGN.md §4): submit jobs, control them, reconfigure live and
- * read its state. The loop itself (dispatch, quantum ends, endings) is `ExecutorCore`.
- *
- * Every knob changes live through `configure`, without losing or duplicating a split: a policy
- * switch drains the old queue into the new one (`'moved'`), a fairness change re-points groups.
- * Each change is recorded as an event with its backend time.
+ * The executor's public surface (DESIGN.md §4): submit jobs, control them and read its state.
+ * Beneath it, one layer a concept (executor-state.ts lists them): live reconfiguration
+ * (`configure`, live-reconfig.ts), the dispatch loop and quantum ends (executor-core.ts),
+ * arrivals, admission and endings (executor-bookkeeping.ts). Split and job lifecycles, checked on
+ * every move, are in lifecycle.ts.
  */
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -14,10 +13,10 @@ import {
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { Counters, LevelRow, WorkerRow } from '../../../shared/protocol.ts';
-import { configurePolicy, createPolicy } from '../../core/policies.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
-import { ExecutorCore, type ExecutorOptions } from './executor-core.ts';
+import { levelRows, workerRows } from './executor-rows.ts';
+import type { ExecutorOptions, WaitVisitor } from './executor-state.ts';
 import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
 import {
   checkJobSpec,
@@ -27,14 +26,15 @@ import {
   type SplitSpec,
 } from './job-spec.ts';
 import { SplitState } from './lifecycle.ts';
-import { ExecJob, ExecSplit, ExecTask, groupFor } from './records.ts';
-import { mergeConfig, toSettings } from './settings.ts';
+import { ExecutorReconfig } from './live-reconfig.ts';
+import { ExecJob, ExecTask, type ExecSplit } from './records.ts';
+import { mergeConfig } from './settings.ts';
 
-export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd };
+export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, WaitVisitor };
 
 type Listener<T> = (value: T) => void;
 
-export class Executor extends ExecutorCore {
+export class Executor extends ExecutorReconfig {
   constructor(
     backend: Backend,
     config: EngineConfigPatch | unknown = {},
@@ -85,47 +85,12 @@ export class Executor extends ExecutorCore {
   }
 
   levels(): LevelRow[] {
-    return this.queue.levels().map((l) => {
-      const min = (l as { levelMinPriority?: number }).levelMinPriority;
-      return {
-        level: l.level,
-        label: l.label,
-        depth: l.depth,
-        scheduledNanos: l.scheduledNanos,
-        selections: l.selections,
-        minPriority: min ?? null,
-      };
-    });
+    return levelRows(this.queue);
   }
 
-  /**
-   * One row per worker: `running` a split, `idle`, `retiring` (beyond a lowered count, finishing
-   * its quantum) or `starting` (within the count but not yet able to take work: booting, or
-   * replacing a worker that died and waiting out its restart backoff).
-   */
+  /** One row per worker: running, idle, retiring or starting (executor-rows.ts). */
   workers(): WorkerRow[] {
-    const rows: WorkerRow[] = [];
-    const idle = new Set(this.backend.idleWorkers());
-    const n = Math.max(this.backend.workerCount, this.runningOn.length);
-    for (let id = 0; id < n; id++) {
-      const s = this.runningOn[id] ?? null;
-      if (s === null && id >= this.backend.workerCount) continue;
-      rows.push({
-        id,
-        state:
-          s !== null
-            ? id >= this.backend.workerCount
-              ? 'retiring'
-              : 'running'
-            : idle.has(id)
-              ? 'idle'
-              : 'starting',
-        splitId: s ? s.id : null,
-        jobId: s ? s.job.id : null,
-        sinceNanos: s ? s.dispatchedAt : null,
-      });
-    }
-    return rows;
+    return workerRows(this.backend, this.runningOn);
   }
 
   /** Live and recently ended jobs (live first), at most `limit`. */
@@ -145,14 +110,24 @@ export class Executor extends ExecutorCore {
 
   /** Longest current wait (ns) of a split that is waiting to run (not running, not blocked). */
   oldestWaitNanos(): number {
-    const now = this.backend.now();
     let oldest = 0;
+    this.forEachWaitInProgress((_cls, wait) => {
+      if (wait > oldest) oldest = wait;
+    });
+    return oldest;
+  }
+
+  /**
+   * Visits every split waiting to run (queued, or held by admission) with its wait so far: the
+   * waits `onDispatchWait` has not seen yet (a split queued for minutes and never run).
+   */
+  forEachWaitInProgress(visit: WaitVisitor): void {
+    const now = this.backend.now();
     for (const s of this.splits.values()) {
       if (s.state === SplitState.queued || s.state === SplitState.waiting) {
-        if (now - s.enqueuedAt > oldest) oldest = now - s.enqueuedAt;
+        visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
       }
     }
-    return oldest;
   }
 
   /** Longest requeue wait (ns) of each class since the engine started: yield to next quantum. */
@@ -183,6 +158,21 @@ export class Executor extends ExecutorCore {
   }
   onSplitEnd(fn: Listener<SplitEnd>): () => void {
     return this.book.onSplitEnd(fn);
+  }
+
+  /**
+   * Tells `visit` every wait of a split for a worker the moment it ends, at the split's dispatch
+   * (once per quantum, so it must be cheap). One visitor, set once: a second call is refused.
+   */
+  onDispatchWait(visit: WaitVisitor): void {
+    if (this.dispatchWait !== null) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        'onDispatchWait is already set',
+        'onDispatchWait',
+      );
+    }
+    this.dispatchWait = visit;
   }
 
   // ─── submitting ──────────────────────────────────────────────────────────────────────────
@@ -270,41 +260,6 @@ export class Executor extends ExecutorCore {
     this.pump();
   }
 
-  setPolicy(name: PolicyName): void {
-    this.configure({ policy: name });
-  }
-
-  setWorkers(count: number): void {
-    this.configure({ workers: count });
-  }
-
-  /** Validates the whole patch first (coded error naming the field), then applies it live. */
-  configure(patch: EngineConfigPatch | unknown): EngineConfig {
-    this.ensureOpen();
-    const next = mergeConfig(this.cfg, patch);
-    const prev = this.cfg;
-    const changed = (Object.keys(next) as (keyof EngineConfig)[]).filter(
-      (k) => JSON.stringify(next[k]) !== JSON.stringify(prev[k]),
-    );
-    if (changed.length === 0) return prev;
-    const prevQuantum = this.settings.dispatchQuantumNanos;
-    this.cfg = next;
-    this.settings = toSettings(next);
-    if (next.workers !== prev.workers) this.backend.setWorkerCount(next.workers);
-    if (next.policy !== prev.policy) this.switchPolicy(next.policy);
-    else configurePolicy(this.queue, this.policyKnobs());
-    if (next.fairness !== prev.fairness) this.regroup();
-    if (this.settings.dispatchQuantumNanos < prevQuantum) this.shortenRunning();
-    for (const k of changed) {
-      const kind = k === 'policy' ? 'policy' : k === 'workers' ? 'workers' : 'config';
-      this.record(kind, `${k}: ${JSON.stringify(prev[k])} → ${JSON.stringify(next[k])}`);
-    }
-    this.admit();
-    this.ensureTicker();
-    this.pump();
-    return next;
-  }
-
   pause(): void {
     if (this.isPaused) return;
     this.isPaused = true;
@@ -340,35 +295,11 @@ export class Executor extends ExecutorCore {
     await this.backend.close();
   }
 
-  // ─── internals: live reconfiguration ─────────────────────────────────────────────────────
-
-  private switchPolicy(name: PolicyName): void {
-    const now = this.backend.now();
-    const moved = this.queue.drain();
-    this.queue = createPolicy<ExecSplit>(name, this.policyKnobs());
-    for (const s of moved) this.queue.offer(s, now, 'moved');
-  }
-
-  /** Fairness changed: every live split joins its new group; queued ones are re-offered. */
-  private regroup(): void {
-    const now = this.backend.now();
-    const moved = this.queue.drain();
-    for (const s of this.splits.values()) {
-      s.group = groupFor(s, this.cfg.fairness);
-      s.priority = s.group.priority;
-    }
-    for (const s of moved) this.queue.offer(s, now, 'moved');
-  }
-
   private liveTask(taskId: number): ExecTask {
     const task = this.tasks.get(taskId);
     if (task === undefined || task.job.state !== 'running') {
       throw new SchedLabError('UNKNOWN_ID', `no live task ${taskId}`, 'taskId');
     }
     return task;
-  }
-
-  private ensureOpen(): void {
-    if (this.closed) throw new SchedLabError('ENGINE_CLOSED', 'the executor is closed', 'executor');
   }
 }

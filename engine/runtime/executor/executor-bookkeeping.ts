@@ -1,0 +1,142 @@
+/**
+ * How splits come and go (DESIGN.md §4): a split is created `queued`, or `waiting` when it is a
+ * leaf that must pass Trino's admission first (admission.ts); it ends terminal (lifecycle.ts), or
+ * `cancelling` while it still runs on a worker. Each ending settles its task, and a task's its job
+ * (job-book.ts keeps the counts, rows and end events).
+ */
+import type { ErrorCode } from '../../../shared/errors.ts';
+import { ExecutorState } from './executor-state.ts';
+import type { TaskEnd } from './job-book.ts';
+import type { SplitSpec } from './job-spec.ts';
+import { SplitState, isTerminalSplit } from './lifecycle.ts';
+import { ExecJob, ExecSplit, ExecTask } from './records.ts';
+
+export abstract class ExecutorBookkeeping extends ExecutorState {
+  // ─── arrivals and admission ──────────────────────────────────────────────────────────────
+
+  protected createSplits(task: ExecTask, specs: readonly SplitSpec[], now: number): number[] {
+    const ids: number[] = [];
+    for (const spec of specs) {
+      const id = this.nextSplitId++;
+      const leaf = spec.kind === 'leaf';
+      const s = new ExecSplit(id, id, task.job, task, leaf, spec.work, now, this.cfg.fairness);
+      this.splits.set(id, s);
+      task.live.add(s);
+      task.job.totalSplits++;
+      this.stateCounts[s.state]!++;
+      if (leaf) this.admission.enqueue(task, s);
+      else this.queue.offer(s, now, 'new');
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  protected afterArrivals(job: ExecJob): void {
+    for (const task of job.tasks) this.admit(task);
+    for (const task of job.tasks) this.settleTask(task);
+    this.ensureTicker();
+    this.pump();
+  }
+
+  /** Runs Trino admission; `focus` is the task whose counts just changed (admission.ts). */
+  protected admit(focus?: ExecTask): void {
+    const limits = {
+      guaranteedPerTask: this.cfg.guaranteedPerTask,
+      minDrivers: this.settings.minDrivers,
+      maxDriversPerTask: this.cfg.maxDriversPerTask,
+    };
+    this.admission.admit(limits, this.startAdmitted, focus);
+  }
+
+  private readonly startAdmitted = (split: ExecSplit): void => {
+    this.move(split, SplitState.queued);
+    this.queue.offer(split, this.backend.now(), 'new');
+  };
+
+  // ─── endings ─────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * A split reaches a terminal state (or `cancelling`, for one still on a worker). `result` (a
+   * user module's return value) goes to the split's end event, and to its job's when it is the
+   * job's only split; nothing keeps it afterwards.
+   */
+  protected finishSplit(split: ExecSplit, to: SplitState, result?: unknown): void {
+    const wasAdmittedLeaf = split.leaf && split.state !== SplitState.waiting;
+    const wasCancelling = split.state === SplitState.cancelling;
+    this.move(split, to);
+    if (!isTerminalSplit(to)) return;
+    this.splits.delete(split.id);
+    if (wasAdmittedLeaf && !wasCancelling) this.admission.release(split.task);
+    if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now(), result);
+    const jobResult = result !== undefined && split.job.totalSplits === 1;
+    if (jobResult) split.job.result = result; // read by the job's end, if it ends just below
+    if (split.task.live.delete(split)) this.settleTask(split.task);
+    if (jobResult) split.job.result = undefined; // an open task: the job did not end with it
+    if (split.leaf) this.admit(split.task);
+  }
+
+  protected settleTask(task: ExecTask): void {
+    if (task.ended || task.open || task.live.size > 0) return;
+    task.ended = true;
+    this.tasks.delete(task.id);
+    const job = task.job;
+    this.book.taskEnded(
+      task,
+      job.state === 'running' ? 'succeeded' : (job.state as TaskEnd['state']),
+      this.backend.now(),
+    );
+    if (job.state === 'running' && job.openTasks === 0 && job.tasks.every((t) => t.ended)) {
+      const failed = job.error !== undefined;
+      const now = this.backend.now();
+      this.book.end(job, failed ? 'failed' : 'succeeded', now, job.error, job.errorCode);
+      this.ensureTicker();
+    }
+  }
+
+  /** Ends a live job; every split still live is cancelled (running ones cooperatively). */
+  protected endJob(
+    job: ExecJob,
+    state: 'failed' | 'cancelled',
+    reason: string,
+    code: ErrorCode | undefined,
+  ): void {
+    this.book.end(job, state, this.backend.now(), reason, code);
+    for (const task of job.tasks) {
+      for (const s of this.admission.forget(task)) this.finishSplit(s, SplitState.cancelled);
+      for (const s of [...task.live]) this.cancelSplit(s);
+      if (task.open) {
+        task.open = false;
+        job.openTasks--;
+      }
+      this.settleTask(task);
+    }
+    this.ensureTicker();
+  }
+
+  protected cancelSplit(s: ExecSplit): void {
+    switch (s.state) {
+      case SplitState.queued:
+        this.queue.remove(s);
+        break;
+      case SplitState.blocked:
+      case SplitState.retrying:
+        s.cancelTimer?.();
+        s.cancelTimer = null;
+        break;
+      case SplitState.running:
+        // Stays on its worker until the quantum ends; the job no longer waits for it.
+        this.finishSplit(s, SplitState.cancelling);
+        s.task.live.delete(s);
+        if (s.leaf) this.admission.release(s.task);
+        this.book.splitEnded(s, SplitState.cancelled, this.backend.now());
+        this.backend.cancel(s.id);
+        return;
+      default:
+        return;
+    }
+    // The split never runs again: the backend may drop what it keeps for it (a user module's
+    // yielded state on the threads backend).
+    this.backend.cancel(s.id);
+    this.finishSplit(s, SplitState.cancelled);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * What every layer of the executor shares (DESIGN.md §4): its records, counters, queue and
+ * backend, and the few moves all of them make — a split's state change (checked against
+ * lifecycle.ts, counted per state), a timeline marker, the aging ticker.
+ *
+ * The executor is built in layers, each one concept, each extending the one before:
+ * this state → arrivals and endings (executor-bookkeeping.ts) → the dispatch loop and quantum ends
+ * (executor-core.ts) → live reconfiguration (live-reconfig.ts) → the public surface (executor.ts).
+ * A lower layer reaches a higher one only through the abstract `pump`/`onQuantumEnd` below.
+ */
+import type { EngineConfig } from '../../../shared/config.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
+import { createPolicy, type PolicyKnobs } from '../../core/policies.ts';
+import type { ReadyQueue } from '../../core/ready-queue.ts';
+import type { Backend, QuantumEnd } from '../backend.ts';
+import { Admission } from './admission.ts';
+import { JobBook } from './job-book.ts';
+import { SplitState, checkSplitTransition } from './lifecycle.ts';
+import type { ExecSplit, ExecTask } from './records.ts';
+import { EventRing, SpanRing } from './rings.ts';
+import { toSettings, type EngineSettings } from './settings.ts';
+
+/**
+ * A split's wait for a worker, as it ends (at its dispatch) or so far: its job's class (the span
+ * ring's class index, `spans.className`), the wait in ns, and its base priority. A wait runs from
+ * when the split became ready (created, admission FIFO included; requeued; woken; retry backoff
+ * over) to its dispatch.
+ */
+export type WaitVisitor = (clsIndex: number, waitNanos: number, basePriority: number) => void;
+
+export interface ExecutorOptions {
+  /** Gantt spans kept (ring); older ones are dropped and counted by readers. */
+  readonly spanCapacity?: number;
+  readonly eventCapacity?: number;
+  /** Ended jobs remembered for job tables. */
+  readonly recentJobs?: number;
+}
+
+export abstract class ExecutorState {
+  readonly spans: SpanRing;
+  readonly events: EventRing;
+  protected cfg: EngineConfig;
+  protected settings: EngineSettings;
+  protected queue: ReadyQueue<ExecSplit>;
+  protected readonly admission = new Admission();
+  protected readonly book: JobBook;
+  protected readonly splits = new Map<number, ExecSplit>();
+  protected readonly tasks = new Map<number, ExecTask>();
+  /** Longest requeue wait per class (by the span ring's class index), ns. */
+  protected readonly requeueWaitMax: number[] = [];
+  protected readonly runningOn: (ExecSplit | null)[] = [];
+  protected readonly stateCounts = new Int32Array(9);
+  /** Told every wait as it ends (`Executor.onDispatchWait`); null costs one check a quantum. */
+  protected dispatchWait: WaitVisitor | null = null;
+  protected nextJobId = 1;
+  protected nextTaskId = 1;
+  protected nextSplitId = 1;
+  protected pumping = false;
+  protected isPaused = false;
+  protected closed = false;
+  protected tickCancel: (() => void) | null = null;
+  protected drainWaiters: (() => void)[] = [];
+  protected readonly c = {
+    quanta: 0,
+    retries: 0,
+    busyNanos: 0,
+    overrunNanos: 0,
+    staleEnds: 0,
+  };
+
+  constructor(
+    readonly backend: Backend,
+    config: EngineConfig,
+    options: ExecutorOptions,
+  ) {
+    this.cfg = config;
+    this.settings = toSettings(config);
+    this.spans = new SpanRing(options.spanCapacity ?? 65_536);
+    this.events = new EventRing(options.eventCapacity ?? 1024);
+    this.book = new JobBook(options.recentJobs ?? 256);
+    this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
+    if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);
+    // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.
+    backend.setListener({ quantumEnd: (end) => this.onQuantumEnd(end), transientEnd: true });
+  }
+
+  /** Dispatches ready splits to idle workers (executor-core.ts). */
+  protected abstract pump(): void;
+  protected abstract onQuantumEnd(end: QuantumEnd): void;
+
+  /** Records a marker on the timeline (workload loads, presets). */
+  record(kind: string, detail: string): void {
+    this.events.push({ timeNanos: this.backend.now(), kind, detail });
+  }
+
+  /** Splits holding a place in the bounded queue: everything not running and not ended. */
+  protected pendingSplits(): number {
+    const c = this.stateCounts;
+    return (
+      (c[SplitState.waiting] ?? 0) +
+      (c[SplitState.queued] ?? 0) +
+      (c[SplitState.blocked] ?? 0) +
+      (c[SplitState.retrying] ?? 0)
+    );
+  }
+
+  protected busyWorkers(): number {
+    return (
+      (this.stateCounts[SplitState.running] ?? 0) + (this.stateCounts[SplitState.cancelling] ?? 0)
+    );
+  }
+
+  protected policyKnobs(): PolicyKnobs {
+    const s = this.settings;
+    const c = this.cfg;
+    return {
+      levelTimeMultiplier: c.levelTimeMultiplier,
+      levelThresholdsNanos: s.levelThresholdsNanos,
+      levelContributionCapNanos: s.levelContributionCapNanos,
+      aging: c.aging,
+      agingAfterNanos: s.agingAfterNanos,
+      agingStepNanos: s.agingStepNanos,
+      agingCap: c.agingCap,
+      agingIntervalNanos: s.agingIntervalNanos,
+      quotaBurst: c.quotaBurst,
+      // The executor bounds the queue itself (maxQueued); the policy must never refuse a split.
+      maxQueued: Math.max(c.maxQueued * 2, 1 << 20),
+    };
+  }
+
+  /** Aging is re-evaluated on a timer, only while jobs are live (so the sim can go idle). */
+  protected ensureTicker(): void {
+    const wanted = this.queue.policy === 'priority' && this.book.counts.live > 0 && !this.closed;
+    if (!wanted) {
+      this.tickCancel?.();
+      this.tickCancel = null;
+      return;
+    }
+    if (this.tickCancel !== null) return;
+    const at = this.backend.now() + this.settings.agingIntervalNanos;
+    this.tickCancel = this.backend.setTimer(at, () => {
+      this.tickCancel = null;
+      this.queue.tick(this.backend.now());
+      this.pump();
+      this.ensureTicker();
+    });
+  }
+
+  protected ensureOpen(): void {
+    if (this.closed) throw new SchedLabError('ENGINE_CLOSED', 'the executor is closed', 'executor');
+  }
+
+  protected move(split: ExecSplit, to: SplitState): void {
+    checkSplitTransition(split.id, split.state, to);
+    this.stateCounts[split.state]!--;
+    this.stateCounts[to]!++;
+    split.state = to;
+  }
+}
