@@ -43,11 +43,18 @@ test('a reload resumes from the snapshot: history and counters are there at once
   page,
   appUrl,
 }) => {
+  const chartSeconds = async () =>
+    Number(await page.getByTestId('queue-depth-series').getAttribute('data-span-s'));
   await openApp(page, appUrl);
   await expect.poll(async () => (await counters(page)).submitted).toBeGreaterThan(0);
+  // Let the queue-depth chart gather a few seconds of frames first.
+  await expect.poll(chartSeconds, { timeout: 30_000 }).toBeGreaterThanOrEqual(6);
   const before = await counters(page);
   await page.reload();
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open');
+  // The snapshot carries the frames' series: the chart has its seconds back at once, sooner than
+  // frames arriving after the reload could have drawn them.
+  await expect.poll(chartSeconds, { timeout: 3000 }).toBeGreaterThanOrEqual(4.5);
   // The snapshot carries the engine's counters and the spans still in its ring, so the page
   // shows the past immediately instead of starting from zero.
   await expect

@@ -83,36 +83,40 @@ export function QueueDepthChart() {
   const { telemetry } = useApp();
   const labels = levelLabels();
   const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)));
+  // Seconds of history the chart draws (a reload seeds it from the host's snapshot).
+  const spanS = Math.round(((rows.at(-1)?.t ?? 0) - (rows[0]?.t ?? 0)) * 10) / 10;
   return (
     <Panel title="Queue depth" hint="per level · last 60 s" testId="chart-queue-depth">
       {rows.length === 0 ? (
         <Empty />
       ) : (
-        <ResponsiveContainer width="100%" height={170}>
-          <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
-            <CartesianGrid stroke="var(--grid)" vertical={false} />
-            <XAxis
-              dataKey="t"
-              type="number"
-              domain={['dataMin', 'dataMax']}
-              tickFormatter={secondsTick(rows)}
-              {...axis}
-            />
-            <YAxis allowDecimals={false} {...axis} />
-            <Tooltip {...tooltipStyle} labelFormatter={(v) => `${Number(v).toFixed(1)} s`} />
-            {labels.map((label, l) => (
-              <Line
-                key={l}
-                dataKey={`L${l}`}
-                name={label}
-                stroke={LEVEL_COLORS[l % LEVEL_COLORS.length] ?? 'var(--accent)'}
-                dot={false}
-                strokeWidth={1.5}
-                isAnimationActive={false}
+        <div data-testid="queue-depth-series" data-span-s={spanS}>
+          <ResponsiveContainer width="100%" height={170}>
+            <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+              <CartesianGrid stroke="var(--grid)" vertical={false} />
+              <XAxis
+                dataKey="t"
+                type="number"
+                domain={['dataMin', 'dataMax']}
+                tickFormatter={secondsTick(rows)}
+                {...axis}
               />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
+              <YAxis allowDecimals={false} {...axis} />
+              <Tooltip {...tooltipStyle} labelFormatter={(v) => `${Number(v).toFixed(1)} s`} />
+              {labels.map((label, l) => (
+                <Line
+                  key={l}
+                  dataKey={`L${l}`}
+                  name={label}
+                  stroke={LEVEL_COLORS[l % LEVEL_COLORS.length] ?? 'var(--accent)'}
+                  dot={false}
+                  strokeWidth={1.5}
+                  isAnimationActive={false}
+                />
+              ))}
+            </LineChart>
+          </ResponsiveContainer>
+        </div>
       )}
     </Panel>
   );
