@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunProgress } from '../host/report/run-workload.ts';
 import { memoryIo } from './io.ts';
-import { progressLine } from './progress.ts';
+import { progressLine, progressText } from './progress.ts';
 
 const at = (elapsedMs: number): RunProgress => ({
   elapsedMs,
@@ -40,6 +40,18 @@ describe('progress display', () => {
 
   it('writes no final line when the last update was already written', () => {
     expect(feed('lines', [0, 1200]).split('\n')).toHaveLength(3);
+  });
+
+  it('a graph run says how many nodes are done of how many', () => {
+    const p: RunProgress = {
+      elapsedMs: 1500,
+      durationMs: null,
+      jobsEnded: 1,
+      jobsLive: 1,
+      quanta: 900,
+      nodes: { done: 800, total: 1311 },
+    };
+    expect(progressText(p)).toBe('t 1.5 s · nodes done 800 / 1311 · quanta 900');
   });
 
   it('on a terminal redraws one line in place and erases it at the end', () => {

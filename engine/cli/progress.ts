@@ -17,7 +17,10 @@ const PERIOD_MS: Record<ProgressMode, number> = { tty: 100, lines: 1000 };
 
 export function progressText(p: RunProgress): string {
   const of = p.durationMs === null ? '' : ` / ${(p.durationMs / 1000).toFixed(0)} s`;
-  return `t ${(p.elapsedMs / 1000).toFixed(1)} s${of} · jobs done ${p.jobsEnded} · live ${p.jobsLive} · quanta ${p.quanta}`;
+  const t = `t ${(p.elapsedMs / 1000).toFixed(1)} s${of}`;
+  if (p.nodes !== undefined)
+    return `${t} · nodes done ${p.nodes.done} / ${p.nodes.total} · quanta ${p.quanta}`;
+  return `${t} · jobs done ${p.jobsEnded} · live ${p.jobsLive} · quanta ${p.quanta}`;
 }
 
 /** `now` is wall-clock ms (injected so tests need not sleep). */

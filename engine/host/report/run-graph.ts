@@ -18,9 +18,12 @@ import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts
 import { graphMetrics } from '../../core/graph/metrics.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { runGraphDocument, type GraphRunResult } from '../../runtime/graph/run-graph.ts';
+import { SimBackend } from '../../runtime/sim/index.ts';
 import { StealingExecutor } from '../../runtime/stealing/stealing-executor.ts';
+import { TappedBackend } from '../graph/tapped-backend.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import type { ClassReport } from './class-stats.ts';
+import { GraphProgressTap, type GraphProgress } from './graph-progress.ts';
 import { ms3, round3, type DagReport, type RunReport } from './report.ts';
 import type { BackendKind } from './resolve-config.ts';
 
@@ -102,6 +105,8 @@ function compileAt(workload: Workload, doc: GraphDocument, i: number): CompiledG
   }
 }
 
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
 function dagOf(
   workers: number,
   makespan: number,
@@ -131,6 +136,7 @@ export async function runGraphs(
   backend: Backend,
   config: EngineConfig,
   traceCapacity: number | null,
+  onProgress?: (p: GraphProgress) => void,
 ): Promise<GraphOutcome> {
   if (docs.some((d) => d.executor === 'stealing') && backend.kind !== 'threads') {
     throw new SchedLabError(
@@ -155,15 +161,26 @@ export async function runGraphs(
   let cp = 0;
   let steals = 0;
   let splitBase = 0;
+  // Progress needs every graph's node count up front; without it one graph is held at a time.
+  const compiled = onProgress === undefined ? null : docs.map((d, i) => compileAt(workload, d, i));
+  const tap =
+    compiled === null || onProgress === undefined
+      ? null
+      : new GraphProgressTap(sum(compiled.map((g) => g.nodeCount)), onProgress);
+  const run = tap === null ? backend : new TappedBackend(backend, tap);
+  tap?.emit();
   try {
     for (const [i, doc] of docs.entries()) {
       const name = docs.length === 1 ? workload.name : graphName(doc, i);
-      const graph = compileAt(workload, doc, i);
+      const graph = compiled?.[i] ?? compileAt(workload, doc, i);
       const start = backend.now();
-      const result = await runGraphDocument(
+      const pending = runGraphDocument(
         doc,
-        stealing === null ? { backend } : { backend, stealing },
+        stealing === null ? { backend: run } : { backend: run, stealing },
       );
+      // Behind a tap the sim is not recognised as one, so it is run to idle here instead.
+      if (run !== backend && backend instanceof SimBackend) backend.runUntilIdle();
+      const result = await pending;
       const s = result.executor === 'stealing' ? result.steals : 0;
       const failed =
         (result.counts['failed'] ?? 0) +
@@ -200,6 +217,7 @@ export async function runGraphs(
           result.executor === 'stealing' ? start : 0,
         );
       splitBase += graph.nodeCount;
+      tap?.graphEnded(splitBase);
     }
   } finally {
     await stealing?.close();

@@ -19,6 +19,7 @@ import { RunCollector } from './collector.ts';
 import { ms3, round3, type RunReport } from './report.ts';
 import { levelFunction, resolveConfig, type BackendKind } from './resolve-config.ts';
 import { TrinoStats } from './trino-stats.ts';
+import type { GraphProgress } from './graph-progress.ts';
 import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
 import { runOnThreads } from './threads-loop.ts';
@@ -30,6 +31,8 @@ export interface RunProgress {
   jobsEnded: number;
   jobsLive: number;
   quanta: number;
+  /** Graph workloads: nodes finished of all the workload's graphs (jobs are whole graphs). */
+  nodes?: { done: number; total: number };
 }
 
 export interface RunOptions {
@@ -75,7 +78,20 @@ export async function runWorkload(
   if (graphs !== null) {
     try {
       const traceCapacity = options.trace === true ? (options.traceCapacity ?? 100_000) : null;
-      const g = await runGraphs(workload, graphs, backend, config, traceCapacity);
+      const origin = backend.now();
+      const onProgress = options.onProgress;
+      const progress =
+        onProgress &&
+        ((p: GraphProgress) =>
+          onProgress({
+            elapsedMs: (backend.now() - origin) / MS,
+            durationMs: null,
+            jobsEnded: p.graphsDone,
+            jobsLive: p.nodesDone < p.nodes ? 1 : 0,
+            quanta: p.dispatches,
+            nodes: { done: p.nodesDone, total: p.nodes },
+          }));
+      const g = await runGraphs(workload, graphs, backend, config, traceCapacity, progress);
       const report = graphReport(workload, backendKind, seed, config, g);
       const snapshot = g.trace?.snapshot();
       const title = `schedlab ${workload.name} (${backendKind})`;
