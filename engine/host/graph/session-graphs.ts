@@ -80,7 +80,7 @@ export class SessionGraphs {
     const kind = ex.backend.kind;
     const seed = this.seed + this.runs;
     const backend = (): Backend =>
-      kind === 'sim' ? new SimBackend({ workers, seed }) : new ThreadsBackend({ workers });
+      kind === 'sim' ? new SimBackend({ workers, seed }) : new ThreadsBackend({ workers, seed });
     const now = () => ex.now();
     const run = new LiveGraph({ name, jobId, plan, workers, now, backend });
     this.current = run;

@@ -72,7 +72,7 @@ export async function runWorkload(
   const backend: Backend =
     backendKind === 'sim'
       ? new SimBackend({ workers: config.workers, seed })
-      : new ThreadsBackend({ workers: config.workers });
+      : new ThreadsBackend({ workers: config.workers, seed });
   // Time starts when every worker is up (threads spawn and calibrate their kernels first).
   if (backend instanceof ThreadsBackend) await backend.ready();
   if (graphs !== null) {

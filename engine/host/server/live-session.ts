@@ -35,9 +35,11 @@ export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame>
 export async function startLiveSession(options: LiveSessionOptions = {}): Promise<LiveSession> {
   const log = options.log ?? (() => {});
   const config = options.config ?? {};
-  const backend = new ThreadsBackend(
-    config.workers === undefined ? {} : { workers: config.workers },
-  );
+  // Seed 1, the Session's own default: injected failures (failProbability) replay run to run.
+  const backend = new ThreadsBackend({
+    ...(config.workers === undefined ? {} : { workers: config.workers }),
+    seed: 1,
+  });
   const own =
     options.workloads === undefined
       ? liveWorkloads({ loop: true, cores: availableParallelism(), log })
