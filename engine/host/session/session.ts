@@ -20,9 +20,8 @@ import { splitGraphConfig } from '../graph/graph-config-keys.ts';
 import { SessionGraphs } from '../graph/session-graphs.ts';
 import { commandId, errorInfo, parseCommand } from './commands.ts';
 import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
-import { LiveExecutor } from './live-executor.ts';
 import { SeriesHistory } from './series-history.ts';
-import { LatencyStats } from './stats.ts';
+import { LatencyStats, type OpenSample } from './stats.ts';
 import { runCommand } from './run-command.ts';
 
 export interface WorkloadContext {
@@ -82,13 +81,20 @@ export class Session {
     this.backend =
       options.backend ??
       new SimBackend({ workers: options.config?.workers ?? 4, seed: options.seed ?? 1 });
-    const executor = new LiveExecutor(this.backend, options.config ?? {}, options.executor);
+    const executor = new Executor(this.backend, options.config ?? {}, options.executor);
     this.executor = executor;
     this.workloads = options.workloads;
     this.graphs = new SessionGraphs(this.executor, options.seed ?? 1);
+    const className = (i: number) => executor.spans.className(i);
     this.frames = new FrameBuilder(this.executor, this.stats, {
       ...options,
-      waitsInProgress: () => executor.waitsInProgress(),
+      waitsInProgress: () => {
+        const open: OpenSample[] = [];
+        executor.forEachWaitInProgress((cls, nanos, priority) =>
+          open.push({ cls: className(cls), priority, nanos }),
+        );
+        return open;
+      },
     });
     this.executor.onJobEnd((e) => {
       if (e.state === 'succeeded' || e.state === 'failed') {
@@ -96,7 +102,9 @@ export class Session {
       }
     });
     // Each wait as it ends, like a headless report (wait-recorder.ts); open ones at frame time.
-    executor.onWait((cls, priority, nanos) => this.stats.wait.record(cls, priority, nanos));
+    executor.onDispatchWait((cls, nanos, priority) =>
+      this.stats.wait.record(className(cls), priority, nanos),
+    );
   }
 
   /** Spans a frame carries (the `HostSession` contract of the transports). */
