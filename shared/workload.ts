@@ -180,11 +180,18 @@ export const workloadSchema = z
     seed: z.number().int().min(0).default(1),
     /** When the run stops (ms of backend time); required for open-ended arrivals. */
     durationMs: positive.optional(),
-    /** threads backend only: every time in the workload is multiplied by this. */
+    /**
+     * threads backend only: every time in the workload is multiplied by this — arrivals, split
+     * costs, the duration, and the engine's time settings (`config`, `threads` and `--set`
+     * values such as quantumMs), which are all written in workload time.
+     */
     timeScale: positive.default(1),
     /** Executor settings this workload wants (validated by the executor's config schema). */
     config: z.record(z.string(), z.unknown()).optional(),
-    /** Overrides applied on the threads backend only (e.g. fewer workers than the simulator). */
+    /**
+     * Overrides applied on the threads backend only (e.g. fewer workers than the simulator). Its
+     * times are workload time like `config`'s: the engine gets them multiplied by `timeScale`.
+     */
     threads: z.record(z.string(), z.unknown()).optional(),
     classes: z.array(jobClassSchema).optional(),
     trino: trinoSchema.optional(),

@@ -25,7 +25,8 @@ fifo, lifo, most-successors, sjf, ljf or critical-path. --seed reseeds its gener
 --progress: a line redrawn in place on a terminal (the default there unless --json); elsewhere,
 plain lines on stderr about once a second.
 --set takes an engine setting (levelTimeMultiplier=4, policy=fifo, workers=8) or a workload
-field (classes[1].arrival.rate=2, seed=7).`;
+field (classes[1].arrival.rate=2, seed=7). Its times are workload time: on threads the engine
+gets them multiplied by the workload's timeScale (quantumMs=1000 at timeScale 0.01 is 10 ms).`;
 
 const COMMANDS = 'run, compare, presets, serve, bench';
 
