@@ -1,9 +1,16 @@
 /**
- * Quantum ends the threads backend reports on a worker's behalf, when no worker measured them:
- * a queued dispatch that never started, a split whose worker was lost or whose input could not
- * be sent.
+ * The quantum ends the threads backend reports: one a worker measured, and those it reports on a
+ * worker's behalf, when no worker measured them: a queued dispatch that never started, a split
+ * whose worker was lost or whose input could not be sent.
  */
 import type { QuantumEnd } from '../backend.ts';
+import type { QuantumReport } from './protocol.ts';
+
+/** A worker's report of its quantum as the executor reads it (a module's yielded state stays). */
+export function measuredEnd(report: QuantumReport, workerId: number): QuantumEnd {
+  const { state: _state, ...end } = report;
+  return { ...end, workerId, ranNanos: Math.max(0, report.endNanos - report.startNanos) };
+}
 
 export type Unstarted = 'yielded' | 'cancelled';
 

@@ -1,15 +1,12 @@
 /**
  * The `threads` backend (DESIGN.md §4): a pool of worker threads doing real CPU work, one quantum
- * per dispatch. Worker ids are lanes: a replaced worker keeps its id, a grown pool takes the lowest
- * free ids, a shrunk pool retires the highest.
- *
- * Worker lifecycle (per id): `idle → busy → idle`; a busy worker whose id is beyond the target
- * count retires when its quantum ends; a worker that dies is replaced at once and its in-flight
- * split ends `failed` with `worker lost: <reason>` (the executor decides whether to retry).
- * A worker still starting up counts as idle: its first dispatch waits in the port's queue and is
- * stamped when it really starts. A busy worker can also hold one queued dispatch (`enqueue`,
- * lane.ts) that it starts as soon as its quantum ends, so an executor that keeps the queue full
- * never leaves a worker waiting for the main thread between quanta.
+ * per dispatch. This file is the dispatch side: starting, queueing, cancelling and cutting quanta,
+ * and turning what workers report into quantum ends. The workers themselves — ids as lanes, their
+ * lifecycle, replacement and retirement — are lane-pool.ts; a worker that dies is replaced at once
+ * and its in-flight split ends `failed` with `worker lost: <reason>` (the executor decides whether
+ * to retry). A busy worker can also hold one queued dispatch (`enqueue`, lane.ts) that it starts as
+ * soon as its quantum ends, so an executor that keeps the queue full never leaves a worker waiting
+ * for the main thread between quanta.
  *
  * Messages vs shared memory: a dispatch carries structured work (kernel or module, its input, a
  * module's yielded state) and lasts a quantum (milliseconds). A round trip worker → main → worker
@@ -23,13 +20,13 @@ import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
-import { BootBackoff } from './boot-backoff.ts';
 import { nanosSince, originNow } from './clock.ts';
 import { CONTROL, NO_SPLIT } from './control.ts';
-import { spawnLane, type Lane, type Ticket } from './lane.ts';
+import type { Lane, Ticket } from './lane.ts';
+import { LanePool } from './lane-pool.ts';
 import type { QuantumReport } from './protocol.ts';
 import { FaultInjector } from './fault-injection.ts';
-import { failedEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
+import { failedEnd, measuredEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
 import {
   checkCount,
   checkCut,
@@ -47,24 +44,28 @@ export {
 export class ThreadsBackend implements Backend {
   readonly kind = 'threads';
   private readonly origin = originNow();
-  private readonly slots = new Map<number, Lane>();
+  private readonly lanes: LanePool;
   private readonly timers = new WallTimers(() => this.now());
   /** State a user module yielded, by split: the input of its next quantum. */
   private readonly moduleState = new Map<number, unknown>();
   /** The lane of every split running or queued. */
   private readonly running = new Map<number, Lane>();
-  private readonly backoff = new BootBackoff();
   private readonly faults: FaultInjector;
-  private readonly limits: ResourceLimits;
-  private target: number;
   private listener: BackendEvents | null = null;
   private closed = false;
 
   constructor(options: ThreadsBackendOptions = {}) {
-    this.target = checkCount(options.workers ?? availableParallelism());
+    const workers = checkCount(options.workers ?? availableParallelism());
     this.faults = new FaultInjector(options.seed);
-    this.limits = { ...DEFAULT_RESOURCE_LIMITS, ...options.resourceLimits };
-    for (let id = 0; id < this.target; id++) this.spawn(id);
+    const limits: ResourceLimits = { ...DEFAULT_RESOURCE_LIMITS, ...options.resourceLimits };
+    const events = {
+      end: (lane: Lane, report: QuantumReport) => this.finish(lane, report),
+      lost: (lane: Lane, reason: string) => this.lost(lane, reason),
+    };
+    const later = (delayNanos: number, fn: () => void) =>
+      this.setTimer(this.now() + delayNanos, fn);
+    this.lanes = new LanePool(this.origin, limits, events, later);
+    this.lanes.setTarget(workers);
   }
 
   now(): number {
@@ -72,20 +73,17 @@ export class ThreadsBackend implements Backend {
   }
 
   get workerCount(): number {
-    return this.target;
+    return this.lanes.target;
   }
 
   /** Resolves when every current worker has started and calibrated its kernels. */
   async ready(): Promise<void> {
-    await Promise.all([...this.slots.values()].map((slot) => slot.ready));
+    await this.lanes.ready();
   }
 
   setWorkerCount(count: number): void {
     this.assertOpen();
-    this.target = checkCount(count);
-    for (let id = 0; id < this.target; id++) if (!this.slots.has(id)) this.spawn(id);
-    for (const slot of [...this.slots.values()]) {
-      if (slot.id < this.target) continue;
+    for (const slot of this.lanes.setTarget(checkCount(count))) {
       // Busy workers beyond the target finish their quantum first (see `finish`); what is queued
       // there and not started goes back to the executor.
       const queued = slot.queued;
@@ -93,32 +91,23 @@ export class ThreadsBackend implements Backend {
         this.running.delete(queued.splitId);
         this.endUnstarted(queued, slot.id, 'yielded');
       }
-      if (slot.running === null) this.retire(slot);
+      this.lanes.retireIfIdle(slot);
     }
   }
 
   /** Busy workers, lowest first, that can hold a queued dispatch (see `enqueue`). */
   queueableWorkers(): number[] {
-    const out: number[] = [];
-    for (let id = 0; id < this.target; id++) {
-      const slot = this.slots.get(id);
-      if (slot !== undefined && slot.running !== null && slot.queued === null) out.push(id);
-    }
-    return out;
+    return this.lanes.queueable();
   }
 
   idleWorkers(): number[] {
-    const idle: number[] = [];
-    for (let id = 0; id < this.target; id++) {
-      if (this.slots.get(id)?.running === null) idle.push(id);
-    }
-    return idle;
+    return this.lanes.idle();
   }
 
   start(dispatch: Dispatch): void {
     this.assertOpen();
-    const slot = this.slots.get(dispatch.workerId);
-    if (slot === undefined || slot.id >= this.target || slot.running !== null) {
+    const slot = this.lanes.get(dispatch.workerId);
+    if (slot === undefined || slot.id >= this.lanes.target || slot.running !== null) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
         `workerId ${dispatch.workerId} is not an idle worker`,
@@ -139,8 +128,13 @@ export class ThreadsBackend implements Backend {
    */
   enqueue(dispatch: Dispatch): void {
     this.assertOpen();
-    const slot = this.slots.get(dispatch.workerId);
-    if (slot === undefined || slot.id >= this.target || slot.running === null || slot.queued) {
+    const slot = this.lanes.get(dispatch.workerId);
+    if (
+      slot === undefined ||
+      slot.id >= this.lanes.target ||
+      slot.running === null ||
+      slot.queued
+    ) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
         `workerId ${dispatch.workerId} is not a busy worker with room for a queued dispatch`,
@@ -192,7 +186,7 @@ export class ThreadsBackend implements Backend {
    * per-call split's call is atomic and runs whole; an idle or unknown worker has nothing to cut.
    */
   shortenQuantum(workerId: number, quantumNanos: number): void {
-    this.slots.get(workerId)?.cut(checkCut(quantumNanos));
+    this.lanes.get(workerId)?.cut(checkCut(quantumNanos));
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {
@@ -207,20 +201,9 @@ export class ThreadsBackend implements Backend {
     if (this.closed) return;
     this.closed = true;
     this.timers.clear();
-    const slots = [...this.slots.values()];
-    this.slots.clear();
     this.running.clear();
     this.moduleState.clear();
-    await Promise.all(slots.map((slot) => slot.host.retire()));
-  }
-
-  private spawn(id: number): void {
-    const lane = spawnLane(id, this.origin, this.limits, {
-      ready: () => this.backoff.started(id),
-      end: (report) => this.finish(lane, report),
-      lost: (reason) => this.lost(lane, reason),
-    });
-    this.slots.set(id, lane);
+    await this.lanes.close();
   }
 
   private finish(slot: Lane, measured: QuantumReport): void {
@@ -237,26 +220,16 @@ export class ThreadsBackend implements Backend {
     } else if (report.outcome !== 'blocked') {
       this.moduleState.delete(dispatch.splitId);
     }
-    const { state: _state, ...end } = report;
-    this.emit({
-      ...end,
-      workerId: slot.id,
-      ranNanos: Math.max(0, report.endNanos - report.startNanos),
-    });
+    this.emit(measuredEnd(report, slot.id));
   }
 
   private lost(slot: Lane, reason: string): void {
-    if (this.closed || this.slots.get(slot.id) !== slot) return;
-    this.slots.delete(slot.id);
-    slot.markReady();
+    if (this.closed || !this.lanes.holds(slot)) return;
     const { running: dispatch, queued, queuedStarted } = slot.abandon();
     if (queued !== null) this.running.delete(queued.splitId);
     if (dispatch !== null) this.running.delete(dispatch.splitId);
     // Replace first, so the executor finds the lane idle again when it hears of the loss.
-    if (slot.id < this.target) {
-      if (slot.booted) this.spawn(slot.id);
-      else this.respawnLater(slot.id);
-    }
+    this.lanes.replace(slot);
     // The queued dispatch's end comes first, as it would have had the worker lived; one the
     // worker never started only goes back to the executor (its module state stays).
     if (queued !== null && !queuedStarted) this.endUnstarted(queued, slot.id, 'yielded', false);
@@ -264,7 +237,8 @@ export class ThreadsBackend implements Backend {
     for (const lostOne of failed) {
       if (lostOne === null) continue;
       this.moduleState.delete(lostOne.splitId);
-      this.failed(lostOne, slot.id, slot.sentAt, `worker lost: ${reason}`, 'WORKER_LOST');
+      const why = `worker lost: ${reason}`;
+      this.emit(failedEnd(lostOne.splitId, slot.id, slot.sentAt, this.now(), why, 'WORKER_LOST'));
     }
   }
 
@@ -282,11 +256,10 @@ export class ThreadsBackend implements Backend {
     } catch (error) {
       if (ticket === undefined) this.release(slot, dispatch.splitId, this.now());
       else if (slot.revoke()) this.running.delete(dispatch.splitId);
-      const why = error instanceof Error ? error.message : String(error);
+      const why = `unclonable input: ${error instanceof Error ? error.message : String(error)}`;
       const at = this.now();
-      queueMicrotask(() =>
-        this.failed(dispatch, slot.id, at, `unclonable input: ${why}`, 'KERNEL_FAILED'),
-      );
+      const id = dispatch.splitId;
+      queueMicrotask(() => this.emit(failedEnd(id, slot.id, at, this.now(), why, 'KERNEL_FAILED')));
     }
   }
 
@@ -297,34 +270,11 @@ export class ThreadsBackend implements Backend {
     else this.emit(end);
   }
 
-  private failed(
-    dispatch: Dispatch,
-    workerId: number,
-    startNanos: number,
-    error: string,
-    code: NonNullable<QuantumEnd['errorCode']>,
-  ): void {
-    this.emit(failedEnd(dispatch.splitId, workerId, startNanos, this.now(), error, code));
-  }
-
-  private respawnLater(id: number): void {
-    const delay = this.backoff.failed(id);
-    this.setTimer(this.now() + delay * 1e6, () => {
-      if (!this.closed && id < this.target && !this.slots.has(id)) this.spawn(id);
-    });
-  }
-
   /** The running dispatch ended at `at`: the queued one runs next, or the lane is idle. */
   private release(slot: Lane, splitId: number, at: number): void {
     this.running.delete(splitId);
     slot.advance(at);
-    if (slot.running === null && slot.id >= this.target) this.retire(slot);
-  }
-
-  private retire(slot: Lane): void {
-    this.slots.delete(slot.id);
-    slot.markReady();
-    void slot.host.retire();
+    this.lanes.retireIfIdle(slot);
   }
 
   private emit(end: QuantumEnd): void {
