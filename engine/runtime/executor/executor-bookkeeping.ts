@@ -1,18 +1,81 @@
 /**
- * How splits come and go (DESIGN.md §4): a split is created `queued`, or `waiting` when it is a
- * leaf that must pass Trino's admission first (admission.ts); it ends terminal (lifecycle.ts), or
- * `cancelling` while it still runs on a worker. Each ending settles its task, and a task's its job
- * (job-book.ts keeps the counts, rows and end events).
+ * How jobs, tasks and splits come and go (DESIGN.md §4): jobs are submitted and tasks topped up
+ * and closed here, each spec checked first (job-spec.ts). A split is created `queued`, or
+ * `waiting` when it is a leaf that must pass Trino's admission first (admission.ts); it ends
+ * terminal (lifecycle.ts), or `cancelling` while it still runs on a worker. Each ending settles
+ * its task, and a task's its job (job-book.ts keeps the counts, rows and end events).
  */
-import type { ErrorCode } from '../../../shared/errors.ts';
+import { SchedLabError, type ErrorCode } from '../../../shared/errors.ts';
 import { ExecutorState } from './executor-state.ts';
 import type { TaskEnd } from './job-book.ts';
-import type { SplitSpec } from './job-spec.ts';
+import { checkJobSpec, checkSplits, type JobSpec, type SplitSpec } from './job-spec.ts';
 import { SplitState, isTerminalSplit } from './lifecycle.ts';
 import { ExecJob, ExecSplit, ExecTask } from './records.ts';
 
 export abstract class ExecutorBookkeeping extends ExecutorState {
   // ─── arrivals and admission ──────────────────────────────────────────────────────────────
+
+  /** Submits a job; returns its id. A job beyond `maxQueued` is born `rejected` (counted). */
+  submitJob(spec: JobSpec): number {
+    this.ensureOpen();
+    checkJobSpec(spec);
+    const now = this.backend.now();
+    const id = this.nextJobId++;
+    const total = spec.tasks.reduce((n, t) => n + t.splits.length, 0);
+    const job = new ExecJob(
+      id,
+      spec.class,
+      this.spans.internClass(spec.class),
+      spec.basePriority ?? 50,
+      spec.retries ?? 0,
+      now,
+    );
+    if (this.pendingSplits() + total > this.cfg.maxQueued) {
+      this.book.reject(job, now, `maxQueued ${this.cfg.maxQueued} reached`);
+      return id;
+    }
+    this.book.start(job);
+    spec.tasks.forEach((t, index) => {
+      const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
+      if (task.open) job.openTasks++;
+      job.tasks.push(task);
+      this.tasks.set(task.id, task);
+    });
+    spec.tasks.forEach((t, i) => this.createSplits(job.tasks[i]!, t.splits, now));
+    this.afterArrivals(job);
+    return id;
+  }
+
+  /** Adds splits to a live task (Trino's controller tops up leaf tasks). Returns their ids. */
+  addSplits(taskId: number, splits: readonly SplitSpec[]): number[] {
+    this.ensureOpen();
+    const task = this.liveTask(taskId);
+    checkSplits(splits, 'splits');
+    if (this.pendingSplits() + splits.length > this.cfg.maxQueued) {
+      this.book.counts.rejectedSplits += splits.length;
+      throw new SchedLabError('QUEUE_FULL', `maxQueued ${this.cfg.maxQueued} reached`, 'maxQueued');
+    }
+    const ids = this.createSplits(task, splits, this.backend.now());
+    this.afterArrivals(task.job);
+    return ids;
+  }
+
+  /** Marks an open task complete: it ends once its splits have. */
+  closeTask(taskId: number): void {
+    const task = this.liveTask(taskId);
+    if (!task.open) return;
+    task.open = false;
+    task.job.openTasks--;
+    this.settleTask(task);
+  }
+
+  private liveTask(taskId: number): ExecTask {
+    const task = this.tasks.get(taskId);
+    if (task === undefined || task.job.state !== 'running') {
+      throw new SchedLabError('UNKNOWN_ID', `no live task ${taskId}`, 'taskId');
+    }
+    return task;
+  }
 
   protected createSplits(task: ExecTask, specs: readonly SplitSpec[], now: number): number[] {
     const ids: number[] = [];

@@ -4,8 +4,9 @@
  * lifecycle.ts, counted per state), a timeline marker, the aging ticker.
  *
  * The executor is built in layers, each one concept, each extending the one before:
- * this state → arrivals and endings (executor-bookkeeping.ts) → the dispatch loop and quantum ends
- * (executor-core.ts) → live reconfiguration (live-reconfig.ts) → the public surface (executor.ts).
+ * this state → submitting, admission and endings (executor-bookkeeping.ts) → the dispatch loop and
+ * quantum ends (executor-core.ts) → live reconfiguration (live-reconfig.ts) → the public surface
+ * (executor.ts).
  * A lower layer reaches a higher one only through the abstract `pump`/`onQuantumEnd` below.
  */
 import type { EngineConfig } from '../../../shared/config.ts';

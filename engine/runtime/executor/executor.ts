@@ -1,9 +1,9 @@
 /**
- * The executor's public surface (DESIGN.md §4): submit jobs, control them and read its state.
+ * The executor's public surface (DESIGN.md §4): control jobs and read the executor's state.
  * Beneath it, one layer a concept (executor-state.ts lists them): live reconfiguration
  * (`configure`, live-reconfig.ts), the dispatch loop and quantum ends (executor-core.ts),
- * arrivals, admission and endings (executor-bookkeeping.ts). Split and job lifecycles, checked on
- * every move, are in lifecycle.ts.
+ * submitting, admission and endings (`submitJob`, `addSplits`, `closeTask`:
+ * executor-bookkeeping.ts). Split and job lifecycles, checked on every move, are in lifecycle.ts.
  */
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -18,16 +18,10 @@ import type { Backend } from '../backend.ts';
 import { levelRows, workerRows } from './executor-rows.ts';
 import type { ExecutorOptions, WaitVisitor } from './executor-state.ts';
 import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
-import {
-  checkJobSpec,
-  checkPriority,
-  checkSplits,
-  type JobSpec,
-  type SplitSpec,
-} from './job-spec.ts';
+import { checkPriority } from './job-spec.ts';
 import { SplitState } from './lifecycle.ts';
 import { ExecutorReconfig } from './live-reconfig.ts';
-import { ExecJob, ExecTask, type ExecSplit } from './records.ts';
+import type { ExecJob, ExecSplit } from './records.ts';
 import { mergeConfig } from './settings.ts';
 
 export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, WaitVisitor };
@@ -175,62 +169,6 @@ export class Executor extends ExecutorReconfig {
     this.dispatchWait = visit;
   }
 
-  // ─── submitting ──────────────────────────────────────────────────────────────────────────
-
-  /** Submits a job; returns its id. A job beyond `maxQueued` is born `rejected` (counted). */
-  submitJob(spec: JobSpec): number {
-    this.ensureOpen();
-    checkJobSpec(spec);
-    const now = this.backend.now();
-    const id = this.nextJobId++;
-    const total = spec.tasks.reduce((n, t) => n + t.splits.length, 0);
-    const job = new ExecJob(
-      id,
-      spec.class,
-      this.spans.internClass(spec.class),
-      spec.basePriority ?? 50,
-      spec.retries ?? 0,
-      now,
-    );
-    if (this.pendingSplits() + total > this.cfg.maxQueued) {
-      this.book.reject(job, now, `maxQueued ${this.cfg.maxQueued} reached`);
-      return id;
-    }
-    this.book.start(job);
-    spec.tasks.forEach((t, index) => {
-      const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
-      if (task.open) job.openTasks++;
-      job.tasks.push(task);
-      this.tasks.set(task.id, task);
-    });
-    spec.tasks.forEach((t, i) => this.createSplits(job.tasks[i]!, t.splits, now));
-    this.afterArrivals(job);
-    return id;
-  }
-
-  /** Adds splits to a live task (Trino's controller tops up leaf tasks). Returns their ids. */
-  addSplits(taskId: number, splits: readonly SplitSpec[]): number[] {
-    this.ensureOpen();
-    const task = this.liveTask(taskId);
-    checkSplits(splits, 'splits');
-    if (this.pendingSplits() + splits.length > this.cfg.maxQueued) {
-      this.book.counts.rejectedSplits += splits.length;
-      throw new SchedLabError('QUEUE_FULL', `maxQueued ${this.cfg.maxQueued} reached`, 'maxQueued');
-    }
-    const ids = this.createSplits(task, splits, this.backend.now());
-    this.afterArrivals(task.job);
-    return ids;
-  }
-
-  /** Marks an open task complete: it ends once its splits have. */
-  closeTask(taskId: number): void {
-    const task = this.liveTask(taskId);
-    if (!task.open) return;
-    task.open = false;
-    task.job.openTasks--;
-    this.settleTask(task);
-  }
-
   // ─── controlling ─────────────────────────────────────────────────────────────────────────
 
   /** Cancels a live job: queued splits leave the queue, running ones stop at their next unit. */
@@ -293,13 +231,5 @@ export class Executor extends ExecutorReconfig {
     this.tickCancel?.();
     this.tickCancel = null;
     await this.backend.close();
-  }
-
-  private liveTask(taskId: number): ExecTask {
-    const task = this.tasks.get(taskId);
-    if (task === undefined || task.job.state !== 'running') {
-      throw new SchedLabError('UNKNOWN_ID', `no live task ${taskId}`, 'taskId');
-    }
-    return task;
   }
 }

@@ -112,7 +112,7 @@ export class SimBackend implements Backend {
     this.ends.push(this.clock + slots.ran[w]!, w, ++slots.gen[w]!, null);
   }
 
-  /** Cuts the worker's quantum to `quantumNanos` from its start, if it is longer (quantum-plan.ts). */
+  /** Cuts the worker's quantum to `quantumNanos` from its start if longer (quantum-plan.ts). */
   shortenQuantum(w: number, quantumNanos: number): void {
     const at = shortenPlan(this.slots, w, this.clock, quantumNanos, this.overhead);
     if (at >= 0) this.ends.push(at, w, ++this.slots.gen[w]!, null);
