@@ -37,6 +37,33 @@ test('compare mlfq and fifo on interactive-vs-scan: two columns, mlfq ahead on i
   await expect.poll(async () => (await counters(page)).submitted).toBeGreaterThan(before);
 });
 
+test('a graph preset offers graph policies: critical path beats fifo on the diamond', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await view(page, 'compare');
+  await page.getByTestId('compare-source').selectOption('diamond');
+  // The columns switch to the graph's classic pair; split-queue policies are not offered.
+  await expect(page.getByTestId('compare-config-0-policy')).toHaveValue('fifo');
+  await expect(page.getByTestId('compare-config-1-policy')).toHaveValue('critical-path');
+  const offered = await page
+    .getByTestId('compare-config-0-policy')
+    .locator('option')
+    .allTextContents();
+  expect(offered).toContain('critical-path');
+  expect(offered).not.toContain('mlfq');
+  await page.getByTestId('compare-run').click();
+  await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('compare-col-1')).toHaveAttribute('data-label', 'critical-path');
+  const makespan = page.getByTestId('compare-row-makespan').locator('td[data-value]');
+  const [fifo, criticalPath] = await makespan.evaluateAll((tds) =>
+    tds.map((td) => Number((td as HTMLElement).dataset.value)),
+  );
+  // DESIGN.md §5: B is long, so starting it first (critical path) finishes sooner.
+  expect(criticalPath).toBeLessThan(fifo!);
+});
+
 test('a bad config value is refused naming its column and field', async ({ page, appUrl }) => {
   await openApp(page, appUrl);
   await view(page, 'compare');

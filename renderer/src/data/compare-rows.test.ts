@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { CompareReportRow } from '../../../shared/protocol.ts';
 import { DEFAULT_ENGINE_CONFIG } from '../../../shared/config.ts';
-import { DEFAULT_FORMS, bestCell, buildCompare, p95ChartRows, tableRows } from './compare-rows.ts';
+import {
+  DEFAULT_FORMS,
+  bestCell,
+  buildCompare,
+  fitForms,
+  p95ChartRows,
+  policyChoices,
+  tableRows,
+} from './compare-rows.ts';
 
 const preset = { kind: 'preset', preset: 'interactive-vs-scan' } as const;
 
@@ -108,5 +116,33 @@ describe('table and chart rows', () => {
     expect(rows.find((r) => r.key === 'interactive-p95')!.cells).toEqual(['100.0 ms', '–']);
     expect(rows.find((r) => r.key === 'interactive-done')!.cells).toEqual(['9 / 10', '0 / 10']);
     expect(p95ChartRows([reports[0]!, none])).toEqual([{ cls: 'interactive', c0: 100, c1: null }]);
+  });
+});
+
+describe('compare columns follow the workload kind', () => {
+  it('a graph workload offers the ready-queue policies, a split-queue one the queue policies', () => {
+    expect(policyChoices(true)).toEqual([
+      'fifo',
+      'lifo',
+      'most-successors',
+      'sjf',
+      'ljf',
+      'critical-path',
+    ]);
+    expect(policyChoices(false)).toEqual(['mlfq', 'priority', 'fifo', 'fair']);
+  });
+
+  it('switching to a graph resets columns it cannot run to fifo vs critical-path, and back', () => {
+    const typed = [
+      { ...DEFAULT_FORMS[0]!, workers: '8' },
+      DEFAULT_FORMS[1]!,
+      { ...DEFAULT_FORMS[0]!, policy: 'fair' as const },
+    ];
+    const graph = fitForms(typed, true);
+    expect(graph.map((f) => f.policy)).toEqual(['fifo', 'critical-path', 'lifo']);
+    expect(graph[0]!.workers).toBe('8'); // other fields are kept
+    expect(fitForms(graph, false).map((f) => f.policy)).toEqual(['mlfq', 'fifo', 'priority']);
+    // Columns that already fit are left alone.
+    expect(fitForms(DEFAULT_FORMS, false)).toEqual(DEFAULT_FORMS);
   });
 });

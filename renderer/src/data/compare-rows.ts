@@ -3,7 +3,8 @@
  * against the protocol's schema before it is sent, so a bad value names its field), and a
  * comparison's reports turned into table rows and chart rows.
  */
-import type { PolicyName } from '../../../shared/config.ts';
+import { POLICY_NAMES, type PolicyName } from '../../../shared/config.ts';
+import { GRAPH_POLICIES, type GraphPolicy } from '../../../shared/graph.ts';
 import {
   commandSchemas,
   type CommandOf,
@@ -15,7 +16,7 @@ import { schemaError } from '../../../shared/schema-error.ts';
 /** One column's form: text as typed; an empty field leaves the workload's own value. */
 export interface ConfigForm {
   label: string;
-  policy: PolicyName;
+  policy: PolicyName | GraphPolicy;
   workers: string;
   quantumMs: string;
   levelTimeMultiplier: string;
@@ -27,6 +28,29 @@ export const DEFAULT_FORMS: readonly ConfigForm[] = [
   { label: '', policy: 'mlfq', workers: '', quantumMs: '', levelTimeMultiplier: '' },
   { label: '', policy: 'fifo', workers: '', quantumMs: '', levelTimeMultiplier: '' },
 ];
+
+/** What a column's policy may be: split-queue policies, or a graph's ready-queue policies. */
+export function policyChoices(graph: boolean): readonly (PolicyName | GraphPolicy)[] {
+  return graph ? GRAPH_POLICIES : POLICY_NAMES;
+}
+
+/** A graph's classic pair to start from: arrival order against the critical path. */
+const GRAPH_DEFAULTS: readonly ConfigForm['policy'][] = ['fifo', 'critical-path'];
+
+/**
+ * The forms for a workload of the other kind: when any column's policy does not apply there, the
+ * columns take that kind's policies in order, starting from its classic pair (other fields kept),
+ * so switching between a graph and a split-queue workload never leaves a column the engine refuses.
+ */
+export function fitForms(forms: readonly ConfigForm[], graph: boolean): ConfigForm[] {
+  const choices = policyChoices(graph);
+  if (forms.every((f) => choices.includes(f.policy))) return [...forms];
+  const pair: readonly ConfigForm['policy'][] = graph
+    ? GRAPH_DEFAULTS
+    : DEFAULT_FORMS.map((f) => f.policy);
+  const order = [...pair, ...choices.filter((p) => !pair.includes(p))];
+  return forms.map((f, i) => ({ ...f, policy: order[i % order.length]! }));
+}
 
 export type CompareSource = { kind: 'preset'; preset: string } | { kind: 'workload'; doc: unknown };
 

@@ -64,6 +64,13 @@ export const DEFAULT_PRESETS = [
   'taskflow-shapes',
 ];
 
+/** The presets that are task graphs: a compare column's policy there orders the ready nodes. */
+export const GRAPH_PRESETS: readonly string[] = [
+  'diamond',
+  'random-layered-dag',
+  'taskflow-shapes',
+];
+
 export function initialState(theme: Theme = 'dark'): AppState {
   return {
     view: 'live',

@@ -4,13 +4,15 @@
  * keeps running; this view only builds the command and lays the reports side by side.
  */
 import { useState } from 'react';
-import { POLICY_NAMES, type PolicyName } from '../../../shared/config.ts';
 import type { CompareResultWire } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
+import { GRAPH_PRESETS } from '../store/app-store.ts';
 import {
   DEFAULT_FORMS,
   buildCompare,
   compareResult,
+  fitForms,
+  policyChoices,
   type CompareSource,
   type ConfigForm,
 } from '../data/compare-rows.ts';
@@ -27,6 +29,8 @@ const NUMBER_INPUTS = [
 function ConfigCard(props: {
   index: number;
   form: ConfigForm;
+  /** The workload is a task graph: the policy orders its ready nodes. */
+  graph: boolean;
   onChange: (f: ConfigForm) => void;
   onRemove: (() => void) | null;
 }) {
@@ -53,9 +57,9 @@ function ConfigCard(props: {
         <select
           data-testid={id('policy')}
           value={form.policy}
-          onChange={(e) => onChange({ ...form, policy: e.target.value as PolicyName })}
+          onChange={(e) => onChange({ ...form, policy: e.target.value as ConfigForm['policy'] })}
         >
-          {POLICY_NAMES.map((p) => (
+          {policyChoices(props.graph).map((p) => (
             <option key={p}>{p}</option>
           ))}
         </select>
@@ -96,6 +100,12 @@ export function CompareView() {
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<CompareResultWire | null>(null);
+  const graph = GRAPH_PRESETS.includes(preset);
+  /** A policy no column has yet, for a new column. */
+  const unused = (taken: readonly ConfigForm[]) => {
+    const choices = policyChoices(graph);
+    return choices.find((p) => !taken.some((f) => f.policy === p)) ?? choices[0]!;
+  };
 
   const run = async () => {
     let source: CompareSource;
@@ -128,7 +138,10 @@ export function CompareView() {
               <select
                 data-testid="compare-source"
                 value={preset}
-                onChange={(e) => setPreset(e.target.value)}
+                onChange={(e) => {
+                  setPreset(e.target.value);
+                  setForms(fitForms(forms, GRAPH_PRESETS.includes(e.target.value)));
+                }}
               >
                 {presets.map((p) => (
                   <option key={p} value={p}>
@@ -187,6 +200,7 @@ export function CompareView() {
               key={i}
               index={i}
               form={f}
+              graph={graph}
               onChange={(next) => setForms(forms.map((g, j) => (j === i ? next : g)))}
               onRemove={forms.length > 2 ? () => setForms(forms.filter((_, j) => j !== i)) : null}
             />
@@ -196,7 +210,7 @@ export function CompareView() {
               className="btn"
               data-testid="compare-add"
               disabled={forms.length >= 4}
-              onClick={() => setForms([...forms, { ...DEFAULT_FORMS[0]!, policy: 'fair' }])}
+              onClick={() => setForms([...forms, { ...DEFAULT_FORMS[0]!, policy: unused(forms) }])}
             >
               + config
             </button>
