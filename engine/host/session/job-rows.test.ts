@@ -110,3 +110,33 @@ describe('Session frames: why a job ended, and what it returned', () => {
     expect(out.map((r) => r.error ?? null)).toEqual(['split 10: boom', null, null]);
   });
 });
+
+describe('Session frames: ended jobs stay in view under overload', () => {
+  it('a quarter of the rows is kept for the latest ended jobs when live ones would fill them', () => {
+    const s = new Session({ config: { workers: 1, quantumMs: 10, policy: 'fifo' }, maxJobRows: 8 });
+    // Far more live jobs than rows; then two are cancelled while the rest still wait.
+    const ids = Array.from({ length: 40 }, () =>
+      s.executor.submitJob(oneTaskJob('x', intermediates(1, spin(1000)))),
+    );
+    s.advance(20);
+    s.executor.cancelJob(ids[30]!);
+    s.executor.cancelJob(ids[31]!);
+    const rows = s.advance(20).at(-1)!.jobs;
+    expect(rows).toHaveLength(8);
+    expect(rows.filter((r) => r.state === 'cancelled').map((r) => r.id)).toEqual([
+      ids[31],
+      ids[30],
+    ]);
+    expect(rows.find((r) => r.id === ids[31])).toMatchObject({ errorCode: 'CANCELLED' });
+    // With nothing ended, the live jobs take every row.
+    const fresh = new Session({ config: { workers: 1, policy: 'fifo' }, maxJobRows: 8 });
+    for (let i = 0; i < 20; i++)
+      fresh.executor.submitJob(oneTaskJob('x', intermediates(1, spin(1000))));
+    expect(
+      fresh
+        .advance(20)
+        .at(-1)!
+        .jobs.filter((r) => r.state !== 'cancelled'),
+    ).toHaveLength(8);
+  });
+});

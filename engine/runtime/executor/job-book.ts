@@ -225,15 +225,21 @@ export class JobBook {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  /** Live jobs first (oldest first), then the most recently ended ones. */
+  /**
+   * Live jobs first (oldest first), then the most recently ended ones. A quarter of `limit` is
+   * kept for ended jobs when there are any: under overload the live jobs alone would fill every
+   * row, and a job that just failed or was cancelled would vanish from view with its reason.
+   */
   rows(limit: number): JobRow[] {
+    const cap = this.recentCapacity;
+    const recent = Math.min(this.recentWritten, cap);
+    const liveRows = Math.min(this.liveMap.size, limit - Math.min(recent, limit >> 2));
     const out: JobRow[] = [];
     for (const job of this.liveMap.values()) {
-      if (out.length >= limit) return out;
+      if (out.length >= liveRows) break;
       out.push(row(job));
     }
-    const cap = this.recentCapacity;
-    const oldest = Math.max(0, this.recentWritten - cap);
+    const oldest = this.recentWritten - recent;
     for (let n = this.recentWritten - 1; n >= oldest && out.length < limit; n--) {
       const r = this.recent[n % cap];
       if (r) out.push(r);
