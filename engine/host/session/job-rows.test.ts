@@ -113,7 +113,8 @@ describe('Session frames: why a job ended, and what it returned', () => {
 
 describe('Session frames: ended jobs stay in view under overload', () => {
   it('a quarter of the rows is kept for the latest ended jobs when live ones would fill them', () => {
-    const s = new Session({ config: { workers: 1, quantumMs: 10, policy: 'fifo' }, maxJobRows: 8 });
+    // Non-preemptive priority: the first job holds the worker until it is cancelled.
+    const s = new Session({ config: { workers: 1, policy: 'priority' }, maxJobRows: 16 });
     // Far more live jobs than rows; then two are cancelled while the rest still wait.
     const ids = Array.from({ length: 40 }, () =>
       s.executor.submitJob(oneTaskJob('x', intermediates(1, spin(1000)))),
@@ -122,12 +123,26 @@ describe('Session frames: ended jobs stay in view under overload', () => {
     s.executor.cancelJob(ids[30]!);
     s.executor.cancelJob(ids[31]!);
     const rows = s.advance(20).at(-1)!.jobs;
-    expect(rows).toHaveLength(8);
+    expect(rows).toHaveLength(16);
     expect(rows.filter((r) => r.state === 'cancelled').map((r) => r.id)).toEqual([
       ids[31],
       ids[30],
     ]);
     expect(rows.find((r) => r.id === ids[31])).toMatchObject({ errorCode: 'CANCELLED' });
+    // Many jobs succeeding afterwards do not push the cancelled ones out of view.
+    for (let i = 0; i < 20; i++) {
+      const id = s.executor.submitJob(oneTaskJob('y', intermediates(1, spin(1))));
+      s.executor.reprioritize(id, 0);
+    }
+    s.executor.cancelJob(ids[0]!); // frees the worker for the short, urgent jobs
+    const later = s.advance(200).at(-1)!.jobs;
+    // Four rows for ended jobs: the three cancelled ones first, then the latest success.
+    expect(later.filter((r) => r.state === 'succeeded')).toHaveLength(1);
+    expect(later.filter((r) => r.state === 'cancelled').map((r) => r.id)).toEqual([
+      ids[0],
+      ids[31],
+      ids[30],
+    ]);
     // With nothing ended, the live jobs take every row.
     const fresh = new Session({ config: { workers: 1, policy: 'fifo' }, maxJobRows: 8 });
     for (let i = 0; i < 20; i++)

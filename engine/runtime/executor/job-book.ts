@@ -3,6 +3,7 @@
  * rejected + live`, always), recently ended jobs for job tables (a bounded ring), end listeners,
  * and `drain()` waiters. Every job passes through `end` or `reject` exactly once.
  */
+import { RowRing } from './row-ring.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import type { JobRow } from '../../../shared/protocol.ts';
 import {
@@ -87,14 +88,18 @@ export class JobBook {
     rejectedSplits: 0,
   };
   private readonly liveMap = new Map<number, ExecJob>();
-  private readonly recent: JobRow[] = [];
-  private recentWritten = 0;
+  /** Ended jobs that succeeded, and those that did not (kept apart so failures stay in view). */
+  private readonly succeeded: RowRing;
+  private readonly troubled: RowRing;
   private readonly jobEnd: Listener<JobEnd>[] = [];
   private readonly taskEnd: Listener<TaskEnd>[] = [];
   private readonly splitEnd: Listener<SplitEnd>[] = [];
   private waiters: (() => void)[] = [];
 
-  constructor(private readonly recentCapacity: number) {}
+  constructor(recentCapacity: number) {
+    this.succeeded = new RowRing(recentCapacity);
+    this.troubled = new RowRing(recentCapacity);
+  }
 
   onJobEnd(fn: Listener<JobEnd>): () => void {
     return subscribe(this.jobEnd, fn);
@@ -119,8 +124,7 @@ export class JobBook {
   state(id: number): JobState | undefined {
     const job = this.liveMap.get(id);
     if (job) return job.state;
-    for (const r of this.recent) if (r.id === id) return r.state;
-    return undefined;
+    return (this.troubled.find(id) ?? this.succeeded.find(id))?.state;
   }
 
   start(job: ExecJob): void {
@@ -226,34 +230,29 @@ export class JobBook {
   }
 
   /**
-   * Live jobs first (oldest first), then the most recently ended ones. A quarter of `limit` is
+   * Live jobs first (oldest first), then ended ones: those that failed, were cancelled or were
+   * rejected (newest first), then those that succeeded (newest first). A quarter of `limit` is
    * kept for ended jobs when there are any: under overload the live jobs alone would fill every
-   * row, and a job that just failed or was cancelled would vanish from view with its reason.
+   * row, and under load succeeded jobs end many a second, so a job that failed or was cancelled
+   * would vanish from view with its reason.
    */
   rows(limit: number): JobRow[] {
-    const cap = this.recentCapacity;
-    const recent = Math.min(this.recentWritten, cap);
-    const liveRows = Math.min(this.liveMap.size, limit - Math.min(recent, limit >> 2));
+    const ended = this.troubled.size + this.succeeded.size;
+    const liveRows = Math.min(this.liveMap.size, limit - Math.min(ended, limit >> 2));
     const out: JobRow[] = [];
     for (const job of this.liveMap.values()) {
       if (out.length >= liveRows) break;
       out.push(row(job));
     }
-    const oldest = this.recentWritten - recent;
-    for (let n = this.recentWritten - 1; n >= oldest && out.length < limit; n--) {
-      const r = this.recent[n % cap];
-      if (r) out.push(r);
-    }
+    this.troubled.newest(limit - out.length, out);
+    this.succeeded.newest(limit - out.length, out);
     return out;
   }
 
   private emitEnd(job: ExecJob): void {
     const result = job.result;
     job.result = undefined; // handed to listeners once, never held by the book
-    if (this.recentCapacity > 0) {
-      this.recent[this.recentWritten % this.recentCapacity] = row(job);
-      this.recentWritten++;
-    }
+    (job.state === 'succeeded' ? this.succeeded : this.troubled).push(row(job));
     if (this.jobEnd.length === 0) return;
     const e: JobEnd = {
       jobId: job.id,
