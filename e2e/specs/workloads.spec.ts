@@ -1,6 +1,28 @@
 // Workloads against a real engine: submit one job, see it counted, cancel it.
 import { expect, test } from '../fixtures/app.ts';
+import type { Page } from '@playwright/test';
 import { counters, openApp, screenshot, view } from './app-helpers.ts';
+
+/**
+ * The outcome cell of a job's row, or null when the row is not listed. The table is virtualized
+ * (only rows in view are in the DOM), so this scrolls through it looking for the row.
+ */
+async function jobOutcome(page: Page, jobId: number): Promise<string | null> {
+  return page.evaluate(async (id) => {
+    const cell = () => document.querySelector(`[data-testid="job-outcome-${id}"]`);
+    const scroller = document.querySelector<HTMLElement>('.job-scroll');
+    if (scroller === null) return null;
+    for (let top = 0; top <= scroller.scrollHeight; top += scroller.clientHeight / 2) {
+      scroller.scrollTop = top;
+      scroller.dispatchEvent(new Event('scroll'));
+      // Two animation frames: React renders the rows for the new scroll position in between.
+      for (let k = 0; k < 2; k++) await new Promise((r) => requestAnimationFrame(() => r(null)));
+      const found = cell();
+      if (found !== null) return found.textContent;
+    }
+    return null;
+  }, jobId);
+}
 
 test('submit a job, then cancel it: the engine counts it submitted, then cancelled', async ({
   page,
@@ -21,6 +43,8 @@ test('submit a job, then cancel it: the engine counts it submitted, then cancell
   await screenshot(page, 'workloads-submitted');
   await page.getByTestId('submit-cancel').click();
   await expect(result).toContainText(`cancelled job ${jobId}`);
+  // The job table says why it ended, with the code.
+  await expect.poll(() => jobOutcome(page, jobId)).toBe('CANCELLED: cancelled by request');
   await view(page, 'live');
   await expect
     .poll(async () => (await counters(page)).submitted)
