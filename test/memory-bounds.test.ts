@@ -87,7 +87,8 @@ interface Internals {
   admission: { rotation: unknown[]; inRotation: Set<unknown> };
   book: {
     liveMap: Map<number, unknown>;
-    recent: unknown[];
+    succeeded: { rows: unknown[] };
+    troubled: { rows: unknown[] };
     jobEnd: unknown[];
     splitEnd: unknown[];
   };
@@ -96,7 +97,15 @@ interface Internals {
 }
 function internals(ex: Executor): Internals {
   const i = ex as unknown as Internals;
-  for (const v of [i.splits, i.tasks, i.admission.rotation, i.book.recent, i.events.items]) {
+  const { succeeded, troubled } = i.book;
+  for (const v of [
+    i.splits,
+    i.tasks,
+    i.admission.rotation,
+    succeeded?.rows,
+    troubled?.rows,
+    i.events.items,
+  ]) {
     expect(v, 'an engine field read by name was renamed: update internals()').toBeDefined();
   }
   return i;
@@ -180,8 +189,9 @@ describe('memory stays bounded over a long run', () => {
       const snapshot = session.snapshot();
       expect(snapshot.spans.count).toBeLessThanOrEqual(SPAN_CAPACITY);
       expect(snapshot.events.length).toBeLessThanOrEqual(EVENT_CAPACITY);
-      expect(inner.book.recent.length).toBeLessThanOrEqual(RECENT_JOBS);
-      expect(ex.jobs(1e9).length).toBeLessThanOrEqual(c.live + RECENT_JOBS);
+      expect(inner.book.succeeded.rows.length).toBeLessThanOrEqual(RECENT_JOBS);
+      expect(inner.book.troubled.rows.length).toBeLessThanOrEqual(RECENT_JOBS);
+      expect(ex.jobs(1e9).length).toBeLessThanOrEqual(c.live + 2 * RECENT_JOBS);
       expect(frame.jobs.length).toBeLessThanOrEqual(MAX_JOB_ROWS);
       // Per-job state exists only for live work, and live work stays small (the engine keeps up).
       expect(inner.book.liveMap.size).toBe(c.live);
