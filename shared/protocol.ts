@@ -484,6 +484,22 @@ export interface HistoryPoint {
   live: number;
 }
 
+/** A frame's chart series as one history point (the host's ring and the renderer's charts). */
+export function historyPoint(frame: Frame): HistoryPoint {
+  const c = frame.counters;
+  return {
+    seq: frame.seq,
+    timeNanos: frame.timeNanos,
+    depth: frame.levels.map((l) => l.depth),
+    scheduledNanos: frame.levels.map((l) => l.scheduledNanos),
+    selections: frame.levels.map((l) => l.selections),
+    utilization: frame.utilization,
+    succeeded: c.succeeded,
+    submitted: c.submitted,
+    live: c.live,
+  };
+}
+
 /** How far back `Snapshot.history` reaches (s of frames at the session's frame rate). */
 export const HISTORY_SECONDS = 60;
 

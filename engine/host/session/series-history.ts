@@ -4,7 +4,7 @@
  * client the charts' window (`HISTORY_SECONDS`) instead of an empty chart. Memory is bounded by
  * the capacity: one small point per slot, overwritten in place.
  */
-import type { Frame, HistoryPoint } from '../../../shared/protocol.ts';
+import { historyPoint, type Frame, type HistoryPoint } from '../../../shared/protocol.ts';
 
 export class SeriesHistory {
   private readonly slots: HistoryPoint[] = [];
@@ -18,18 +18,7 @@ export class SeriesHistory {
 
   push(frame: Frame): void {
     if (this.capacity <= 0) return;
-    const c = frame.counters;
-    this.slots[this.written % this.capacity] = {
-      seq: frame.seq,
-      timeNanos: frame.timeNanos,
-      depth: frame.levels.map((l) => l.depth),
-      scheduledNanos: frame.levels.map((l) => l.scheduledNanos),
-      selections: frame.levels.map((l) => l.selections),
-      utilization: frame.utilization,
-      succeeded: c.succeeded,
-      submitted: c.submitted,
-      live: c.live,
-    };
+    this.slots[this.written % this.capacity] = historyPoint(frame);
     this.written++;
   }
 

@@ -1,22 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SplitWork } from '../backend.ts';
-import { Driver, fixture, MS } from './fixtures/driver.ts';
-import { ThreadsBackend } from './threads-backend.ts';
+import { fixture, MS, sharedDriver } from './fixtures/driver.ts';
 
 // `shortenQuantum`: what the executor calls when it leaves non-preemptive priority, whose quanta
 // would otherwise run to completion. Every test leaves the pool idle, so they share one.
-let shared: Promise<Driver> | null = null;
-function pool(): Promise<Driver> {
-  shared ??= (async () => {
-    const created = new ThreadsBackend({ workers: 2 });
-    await created.ready();
-    return new Driver(created);
-  })();
-  return shared;
-}
-afterAll(async () => {
-  await (await shared)?.backend.close();
-});
+const pool = sharedDriver();
 
 const FOREVER = 600_000 * MS;
 const longSpin: SplitWork = { kernel: 'spin', totalNanos: 120_000 * MS };

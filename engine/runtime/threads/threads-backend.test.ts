@@ -1,22 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KernelName } from '../backend.ts';
-import { Driver, fixture, MS, ownedDrivers } from './fixtures/driver.ts';
+import { fixture, MS, ownedDrivers, sharedDriver } from './fixtures/driver.ts';
 import { ThreadsBackend } from './threads-backend.ts';
 
 // Tests that leave the pool as they found it share one (starting workers is the slow part);
 // tests that resize or close it get their own.
-let shared: Promise<Driver> | null = null;
-function pool(): Promise<Driver> {
-  shared ??= (async () => {
-    const created = new ThreadsBackend({ workers: 2 });
-    await created.ready();
-    return new Driver(created);
-  })();
-  return shared;
-}
-afterAll(async () => {
-  await (await shared)?.backend.close();
-});
+const pool = sharedDriver();
 
 const own = ownedDrivers();
 

@@ -5,13 +5,14 @@
  *
  * Engine time is integer ns; everything stored here is ms, the unit the UI speaks.
  */
-import type {
-  EngineEvent,
-  Frame,
-  HistoryPoint,
-  JobRow,
-  Snapshot,
-  SpanColumns,
+import {
+  historyPoint,
+  type EngineEvent,
+  type Frame,
+  type HistoryPoint,
+  type JobRow,
+  type Snapshot,
+  type SpanColumns,
 } from '../../../shared/protocol.ts';
 import { Ring } from './ring.ts';
 import { SpanRing } from './span-ring.ts';
@@ -142,20 +143,7 @@ export class Telemetry {
       this.addSpans(frame.spans);
       this.addEvents(frame.events);
     }
-    const c = frame.counters;
-    this.points.push(
-      pointOf({
-        seq: frame.seq,
-        timeNanos: frame.timeNanos,
-        depth: frame.levels.map((l) => l.depth),
-        scheduledNanos: frame.levels.map((l) => l.scheduledNanos),
-        selections: frame.levels.map((l) => l.selections),
-        utilization: frame.utilization,
-        succeeded: c.succeeded,
-        submitted: c.submitted,
-        live: c.live,
-      }),
-    );
+    this.points.push(pointOf(historyPoint(frame)));
   }
 
   private addSpans(cols: SpanColumns): void {
