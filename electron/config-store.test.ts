@@ -20,14 +20,14 @@ describe('last config remembered across launches', () => {
     expect(loadLastConfig(dir)).toBeNull();
   });
 
-  it('ignores a corrupt or out-of-range file, saying why', () => {
+  it('ignores a corrupt or out-of-range file, saying which field and why', () => {
     const warnings: string[] = [];
     writeFileSync(join(dir, CONFIG_FILE), '{"levelTimeMultiplier": 0.5}');
     expect(loadLastConfig(dir, (w) => warnings.push(w))).toBeNull();
     writeFileSync(join(dir, CONFIG_FILE), '{oops');
     expect(loadLastConfig(dir, (w) => warnings.push(w))).toBeNull();
     expect(warnings).toEqual([
-      `ignoring ${CONFIG_FILE}: levelTimeMultiplier is invalid`,
+      `ignoring ${CONFIG_FILE}: levelTimeMultiplier must be > 1`,
       `ignoring ${CONFIG_FILE}: not valid JSON`,
     ]);
     expect(readFileSync(join(dir, CONFIG_FILE), 'utf8')).toBe('{oops');

@@ -10,6 +10,7 @@ import {
   type EngineConfig,
   type EngineConfigPatch,
 } from '../shared/config.ts';
+import { schemaError } from '../shared/schema-error.ts';
 
 export const CONFIG_FILE = 'last-config.json';
 
@@ -26,7 +27,9 @@ export function loadLastConfig(
   try {
     const parsed = engineConfigPatchSchema.safeParse(JSON.parse(text));
     if (parsed.success) return parsed.data as EngineConfigPatch;
-    warn(`ignoring ${CONFIG_FILE}: ${parsed.error.issues[0]?.path.join('.') ?? ''} is invalid`);
+    warn(
+      `ignoring ${CONFIG_FILE}: ${schemaError(parsed.error, 'INVALID_CONFIG', [], 'config').message}`,
+    );
   } catch {
     warn(`ignoring ${CONFIG_FILE}: not valid JSON`);
   }
