@@ -7,7 +7,6 @@
  */
 import type { Alarm, Frame, SpanColumns } from '../../../shared/protocol.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
-import { JobOutcomes } from './job-outcomes.ts';
 import type { LatencyStats, OpenSample } from './stats.ts';
 
 export interface AlarmThresholds {
@@ -48,15 +47,11 @@ export class FrameBuilder {
     this.maxSpans = options.maxSpansPerFrame ?? 20_000;
     this.maxJobs = options.maxJobRows ?? 200;
     this.waitsInProgress = options.waitsInProgress ?? null;
-    // The last ended jobs' reasons and results cover every ended row a frame can list.
-    this.outcomes = new JobOutcomes(this.maxJobs);
-    executor.onJobEnd((e) => this.outcomes.onJobEnd(e));
     this.lastTime = executor.now();
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
     this.starvationMs = options.alarms?.starvationMs ?? 120_000;
   }
 
-  private readonly outcomes: JobOutcomes;
   private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
   private readonly urgentMs: number;
   private readonly starvationMs: number;
@@ -141,7 +136,7 @@ export class FrameBuilder {
       config: ex.config,
       events,
       eventsDropped: this.eventsDropped,
-      jobs: this.outcomes.decorate(ex.jobs(this.maxJobs)),
+      jobs: ex.jobs(this.maxJobs),
       alarms: this.alarms(wait, oldestWaitMs),
       oldestWaitMs,
     };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuantumEnd } from '../../runtime/backend.ts';
 import { RewritingSim, intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
-import { JobOutcomes, resultText } from './job-outcomes.ts';
+import { resultText } from '../../runtime/executor/job-text.ts';
 import { Session } from './session.ts';
 
 /** Plays what only threads can do: a lost worker under split 1, a user-module result otherwise. */
@@ -59,6 +59,18 @@ describe('Session frames: why a job ended, and what it returned', () => {
     });
   });
 
+  it('a failed job keeps its reason however many jobs with results end after it', () => {
+    const s = new Session({
+      backend: sim((id) => ({ rows: id })),
+      config: { workers: 2, quantumMs: 10, policy: 'fifo' },
+      maxJobRows: 8,
+    });
+    const lost = s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(5)))); // split 1
+    for (let i = 0; i < 300; i++) s.executor.submitJob(oneTaskJob('b', intermediates(1, spin(1))));
+    const rows = s.runToIdle().at(-1)!.jobs;
+    expect(rows.find((r) => r.id === lost)).toMatchObject({ errorCode: 'WORKER_LOST' });
+  });
+
   it('a large result is cut to 200 characters; one JSON cannot hold still shows', () => {
     const s = new Session({
       backend: sim((id) => (id === 2 ? { blob: 'x'.repeat(10_000) } : 12n)),
@@ -76,38 +88,6 @@ describe('Session frames: why a job ended, and what it returned', () => {
     const cycle: { self?: unknown } = {};
     cycle.self = cycle;
     expect(resultText(cycle)).toBe('[object Object]');
-  });
-
-  it('holds the outcomes of at most the last `capacity` ended jobs', () => {
-    const book = new JobOutcomes(3);
-    const end = (jobId: number) => ({
-      jobId,
-      class: 'a',
-      state: 'failed' as const,
-      basePriority: 50,
-      submitNanos: 0,
-      endNanos: 1,
-      scheduledNanos: 0,
-      waitNanos: 0,
-      splits: 1,
-      error: `split ${jobId}: boom`,
-      errorCode: 'KERNEL_FAILED' as const,
-    });
-    for (let id = 1; id <= 10; id++) book.onJobEnd(end(id));
-    expect(book.size).toBe(3);
-    const row = (id: number) => ({
-      id,
-      class: 'a',
-      state: 'failed' as const,
-      basePriority: 50,
-      splits: 1,
-      splitsDone: 1,
-      scheduledNanos: 0,
-      submitNanos: 0,
-      endNanos: 1,
-    });
-    const out = book.decorate([row(10), row(7), row(1)]);
-    expect(out.map((r) => r.error ?? null)).toEqual(['split 10: boom', null, null]);
   });
 });
 

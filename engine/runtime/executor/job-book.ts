@@ -3,6 +3,7 @@
  * rejected + live`, always), recently ended jobs for job tables (a bounded ring), end listeners,
  * and `drain()` waiters. Every job passes through `end` or `reject` exactly once.
  */
+import { clip, resultText } from './job-text.ts';
 import { RowRing } from './row-ring.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import type { JobRow } from '../../../shared/protocol.ts';
@@ -252,7 +253,7 @@ export class JobBook {
   private emitEnd(job: ExecJob): void {
     const result = job.result;
     job.result = undefined; // handed to listeners once, never held by the book
-    (job.state === 'succeeded' ? this.succeeded : this.troubled).push(row(job));
+    (job.state === 'succeeded' ? this.succeeded : this.troubled).push(endedRow(job, result));
     if (this.jobEnd.length === 0) return;
     const e: JobEnd = {
       jobId: job.id,
@@ -270,6 +271,15 @@ export class JobBook {
     if (result !== undefined) e.result = result;
     for (const fn of this.jobEnd) fn(e);
   }
+}
+
+/** An ended job's row: its state, plus why it ended and what it returned, as short texts. */
+function endedRow(job: ExecJob, result: unknown): JobRow {
+  const r = row(job);
+  if (job.error !== undefined) r.error = clip(job.error);
+  if (job.errorCode !== undefined) r.errorCode = job.errorCode;
+  if (result !== undefined) r.result = resultText(result);
+  return r;
 }
 
 function row(job: ExecJob): JobRow {
