@@ -5,7 +5,7 @@ import type { MultilevelSplitQueue } from '../../core/mlfq/multilevel-split-queu
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import { Executor } from '../../runtime/executor/executor.ts';
 import { SimBackend } from '../../runtime/sim/sim-backend.ts';
-import { levelFunction, resolveConfig } from './resolve-config.ts';
+import { levelFunction, resolveConfig, workloadPatch } from './resolve-config.ts';
 
 const withScale = (timeScale: number) => ({ ...loadPreset('trino-overloaded'), timeScale });
 
@@ -40,6 +40,14 @@ describe('resolveConfig and timeScale', () => {
       expect(isSchedLabError(e) && e.code === 'INVALID_CONFIG' && e.field).toBe('timeScale');
       expect((e as Error).message).toMatch(/timeScale 0\.000001 leaves quantumMs/);
     }
+  });
+
+  it('the live app checks a workload’s scaled patch the same way, before applying it', () => {
+    expect(workloadPatch(withScale(0.1), 'threads')).toMatchObject({ quantumMs: 100 });
+    expect(workloadPatch(withScale(0.1), 'sim')).toMatchObject({ quantumMs: 1000 });
+    expect(() => workloadPatch(withScale(1e-6), 'threads')).toThrow(
+      /timeScale 0\.000001 leaves quantumMs/,
+    );
   });
 
   it("computes a task's level exactly as the executor's queue does, at every timeScale", () => {

@@ -15,7 +15,9 @@ import {
   type EngineConfigPatch,
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import { schemaError, type Workload } from '../../../shared/workload.ts';
+import type { z } from 'zod';
+import { schemaError } from '../../../shared/schema-error.ts';
+import type { Workload } from '../../../shared/workload.ts';
 import { scaleConfigTimes } from '../../core/workload/time-scale.ts';
 import { toSettings } from '../../runtime/executor/settings.ts';
 
@@ -48,15 +50,34 @@ export function resolveConfig(
   if (!full.success) throw schemaError(full.error, 'INVALID_CONFIG');
   if (backend !== 'threads') return full.data;
   const scaled = engineConfigSchema.safeParse(scaleConfigTimes(full.data, workload.timeScale));
-  if (!scaled.success) {
-    const inner = schemaError(scaled.error, 'INVALID_CONFIG');
-    throw new SchedLabError(
-      'INVALID_CONFIG',
-      `timeScale ${workload.timeScale} leaves ${inner.message} on threads`,
-      'timeScale',
-    );
-  }
+  if (!scaled.success) throw timeScaleError(scaled.error, workload.timeScale);
   return scaled.data;
+}
+
+/**
+ * What a workload changes in a running engine (the live app): its `config`, then on threads its
+ * `threads` block, with times scaled by `timeScale` — each layer and the scaled result checked, so
+ * a bad document throws before anything is applied.
+ */
+export function workloadPatch(workload: Workload, backend: BackendKind): EngineConfigPatch {
+  const threads = backend === 'threads';
+  const patch = {
+    ...checkConfigPatch(workload.config, ['config']),
+    ...(threads ? checkConfigPatch(workload.threads, ['threads']) : {}),
+  };
+  if (!threads) return patch;
+  const scaled = engineConfigPatchSchema.safeParse(scaleConfigTimes(patch, workload.timeScale));
+  if (!scaled.success) throw timeScaleError(scaled.error, workload.timeScale);
+  return scaled.data as EngineConfigPatch;
+}
+
+function timeScaleError(error: z.ZodError, timeScale: number): SchedLabError {
+  const inner = schemaError(error, 'INVALID_CONFIG');
+  return new SchedLabError(
+    'INVALID_CONFIG',
+    `timeScale ${timeScale} leaves ${inner.message} on threads`,
+    'timeScale',
+  );
 }
 
 /**

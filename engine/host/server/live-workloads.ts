@@ -19,11 +19,10 @@ import { graphConfigPatchSchema } from '../../../shared/protocol.ts';
 import { parseWorkload, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import { createRng } from '../../core/workload/rng.ts';
-import { scaleConfigTimes } from '../../core/workload/time-scale.ts';
 import { zodToError } from '../../runtime/executor/index.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';
-import { checkConfigPatch } from '../report/resolve-config.ts';
+import { workloadPatch } from '../report/resolve-config.ts';
 import { isGraphDocument } from '../graph/graph-docs.ts';
 import { fitToMachine } from './fit-to-machine.ts';
 import type { WorkloadContext, WorkloadHandler } from '../session/index.ts';
@@ -74,14 +73,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
   const start = (workload: Workload, ctx: WorkloadContext, extra?: Record<string, unknown>) => {
     if (workload.graph !== undefined) return startGraph(workload.name, workload.graph, ctx, extra);
     // Validate before touching the engine: a bad document changes nothing.
-    const threads = ctx.backend.kind === 'threads';
-    const patch = scaleConfigTimes(
-      {
-        ...checkConfigPatch(workload.config, ['config']),
-        ...(threads ? checkConfigPatch(workload.threads, ['threads']) : {}),
-      },
-      threads ? workload.timeScale : 1,
-    );
+    const patch = workloadPatch(workload, ctx.backend.kind);
     running?.stop();
     ctx.session.graphs.cancel();
     ctx.executor.configure(patch);
