@@ -47,7 +47,7 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     split.waitNanos += wait;
     const onWait = this.dispatchWait;
     if (onWait !== null) onWait(split.job.clsIndex, wait, split.basePriority);
-    if (split.requeuedAt >= 0) this.noteRequeueWait(split.job.clsIndex, now - split.requeuedAt);
+    if (split.requeued) this.noteRequeueWait(split.job.clsIndex, wait);
     split.worker = worker;
     split.dispatchedAt = now;
     split.level = policyLevel(this.queue, split);
@@ -189,7 +189,7 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
   protected requeue(split: ExecSplit, now: number, reason: 'requeue' | 'woken' | 'retry'): void {
     this.move(split, SplitState.queued);
     split.enqueuedAt = now;
-    split.requeuedAt = now;
+    split.requeued = true;
     this.queue.offer(split, now, reason);
   }
 }

@@ -123,10 +123,10 @@ export class ExecSplit implements ReadySplit {
   /** Pending wake-up or retry timer. */
   cancelTimer: (() => void) | null = null;
   /**
-   * When the split last went back to the ready queue after running (yielded, woken, retried);
-   * −1 before its first quantum (a new split's first wait includes admission, not a requeue).
+   * Whether the split has been back in the ready queue after running (yielded, woken, retried):
+   * its waits from then on are requeue waits (a new split's first wait includes admission).
    */
-  requeuedAt = -1;
+  requeued = false;
   /** Its own fairness group, made on first use (split fairness); see `ownGroup`. */
   private own: FairnessGroup | null = null;
 
