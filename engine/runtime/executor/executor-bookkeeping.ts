@@ -131,14 +131,13 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     this.splits.delete(split.id);
     if (wasAdmittedLeaf && !wasCancelling) this.admission.release(split.task);
     if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now(), result);
-    const jobResult = result !== undefined && split.job.totalSplits === 1;
-    if (jobResult) split.job.result = result; // read by the job's end, if it ends just below
-    if (split.task.live.delete(split)) this.settleTask(split.task);
-    if (jobResult) split.job.result = undefined; // an open task: the job did not end with it
+    // A one-split job's result is its job's too, if the job ends just below.
+    const jobResult = split.job.totalSplits === 1 ? result : undefined;
+    if (split.task.live.delete(split)) this.settleTask(split.task, jobResult);
     if (split.leaf) this.admit(split.task);
   }
 
-  protected settleTask(task: ExecTask): void {
+  protected settleTask(task: ExecTask, jobResult?: unknown): void {
     if (task.ended || task.open || task.live.size > 0) return;
     task.ended = true;
     this.tasks.delete(task.id);
@@ -151,7 +150,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     if (job.state === 'running' && job.openTasks === 0 && job.tasks.every((t) => t.ended)) {
       const failed = job.error !== undefined;
       const now = this.backend.now();
-      this.book.end(job, failed ? 'failed' : 'succeeded', now, job.error, job.errorCode);
+      this.book.end(job, failed ? 'failed' : 'succeeded', now, jobResult);
       this.ensureTicker();
     }
   }
@@ -163,7 +162,9 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     reason: string,
     code: ErrorCode | undefined,
   ): void {
-    this.book.end(job, state, this.backend.now(), reason, code);
+    job.error = reason;
+    if (code !== undefined) job.errorCode = code;
+    this.book.end(job, state, this.backend.now());
     for (const task of job.tasks) {
       for (const s of this.admission.forget(task)) this.finishSplit(s, SplitState.cancelled);
       for (const s of [...task.live]) this.cancelSplit(s);

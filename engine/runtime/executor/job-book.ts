@@ -144,22 +144,20 @@ export class JobBook {
     this.emitEnd(job);
   }
 
+  /** Ends `job` with the reason it holds (`job.error`, `job.errorCode`), and its one split's result. */
   end(
     job: ExecJob,
     state: 'succeeded' | 'failed' | 'cancelled',
     now: number,
-    error?: string,
-    errorCode?: ErrorCode,
+    result?: unknown,
   ): void {
     checkJobTransition(job.id, job.state, state);
     job.state = state;
     job.endNanos = now;
-    if (error !== undefined) job.error = error;
-    if (errorCode !== undefined) job.errorCode = errorCode;
     this.liveMap.delete(job.id);
     this.counts.live--;
     this.counts[state]++;
-    this.emitEnd(job);
+    this.emitEnd(job, result);
     if (this.counts.live === 0 && this.waiters.length > 0) {
       const w = this.waiters;
       this.waiters = [];
@@ -250,9 +248,8 @@ export class JobBook {
     return out;
   }
 
-  private emitEnd(job: ExecJob): void {
-    const result = job.result;
-    job.result = undefined; // handed to listeners once, never held by the book
+  /** `result` goes to the listeners and, as a short text, to the job's row; nothing keeps it. */
+  private emitEnd(job: ExecJob, result?: unknown): void {
     (job.state === 'succeeded' ? this.succeeded : this.troubled).push(endedRow(job, result));
     if (this.jobEnd.length === 0) return;
     const e: JobEnd = {

@@ -31,8 +31,6 @@ export class ExecJob implements FairnessGroup {
   /** Why it failed, was cancelled or rejected: a catalogue code and the human message. */
   error: string | undefined;
   errorCode: ErrorCode | undefined;
-  /** Its one split's result, from that split's end to the job's end (the same call); see JobEnd. */
-  result: unknown = undefined;
 
   constructor(
     readonly id: number,
