@@ -87,8 +87,8 @@ interface Internals {
   admission: { rotation: unknown[]; inRotation: Set<unknown> };
   book: {
     liveMap: Map<number, unknown>;
-    succeeded: { rows: unknown[] };
-    troubled: { rows: unknown[] };
+    succeeded: { items: unknown[] };
+    troubled: { items: unknown[] };
     jobEnd: unknown[];
     splitEnd: unknown[];
   };
@@ -102,8 +102,8 @@ function internals(ex: Executor): Internals {
     i.splits,
     i.tasks,
     i.admission.rotation,
-    succeeded?.rows,
-    troubled?.rows,
+    succeeded?.items,
+    troubled?.items,
     i.events.items,
   ]) {
     expect(v, 'an engine field read by name was renamed: update internals()').toBeDefined();
@@ -189,8 +189,8 @@ describe('memory stays bounded over a long run', () => {
       const snapshot = session.snapshot();
       expect(snapshot.spans.count).toBeLessThanOrEqual(SPAN_CAPACITY);
       expect(snapshot.events.length).toBeLessThanOrEqual(EVENT_CAPACITY);
-      expect(inner.book.succeeded.rows.length).toBeLessThanOrEqual(RECENT_JOBS);
-      expect(inner.book.troubled.rows.length).toBeLessThanOrEqual(RECENT_JOBS);
+      expect(inner.book.succeeded.items.length).toBeLessThanOrEqual(RECENT_JOBS);
+      expect(inner.book.troubled.items.length).toBeLessThanOrEqual(RECENT_JOBS);
       expect(ex.jobs(1e9).length).toBeLessThanOrEqual(c.live + 2 * RECENT_JOBS);
       expect(frame.jobs.length).toBeLessThanOrEqual(MAX_JOB_ROWS);
       // Per-job state exists only for live work, and live work stays small (the engine keeps up).

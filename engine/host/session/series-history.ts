@@ -5,29 +5,25 @@
  * the capacity: one small point per slot, overwritten in place.
  */
 import { historyPoint, type Frame, type HistoryPoint } from '../../../shared/protocol.ts';
+import { Ring } from '../../runtime/executor/index.ts';
 
 export class SeriesHistory {
-  private readonly slots: HistoryPoint[] = [];
-  private written = 0;
+  private readonly ring: Ring<HistoryPoint>;
 
-  constructor(readonly capacity: number) {}
+  constructor(readonly capacity: number) {
+    this.ring = new Ring(capacity);
+  }
 
   get size(): number {
-    return Math.min(this.written, this.capacity);
+    return this.ring.size;
   }
 
   push(frame: Frame): void {
-    if (this.capacity <= 0) return;
-    this.slots[this.written % this.capacity] = historyPoint(frame);
-    this.written++;
+    this.ring.push(historyPoint(frame));
   }
 
   /** Oldest first. */
   points(): HistoryPoint[] {
-    const out: HistoryPoint[] = [];
-    for (let n = this.written - this.size; n < this.written; n++) {
-      out.push(this.slots[n % this.capacity]!);
-    }
-    return out;
+    return this.ring.since(0);
   }
 }

@@ -4,7 +4,7 @@
  * and `drain()` waiters. Every job passes through `end` or `reject` exactly once.
  */
 import { clip, resultText } from './job-text.ts';
-import { RowRing } from './row-ring.ts';
+import { Ring } from './rings.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import type { JobRow } from '../../../shared/protocol.ts';
 import {
@@ -90,16 +90,16 @@ export class JobBook {
   };
   private readonly liveMap = new Map<number, ExecJob>();
   /** Ended jobs that succeeded, and those that did not (kept apart so failures stay in view). */
-  private readonly succeeded: RowRing;
-  private readonly troubled: RowRing;
+  private readonly succeeded: Ring<JobRow>;
+  private readonly troubled: Ring<JobRow>;
   private readonly jobEnd: Listener<JobEnd>[] = [];
   private readonly taskEnd: Listener<TaskEnd>[] = [];
   private readonly splitEnd: Listener<SplitEnd>[] = [];
   private waiters: (() => void)[] = [];
 
   constructor(recentCapacity: number) {
-    this.succeeded = new RowRing(recentCapacity);
-    this.troubled = new RowRing(recentCapacity);
+    this.succeeded = new Ring<JobRow>(recentCapacity);
+    this.troubled = new Ring<JobRow>(recentCapacity);
   }
 
   onJobEnd(fn: Listener<JobEnd>): () => void {
@@ -125,7 +125,8 @@ export class JobBook {
   state(id: number): JobState | undefined {
     const job = this.liveMap.get(id);
     if (job) return job.state;
-    return (this.troubled.find(id) ?? this.succeeded.find(id))?.state;
+    const ended = (r: JobRow) => r.id === id;
+    return (this.troubled.find(ended) ?? this.succeeded.find(ended))?.state;
   }
 
   start(job: ExecJob): void {

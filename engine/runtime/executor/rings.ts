@@ -190,36 +190,59 @@ export function outcomeName(index: number): QuantumOutcome {
 }
 
 /**
- * The last `capacity` events; `since(cursor)` for frames, `droppedSince(cursor)` for what was
- * overwritten before that read (a burst of changes between two frames), counted like spans.
+ * The last `capacity` items of a stream, overwritten in place: `since(cursor)` reads what was
+ * written after a cursor (oldest first), `droppedSince(cursor)` counts what was overwritten before
+ * that read, `newest(n)` reads backwards. Memory is the capacity, however long the stream.
  */
-export class EventRing {
-  private readonly items: EngineEvent[] = [];
+export class Ring<T> {
+  private readonly items: T[] = [];
   private written = 0;
-  constructor(readonly capacity = 1024) {}
+  constructor(readonly capacity: number) {}
 
+  /** Items ever written (the cursor after the newest). */
   get total(): number {
     return this.written;
   }
 
-  push(event: EngineEvent): void {
-    if (this.items.length < this.capacity) this.items.push(event);
-    else this.items[this.written % this.capacity] = event;
+  /** Items held now. */
+  get size(): number {
+    return Math.min(this.written, this.capacity);
+  }
+
+  push(item: T): void {
+    if (this.capacity <= 0) return;
+    if (this.items.length < this.capacity) this.items.push(item);
+    else this.items[this.written % this.capacity] = item;
     this.written++;
   }
 
-  /** Events written after `from` that the ring no longer holds. */
+  /** Items written after `from` that the ring no longer holds. */
   droppedSince(from: number): number {
     return Math.max(0, this.written - this.capacity - from);
   }
 
-  since(from: number): EngineEvent[] {
-    const out: EngineEvent[] = [];
-    const first = Math.max(from, this.written - this.capacity);
-    for (let n = first; n < this.written; n++) {
-      const e = this.items[n % this.capacity];
-      if (e) out.push(e);
+  since(from: number): T[] {
+    const out: T[] = [];
+    for (let n = Math.max(from, this.written - this.capacity); n < this.written; n++) {
+      out.push(this.items[n % this.capacity]!);
     }
     return out;
+  }
+
+  /** Appends up to `count` items to `out`, newest first. */
+  newest(count: number, out: T[]): void {
+    const stop = this.written - Math.min(count, this.size);
+    for (let n = this.written - 1; n >= stop; n--) out.push(this.items[n % this.capacity]!);
+  }
+
+  find(match: (item: T) => boolean): T | undefined {
+    return this.items.find(match);
+  }
+}
+
+/** The last `capacity` engine events, for frames (a burst between two frames is counted, like spans). */
+export class EventRing extends Ring<EngineEvent> {
+  constructor(capacity = 1024) {
+    super(capacity);
   }
 }
