@@ -114,13 +114,15 @@ describe('executor over ThreadsBackend', { timeout: 20_000 }, () => {
     const id = ex.submitJob(oneTaskJob('long', leaves(1, spin(10_000))));
     await until(() => ex.counters.splitsRunning === 1);
     await new Promise((resolve) => backend.setTimer(backend.now() + 50 * MS, () => resolve(null)));
+    const cancelledAt = backend.now();
     ex.cancelJob(id);
     await until(() => ex.counters.splitsRunning === 0);
     const spans = ex.spans.read(0).columns;
     expect(spans.count).toBe(1);
-    const ran = spans.end[0]! - spans.start[0]!;
-    expect(ran).toBeGreaterThanOrEqual(50 * MS);
-    expect(ran).toBeLessThan(500 * MS);
+    // Still running when cancelled (the worker may have started it late on a loaded machine),
+    // and stopped within a few hundred ms of the cancel, not at the 2 s quantum's end.
+    expect(spans.end[0]!).toBeGreaterThanOrEqual(cancelledAt);
+    expect(spans.end[0]! - spans.start[0]!).toBeLessThan(500 * MS);
     expect(spans.outcome[0]).toBe(4); // SPAN_OUTCOMES: 'cancelled'
   });
 
