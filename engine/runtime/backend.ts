@@ -37,6 +37,9 @@ export interface SplitWork {
   readonly failProbability?: number;
 }
 
+/** The reason of a dispatch failed by `failProbability`, the same on every backend. */
+export const INJECTED_FAILURE = 'injected failure (failProbability)';
+
 export interface Dispatch {
   readonly splitId: number;
   readonly workerId: number;

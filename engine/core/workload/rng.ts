@@ -15,14 +15,21 @@ export function createRng(seed: number): Rng {
   s = Math.imul(s ^ (s >>> 16), 0x85ebca6b) >>> 0;
   s = Math.imul(s ^ (s >>> 13), 0xc2b2ae35) >>> 0;
   s = (s ^ (s >>> 16)) >>> 0;
-  return {
-    next(): number {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    },
+  return { next: mulberry32(s) };
+}
+
+/**
+ * mulberry32: a tiny, fast, seeded 32-bit PRNG, uniform in [0, 1). The simulator and the threads
+ * backend's fault injection draw from it directly, so the same seed gives the same run.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineConfigPatch, PolicyName } from '../../../shared/config.ts';
-import type { Backend, SplitWork } from '../backend.ts';
+import { INJECTED_FAILURE, type Backend, type SplitWork } from '../backend.ts';
 import { SimBackend } from '../sim/sim-backend.ts';
 import { fixture } from '../threads/fixtures/driver.ts';
 import { ThreadsBackend } from '../threads/index.ts';
@@ -38,8 +38,6 @@ function until(done: () => boolean): Promise<void> {
     poll();
   });
 }
-
-const INJECTED = 'injected failure (failProbability)';
 
 const module = (exportName: string, input: unknown, file = 'failing.mjs'): SplitWork => ({
   kernel: fixture(file, exportName),
@@ -155,7 +153,11 @@ describe('executor over ThreadsBackend', { timeout: 20_000 }, () => {
       await settle(ex);
       const of = (id: number) => ends.find((e) => e.jobId === id);
       return {
-        doomed: [of(doomed)?.state, of(doomed)?.errorCode, of(doomed)?.error?.includes(INJECTED)],
+        doomed: [
+          of(doomed)?.state,
+          of(doomed)?.errorCode,
+          of(doomed)?.error?.includes(INJECTED_FAILURE),
+        ],
         flaky: of(flaky)?.state,
         retriesAtLeast: ex.counters.retries >= 4,
       };

@@ -4,10 +4,13 @@
  * gets a fresh one, of one shape for every outcome (no conditional spreads), so the path stays
  * monomorphic.
  */
-import type { BackendEvents, QuantumEnd, QuantumOutcome } from '../backend.ts';
+import {
+  INJECTED_FAILURE,
+  type BackendEvents,
+  type QuantumEnd,
+  type QuantumOutcome,
+} from '../backend.ts';
 import type { SimWorkers } from './sim-workers.ts';
-
-const FAILURE = 'injected failure (failProbability)';
 
 /** The `QuantumEnd` the sim refills for transient listeners; `error` undefined unless failed. */
 export interface MutableEnd {
@@ -59,7 +62,7 @@ export function deliverEnd(
       outcome,
       blockedNanos: slots.blocked[w]!,
     };
-    if (outcome === 'failed') end.error = FAILURE;
+    if (outcome === 'failed') end.error = INJECTED_FAILURE;
     listener.quantumEnd(end);
     return;
   }
@@ -71,6 +74,6 @@ export function deliverEnd(
   shared.workNanos = slots.work[w]!;
   shared.outcome = outcome;
   shared.blockedNanos = slots.blocked[w]!;
-  shared.error = outcome === 'failed' ? FAILURE : undefined;
+  shared.error = outcome === 'failed' ? INJECTED_FAILURE : undefined;
   listener.quantumEnd(shared as QuantumEnd);
 }

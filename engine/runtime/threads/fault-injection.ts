@@ -7,12 +7,11 @@
  * RNG: seeded, the sequence of draws repeats (which quantum gets which draw still depends on the
  * order real quanta end in).
  */
-import type { QuantumOutcome, SplitWork } from '../backend.ts';
-import { mulberry32 } from '../sim/rng.ts';
+import { INJECTED_FAILURE, type QuantumOutcome, type SplitWork } from '../backend.ts';
+import { mulberry32 } from '../../core/workload/rng.ts';
 import type { QuantumReport } from './protocol.ts';
 
 /** The reason an injected failure gives: the simulator's, word for word. */
-export const INJECTED_FAILURE = 'injected failure (failProbability)';
 
 const FAILABLE: ReadonlySet<QuantumOutcome> = new Set(['yielded', 'blocked', 'finished']);
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KernelName, SplitWork } from '../backend.ts';
-import { mulberry32 } from '../sim/rng.ts';
-import { INJECTED_FAILURE } from './fault-injection.ts';
+import { mulberry32 } from '../../core/workload/rng.ts';
+import { INJECTED_FAILURE } from '../backend.ts';
 import { Driver, fixture, MS } from './fixtures/driver.ts';
 import { ThreadsBackend, type ThreadsBackendOptions } from './threads-backend.ts';
 
