@@ -62,10 +62,10 @@ export {
   type TaskContext,
   type UserFunction,
 } from './runtime/threads/index.ts';
+export { schemaError } from '../shared/schema-error.ts';
 export {
   parseWorkload,
   workloadSchema,
-  schemaError,
   KERNEL_NAMES,
   TRINO_GENERATORS,
   type Workload,

@@ -27,6 +27,10 @@ export const GRAPH_GENERATORS = [
 ] as const;
 
 export type GraphPolicy = (typeof GRAPH_POLICIES)[number];
+
+export function isGraphPolicy(name: string): name is GraphPolicy {
+  return (GRAPH_POLICIES as readonly string[]).includes(name);
+}
 export type GraphErrorMode = (typeof GRAPH_ERROR_MODES)[number];
 export type GraphExecutorKind = (typeof GRAPH_EXECUTORS)[number];
 export type GraphGeneratorName = (typeof GRAPH_GENERATORS)[number];

@@ -10,9 +10,6 @@
 import { z } from 'zod';
 import { schemaError } from './schema-error.ts';
 
-// Re-exported: the field formatter and the zod-to-error mapping began here.
-export { fieldPath, schemaError } from './schema-error.ts';
-
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
 
 /** Trino's `SplitGenerators` by name (../shared/trino-simulator.md). */

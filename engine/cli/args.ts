@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { POLICY_NAMES, type PolicyName } from '../../shared/config.ts';
-import { GRAPH_POLICIES, type GraphPolicy } from '../../shared/graph.ts';
+import { GRAPH_POLICIES, isGraphPolicy, type GraphPolicy } from '../../shared/graph.ts';
 import { PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -48,11 +48,11 @@ export function policyOf(p: string): PolicyName {
 
 /** A graph workload is ordered by a graph ready-queue policy, not a split-queue one. */
 export function graphPolicyOf(p: string): GraphPolicy {
-  if (!(GRAPH_POLICIES as readonly string[]).includes(p))
+  if (!isGraphPolicy(p))
     throw new UsageError(
       `--policy ${p}: a graph workload takes a graph policy, one of ${GRAPH_POLICIES.join(', ')}`,
     );
-  return p as GraphPolicy;
+  return p;
 }
 
 export function oneWorkload(positionals: readonly string[], command: string): string {

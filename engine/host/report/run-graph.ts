@@ -12,8 +12,8 @@ import {
   type GraphDocument,
   type GraphPolicy,
 } from '../../../shared/graph.ts';
-import { prefixField } from '../../../shared/schema-error.ts';
-import { schemaError, type Workload } from '../../../shared/workload.ts';
+import { prefixField, schemaError } from '../../../shared/schema-error.ts';
+import type { Workload } from '../../../shared/workload.ts';
 import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
 import { graphMetrics } from '../../core/graph/metrics.ts';
 import type { Backend } from '../../runtime/backend.ts';

@@ -8,7 +8,7 @@
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { SchedLabError, isSchedLabError } from '../../../shared/errors.ts';
-import { GRAPH_POLICIES, type GraphPolicy } from '../../../shared/graph.ts';
+import { GRAPH_POLICIES, isGraphPolicy, type GraphPolicy } from '../../../shared/graph.ts';
 import {
   COMPARE_DEFAULT_DURATION_MS,
   type CommandOf,
@@ -16,8 +16,8 @@ import {
   type CompareReportRow,
   type CompareResultWire,
 } from '../../../shared/protocol.ts';
-import { fieldPath, prefixField } from '../../../shared/schema-error.ts';
-import { schemaError, workloadSchema, type Workload } from '../../../shared/workload.ts';
+import { fieldPath, prefixField, schemaError } from '../../../shared/schema-error.ts';
+import { workloadSchema, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import type { RunReport } from '../report/report.ts';
 import { resolveConfig } from '../report/resolve-config.ts';
@@ -71,7 +71,7 @@ export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire
 function column(workload: Workload, c: CompareConfigWire, i: number): Column {
   const { label, policy, ...rest } = c;
   const graph = workload.graph !== undefined;
-  if (graph && policy !== undefined && !(GRAPH_POLICIES as readonly string[]).includes(policy)) {
+  if (graph && policy !== undefined && !isGraphPolicy(policy)) {
     const field = fieldPath(['configs', i, 'policy']);
     throw new SchedLabError(
       'INVALID_CONFIG',
