@@ -6,6 +6,8 @@ import {
   bestCell,
   buildCompare,
   fitForms,
+  isGraphWorkload,
+  nextPolicy,
   p95ChartRows,
   policyChoices,
   tableRows,
@@ -144,5 +146,13 @@ describe('compare columns follow the workload kind', () => {
     expect(fitForms(graph, false).map((f) => f.policy)).toEqual(['mlfq', 'fifo', 'priority']);
     // Columns that already fit are left alone.
     expect(fitForms(DEFAULT_FORMS, false)).toEqual(DEFAULT_FORMS);
+  });
+
+  it('a new column takes a policy no column has yet; a workload file is a graph when it holds one', () => {
+    expect(nextPolicy(DEFAULT_FORMS, false)).toBe('priority');
+    expect(nextPolicy(fitForms(DEFAULT_FORMS, true), true)).toBe('lifo');
+    expect(isGraphWorkload({ name: 'g', graph: { generator: 'chain', length: 3 } })).toBe(true);
+    expect(isGraphWorkload({ nodes: [{ id: 'a' }], edges: [] })).toBe(true);
+    expect(isGraphWorkload({ name: 'w', classes: [] })).toBe(false);
   });
 });

@@ -52,6 +52,21 @@ export function fitForms(forms: readonly ConfigForm[], graph: boolean): ConfigFo
   return forms.map((f, i) => ({ ...f, policy: order[i % order.length]! }));
 }
 
+/** A policy no column has yet, in the kind's order (for a new column). */
+export function nextPolicy(forms: readonly ConfigForm[], graph: boolean): ConfigForm['policy'] {
+  const choices = policyChoices(graph);
+  return choices.find((p) => !forms.some((f) => f.policy === p)) ?? choices[0]!;
+}
+
+/** A workload document runs as a task graph: it holds one, or it is one (nodes or a generator). */
+export function isGraphWorkload(doc: unknown): boolean {
+  return (
+    typeof doc === 'object' &&
+    doc !== null &&
+    ('graph' in doc || 'nodes' in doc || 'generator' in doc)
+  );
+}
+
 export type CompareSource = { kind: 'preset'; preset: string } | { kind: 'workload'; doc: unknown };
 
 export type BuiltCommand =
@@ -77,7 +92,7 @@ export function buildCompare(
   const parsed = commandSchemas.compare.safeParse(raw);
   if (parsed.success) return { ok: true, command: parsed.data };
   const error = schemaError(parsed.error, 'INVALID_CONFIG', [], 'configs');
-  return { ok: false, field: error.field ?? 'configs', message: error.message };
+  return { ok: false, field: error.field!, message: error.message };
 }
 
 function numberOrText(s: string): number | string {

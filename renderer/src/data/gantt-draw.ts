@@ -3,6 +3,7 @@
  * (span-merge.ts), rectangles batched by colour so a frame costs a handful of fills however many
  * quanta it shows, then knob-change markers and the time axis.
  */
+import type { WorkerState } from '../../../shared/protocol.ts';
 import { CATEGORICAL, LEVEL_COLORS } from './palette.ts';
 import { LaneMerger, MIXED } from './span-merge.ts';
 import type { SpanRing } from './span-ring.ts';
@@ -25,14 +26,11 @@ export interface GanttLayout {
   gutter: number;
   axis: number;
   lanes: number;
-  /**
-   * Each worker's state in the latest frame (`running`, `idle`, `retiring`, `starting`), shown as
-   * a dot.
-   */
-  workerStates?: readonly string[];
+  /** Each worker's state in the latest frame, shown as a dot. */
+  workerStates?: readonly WorkerState[];
 }
 
-const STATE_COLORS: Record<string, string> = {
+const STATE_COLORS: Record<WorkerState, string> = {
   running: '#4ade80',
   idle: '#8a93a3',
   retiring: '#fbbf24',

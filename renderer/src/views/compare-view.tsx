@@ -12,6 +12,8 @@ import {
   buildCompare,
   compareResult,
   fitForms,
+  isGraphWorkload,
+  nextPolicy,
   policyChoices,
   type CompareSource,
   type ConfigForm,
@@ -100,12 +102,7 @@ export function CompareView() {
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<CompareResultWire | null>(null);
-  const graph = GRAPH_PRESETS.includes(preset);
-  /** A policy no column has yet, for a new column. */
-  const unused = (taken: readonly ConfigForm[]) => {
-    const choices = policyChoices(graph);
-    return choices.find((p) => !taken.some((f) => f.policy === p)) ?? choices[0]!;
-  };
+  const graph = preset === FILE ? isGraphWorkload(doc?.doc) : GRAPH_PRESETS.includes(preset);
 
   const run = async () => {
     let source: CompareSource;
@@ -140,7 +137,13 @@ export function CompareView() {
                 value={preset}
                 onChange={(e) => {
                   setPreset(e.target.value);
-                  setForms(fitForms(forms, GRAPH_PRESETS.includes(e.target.value)));
+                  const next = e.target.value;
+                  setForms(
+                    fitForms(
+                      forms,
+                      next === FILE ? isGraphWorkload(doc?.doc) : GRAPH_PRESETS.includes(next),
+                    ),
+                  );
                 }}
               >
                 {presets.map((p) => (
@@ -176,7 +179,9 @@ export function CompareView() {
                     const file = e.target.files?.[0];
                     if (file === undefined) return;
                     try {
-                      setDoc({ name: file.name, doc: JSON.parse(await file.text()) });
+                      const parsed: unknown = JSON.parse(await file.text());
+                      setDoc({ name: file.name, doc: parsed });
+                      setForms(fitForms(forms, isGraphWorkload(parsed)));
                       setError(null);
                     } catch (err) {
                       setError(`${file.name} is not JSON: ${String(err)}`);
@@ -210,7 +215,9 @@ export function CompareView() {
               className="btn"
               data-testid="compare-add"
               disabled={forms.length >= 4}
-              onClick={() => setForms([...forms, { ...DEFAULT_FORMS[0]!, policy: unused(forms) }])}
+              onClick={() =>
+                setForms([...forms, { ...DEFAULT_FORMS[0]!, policy: nextPolicy(forms, graph) }])
+              }
             >
               + config
             </button>
