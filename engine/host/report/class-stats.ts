@@ -36,8 +36,8 @@ export class ClassStats {
   maxRequeueWaitNanos = 0;
   basePriority: number | null = null;
   readonly latency = new Summary();
-  /** Filled by the collector from the executor's own per-class wait summaries. */
-  wait = new Summary();
+  /** Every wait of the class's splits for a worker (ns), recorded by the collector. */
+  readonly wait = new Summary();
 
   onJobEnd(state: string, latencyNanos: number, basePriority: number): void {
     this.basePriority ??= basePriority;

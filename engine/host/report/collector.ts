@@ -1,15 +1,14 @@
 /**
  * Listens to one executor for a run and folds what happens into bounded state: per-class stats
- * (job ends; waits as the executor records them, wait-recorder.ts), per-level and per-class
+ * (job ends, and every wait of a split for a worker, recorded as it ends), per-level and per-class
  * scheduled time and per-task time (from the span ring, read every step so nothing is
  * overwritten unread), Jain's index over jobs, an optional trace window, and Trino's status
  * lines.
  */
-import type { JobEnd } from '../../runtime/executor/executor.ts';
+import type { Executor, JobEnd } from '../../runtime/executor/executor.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import { ClassStats } from './class-stats.ts';
 import { Jain } from './summary-stats.ts';
-import type { WaitRecordingExecutor } from './wait-recorder.ts';
 
 export class RunCollector {
   readonly classes = new Map<string, ClassStats>();
@@ -31,7 +30,7 @@ export class RunCollector {
   private readonly byRingClass: (ClassStats | undefined)[] = [];
 
   constructor(
-    private readonly executor: WaitRecordingExecutor,
+    private readonly executor: Executor,
     classOrder: readonly string[],
     private readonly originNanos: number,
     traceCapacity: number | null,
@@ -43,6 +42,7 @@ export class RunCollector {
       executor.onJobEnd((e) => this.onJobEnd(e)),
       executor.onSplitEnd(() => this.splitsCompleted++),
     ];
+    executor.onDispatchWait(this.recordWait);
   }
 
   stats(cls: string): ClassStats {
@@ -129,13 +129,26 @@ export class RunCollector {
     });
   }
 
-  /** Reads the last spans and takes the waits, those still in progress included (once). */
+  /** Reads the last spans and records the waits still in progress, up to now (once). */
   close(): void {
     this.poll();
     for (const u of this.unsubscribe) u();
-    this.executor.recordWaitsInProgress();
-    for (const { cls, summary } of this.executor.waitSummaries()) this.stats(cls).wait = summary;
+    this.executor.forEachWaitInProgress(this.recordWait);
   }
+
+  /**
+   * A wait runs from when a split became ready — created (a leaf split's time in its task's
+   * admission FIFO included), back in the queue after a quantum, woken from blocked, or its retry
+   * backoff over — to its dispatch. That is once per quantum, so the stats are found by the span
+   * ring's class index, with no Map lookup.
+   */
+  private readonly recordWait = (cls: number, waitNanos: number): void => {
+    let stats = this.byRingClass[cls];
+    if (stats === undefined) {
+      this.byRingClass[cls] = stats = this.stats(this.executor.spans.className(cls));
+    }
+    stats.wait.record(waitNanos);
+  };
 
   private onJobEnd(e: JobEnd): void {
     this.stats(e.class).onJobEnd(e.state, e.endNanos - e.submitNanos, e.basePriority);

@@ -23,7 +23,7 @@ import type { GraphProgress } from './graph-progress.ts';
 import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
 import { runOnThreads } from './threads-loop.ts';
-import { WaitRecordingExecutor } from './wait-recorder.ts';
+import { Executor } from '../../runtime/executor/executor.ts';
 
 export interface RunProgress {
   elapsedMs: number;
@@ -103,7 +103,7 @@ export async function runWorkload(
       await backend.close();
     }
   }
-  const executor = new WaitRecordingExecutor(backend, config, { spanCapacity: 1 << 17 });
+  const executor = new Executor(backend, config, { spanCapacity: 1 << 17 });
   const origin = backend.now();
   const durationMs = options.durationMs ?? workload.durationMs ?? null;
   const stopAt = durationMs === null ? Infinity : origin + Math.round(durationMs * MS * scale);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
 import type { JobSpec } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
-import { WaitRecordingExecutor } from '../report/wait-recorder.ts';
+import { Executor } from '../../runtime/executor/index.ts';
+import { RunCollector } from '../report/collector.ts';
 import { Session } from './session.ts';
 
 describe('Session frames: split waits mean what a report means', () => {
@@ -48,15 +49,17 @@ describe('Session frames: split waits mean what a report means', () => {
     for (let j = 0; j < 6; j++)
       jobs.push(oneTaskJob(j % 2 ? 'x' : 'y', intermediates(3, spin(20 + j * 7))));
     const s = new Session({ config, seed: 3 });
-    const report = new WaitRecordingExecutor(new SimBackend({ workers: 2, seed: 3 }), config);
+    const sim = new SimBackend({ workers: 2, seed: 3 });
+    const report = new Executor(sim, config);
+    const collector = new RunCollector(report, [], 0, null);
     for (const spec of jobs) {
       s.executor.submitJob(spec);
       report.submitJob(spec);
     }
     const frame = s.advance(60).at(-1)!;
-    (report.backend as SimBackend).runUntil(60 * 1e6);
-    report.recordWaitsInProgress();
-    for (const { cls, summary } of report.waitSummaries()) {
+    sim.runUntil(60 * 1e6);
+    collector.close();
+    for (const [cls, { wait: summary }] of collector.classes) {
       const want = summary.toMs();
       const got = frame.wait.byClass[cls]!;
       expect(got.count).toBe(summary.count);

@@ -101,7 +101,7 @@ export class Session {
         this.stats.latency.record(e.class, e.basePriority, e.endNanos - e.submitNanos);
       }
     });
-    // Each wait as it ends, like a headless report (wait-recorder.ts); open ones at frame time.
+    // Each wait as it ends, like a headless report (report/collector.ts); open ones at frame time.
     executor.onDispatchWait((cls, nanos, priority) =>
       this.stats.wait.record(className(cls), priority, nanos),
     );

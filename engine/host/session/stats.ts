@@ -4,7 +4,7 @@
  * of keys (classes past `maxClasses` share one `(other)` row). Values are recorded in µs and
  * reported in ms.
  *
- * Waits mean what a headless report's `waitMs` means (report/wait-recorder.ts): one sample per
+ * Waits mean what a headless report's `waitMs` means (report/collector.ts): one sample per
  * wait of a split for a worker, recorded when the wait ends, plus — in each read — the waits
  * still in progress up to now, so a class that has waited for a minute without running shows a
  * minute, not nothing.
