@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import type { EngineConfig, EngineConfigPatch } from '../../../shared/config.ts';
 import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
-import { Session, type WorkloadHandler } from '../session/index.ts';
+import { DEFAULT_SEED, Session, type WorkloadHandler } from '../session/index.ts';
 import type { HostSession } from './host-session.ts';
 import { liveWorkloads } from './live-workloads.ts';
 
@@ -35,10 +35,10 @@ export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame>
 export async function startLiveSession(options: LiveSessionOptions = {}): Promise<LiveSession> {
   const log = options.log ?? (() => {});
   const config = options.config ?? {};
-  // Seed 1, the Session's own default: injected failures (failProbability) replay run to run.
+  // The Session's own seed: injected failures (failProbability) replay run to run.
   const backend = new ThreadsBackend({
     ...(config.workers === undefined ? {} : { workers: config.workers }),
-    seed: 1,
+    seed: DEFAULT_SEED,
   });
   const own =
     options.workloads === undefined

@@ -1,4 +1,5 @@
 export {
+  DEFAULT_SEED,
   Session,
   type SessionOptions,
   type WorkloadContext,

@@ -56,6 +56,9 @@ export interface SessionOptions {
 
 type FrameListener = (frame: Frame) => void;
 
+/** The seed a session draws from when none is given (the sim, graphs, threads fault injection). */
+export const DEFAULT_SEED = 1;
+
 export class Session {
   readonly backend: Backend;
   readonly executor: Executor;
@@ -80,11 +83,11 @@ export class Session {
     this.speed = options.speed ?? 1;
     this.backend =
       options.backend ??
-      new SimBackend({ workers: options.config?.workers ?? 4, seed: options.seed ?? 1 });
+      new SimBackend({ workers: options.config?.workers ?? 4, seed: options.seed ?? DEFAULT_SEED });
     const executor = new Executor(this.backend, options.config ?? {}, options.executor);
     this.executor = executor;
     this.workloads = options.workloads;
-    this.graphs = new SessionGraphs(this.executor, options.seed ?? 1);
+    this.graphs = new SessionGraphs(this.executor, options.seed ?? DEFAULT_SEED);
     const className = (i: number) => executor.spans.className(i);
     this.frames = new FrameBuilder(this.executor, this.stats, {
       ...options,
