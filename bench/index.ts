@@ -6,6 +6,7 @@ type BenchModule = { run(report: BenchReport): Promise<void> };
 
 const suites: Record<string, () => Promise<BenchModule>> = {
   pool: () => import('./pool.ts'),
+  kernels: () => import('./kernels.ts'),
   renderer: () => import('./renderer.ts'),
   'priority-queue': () => import('./priority-queue.ts'),
   dag: () => import('./dag.ts'),

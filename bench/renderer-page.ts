@@ -3,11 +3,23 @@
  * Chromium with the flags this network needs, and the page-side synthetic frame feed.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { locateChromium } from '../e2e/setup/find-chromium.mjs';
 import { startFeed, type FeedOptions } from './renderer-feed.ts';
 
-export function launchChromium(): Promise<Browser> {
+/**
+ * A headless Chromium found the way the e2e suite finds one ($CHROMIUM_PATH, a system Chromium,
+ * Playwright's own), or null with the reason when this machine has none. A bench never installs
+ * a browser; `node e2e/setup/find-chromium.mjs` does.
+ */
+export async function launchChromium(): Promise<Browser | { missing: string }> {
+  const found = await locateChromium();
+  if (found === null)
+    return {
+      missing:
+        'no Chromium on this machine ($CHROMIUM_PATH, chromium on PATH, Playwright download); get one with `node e2e/setup/find-chromium.mjs`',
+    };
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: found.path,
     headless: true,
     args: [
       '--no-sandbox',

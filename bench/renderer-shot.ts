@@ -10,8 +10,12 @@ import { serveStatic } from './renderer-static.ts';
 const DIST = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 const out = process.argv[2] ?? 'e2e/screenshots/bench';
 const theme = process.argv[3] ?? 'dark';
-const server = await serveStatic(DIST);
 const browser = await launchChromium();
+if ('missing' in browser) {
+  console.error(`renderer-shot: ${browser.missing}`);
+  process.exit(1);
+}
+const server = await serveStatic(DIST);
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('console', (m) => console.log(`page ${m.type()}: ${m.text()}`));

@@ -20,15 +20,22 @@ const SPANS_PER_FRAME = 800;
 const MEASURE_MS = 8000;
 
 export async function run(report: BenchReport): Promise<void> {
+  const browser = await launchChromium();
+  if ('missing' in browser) {
+    console.log(`  skipped: ${browser.missing}`);
+    return;
+  }
   if (!existsSync(`${DIST}/index.html`)) {
     const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
       cwd: ROOT,
       stdio: 'inherit',
     });
-    if (built.status !== 0) throw new Error('renderer bench: npx vite build failed');
+    if (built.status !== 0) {
+      await browser.close();
+      throw new Error('renderer bench: npx vite build failed');
+    }
   }
   const server = await serveStatic(DIST);
-  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${server.origin}/?bench=1`);
