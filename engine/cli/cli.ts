@@ -7,6 +7,7 @@ import { compareCommand, presetsCommand, runCommand } from './commands.ts';
 import { processIo, type CliIo } from './io.ts';
 import { benchCommand, serveCommand } from './long-running.ts';
 import { UsageError } from './usage-error.ts';
+import { asksForHelp, commandUsage } from './usage.ts';
 
 export const USAGE = `usage: schedlab <command> [options]
 
@@ -35,6 +36,11 @@ const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE)/;
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
+  const help = command === undefined || !asksForHelp(rest) ? null : commandUsage(USAGE, command);
+  if (help !== null) {
+    io.out(help);
+    return 0;
+  }
   try {
     switch (command) {
       case 'run':

@@ -25,6 +25,29 @@ describe('schedlab usage and bad input', () => {
     });
   });
 
+  it('every command answers --help (and -h) with its own usage on stdout, exit 0, and runs nothing', async () => {
+    for (const command of ['run', 'compare', 'presets', 'serve', 'bench']) {
+      for (const flag of ['--help', '-h']) {
+        // A workload that does not exist: help must not get as far as loading it.
+        const r = await cli(command, 'no-such-workload', flag);
+        expect({ command, flag, code: r.code, err: r.err }).toEqual({
+          command,
+          flag,
+          code: 0,
+          err: '',
+        });
+        expect(r.out.startsWith(`usage: schedlab ${command} `), r.out).toBe(true);
+      }
+    }
+    const run = await cli('run', '--help');
+    // The notes on the flags `run` takes come with it; `presets` names none of them.
+    expect(run.out).toMatch(/--backend sim\|threads/);
+    expect(run.out).toMatch(/^--duration is workload time/m);
+    expect((await cli('presets', '--help')).out).not.toMatch(/--duration/);
+    // After `--`, --help is an argument, not a request for help.
+    expect((await cli('run', '--', '--help')).code).toBe(2);
+  });
+
   it('a wrong-typed --set value says what was expected, naming the field as a.b[3].c', async () => {
     const file = tmpFile('tiny.json', tiny);
     const expectations: [string, string][] = [
