@@ -38,6 +38,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     spec.tasks.forEach((t, index) => {
       const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
       if (task.open) job.openTasks++;
+      this.admission.register(task);
       job.tasks.push(task);
       this.tasks.set(task.id, task);
     });
