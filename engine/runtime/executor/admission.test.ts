@@ -118,3 +118,51 @@ describe("Trino's pollNextSplitWorker round robin", () => {
     expect(firstDispatchOrder(ex.spans.read(0).columns)).toEqual([b1, b2, b3, a1, a2, b4, b5]);
   });
 });
+
+describe("Trino's per-task maxDriversPerTask (addTask)", () => {
+  it('testUserSpecifiedMaxDriversPerTask: a task limited to 1 runs its leaf splits one at a time', () => {
+    // Engine: 4 runners, minDrivers 16, 2 guaranteed and at most 4 per task; the task says 1.
+    const { sim, ex } = simRig({
+      workers: 4,
+      quantumMs: 10,
+      minDrivers: 16,
+      guaranteedPerTask: 2,
+      maxDriversPerTask: 4,
+    });
+    ex.submitJob({ class: 'q', tasks: [{ splits: leaves(4, spin(30)), maxDriversPerTask: 1 }] });
+    ex.submitJob({ class: 'r', tasks: [{ splits: leaves(8, spin(30)) }] });
+    sim.runUntilIdle();
+    const drivers = maxDriversByTask(ex.spans.read(0).columns);
+    expect(drivers.get(1)).toBe(1); // its own limit, which lowers its guarantee of 2 as well
+    expect(drivers.get(2)).toBe(4); // a task without one keeps the engine's
+    expect(ex.counters.succeeded).toBe(2);
+  });
+
+  it("rejects a task's maxDriversPerTask above the engine's, naming both", () => {
+    const { ex } = simRig({ maxDriversPerTask: 8 });
+    const job = {
+      class: 'q',
+      tasks: [{ splits: leaves(1, spin(1)) }, { splits: [], maxDriversPerTask: 9 }],
+    };
+    expect(() => ex.submitJob(job)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_ARGUMENT',
+        field: 'tasks[1].maxDriversPerTask',
+        message: "tasks[1].maxDriversPerTask 9 must be <= the engine's maxDriversPerTask 8",
+      }),
+    );
+    expect(ex.counters.submitted).toBe(0);
+  });
+
+  it('rejects guaranteedPerTask above maxDriversPerTask, as Trino does, naming both', () => {
+    const err = expect.objectContaining({
+      code: 'INVALID_CONFIG',
+      field: 'guaranteedPerTask',
+      message: 'guaranteedPerTask 3 must be <= maxDriversPerTask 2',
+    });
+    expect(() => simRig({ guaranteedPerTask: 3, maxDriversPerTask: 2 })).toThrow(err);
+    const { ex } = simRig({ guaranteedPerTask: 3, maxDriversPerTask: 8 });
+    expect(() => ex.configure({ maxDriversPerTask: 2 })).toThrow(err);
+    expect(ex.config.maxDriversPerTask).toBe(8); // nothing applied
+  });
+});

@@ -3,7 +3,7 @@
  * `scheduleTaskIfNecessary` / `addNewEntrants` / `pollNextSplitWorker`): leaf splits wait in
  * their task's FIFO; each task is topped up to `guaranteedPerTask` running drivers, then tasks
  * take turns while fewer than `minDrivers` leaf splits run; no task ever runs more than
- * `maxDriversPerTask`. Intermediate splits bypass admission and, as in Trino, do not count
+ * `maxDriversPerTask`, the engine's or the task's own lower one (its guarantee drops to it too). Intermediate splits bypass admission and, as in Trino, do not count
  * towards `minDrivers`.
  *
  * The turns follow Trino's task list: a task joins it when it is registered (`addTask`: here,
@@ -73,13 +73,14 @@ export class Admission {
       this.compact();
       return;
     }
-    const guaranteed = Math.min(limits.guaranteedPerTask, limits.maxDriversPerTask);
     if (focus !== undefined) {
+      const guaranteed = guaranteeOf(focus, limits);
       while (focus.admittedLeaves < guaranteed && this.take(focus, start)) {
         // topped up to the guarantee
       }
     } else {
       for (const task of this.rotation) {
+        const guaranteed = guaranteeOf(task, limits);
         while (task.admittedLeaves < guaranteed && this.take(task, start)) {
           // topped up to the guarantee
         }
@@ -87,7 +88,7 @@ export class Admission {
     }
     while (this.running < limits.minDrivers && this.waiting > 0) {
       const i = this.rotation.findIndex(
-        (t) => t.waitingCount > 0 && t.admittedLeaves < limits.maxDriversPerTask,
+        (t) => t.waitingCount > 0 && t.admittedLeaves < maxOf(t, limits),
       );
       const task = this.rotation[i];
       if (task === undefined) break;
@@ -132,4 +133,14 @@ export class Admission {
     }
     this.rotation = kept;
   }
+}
+
+/** A task's own limit, never above the engine's (the engine's may have been lowered live). */
+function maxOf(task: ExecTask, limits: AdmissionLimits): number {
+  return Math.min(task.maxDrivers, limits.maxDriversPerTask);
+}
+
+/** As Trino's `scheduleTaskIfNecessary`: the guarantee, lowered to the task's own limit. */
+function guaranteeOf(task: ExecTask, limits: AdmissionLimits): number {
+  return Math.min(limits.guaranteedPerTask, maxOf(task, limits));
 }
