@@ -44,6 +44,7 @@ export const engineConfigShape = {
   guaranteedPerTask: z.number().int().min(1).max(1024),
   /** Trino admission: total running splits to aim for; null = 2 × workers. */
   minDrivers: z.number().int().min(1).max(100_000).nullable(),
+  /** Trino admission: most leaf splits one task runs; a task may set a lower one of its own. */
   maxDriversPerTask: z.number().int().min(1).max(100_000),
   /** PRIO aging (DESIGN.md §3.2). */
   aging: z.boolean(),
@@ -63,7 +64,19 @@ export const engineConfigShape = {
   retryBackoffMaxMs: ms(3_600_000),
 };
 
-export const engineConfigSchema = z.object(engineConfigShape).strict();
+export const engineConfigSchema = z
+  .object(engineConfigShape)
+  .strict()
+  .superRefine((c, ctx) => {
+    // Trino's executor refuses this pair at construction (docs/trino-experiments.md).
+    if (c.guaranteedPerTask > c.maxDriversPerTask) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['guaranteedPerTask'],
+        message: `${c.guaranteedPerTask} must be <= maxDriversPerTask ${c.maxDriversPerTask}`,
+      });
+    }
+  });
 /** Every field optional: what `configure` accepts. */
 export const engineConfigPatchSchema = z.object(engineConfigShape).partial().strict();
 

@@ -51,6 +51,8 @@ export const taskSpecSchema = z
     splits: z.array(splitSpecSchema).max(1_000_000),
     /** An open task takes more splits later (`addSplits`) and ends only after `closeTask`. */
     open: z.boolean().optional(),
+    /** Its own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
+    maxDriversPerTask: z.number().int().min(1).max(100_000).optional(),
   })
   .strict();
 

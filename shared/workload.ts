@@ -137,6 +137,8 @@ const jobClassSchema = z.strictObject({
   work: workSchema,
   basePriority: z.number().int().min(0).max(100).default(50),
   retries: z.number().int().min(0).default(0),
+  /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
+  maxDriversPerTask: count.optional(),
 });
 export type JobClass = z.output<typeof jobClassSchema>;
 
@@ -149,6 +151,8 @@ const trinoSpecSchema = z.strictObject({
   splitsPerTask: count,
   generator: z.union([z.enum(TRINO_GENERATORS), simpleGenerator]),
   kernel: kernelSchema.default('spin'),
+  /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
+  maxDriversPerTask: count.optional(),
 });
 export type TrinoSpec = z.output<typeof trinoSpecSchema>;
 

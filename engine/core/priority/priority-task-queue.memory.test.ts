@@ -78,14 +78,15 @@ describe('PriorityTaskQueue sequences', () => {
     expect(q.compactions).toBeGreaterThan(20); // each renumbering compacts first
   });
 
-  it('a re-keyed task keeps its place among equals across a renumbering', () => {
+  it('a re-prioritised task keeps its new place among equals across a renumbering', () => {
     const q = new PriorityTaskQueue<string>({ aging: false }, 6);
     q.push('a', 'a', 30);
     q.push('b', 'b', 20);
     q.push('c', 'c', 20);
-    q.updatePriority('a', 20); // arrived first: leads the 20s
+    q.updatePriority('a', 20); // a new sequence: behind b and c
     for (const id of ['d', 'e', 'f', 'g']) q.push(id, id, 20); // crosses the limit
-    expect(popIds(q)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    q.updatePriority('d', 20); // at the limit: renumbers first, then goes to the back
+    expect(popIds(q)).toEqual(['b', 'c', 'a', 'e', 'f', 'g', 'd']);
   });
 
   it('sequenceLimit outside 1..SEQUENCE_LIMIT is an INVALID_ARGUMENT naming it', () => {
@@ -110,7 +111,7 @@ describe('PriorityTaskQueue quota over reused slots', () => {
     q.push('a', 'a', 90); // band 4, slot 0
     q.updatePriority('a', 95); // moves to slot 1; slot 0 is a tombstone at the heap's top
     expect(q.peek()?.id).toBe('a'); // the tombstone is popped: slot 0 is free again
-    q.updatePriority('a', 10); // back into slot 0, with its old sequence, now in band 0
+    q.updatePriority('a', 10); // back into slot 0, now in band 0
     q.push('u1', 'u1', 0);
     q.push('u2', 'u2', 0);
     // After u1 the quota looks below band 0, where nothing is left: 'a' is in band 0 now.

@@ -166,7 +166,11 @@ function apply(queue: PriorityTaskQueue<string>, model: Model, c: Command): void
     case 'update': {
       expect(queue.updatePriority(c.id, c.priority)).toBe(model.has(c.id));
       const task = model.tasks.find((t) => t.id === c.id);
-      if (task !== undefined) task.base = c.priority;
+      // Seed 001's update_priority: a new sequence, behind those waiting at the new priority.
+      if (task !== undefined) {
+        task.base = c.priority;
+        task.sequence = model.sequence++;
+      }
       return;
     }
     case 'bulk':

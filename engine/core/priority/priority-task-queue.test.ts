@@ -33,12 +33,29 @@ describe('PriorityTaskQueue ordering', () => {
     expect(q.peek()).toBeNull();
   });
 
-  it('a task moved to an equal priority keeps its arrival order among equals', () => {
-    const q = new PriorityTaskQueue<number>();
+  it('update_priority (seed 001): a re-prioritised task goes behind those already waiting at its new priority', () => {
+    const q = new PriorityTaskQueue<number>({ aging: false });
     q.push(1, 1, 30);
     q.push(2, 2, 20);
     q.push(3, 3, 20);
-    q.updatePriority(1, 20); // arrived first, so it leads the 20s
+    q.updatePriority(1, 20); // arrived first, but re-prioritised after 2 and 3 were waiting at 20
+    q.push(4, 4, 20);
+    q.updatePriority(2, 20); // the same priority again still goes to the back
+    expect(popAll(q).map((t) => t.id)).toEqual([3, 1, 4, 2]);
+  });
+
+  it("an aging re-key keeps the task's place among its equals", () => {
+    const q = new PriorityTaskQueue<number>({
+      agingAfterNanos: 0,
+      agingStepNanos: 10,
+      agingCap: 5,
+    });
+    q.tick(0);
+    q.push(1, 1, 25, 0); // ages to 20 by t = 50
+    q.tick(50);
+    q.push(2, 2, 20, 50);
+    q.push(3, 3, 20, 50);
+    // 1 arrived first: re-keyed to 20 by aging, it keeps its sequence and leads the 20s.
     expect(popAll(q).map((t) => t.id)).toEqual([1, 2, 3]);
   });
 

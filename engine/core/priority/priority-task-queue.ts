@@ -10,7 +10,10 @@
  *
  * `remove` and `updatePriority` are O(log n) by lazy deletion: the old slot becomes a tombstone
  * (dropping its id and item) and, for an update, the task moves to a fresh slot, pushed under its
- * new key with its old sequence. `pop` skips tombstones and frees their slots. When tombstones
+ * new key with a new sequence, so it goes behind the tasks already waiting at its new priority
+ * (seed 001's `update_priority`; docs/prio.md). An aging re-key moves it the same way but keeps
+ * its sequence: waiting longer never costs a task its place among equals. `pop` skips tombstones
+ * and frees their slots. When tombstones
  * outnumber `max(compactionMin, live)` the heap is rebuilt from the live slots in O(n), so it never
  * holds more than about twice the live tasks; the table shrinks back once mostly unused.
  *
@@ -210,19 +213,19 @@ export class PriorityTaskQueue<T> {
 
   /**
    * Sets a queued task's base priority (its aging clock keeps running); false when `id` is not
-   * queued. Re-keys by lazy deletion when the effective priority changes.
+   * queued. The task is pushed again with a new sequence, even at an unchanged priority: an
+   * explicit re-prioritisation puts it behind the tasks already waiting at its new priority.
    */
   updatePriority(id: TaskId, priority: number): boolean {
     assertPriority(priority);
+    if (!this.index.has(id)) return false;
+    // Renumbering may repack the slots, so the slot is looked up after it.
+    if (this.nextSequence >= this.sequenceLimit) this.renumber();
     const slot = this.index.get(id);
-    if (slot < 0) return false;
     const table = this.table;
     table.setBase(slot, priority);
-    const effective = this.aged(priority, table.readySince(slot));
-    if (effective !== priorityOfKey(table.key(slot))) {
-      this.rekey(slot, effective);
-      this.maybeCompact();
-    }
+    this.rekey(slot, this.aged(priority, table.readySince(slot)), this.nextSequence++);
+    this.maybeCompact();
     return true;
   }
 
@@ -305,12 +308,16 @@ export class PriorityTaskQueue<T> {
   }
 
   /**
-   * Moves a live task to a fresh slot under `effective`, keeping its sequence; the old one dies.
-   * The caller runs `maybeCompact` afterwards.
+   * Moves a live task to a fresh slot under `effective` and `sequence` (by default its own, as for
+   * an aging re-key); the old one dies. The caller runs `maybeCompact` afterwards.
    */
-  private rekey(old: number, effective: number): void {
+  private rekey(
+    old: number,
+    effective: number,
+    sequence: number = sequenceOfKey(this.table.key(old)),
+  ): void {
     const table = this.table;
-    const key = packKey(effective, sequenceOfKey(table.key(old)));
+    const key = packKey(effective, sequence);
     const id = table.id(old);
     const slot = table.alloc(id, table.item(old), key, table.base(old), table.readySince(old));
     this.index.move(id, slot);

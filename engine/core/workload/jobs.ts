@@ -29,7 +29,7 @@ export interface DraftJob {
   readonly class: string;
   readonly basePriority: number;
   readonly retries: number;
-  readonly tasks: { readonly splits: DraftSplit[] }[];
+  readonly tasks: { readonly splits: DraftSplit[]; readonly maxDriversPerTask?: number }[];
 }
 
 /** Multiplies every time of a split's cost by `scale` (threads `timeScale`); never below 1 ns. */
@@ -71,7 +71,9 @@ export function drawJob(rng: Rng, c: JobClass, scale = 1): DraftJob {
       splits.push({ kind: 'leaf', work: drawWork(rng, c.work, scale) });
     for (let i = 0; i < c.splits.intermediate; i++)
       splits.push({ kind: 'intermediate', work: drawWork(rng, c.work, scale) });
-    return { splits };
+    return c.maxDriversPerTask === undefined
+      ? { splits }
+      : { splits, maxDriversPerTask: c.maxDriversPerTask };
   });
   return { class: c.name, basePriority: c.basePriority, retries: c.retries, tasks };
 }

@@ -18,6 +18,7 @@ import { SchedLabError } from '../../../shared/errors.ts';
 import type { z } from 'zod';
 import { schemaError } from '../../../shared/schema-error.ts';
 import type { Workload } from '../../../shared/workload.ts';
+import { checkTaskDriverLimits } from '../../core/workload/driver-limits.ts';
 import { scaleConfigTimes } from '../../core/workload/time-scale.ts';
 import { toSettings } from '../../runtime/executor/settings.ts';
 
@@ -48,6 +49,7 @@ export function resolveConfig(
   }
   const full = engineConfigSchema.safeParse(merged);
   if (!full.success) throw schemaError(full.error, 'INVALID_CONFIG');
+  checkTaskDriverLimits(workload, full.data);
   if (backend !== 'threads') return full.data;
   const scaled = engineConfigSchema.safeParse(scaleConfigTimes(full.data, workload.timeScale));
   if (!scaled.success) throw timeScaleError(scaled.error, workload.timeScale);

@@ -1,10 +1,17 @@
 /**
- * Trino's leaf-split admission (DESIGN.md §3.1; Trino's `TimeSharingTaskExecutor`
+ * Trino's leaf-split admission (docs/design.md §3.1; Trino's `TimeSharingTaskExecutor`
  * `scheduleTaskIfNecessary` / `addNewEntrants` / `pollNextSplitWorker`): leaf splits wait in
  * their task's FIFO; each task is topped up to `guaranteedPerTask` running drivers, then tasks
- * take turns — the task that just got a split moves to the back — while fewer than `minDrivers`
- * leaf splits run; no task ever runs more than `maxDriversPerTask`. Intermediate splits bypass
- * admission and, as in Trino, do not count towards `minDrivers`.
+ * take turns while fewer than `minDrivers` leaf splits run; no task ever runs more than
+ * `maxDriversPerTask`, the engine's or the task's own lower one (its guarantee drops to it too). Intermediate splits bypass admission and, as in Trino, do not count
+ * towards `minDrivers`.
+ *
+ * The turns follow Trino's task list: a task joins it when it is registered (`addTask`: here,
+ * when the executor creates the task), the walk goes in list order, and only the task that gave
+ * a split moves to the end; a task with nothing waiting keeps its place. Each task carries its
+ * place as a key (`rrKey`, larger = later); `rotation` holds only the tasks with waiting leaves,
+ * sorted by key, so the walk skips the empty ones without visiting them and gives the same order
+ * as Trino's walk over every task.
  */
 import type { ExecSplit, ExecTask } from './records.ts';
 
@@ -15,9 +22,11 @@ export interface AdmissionLimits {
 }
 
 export class Admission {
-  /** Tasks with waiting leaves, in round-robin order (front = next to be served). */
+  /** Tasks with waiting leaves, by `rrKey` (front = next to be served). */
   private rotation: ExecTask[] = [];
   private readonly inRotation = new Set<ExecTask>();
+  /** The next place at the end of the task list. */
+  private nextKey = 0;
   /** Leaf splits waiting across all tasks. */
   waiting = 0;
   /** Admitted leaf splits not yet ended, across all tasks. */
@@ -25,12 +34,18 @@ export class Admission {
   /** Some task in the rotation has run out of waiting leaves since the last compaction. */
   private emptied = false;
 
+  /** A new task joins the end of the task list (Trino's `addTask`). */
+  register(task: ExecTask): void {
+    task.rrKey = this.nextKey++;
+  }
+
   enqueue(task: ExecTask, split: ExecSplit): void {
     task.waiting.push(split);
     this.waiting++;
     if (!this.inRotation.has(task)) {
       this.inRotation.add(task);
-      this.rotation.push(task);
+      // Back at the place it kept while it had nothing waiting.
+      this.rotation.splice(this.placeOf(task.rrKey), 0, task);
     }
   }
 
@@ -58,13 +73,14 @@ export class Admission {
       this.compact();
       return;
     }
-    const guaranteed = Math.min(limits.guaranteedPerTask, limits.maxDriversPerTask);
     if (focus !== undefined) {
+      const guaranteed = guaranteeOf(focus, limits);
       while (focus.admittedLeaves < guaranteed && this.take(focus, start)) {
         // topped up to the guarantee
       }
     } else {
       for (const task of this.rotation) {
+        const guaranteed = guaranteeOf(task, limits);
         while (task.admittedLeaves < guaranteed && this.take(task, start)) {
           // topped up to the guarantee
         }
@@ -72,15 +88,28 @@ export class Admission {
     }
     while (this.running < limits.minDrivers && this.waiting > 0) {
       const i = this.rotation.findIndex(
-        (t) => t.waitingCount > 0 && t.admittedLeaves < limits.maxDriversPerTask,
+        (t) => t.waitingCount > 0 && t.admittedLeaves < maxOf(t, limits),
       );
       const task = this.rotation[i];
       if (task === undefined) break;
       this.take(task, start);
       this.rotation.splice(i, 1);
       this.rotation.push(task);
+      task.rrKey = this.nextKey++;
     }
     this.compact();
+  }
+
+  /** Where a task with `key` goes in `rotation` (binary search: keys are unique). */
+  private placeOf(key: number): number {
+    let lo = 0;
+    let hi = this.rotation.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.rotation[mid]!.rrKey < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   private take(task: ExecTask, start: (split: ExecSplit) => void): boolean {
@@ -104,4 +133,14 @@ export class Admission {
     }
     this.rotation = kept;
   }
+}
+
+/** A task's own limit, never above the engine's (the engine's may have been lowered live). */
+function maxOf(task: ExecTask, limits: AdmissionLimits): number {
+  return Math.min(task.maxDrivers, limits.maxDriversPerTask);
+}
+
+/** As Trino's `scheduleTaskIfNecessary`: the guarantee, lowered to the task's own limit. */
+function guaranteeOf(task: ExecTask, limits: AdmissionLimits): number {
+  return Math.min(limits.guaranteedPerTask, maxOf(task, limits));
 }

@@ -18,7 +18,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
   /** Submits a job; returns its id. A job beyond `maxQueued` is born `rejected` (counted). */
   submitJob(spec: JobSpec): number {
     this.ensureOpen();
-    checkJobSpec(spec);
+    checkJobSpec(spec, this.cfg.maxDriversPerTask);
     const now = this.backend.now();
     const id = this.nextJobId++;
     const total = spec.tasks.reduce((n, t) => n + t.splits.length, 0);
@@ -37,7 +37,9 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     this.book.start(job);
     spec.tasks.forEach((t, index) => {
       const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
+      if (t.maxDriversPerTask !== undefined) task.maxDrivers = t.maxDriversPerTask;
       if (task.open) job.openTasks++;
+      this.admission.register(task);
       job.tasks.push(task);
       this.tasks.set(task.id, task);
     });

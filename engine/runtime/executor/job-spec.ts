@@ -14,6 +14,11 @@ export interface TaskSpec {
   readonly splits: readonly SplitSpec[];
   /** An open task takes more splits later (`addSplits`) and ends only after `closeTask`. */
   readonly open?: boolean;
+  /**
+   * Its own limit on running leaf splits (Trino's `addTask(…, maxDriversPerTask)`): at most the
+   * engine's `maxDriversPerTask`; below `guaranteedPerTask` it also lowers the task's guarantee.
+   */
+  readonly maxDriversPerTask?: number;
 }
 
 export interface JobSpec {
@@ -60,7 +65,7 @@ export function checkSplits(splits: unknown, field: string): readonly SplitSpec[
   return splits as readonly SplitSpec[];
 }
 
-export function checkJobSpec(spec: JobSpec): void {
+export function checkJobSpec(spec: JobSpec, engineMaxDriversPerTask: number): void {
   if (spec === null || typeof spec !== 'object') throw bad('job', 'must be an object');
   if (typeof spec.class !== 'string' || spec.class.length === 0) {
     throw bad('class', 'must be a non-empty string');
@@ -72,5 +77,20 @@ export function checkJobSpec(spec: JobSpec): void {
   if (!Array.isArray(spec.tasks) || spec.tasks.length === 0) {
     throw bad('tasks', 'must be a non-empty array');
   }
-  spec.tasks.forEach((t, i) => checkSplits(t?.splits, `tasks[${i}].splits`));
+  spec.tasks.forEach((t, i) => {
+    checkSplits(t?.splits, `tasks[${i}].splits`);
+    checkTaskMaxDrivers(t.maxDriversPerTask, engineMaxDriversPerTask, `tasks[${i}]`);
+  });
+}
+
+/** Trino's `addTask` check: a task's own driver limit never exceeds the engine's. */
+function checkTaskMaxDrivers(max: unknown, engineMax: number, task: string): void {
+  if (max === undefined) return;
+  const field = `${task}.maxDriversPerTask`;
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) {
+    throw bad(field, `must be an integer >= 1 (got ${String(max)})`);
+  }
+  if (max > engineMax) {
+    throw bad(field, `${max} must be <= the engine's maxDriversPerTask ${engineMax}`);
+  }
 }

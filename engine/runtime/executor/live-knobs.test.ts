@@ -21,7 +21,7 @@ describe('admission and queue knobs change live under load', () => {
     expect([admitted(ex), ex.counters.splitsWaiting]).toEqual([12, 68]);
     ex.configure({ minDrivers: 20 });
     expect([admitted(ex), ex.counters.splitsWaiting]).toEqual([20, 60]);
-    ex.configure({ maxDriversPerTask: 2 });
+    ex.configure({ maxDriversPerTask: 2, guaranteedPerTask: 1 }); // never a guarantee above it
     expect([admitted(ex), ex.counters.splitsWaiting]).toEqual([20, 60]); // admitted ones stay
     // The 20 admitted need 300 ms on 2 workers; from then on each task runs at most 2.
     sim.runUntil(400 * MS);

@@ -55,6 +55,10 @@ export class ExecTask implements FairnessGroup {
   head = 0;
   /** Admitted leaf splits not yet terminal: the task's running drivers. */
   admittedLeaves = 0;
+  /** Its place in admission's round robin (admission.ts); set when the task is registered. */
+  rrKey = 0;
+  /** Its own limit on running leaf splits (the spec's `maxDriversPerTask`); none = the engine's. */
+  maxDrivers = Infinity;
   /** Splits the task still waits for (not terminal, not cancelling). */
   readonly live = new Set<ExecSplit>();
   ended = false;

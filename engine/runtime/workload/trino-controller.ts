@@ -186,7 +186,11 @@ export class TrinoController {
     if (!this.canCreate(s)) return;
     const jobId = this.executor.submitJob({
       class: s.spec.name,
-      tasks: [{ splits: [], open: true }],
+      tasks: [
+        s.spec.maxDriversPerTask === undefined
+          ? { splits: [], open: true }
+          : { splits: [], open: true, maxDriversPerTask: s.spec.maxDriversPerTask },
+      ],
     });
     const taskId = this.executor.taskIds(jobId)[0];
     if (taskId === undefined) return; // rejected by the bounded queue: counted by the executor
