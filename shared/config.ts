@@ -61,6 +61,15 @@ export const engineConfigShape = {
   retryBackoffMs: ms(3_600_000),
   retryBackoffMultiplier: z.number().finite().min(1).max(100),
   retryBackoffMaxMs: ms(3_600_000),
+  /**
+   * Threads: the hard limit on a quantum that will not stop (a user module looping without
+   * yielding, or awaiting a promise that never settles). A user module's quantum that overruns its
+   * quantum by more than this has its worker terminated and replaced, and its split fails or
+   * retries with `QUANTUM_OVERRUN_KILLED`; a cancelled split still running this long after its
+   * cancel is killed the same way. Built-in kernels stop by themselves and are not killed for an
+   * overrun. 0 = auto: max(10 × quantumMs, 5000). The simulator's quanta cannot hang: no limit.
+   */
+  hardKillAfterMs: ms(86_400_000),
 };
 
 export const engineConfigSchema = z.object(engineConfigShape).strict();
@@ -94,6 +103,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   retryBackoffMs: 100,
   retryBackoffMultiplier: 2,
   retryBackoffMaxMs: 10_000,
+  hardKillAfterMs: 0,
 });
 
 /** Parses a possibly partial config document, filling in the defaults. */
