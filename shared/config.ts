@@ -70,6 +70,12 @@ export const engineConfigShape = {
    * overrun. 0 = auto: max(10 × quantumMs, 5000). The simulator's quanta cannot hang: no limit.
    */
   hardKillAfterMs: ms(86_400_000),
+  /**
+   * A split whose running quantum has overrun its quantum by more than this is a runaway split
+   * (Trino's runaway split count): counted and listed in frames and the run report, and a
+   * `stuck-worker` alarm is raised. Past `hardKillAfterMs` (threads, user modules) it is killed.
+   */
+  runawayAfterMs: ms(86_400_000),
 };
 
 export const engineConfigSchema = z.object(engineConfigShape).strict();
@@ -104,6 +110,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   retryBackoffMultiplier: 2,
   retryBackoffMaxMs: 10_000,
   hardKillAfterMs: 0,
+  runawayAfterMs: 1000,
 });
 
 /** Parses a possibly partial config document, filling in the defaults. */

@@ -67,6 +67,11 @@ export abstract class ExecutorState {
     busyNanos: 0,
     overrunNanos: 0,
     staleEnds: 0,
+    runawayQuanta: 0,
+    killedQuanta: 0,
+    /** The largest busy and overrun totals shown so far (`counters` never goes back). */
+    shownBusy: 0,
+    shownOverrun: 0,
   };
 
   constructor(

@@ -31,6 +31,7 @@ export interface EngineSettings {
   readonly minDrivers: number;
   /** `hardKillAfterMs` resolved: 0 (auto) is max(10 × quantum, 5 s). */
   readonly hardKillNanos: number;
+  readonly runawayNanos: number;
 }
 
 /** The floor of the automatic hard limit (`hardKillAfterMs: 0`). */
@@ -58,6 +59,7 @@ export function toSettings(c: EngineConfig): EngineSettings {
       c.hardKillAfterMs > 0
         ? Math.max(1, toNanos(c.hardKillAfterMs))
         : Math.max(10 * quantumNanos, HARD_KILL_FLOOR_NANOS),
+    runawayNanos: toNanos(c.runawayAfterMs),
   };
 }
 
