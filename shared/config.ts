@@ -62,6 +62,21 @@ export const engineConfigShape = {
   retryBackoffMs: ms(3_600_000),
   retryBackoffMultiplier: z.number().finite().min(1).max(100),
   retryBackoffMaxMs: ms(3_600_000),
+  /**
+   * Threads: the hard limit on a quantum that will not stop (a user module looping without
+   * yielding, or awaiting a promise that never settles). A user module's quantum that overruns its
+   * quantum by more than this has its worker terminated and replaced, and its split fails or
+   * retries with `QUANTUM_OVERRUN_KILLED`; a cancelled split still running this long after its
+   * cancel is killed the same way. Built-in kernels stop by themselves and are not killed for an
+   * overrun. 0 = auto: max(10 × quantumMs, 5000). The simulator's quanta cannot hang: no limit.
+   */
+  hardKillAfterMs: ms(86_400_000),
+  /**
+   * A split whose running quantum has overrun its quantum by more than this is a runaway split
+   * (Trino's runaway split count): counted and listed in frames and the run report, and a
+   * `stuck-worker` alarm is raised. Past `hardKillAfterMs` (threads, user modules) it is killed.
+   */
+  runawayAfterMs: ms(86_400_000),
 };
 
 export const engineConfigSchema = z
@@ -107,6 +122,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   retryBackoffMs: 100,
   retryBackoffMultiplier: 2,
   retryBackoffMaxMs: 10_000,
+  hardKillAfterMs: 0,
+  runawayAfterMs: 1000,
 });
 
 /** Parses a possibly partial config document, filling in the defaults. */

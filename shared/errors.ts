@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   UNKNOWN_KERNEL: 'no kernel is registered under that name',
   WORKER_LOST: 'a worker thread died while running a split',
   KERNEL_FAILED: 'a kernel or user module threw',
+  QUANTUM_OVERRUN_KILLED:
+    'a quantum overran past hardKillAfterMs (or did not stop after its cancel): its worker was terminated',
   CANCELLED: 'the job was cancelled',
   ENGINE_CLOSED: 'the engine has been shut down',
 } as const;

@@ -285,13 +285,39 @@ export interface Counters {
   rejectedSplits: number;
   quanta: number;
   retries: number;
+  /**
+   * Worker time of ended quanta (as measured where they ran) plus the time so far of the quanta
+   * running now (from their dispatch), so a worker that never ends its quantum counts as busy.
+   * Never decreases.
+   */
   busyNanos: number;
+  /** Time past the quantum, counted the same way: ended quanta plus those running now. */
   overrunNanos: number;
   /**
    * Quantum ends the executor ignored: the backend reported a split it had not started on that
    * worker (a backend bug; 0 when all is well). Optional: added after the first release.
    */
   staleEnds?: number;
+  /**
+   * Quanta that ended after overrunning their quantum by more than `runawayAfterMs` (runaway
+   * splits, counted once per quantum as it ends). Optional: added with the hard limit.
+   */
+  runawayQuanta?: number;
+  /** Quanta the threads backend killed (`hardKillAfterMs`). Optional: added with the hard limit. */
+  killedQuanta?: number;
+}
+
+/**
+ * A split running now whose quantum has overrun it by more than `runawayAfterMs` (Trino's runaway
+ * split; its task id is what Trino's stuck-split check reports).
+ */
+export interface RunawaySplit {
+  workerId: number;
+  splitId: number;
+  taskId: number;
+  jobId: number;
+  /** How far past its quantum it has run so far (ms). */
+  overrunMs: number;
 }
 
 export interface Percentiles {
@@ -427,7 +453,8 @@ export const JOB_ROW_TEXT_MAX = 200;
 
 /** DESIGN.md §3.2: an urgent band waits too long, or some split has waited past starvation. */
 export interface Alarm {
-  kind: 'urgent-wait' | 'starvation';
+  /** `stuck-worker`: a split has overrun its quantum by more than `runawayAfterMs`. */
+  kind: 'urgent-wait' | 'starvation' | 'stuck-worker';
   message: string;
 }
 
@@ -464,6 +491,8 @@ export interface Frame {
   alarms?: Alarm[];
   /** Longest current wait (ms) of a split waiting to run (admission FIFO or ready queue). */
   oldestWaitMs?: number;
+  /** Runaway splits now, at most one per worker. Optional: added with the hard limit. */
+  runawaySplits?: RunawaySplit[];
   /** The session's latest graph run (null before any). Optional: added with graph runs. */
   graph?: GraphFrame | null;
   /** Graph policy / executor overrides now (`configureGraph`). */

@@ -68,15 +68,22 @@ export interface QuantumEnd {
   readonly error?: string;
   /**
    * For `failed`: the catalogue code of `error` — `WORKER_LOST` when the worker died under the
-   * split; absent means `KERNEL_FAILED` (the kernel or user module threw, or an injected fault).
+   * split, `QUANTUM_OVERRUN_KILLED` when the backend killed it (`setHardKill`); absent means
+   * `KERNEL_FAILED` (the kernel or user module threw, or an injected fault).
    */
-  readonly errorCode?: 'WORKER_LOST' | 'KERNEL_FAILED';
+  readonly errorCode?: 'WORKER_LOST' | 'KERNEL_FAILED' | 'QUANTUM_OVERRUN_KILLED';
   /** A user module's result when it finished. */
   readonly result?: unknown;
 }
 
 export interface BackendEvents {
   quantumEnd(end: QuantumEnd): void;
+  /**
+   * Something the backend did or saw on its own that the timeline should show (an event of this
+   * `kind`): a worker killed by the hard limit, an error a user module threw after its split
+   * ended. Optional.
+   */
+  notice?(kind: string, detail: string): void;
   /**
    * The listener keeps nothing of a `QuantumEnd` after `quantumEnd` returns, so a backend may
    * hand it the same object every time (no allocation per quantum on the simulator's hot path).
@@ -135,6 +142,14 @@ export interface Backend {
    * without it a running quantum keeps the length it was dispatched with.
    */
   shortenQuantum?(workerId: number, quantumNanos: number): void;
+  /**
+   * The hard limit (ns; 0 = auto: max(10 × the dispatch's quantum, 5 s)): a user module's quantum
+   * that overruns its quantum by more than this has its worker terminated and replaced and ends
+   * `failed` with `QUANTUM_OVERRUN_KILLED` (a built-in kernel stops by itself); a cancelled
+   * one still running this long after `cancel` ends `cancelled` the same way. Optional: a backend
+   * whose quanta cannot hang (sim) has none.
+   */
+  setHardKill?(afterNanos: number): void;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */
   setTimer(atNanos: number, fn: () => void): () => void;
   setListener(events: BackendEvents): void;

@@ -16,6 +16,8 @@ export const TIMED_SETTINGS = [
   'agingIntervalMs',
   'retryBackoffMs',
   'retryBackoffMaxMs',
+  'hardKillAfterMs',
+  'runawayAfterMs',
 ] as const satisfies readonly (keyof EngineConfig)[];
 
 /** Rounded to whole ns: 0.1 × 60 000 must read 6000, not 6000.000000000001. */

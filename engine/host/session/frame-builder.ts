@@ -5,7 +5,7 @@
  * a ring overwrote before a frame could carry it is counted (`spansDropped`, `eventsDropped`),
  * never hidden.
  */
-import type { Alarm, Frame, SpanColumns } from '../../../shared/protocol.ts';
+import type { Alarm, Frame, RunawaySplit, SpanColumns } from '../../../shared/protocol.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
 import type { LatencyStats, OpenSample } from './stats.ts';
 
@@ -117,6 +117,9 @@ export class FrameBuilder {
     if (open === null) oldestWaitNanos = ex.oldestWaitNanos();
     else for (const s of open) if (s.nanos > oldestWaitNanos) oldestWaitNanos = s.nanos;
     const oldestWaitMs = oldestWaitNanos / 1e6;
+    const runaway = ex.runawaySplits();
+    const alarms = this.alarms(wait, oldestWaitMs);
+    if (runaway.length > 0) alarms.push(stuckAlarm(runaway, ex.config.runawayAfterMs));
     return {
       type: 'frame',
       seq: this.seq,
@@ -137,8 +140,9 @@ export class FrameBuilder {
       events,
       eventsDropped: this.eventsDropped,
       jobs: ex.jobs(this.maxJobs),
-      alarms: this.alarms(wait, oldestWaitMs),
+      alarms,
       oldestWaitMs,
+      runawaySplits: runaway,
     };
   }
 
@@ -157,4 +161,20 @@ export class FrameBuilder {
     }
     return Math.min(1, busy / (interval * count));
   }
+}
+
+/** The `stuck-worker` alarm: runaway splits (executor-rows.ts), the first few named. */
+function stuckAlarm(runaway: readonly RunawaySplit[], afterMs: number): Alarm {
+  const named = runaway
+    .slice(0, 4)
+    .map(
+      (r) =>
+        `worker ${r.workerId} (split ${r.splitId}, job ${r.jobId}, ${Math.round(r.overrunMs)} ms)`,
+    )
+    .join(', ');
+  const more = runaway.length > 4 ? ` and ${runaway.length - 4} more` : '';
+  return {
+    kind: 'stuck-worker',
+    message: `${named}${more} overran the quantum by more than ${afterMs} ms`,
+  };
 }

@@ -82,8 +82,13 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     const now = this.backend.now();
     this.c.quanta++;
     this.c.busyNanos += ran;
-    if (ran > this.settings.dispatchQuantumNanos)
+    if (ran > this.settings.dispatchQuantumNanos) {
       this.c.overrunNanos += ran - this.settings.dispatchQuantumNanos;
+      if (ran - this.settings.dispatchQuantumNanos > this.settings.runawayNanos) {
+        this.c.runawayQuanta++;
+      }
+    }
+    if (end.errorCode === 'QUANTUM_OVERRUN_KILLED') this.c.killedQuanta++;
     split.addScheduledNanos(ran);
     split.doneNanos += end.workNanos;
     this.queue.charge(split, ran, now);

@@ -2,7 +2,7 @@
  * The executor's level and worker tables, as the protocol sends them (shared/protocol.ts): read
  * from the policy's levels and from which split runs on which worker, nothing kept.
  */
-import type { LevelRow, WorkerRow } from '../../../shared/protocol.ts';
+import type { LevelRow, RunawaySplit, WorkerRow } from '../../../shared/protocol.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
 import type { ExecSplit } from './records.ts';
@@ -52,4 +52,45 @@ export function workerRows(
     });
   }
   return rows;
+}
+
+/** Time so far of the quanta running now (ns, from their dispatch), and how far past `quantum`. */
+export function runningTime(
+  runningOn: readonly (ExecSplit | null)[],
+  now: number,
+  quantum: number,
+): { busy: number; overrun: number } {
+  let busy = 0;
+  let overrun = 0;
+  for (const s of runningOn) {
+    if (s === null || s === undefined) continue;
+    const ran = Math.max(0, now - s.dispatchedAt);
+    busy += ran;
+    if (ran > quantum) overrun += ran - quantum;
+  }
+  return { busy, overrun };
+}
+
+/** Splits running now past `quantum + margin` (Trino's runaway splits), by worker. */
+export function runawaySplits(
+  runningOn: readonly (ExecSplit | null)[],
+  now: number,
+  quantum: number,
+  margin: number,
+): RunawaySplit[] {
+  const out: RunawaySplit[] = [];
+  for (let w = 0; w < runningOn.length; w++) {
+    const s = runningOn[w];
+    if (s === null || s === undefined) continue;
+    const overrun = now - s.dispatchedAt - quantum;
+    if (overrun <= margin) continue;
+    out.push({
+      workerId: w,
+      splitId: s.id,
+      taskId: s.task.id,
+      jobId: s.job.id,
+      overrunMs: Math.round(overrun / 1e3) / 1e3,
+    });
+  }
+  return out;
 }

@@ -67,6 +67,11 @@ export abstract class ExecutorState {
     busyNanos: 0,
     overrunNanos: 0,
     staleEnds: 0,
+    runawayQuanta: 0,
+    killedQuanta: 0,
+    /** The largest busy and overrun totals shown so far (`counters` never goes back). */
+    shownBusy: 0,
+    shownOverrun: 0,
   };
 
   constructor(
@@ -82,7 +87,12 @@ export abstract class ExecutorState {
     this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
     if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);
     // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.
-    backend.setListener({ quantumEnd: (end) => this.onQuantumEnd(end), transientEnd: true });
+    backend.setListener({
+      quantumEnd: (end) => this.onQuantumEnd(end),
+      transientEnd: true,
+      notice: (kind, detail) => this.record(kind, detail),
+    });
+    backend.setHardKill?.(this.settings.hardKillNanos);
   }
 
   /** Dispatches ready splits to idle workers (executor-core.ts). */

@@ -12,10 +12,10 @@ import {
   type PolicyName,
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Counters, LevelRow, WorkerRow } from '../../../shared/protocol.ts';
+import type { Counters, LevelRow, RunawaySplit, WorkerRow } from '../../../shared/protocol.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
-import { levelRows, workerRows } from './executor-rows.ts';
+import { levelRows, runawaySplits, runningTime, workerRows } from './executor-rows.ts';
 import type { ExecutorOptions, WaitVisitor } from './executor-state.ts';
 import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
 import { checkPriority } from './job-spec.ts';
@@ -60,9 +60,18 @@ export class Executor extends ExecutorReconfig {
     return this.backend.now();
   }
 
+  /**
+   * The counters now. Busy and overrun time count the quanta running now as far as they have run
+   * (a quantum that never ends shows at once); the running part is measured from the dispatch and
+   * the ended part where the quantum ran, so the totals are kept from going back.
+   */
   get counters(): Counters {
     const s = this.stateCounts;
     const b = this.book.counts;
+    const c = this.c;
+    const running = runningTime(this.runningOn, this.now(), this.settings.dispatchQuantumNanos);
+    c.shownBusy = Math.max(c.shownBusy, c.busyNanos + running.busy);
+    c.shownOverrun = Math.max(c.shownOverrun, c.overrunNanos + running.overrun);
     return {
       ...b,
       splitsWaiting: s[SplitState.waiting] ?? 0,
@@ -72,10 +81,21 @@ export class Executor extends ExecutorReconfig {
       splitsRetrying: s[SplitState.retrying] ?? 0,
       quanta: this.c.quanta,
       retries: this.c.retries,
-      busyNanos: this.c.busyNanos,
-      overrunNanos: this.c.overrunNanos,
-      staleEnds: this.c.staleEnds,
+      busyNanos: c.shownBusy,
+      overrunNanos: c.shownOverrun,
+      staleEnds: c.staleEnds,
+      runawayQuanta: c.runawayQuanta,
+      killedQuanta: c.killedQuanta,
     };
+  }
+
+  /**
+   * Splits running now whose quantum has overrun it by more than `runawayAfterMs` (Trino's
+   * runaway splits; on threads a user module's is killed past `hardKillAfterMs`).
+   */
+  runawaySplits(): RunawaySplit[] {
+    const s = this.settings;
+    return runawaySplits(this.runningOn, this.now(), s.dispatchQuantumNanos, s.runawayNanos);
   }
 
   levels(): LevelRow[] {

@@ -33,6 +33,7 @@ export abstract class ExecutorReconfig extends ExecutorCore {
     this.cfg = next;
     this.settings = toSettings(next);
     if (next.workers !== prev.workers) this.backend.setWorkerCount(next.workers);
+    this.backend.setHardKill?.(this.settings.hardKillNanos);
     if (next.policy !== prev.policy) this.switchPolicy(next.policy);
     else configurePolicy(this.queue, this.policyKnobs());
     if (next.fairness !== prev.fairness) this.regroup();

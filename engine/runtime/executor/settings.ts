@@ -29,7 +29,13 @@ export interface EngineSettings {
   readonly retryBackoffMaxNanos: number;
   /** `minDrivers` resolved against the worker count. */
   readonly minDrivers: number;
+  /** `hardKillAfterMs` resolved: 0 (auto) is max(10 × quantum, 5 s). */
+  readonly hardKillNanos: number;
+  readonly runawayNanos: number;
 }
+
+/** The floor of the automatic hard limit (`hardKillAfterMs: 0`). */
+export const HARD_KILL_FLOOR_NANOS = 5_000_000_000;
 
 export function toNanos(ms: number): number {
   return Math.round(ms * NS_PER_MS);
@@ -49,6 +55,11 @@ export function toSettings(c: EngineConfig): EngineSettings {
     retryBackoffNanos: toNanos(c.retryBackoffMs),
     retryBackoffMaxNanos: toNanos(c.retryBackoffMaxMs),
     minDrivers: c.minDrivers ?? 2 * c.workers,
+    hardKillNanos:
+      c.hardKillAfterMs > 0
+        ? Math.max(1, toNanos(c.hardKillAfterMs))
+        : Math.max(10 * quantumNanos, HARD_KILL_FLOOR_NANOS),
+    runawayNanos: toNanos(c.runawayAfterMs),
   };
 }
 

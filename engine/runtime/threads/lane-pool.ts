@@ -16,6 +16,8 @@ import type { QuantumReport } from './protocol.ts';
 
 /** What a lane's worker tells the backend: a quantum's end, or that it died. */
 export interface PoolEvents {
+  /** The lane's worker has started (a dispatch waiting in its port starts now). */
+  ready(lane: Lane): void;
   end(lane: Lane, report: QuantumReport): void;
   lost(lane: Lane, reason: string): void;
 }
@@ -41,6 +43,11 @@ export class LanePool {
 
   get(id: number): Lane | undefined {
     return this.lanes.get(id);
+  }
+
+  /** Every lane, retiring ones included. */
+  all(): IterableIterator<Lane> {
+    return this.lanes.values();
   }
 
   /** Whether `lane` is still the one on its id (neither lost nor retired). */
@@ -110,7 +117,10 @@ export class LanePool {
 
   private spawn(id: number): void {
     const lane = spawnLane(id, this.origin, this.limits, {
-      ready: () => this.backoff.started(id),
+      ready: () => {
+        this.backoff.started(id);
+        this.events.ready(lane);
+      },
       end: (report) => this.events.end(lane, report),
       lost: (reason) => this.events.lost(lane, reason),
     });

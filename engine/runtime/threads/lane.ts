@@ -33,6 +33,8 @@ export class Lane {
   sentAt = 0;
   /** The executor asked to cancel the running dispatch (its yielded state must not be kept). */
   cancelAsked = false;
+  /** Backend time of that cancel, for the hard limit (hard-kill.ts); null when none was asked. */
+  cancelAt: number | null = null;
   booted = false;
   /** Ticket word of the running dispatch (−1: it was started directly, without a ticket). */
   private runningWord = -1;
@@ -56,6 +58,7 @@ export class Lane {
     this.runningWord = -1;
     this.sentAt = at;
     this.cancelAsked = false;
+    this.cancelAt = null;
   }
 
   /**
@@ -122,6 +125,7 @@ export class Lane {
   advance(at: number): void {
     if (this.running !== null) clearCut(this.control, this.running.splitId);
     this.cancelAsked = false;
+    this.cancelAt = null;
     this.sentAt = at;
     this.running = this.queued;
     this.runningWord = this.queued === null ? -1 : this.queuedTicket.word;

@@ -95,6 +95,8 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     'a worker that runs out of memory under %s is replaced; the other serves on',
     async (_, options) => {
       const driver = await pool(options);
+      // Filling the heap takes seconds on a loaded machine: the hard limit must not end it first.
+      driver.backend.setHardKill(600_000 * MS);
       const dying = driver.quantum(1, failing('exhaustsMemory'), 10 * MS, 0, 0);
       const meanwhile = await driver.quantum(2, spin, 5_000 * MS, 0, 1);
       const end = await dying;

@@ -26,6 +26,7 @@ import type { Lane, Ticket } from './lane.ts';
 import { LanePool } from './lane-pool.ts';
 import type { QuantumReport } from './protocol.ts';
 import { FaultInjector } from './fault-injection.ts';
+import { HardKill } from './hard-kill.ts';
 import { failedEnd, measuredEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
 import {
   checkCount,
@@ -51,6 +52,7 @@ export class ThreadsBackend implements Backend {
   /** The lane of every split running or queued. */
   private readonly running = new Map<number, Lane>();
   private readonly faults: FaultInjector;
+  private readonly hardKill: HardKill;
   private listener: BackendEvents | null = null;
   private closed = false;
 
@@ -59,13 +61,23 @@ export class ThreadsBackend implements Backend {
     this.faults = new FaultInjector(options.seed);
     const limits: ResourceLimits = { ...DEFAULT_RESOURCE_LIMITS, ...options.resourceLimits };
     const events = {
+      ready: (lane: Lane) => {
+        // A dispatch that waited in the port of a worker still starting runs from now.
+        if (lane.running !== null) lane.sentAt = Math.max(lane.sentAt, this.now());
+      },
       end: (lane: Lane, report: QuantumReport) => this.finish(lane, report),
-      lost: (lane: Lane, reason: string) => this.lost(lane, reason),
+      lost: (lane: Lane, reason: string) => this.lost(lane, `worker lost: ${reason}`),
     };
     const later = (delayNanos: number, fn: () => void) =>
       this.setTimer(this.now() + delayNanos, fn);
     this.lanes = new LanePool(this.origin, limits, events, later);
     this.lanes.setTarget(workers);
+    this.hardKill = new HardKill(
+      () => this.now(),
+      () => this.lanes.all(),
+      (lane, why, cancelled) => this.kill(lane, why, cancelled),
+    );
+    this.hardKill.start();
   }
 
   now(): number {
@@ -176,6 +188,7 @@ export class ThreadsBackend implements Backend {
       return;
     }
     slot.cancelAsked = true;
+    slot.cancelAt ??= this.now();
     // Once the queued dispatch has started, this one has ended: leave the word to the other.
     if (!slot.queuedStarted()) Atomics.store(slot.control, CONTROL.CANCEL, splitId);
   }
@@ -189,6 +202,12 @@ export class ThreadsBackend implements Backend {
     this.lanes.get(workerId)?.cut(checkCut(quantumNanos));
   }
 
+  /** The hard limit (hard-kill.ts; 0 = auto). */
+  setHardKill(afterNanos: number): void {
+    this.assertOpen();
+    this.hardKill.set(afterNanos);
+  }
+
   setTimer(atNanos: number, fn: () => void): () => void {
     return this.timers.set(atNanos, fn);
   }
@@ -200,6 +219,7 @@ export class ThreadsBackend implements Backend {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.hardKill.stop();
     this.timers.clear();
     this.running.clear();
     this.moduleState.clear();
@@ -223,7 +243,24 @@ export class ThreadsBackend implements Backend {
     this.emit(measuredEnd(report, slot.id));
   }
 
-  private lost(slot: Lane, reason: string): void {
+  /**
+   * The hard limit (hard-kill.ts): terminates `slot`'s worker and ends what ran there as if the
+   * worker had died, the split `failed` (or `cancelled`, when it was asked to stop) with
+   * `QUANTUM_OVERRUN_KILLED`; a fresh worker takes the lane at once.
+   */
+  private kill(slot: Lane, why: string, cancelled: boolean): void {
+    if (this.closed || !this.lanes.holds(slot)) return;
+    void slot.host.retire();
+    this.listener?.notice?.('hard-kill', `worker ${slot.id} ${why}`);
+    this.lost(slot, why, 'QUANTUM_OVERRUN_KILLED', cancelled ? 'cancelled' : 'failed');
+  }
+
+  private lost(
+    slot: Lane,
+    why: string,
+    code: 'WORKER_LOST' | 'QUANTUM_OVERRUN_KILLED' = 'WORKER_LOST',
+    outcome: 'failed' | 'cancelled' = 'failed',
+  ): void {
     if (this.closed || !this.lanes.holds(slot)) return;
     const { running: dispatch, queued, queuedStarted } = slot.abandon();
     if (queued !== null) this.running.delete(queued.splitId);
@@ -237,8 +274,8 @@ export class ThreadsBackend implements Backend {
     for (const lostOne of failed) {
       if (lostOne === null) continue;
       this.moduleState.delete(lostOne.splitId);
-      const why = `worker lost: ${reason}`;
-      this.emit(failedEnd(lostOne.splitId, slot.id, slot.sentAt, this.now(), why, 'WORKER_LOST'));
+      const end = failedEnd(lostOne.splitId, slot.id, slot.sentAt, this.now(), why, code);
+      this.emit(outcome === 'failed' ? end : { ...end, outcome });
     }
   }
 

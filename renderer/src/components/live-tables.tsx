@@ -1,5 +1,5 @@
 /** Counters and percentile tables of the Live view: plain DOM, refreshed with the charts. */
-import type { Counters, Percentiles } from '../../../shared/protocol.ts';
+import type { Alarm, Counters, Percentiles } from '../../../shared/protocol.ts';
 import { useApp } from '../context.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { Panel } from './charts.tsx';
@@ -101,7 +101,13 @@ function PercentileRows({ table }: { table: Record<string, Percentiles> }) {
   );
 }
 
-/** The engine's alarms (urgent band waiting too long, starvation), when it raises any. */
+const ALARM_TITLES: Record<Alarm['kind'], string> = {
+  'urgent-wait': 'Urgent work waiting',
+  starvation: 'Starvation',
+  'stuck-worker': 'Stuck worker',
+};
+
+/** The engine's alarms (urgent band waiting too long, starvation, stuck workers), if any. */
 export function Alarms() {
   useTelemetryTick(500);
   const { telemetry } = useApp();
@@ -111,7 +117,7 @@ export function Alarms() {
     <div className="alarms" role="alert" data-testid="alarms">
       {alarms.map((a) => (
         <div key={`${a.kind}:${a.message}`} className="alarm">
-          <b>{a.kind === 'starvation' ? 'Starvation' : 'Urgent work waiting'}</b> {a.message}
+          <b>{ALARM_TITLES[a.kind]}</b> {a.message}
         </div>
       ))}
     </div>

@@ -1,0 +1,100 @@
+/**
+ * The threads backend's hard limit (`Backend.setHardKill`, `hardKillAfterMs` in shared/config.ts):
+ * a watchdog that looks at every lane a few times a second and kills the worker of a quantum that
+ * overran past the limit, or of a cancelled split that did not stop within it. Nothing else stops
+ * a user module that loops without yielding or awaits a promise that never settles: the cancel
+ * word is read only between units and by `ctx.shouldYield()`, so such a module holds its worker
+ * for good.
+ */
+import type { Dispatch } from '../backend.ts';
+import type { Lane } from './lane.ts';
+
+/** The floor of the automatic limit (0): max(10 × the dispatch's quantum, this). */
+export const HARD_KILL_AUTO_FLOOR_NANOS = 5_000_000_000;
+/** The watchdog looks 4 times per limit, but at most every 250 ms and at least every 5 ms. */
+const SWEEPS_PER_LIMIT = 4;
+const MAX_PERIOD_MS = 250;
+const MIN_PERIOD_MS = 5;
+
+/**
+ * What a dispatch may run before the hard limit counts its overrun: a user module its quantum; a
+ * built-in kernel without end, since it always stops by itself (it reads the clock and the cancel
+ * word between units of ≈100 µs) and overruns only when the machine is loaded or its call is
+ * declared atomic (`perCallNanos`, Trino's long calls): killing it would only lose the work.
+ */
+export function allowedNanos(d: Dispatch): number {
+  return typeof d.work.kernel === 'string' ? Infinity : d.quantumNanos;
+}
+
+/** The limit for `d`: `afterNanos`, or when 0 (auto) max(10 × its quantum, 5 s). */
+export function hardLimitFor(d: Dispatch, afterNanos: number): number {
+  return afterNanos > 0 ? afterNanos : Math.max(10 * d.quantumNanos, HARD_KILL_AUTO_FLOOR_NANOS);
+}
+
+const ms = (nanos: number) => `${Math.round(nanos / 1e5) / 10} ms`;
+
+export class HardKill {
+  private afterNanos = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly now: () => number,
+    /** The lanes to watch (the caller's live set; copied before any kill changes it). */
+    private readonly lanes: () => Iterable<Lane>,
+    /** Kills `lane`'s worker and ends its split (`cancelled`: it was asked to stop). */
+    private readonly kill: (lane: Lane, why: string, cancelled: boolean) => void,
+  ) {}
+
+  get limitNanos(): number {
+    return this.afterNanos;
+  }
+
+  /** Sets the limit (0 = auto) and (re)starts the watchdog at a period to match. */
+  set(afterNanos: number): void {
+    this.afterNanos = Math.max(0, afterNanos);
+    this.start();
+  }
+
+  start(): void {
+    this.stop();
+    const limitMs = this.afterNanos > 0 ? this.afterNanos / 1e6 : Infinity;
+    const period = Math.max(MIN_PERIOD_MS, Math.min(MAX_PERIOD_MS, limitMs / SWEEPS_PER_LIMIT));
+    this.timer = setInterval(() => this.sweep(), period);
+    // A watchdog alone must not keep a process alive (the backend's own close stops it).
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Kills what is overdue now; returns how many workers it killed. */
+  sweep(): number {
+    const now = this.now();
+    let killed = 0;
+    for (const lane of [...this.lanes()]) {
+      const d = lane.running;
+      // Not booted: its dispatch waits in the port. Queued one started: the running one's end is
+      // on its way (the main thread has not read it yet), so `running` is stale.
+      if (d === null || !lane.booted || lane.queuedStarted()) continue;
+      const limit = hardLimitFor(d, this.afterNanos);
+      if (lane.cancelAt !== null && now - lane.cancelAt > limit) {
+        this.kill(
+          lane,
+          `killed: split ${d.splitId} did not stop within ${ms(limit)} of its cancel`,
+          true,
+        );
+        killed++;
+        continue;
+      }
+      const overrun = now - lane.sentAt - allowedNanos(d);
+      if (overrun > limit) {
+        const why = `killed: split ${d.splitId}'s quantum overran by ${ms(overrun)}, past hardKillAfterMs (${ms(limit)})`;
+        this.kill(lane, why, false);
+        killed++;
+      }
+    }
+    return killed;
+  }
+}
