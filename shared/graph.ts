@@ -4,6 +4,7 @@
  * Costs are in milliseconds like every other user-facing time.
  */
 import { z } from 'zod';
+import { MAX_CLASSES, MAX_GRAPH_EDGES, MAX_GRAPH_NODES } from './limits.ts';
 import { schemaError } from './schema-error.ts';
 
 export const GRAPH_POLICIES = [
@@ -75,33 +76,37 @@ const nodeDefaults = {
   failProbability: failProbability.default(0),
 };
 
-const size = (max: number) => z.number().int().min(1).max(max);
+/** A dimension with its own maximum; the product of a shape's dimensions is checked below. */
+/** Documents in a workload's `graph` list. */
+const MAX_GRAPH_LIST = MAX_CLASSES;
+
+const size = (max: number) => z.number().min(1).max(max).int();
 const seed = z.number().int().min(0).max(0xffff_ffff).default(1);
 
 export const explicitGraphSchema = z
   .object({
-    nodes: z.array(graphNodeSchema).min(1),
-    edges: z.array(graphEdgeSchema).default([]),
+    nodes: z.array(graphNodeSchema).min(1).max(MAX_GRAPH_NODES),
+    edges: z.array(graphEdgeSchema).max(MAX_GRAPH_EDGES).default([]),
     ...runShape,
   })
   .strict();
 
-export const generatorSpecSchema = z.discriminatedUnion('generator', [
+const generatorShapes = z.discriminatedUnion('generator', [
   z
     .object({
       generator: z.literal('chain'),
-      length: size(10_000_000),
+      length: size(MAX_GRAPH_NODES),
       ...nodeDefaults,
       ...runShape,
     })
     .strict(),
   z
-    .object({ generator: z.literal('binary-tree'), depth: size(24), ...nodeDefaults, ...runShape })
+    .object({ generator: z.literal('binary-tree'), depth: size(20), ...nodeDefaults, ...runShape })
     .strict(),
   z
     .object({
       generator: z.literal('independent'),
-      count: size(10_000_000),
+      count: size(MAX_GRAPH_NODES),
       ...nodeDefaults,
       ...runShape,
     })
@@ -109,8 +114,8 @@ export const generatorSpecSchema = z.discriminatedUnion('generator', [
   z
     .object({
       generator: z.literal('wavefront'),
-      rows: size(10_000),
-      cols: size(10_000),
+      rows: size(MAX_GRAPH_NODES),
+      cols: size(MAX_GRAPH_NODES),
       ...nodeDefaults,
       ...runShape,
     })
@@ -118,8 +123,8 @@ export const generatorSpecSchema = z.discriminatedUnion('generator', [
   z
     .object({
       generator: z.literal('layered-random'),
-      levels: size(100_000),
-      width: size(100_000),
+      levels: size(MAX_GRAPH_NODES),
+      width: size(MAX_GRAPH_NODES),
       maxCost: costMs.optional(),
       seed,
       ...nodeDefaults,
@@ -129,7 +134,7 @@ export const generatorSpecSchema = z.discriminatedUnion('generator', [
   z
     .object({
       generator: z.literal('erdos-renyi'),
-      nodes: size(100_000),
+      nodes: size(MAX_GRAPH_NODES),
       p: z.number().finite().min(0).max(1),
       maxCost: costMs.optional(),
       seed,
@@ -150,13 +155,124 @@ export const generatorSpecSchema = z.discriminatedUnion('generator', [
     .strict(),
 ]);
 
+type Shape = z.output<typeof generatorShapes>;
+
+/** The dimensions a shape multiplies, as `[field, value]`, the last one named in the error. */
+function dimensions(g: Shape): [string, number][] {
+  switch (g.generator) {
+    case 'wavefront':
+      return [
+        ['rows', g.rows],
+        ['cols', g.cols],
+      ];
+    case 'layered-random':
+      return [
+        ['levels', g.levels],
+        ['width', g.width],
+      ];
+    default:
+      return [];
+  }
+}
+
+/** Nodes a generator builds, and at most how many edges (Erdős–Rényi: the expected count). */
+export function generatedSize(g: Shape): { nodes: number; edges: number } {
+  switch (g.generator) {
+    case 'chain':
+      return { nodes: g.length, edges: g.length - 1 };
+    case 'binary-tree':
+      return { nodes: 2 ** g.depth - 1, edges: 2 ** g.depth - 2 };
+    case 'independent':
+      return { nodes: g.count, edges: 0 };
+    case 'wavefront':
+      return { nodes: g.rows * g.cols, edges: 2 * g.rows * g.cols };
+    case 'layered-random':
+      return { nodes: g.levels * g.width, edges: 4 * g.levels * g.width };
+    case 'erdos-renyi':
+      return { nodes: g.nodes, edges: (g.p * g.nodes * (g.nodes - 1)) / 2 };
+    case 'diamond':
+      return { nodes: 3 + 2 * g.width, edges: 3 * g.width + 2 };
+  }
+}
+
+/**
+ * A shape's dimensions each have a maximum, and so does their product (shared/limits.ts):
+ * `wavefront` 10000 × 10000 is refused here rather than building 100M nodes.
+ */
+export const generatorSpecSchema = generatorShapes.superRefine((g, ctx) => {
+  const { nodes, edges } = generatedSize(g);
+  const dims = dimensions(g);
+  if (nodes > MAX_GRAPH_NODES && dims.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must keep ${dims.map(([k]) => k).join(' × ')} <= ${MAX_GRAPH_NODES} nodes (${dims.map(([, v]) => v).join(' × ')} = ${nodes})`,
+      path: [dims.at(-1)![0]],
+    });
+  } else if (g.generator === 'erdos-renyi' && edges > MAX_GRAPH_EDGES) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must keep the expected edges p × nodes × (nodes - 1) / 2 <= ${MAX_GRAPH_EDGES} (about ${Math.round(edges)})`,
+      path: ['p'],
+    });
+  }
+});
+
 export const graphDocumentSchema = z.union([explicitGraphSchema, generatorSpecSchema]);
 
 export type ExplicitGraph = z.output<typeof explicitGraphSchema>;
-export type GeneratorSpec = z.output<typeof generatorSpecSchema>;
+export type GeneratorSpec = Shape;
 export type GraphDocument = ExplicitGraph | GeneratorSpec;
 export type GraphNode = z.output<typeof graphNodeSchema>;
 export type GraphEdge = z.output<typeof graphEdgeSchema>;
+
+/** Nodes a parsed document holds (a generator's before it is built). */
+export function graphNodeCount(doc: GraphDocument): number {
+  return 'generator' in doc ? generatedSize(doc).nodes : doc.nodes.length;
+}
+
+/** The schema for `input`: a document with a `generator` key is a generator spec. */
+function schemaFor(input: unknown) {
+  const isGenerator = typeof input === 'object' && input !== null && 'generator' in input;
+  return isGenerator ? generatorSpecSchema : explicitGraphSchema;
+}
+
+/**
+ * A workload's `graph` (one document or a list, run one after another) checked inside the
+ * workload's own schema: each document as `parseGraphDocument` would, its issues placed under
+ * `graph` / `graph[i]`, and all documents together within MAX_GRAPH_NODES (a live session
+ * compiles them all before the first runs).
+ */
+export function checkGraphField(raw: unknown, ctx: z.RefinementCtx): void {
+  const list: unknown[] = Array.isArray(raw) ? raw : [raw];
+  const at = (i: number): (string | number)[] => (Array.isArray(raw) ? ['graph', i] : ['graph']);
+  if (list.length === 0 || list.length > MAX_GRAPH_LIST) {
+    const message =
+      list.length === 0
+        ? 'must have at least 1 entry'
+        : `must have at most ${MAX_GRAPH_LIST} entries`;
+    ctx.addIssue({ code: 'custom', message, path: ['graph'] });
+    return;
+  }
+  let nodes = 0;
+  for (const [i, doc] of list.entries()) {
+    const result = schemaFor(doc).safeParse(doc);
+    if (!result.success) {
+      for (const issue of result.error.issues)
+        ctx.addIssue({ ...issue, path: [...at(i), ...issue.path] } as Parameters<
+          typeof ctx.addIssue
+        >[0]);
+      return;
+    }
+    nodes += graphNodeCount(result.data);
+  }
+  if (nodes > MAX_GRAPH_NODES) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must hold <= ${MAX_GRAPH_NODES} nodes in all its graphs (holds ${nodes})`,
+      path: ['graph'],
+    });
+  }
+}
 
 /**
  * Parses a graph document; a bad one throws `INVALID_WORKLOAD` naming the field
@@ -164,8 +280,7 @@ export type GraphEdge = z.output<typeof graphEdgeSchema>;
  * (`graph[1].nodes[3].cost`). A document with a `generator` key is a generator spec.
  */
 export function parseGraphDocument(input: unknown, at: readonly PropertyKey[] = []): GraphDocument {
-  const isGenerator = typeof input === 'object' && input !== null && 'generator' in input;
-  const result = (isGenerator ? generatorSpecSchema : explicitGraphSchema).safeParse(input);
+  const result = schemaFor(input).safeParse(input);
   if (result.success) return result.data;
   throw schemaError(result.error, 'INVALID_WORKLOAD', at, 'graph');
 }

@@ -45,6 +45,8 @@ function requirement(issue: Issue): string {
         return `must have at least ${String(issue.minimum)} ${unitOf(issue.origin, Number(issue.minimum))}`;
       return `must be ${issue.inclusive === false ? '>' : '>='} ${String(issue.minimum)}`;
     case 'too_big':
+      if (issue.origin === 'array' || issue.origin === 'string')
+        return `must have at most ${String(issue.maximum)} ${unitOf(issue.origin, Number(issue.maximum))}`;
       return `must be ${issue.inclusive === false ? '<' : '<='} ${String(issue.maximum)}`;
     case 'invalid_type':
       if (isMissing(issue)) return 'is required';
@@ -87,6 +89,19 @@ function bestIssue(issue: Issue): { issue: Issue; path: PropertyKey[] } {
 }
 
 /**
+ * `z.number().int().max(256)` at 1e308 fails `int`'s safe-integer range first; the field's own
+ * maximum (256) is the limit worth naming, so a later `too_big` on the same path wins.
+ */
+function realLimit(issues: readonly Issue[]): Issue | undefined {
+  const first = issues[0];
+  if (first?.code !== 'too_big' || first.origin !== 'int') return first;
+  const key = fieldPath(first.path);
+  return (
+    issues.find((i) => i !== first && i.code === 'too_big' && fieldPath(i.path) === key) ?? first
+  );
+}
+
+/**
  * The first issue of a failed parse as a coded error naming the field (`prefix` is prepended:
  * `config` for a workload's settings; `whole` names the document when the issue is about all of
  * it). Used for workloads, graph documents and `--set` overrides alike.
@@ -97,7 +112,7 @@ export function schemaError(
   prefix: readonly PropertyKey[] = [],
   whole = 'workload',
 ): SchedLabError {
-  const first = error.issues[0];
+  const first = realLimit(error.issues);
   if (first === undefined) return new SchedLabError(code, `${whole} is invalid`);
   const { issue, path } = bestIssue(first);
   const field = fieldPath([...prefix, ...path]) || whole;

@@ -8,6 +8,16 @@
  * > 0` (shared/schema-error.ts). Objects are strict, so a misspelt field is an error, not ignored.
  */
 import { z } from 'zod';
+import {
+  MAX_ARRIVAL_RATE,
+  MAX_ARRIVALS,
+  MAX_CLASSES,
+  MAX_SPLITS_PER_JOB,
+  MAX_TIMELINE_STEPS,
+  MAX_TRINO_OUTSTANDING,
+  MAX_WORKLOAD_SPLITS,
+} from './limits.ts';
+import { checkGraphField } from './graph.ts';
 import { schemaError } from './schema-error.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
@@ -33,7 +43,11 @@ export const TRINO_DISTRIBUTIONS = [
 
 const nonNegative = z.number().finite().min(0);
 const positive = z.number().finite().gt(0);
-const count = z.number().int().min(1);
+/** Counts carry their limit (shared/limits.ts): the bound is checked before `int`'s safe range. */
+const count = (max: number) => z.number().min(1).max(max).int();
+const arrivals = count(MAX_ARRIVALS);
+/** Jobs per second: at most MAX_ARRIVAL_RATE, so `everyMs` is at least its inverse. */
+const minEveryMs = 1000 / MAX_ARRIVAL_RATE;
 const unit = z.number().min(0).max(1);
 
 const distributionObject = z.discriminatedUnion(
@@ -105,20 +119,20 @@ const arrivalSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('once'),
     atMs: nonNegative.default(0),
-    count: count.default(1),
+    count: arrivals.default(1),
   }),
   z.strictObject({
     kind: z.literal('periodic'),
-    everyMs: positive,
+    everyMs: positive.min(minEveryMs),
     startMs: nonNegative.default(0),
-    count: count.optional(),
+    count: arrivals.optional(),
   }),
   z.strictObject({
     kind: z.literal('poisson'),
     /** Jobs per second. */
-    rate: positive,
+    rate: positive.max(MAX_ARRIVAL_RATE),
     startMs: nonNegative.default(0),
-    count: count.optional(),
+    count: arrivals.optional(),
   }),
 ]);
 export type Arrival = z.output<typeof arrivalSchema>;
@@ -126,12 +140,12 @@ export type Arrival = z.output<typeof arrivalSchema>;
 const jobClassSchema = z.strictObject({
   name: z.string().min(1),
   arrival: arrivalSchema,
-  tasks: count.default(1),
+  tasks: count(MAX_SPLITS_PER_JOB).default(1),
   /** Splits per task, by kind (DESIGN.md §3.1 admission). */
   splits: z
     .strictObject({
-      leaf: z.number().int().min(0).default(0),
-      intermediate: z.number().int().min(0).default(0),
+      leaf: z.number().min(0).max(MAX_SPLITS_PER_JOB).int().default(0),
+      intermediate: z.number().min(0).max(MAX_SPLITS_PER_JOB).int().default(0),
     })
     .refine((s) => s.leaf + s.intermediate >= 1, { message: 'must hold at least one split' }),
   work: workSchema,
@@ -146,9 +160,9 @@ const trinoSpecSchema = z.strictObject({
   name: z.string().min(1),
   type: z.enum(['leaf', 'intermediate']),
   /** Tasks to run in all; absent = unbounded (Trino's `OptionalInt.empty()`). */
-  totalTasks: count.optional(),
-  concurrentTasks: count,
-  splitsPerTask: count,
+  totalTasks: arrivals.optional(),
+  concurrentTasks: count(MAX_TRINO_OUTSTANDING),
+  splitsPerTask: count(MAX_SPLITS_PER_JOB),
   generator: z.union([z.enum(TRINO_GENERATORS), simpleGenerator]),
   kernel: kernelSchema.default('spin'),
   /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
@@ -168,9 +182,9 @@ export type TimelineStep = z.output<typeof timelineStepSchema>;
 const trinoSchema = z.strictObject({
   controllerIntervalMs: positive.default(500),
   /** A LEAF task keeps at most this many splits outstanding. */
-  maxOutstandingLeafSplits: count.default(3),
-  specs: z.array(trinoSpecSchema).min(1),
-  timeline: z.array(timelineStepSchema),
+  maxOutstandingLeafSplits: count(MAX_SPLITS_PER_JOB).default(3),
+  specs: z.array(trinoSpecSchema).min(1).max(MAX_CLASSES),
+  timeline: z.array(timelineStepSchema).max(MAX_TIMELINE_STEPS),
 });
 export type TrinoSimulation = z.output<typeof trinoSchema>;
 
@@ -194,7 +208,7 @@ export const workloadSchema = z
      * times are workload time like `config`'s: the engine gets them multiplied by `timeScale`.
      */
     threads: z.record(z.string(), z.unknown()).optional(),
-    classes: z.array(jobClassSchema).optional(),
+    classes: z.array(jobClassSchema).max(MAX_CLASSES).optional(),
     trino: trinoSchema.optional(),
     /** A graph document or a list of them (one run each), validated by shared/graph.ts. */
     graph: z.unknown().optional(),
@@ -210,6 +224,8 @@ export const workloadSchema = z
     if (w.classes === undefined && w.trino === undefined && w.graph === undefined) {
       ctx.addIssue({ code: 'custom', message: 'needs classes, trino or graph', path: ['classes'] });
     }
+    if (w.graph !== undefined) checkGraphField(w.graph, ctx);
+    checkTotals(w, ctx);
     const names = new Set<string>();
     w.classes?.forEach((c, i) => {
       if (names.has(c.name))
@@ -251,6 +267,62 @@ export const workloadSchema = z
       }
     }
   });
+
+/** Jobs a class submits: its `count`, else what its rate yields over the workload's duration. */
+function jobsOf(a: Arrival, durationMs: number | undefined): number {
+  if (a.count !== undefined) return a.count;
+  if (a.kind === 'once' || durationMs === undefined) return 0; // a missing count is reported
+  return a.kind === 'periodic' ? Math.ceil(durationMs / a.everyMs) : (a.rate * durationMs) / 1000;
+}
+
+/**
+ * Products of in-range values can still be too large: splits per job, splits in all, and the
+ * splits a Trino simulation keeps outstanding are each held to their limit (shared/limits.ts).
+ */
+function checkTotals(
+  w: {
+    classes?: JobClass[] | undefined;
+    trino?: TrinoSimulation | undefined;
+    durationMs?: number | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  let total = 0;
+  w.classes?.forEach((c, i) => {
+    const perJob = c.tasks * (c.splits.leaf + c.splits.intermediate);
+    if (perJob > MAX_SPLITS_PER_JOB) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be <= ${MAX_SPLITS_PER_JOB} splits per job (tasks × (leaf + intermediate) is ${perJob})`,
+        path: ['classes', i, 'splits'],
+      });
+    }
+    total += perJob * jobsOf(c.arrival, w.durationMs);
+    if (total > MAX_WORKLOAD_SPLITS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be <= ${MAX_WORKLOAD_SPLITS} splits in all (jobs × splits per job, summed over classes, reaches ${Math.round(total)})`,
+        path: ['classes', i, 'arrival'],
+      });
+      total = -Infinity; // said once
+    }
+  });
+  if (w.trino === undefined) return;
+  const cap = w.trino.maxOutstandingLeafSplits;
+  const outstanding = w.trino.specs.reduce(
+    (n, s) =>
+      n +
+      s.concurrentTasks * (s.type === 'leaf' ? Math.min(cap, s.splitsPerTask) : s.splitsPerTask),
+    0,
+  );
+  if (outstanding > MAX_TRINO_OUTSTANDING) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be <= ${MAX_TRINO_OUTSTANDING} splits outstanding (concurrentTasks × splits per task, summed over specs, is ${outstanding})`,
+      path: ['trino', 'specs'],
+    });
+  }
+}
 
 export type WorkloadInput = z.input<typeof workloadSchema>;
 export type Workload = z.output<typeof workloadSchema>;

@@ -49,7 +49,12 @@ describe('graph generators', () => {
     expect(g.from.length).toBeLessThan(520);
     expect(gen({ generator: 'erdos-renyi', nodes: 30, p: 0 }).from).toHaveLength(0);
     expect(gen({ generator: 'erdos-renyi', nodes: 30, p: 1 }).from).toHaveLength(435);
+    // Refused by the schema up front; the generator keeps its own guard for unparsed specs.
     expect(() => gen({ generator: 'erdos-renyi', nodes: 100_000, p: 0.5 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_WORKLOAD', field: 'p' }),
+    );
+    const unparsed = { generator: 'erdos-renyi', nodes: 100_000, p: 0.5, seed: 1, cost: 0 };
+    expect(() => generateGraph(unparsed as GeneratorSpec)).toThrow(
       expect.objectContaining({ code: 'INVALID_GRAPH', field: 'p' }),
     );
   });

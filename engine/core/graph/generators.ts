@@ -5,11 +5,15 @@
  */
 import type { GeneratorSpec, GraphKernel } from '../../../shared/graph.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
+import { MAX_GRAPH_EDGES } from '../../../shared/limits.ts';
 import { msToNanos, type IndexedGraph } from './indexed-graph.ts';
 import { mulberry32 } from './prng.ts';
 
-/** Erdős–Rényi graphs beyond this many edges are refused rather than exhausting memory. */
-export const MAX_GENERATED_EDGES = 20_000_000;
+/**
+ * Graphs beyond this many edges are refused rather than exhausting memory (the schema refuses
+ * them first; this guards a spec that skipped it).
+ */
+export const MAX_GENERATED_EDGES = MAX_GRAPH_EDGES;
 
 /** Growable edge list over typed arrays (amortised doubling, capped by MAX_GENERATED_EDGES). */
 class EdgeBuilder {

@@ -86,4 +86,46 @@ describe('browser mode with a live engine', () => {
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
     client.ws.close();
   });
+
+  it('refuses each input that once froze the engine with a coded error, and frames keep flowing', async () => {
+    const client = await connect();
+    const klass = (over: object) => ({
+      name: 'q',
+      arrival: { kind: 'once' },
+      splits: { leaf: 1 },
+      work: { totalMs: 1 },
+      ...over,
+    });
+    const freezers: [object, string, string][] = [
+      [{ classes: [klass({ tasks: 1e9 })] }, 'classes[0].tasks', '<= 10000'],
+      [
+        { classes: [klass({ arrival: { kind: 'once', count: 1e9 } })] },
+        'classes[0].arrival.count',
+        '<= 1000000',
+      ],
+      [{ classes: [klass({ splits: { leaf: 1e9 } })] }, 'classes[0].splits.leaf', '<= 10000'],
+      [
+        { graph: { generator: 'wavefront', rows: 10_000, cols: 10_000 } },
+        'graph.cols',
+        '<= 1048576 nodes',
+      ],
+      [
+        { generator: 'layered-random', levels: 100_000, width: 100_000 },
+        'width',
+        '<= 1048576 nodes',
+      ],
+      [{ graph: { nodes: [{ id: 'a', cost: -1 }] } }, 'graph.nodes[0].cost', '>= 0'],
+    ];
+    for (const [workload, field, limit] of freezers) {
+      const answer = await client.command({ type: 'loadWorkload', workload });
+      expect(answer).toMatchObject({ ok: false, error: { code: 'INVALID_WORKLOAD', field } });
+      expect((answer.error as { message: string }).message).toContain(limit);
+    }
+    // The session still streams: two more frames, in order.
+    client.inbox.length = 0;
+    const a = (await client.next((m) => m.type === 'frame')).frame as { seq: number };
+    const b = (await client.next((m) => m.type === 'frame')).frame as { seq: number };
+    expect(b.seq).toBeGreaterThan(a.seq);
+    client.ws.close();
+  });
 });

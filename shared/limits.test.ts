@@ -1,0 +1,162 @@
+// Every size in the workload and graph schemas has a maximum (shared/limits.ts); each input that
+// once froze the engine is refused up front, naming the field and the limit.
+import { describe, expect, it } from 'vitest';
+import { parseEngineConfig } from './config.ts';
+import { SchedLabError } from './errors.ts';
+import { parseGraphDocument } from './graph.ts';
+import {
+  MAX_ARRIVALS,
+  MAX_CLASSES,
+  MAX_GRAPH_NODES,
+  MAX_SPLITS_PER_JOB,
+  MAX_TRINO_OUTSTANDING,
+  MAX_WORKLOAD_SPLITS,
+} from './limits.ts';
+import { schemaError } from './schema-error.ts';
+import { parseWorkload } from './workload.ts';
+import { engineConfigPatchSchema } from './config.ts';
+
+const klass = (over: Record<string, unknown> = {}) => ({
+  name: 'q',
+  arrival: { kind: 'once' },
+  splits: { leaf: 1 },
+  work: { totalMs: 1 },
+  ...over,
+});
+
+function refusal(parse: () => unknown): { field: string | undefined; message: string } {
+  try {
+    parse();
+  } catch (e) {
+    if (!(e instanceof SchedLabError)) throw e;
+    expect(e.code).toBe('INVALID_WORKLOAD');
+    return { field: e.field, message: e.message };
+  }
+  throw new Error('expected the document to be refused');
+}
+
+describe('workload size limits', () => {
+  it.each([
+    ['classes[0].tasks', { tasks: 1e9 }, MAX_SPLITS_PER_JOB],
+    ['classes[0].arrival.count', { arrival: { kind: 'once', count: 1e9 } }, MAX_ARRIVALS],
+    ['classes[0].splits.leaf', { splits: { leaf: 1e9 } }, MAX_SPLITS_PER_JOB],
+    ['classes[0].splits.intermediate', { splits: { intermediate: 1e9 } }, MAX_SPLITS_PER_JOB],
+  ])('refuses %s at 1e9, naming its maximum', (field, over, max) => {
+    expect(refusal(() => parseWorkload({ classes: [klass(over)] }))).toEqual({
+      field,
+      message: `${field} must be <= ${max}`,
+    });
+  });
+
+  it('refuses a job whose in-range tasks and splits multiply past the per-job limit', () => {
+    const r = refusal(() =>
+      parseWorkload({ classes: [klass({ tasks: 1000, splits: { leaf: 1000 } })] }),
+    );
+    expect(r.field).toBe('classes[0].splits');
+    expect(r.message).toContain(`<= ${MAX_SPLITS_PER_JOB} splits per job`);
+    expect(r.message).toContain('is 1000000');
+  });
+
+  it('refuses a workload whose jobs × splits, over all classes, pass the total', () => {
+    const many = klass({
+      tasks: 100,
+      splits: { leaf: 100 },
+      arrival: { kind: 'once', count: 600 },
+    });
+    // 600 × 10,000 = 6M each: one class fits, the second passes 10M.
+    expect(() => parseWorkload({ classes: [many] })).not.toThrow();
+    const r = refusal(() => parseWorkload({ classes: [many, { ...many, name: 'r' }] }));
+    expect(r.field).toBe('classes[1].arrival');
+    expect(r.message).toContain(`<= ${MAX_WORKLOAD_SPLITS} splits in all`);
+    // An open-ended class counts what its rate yields over the duration.
+    const open = refusal(() =>
+      parseWorkload({
+        durationMs: 1e9,
+        classes: [klass({ arrival: { kind: 'poisson', rate: 1000 } })],
+      }),
+    );
+    expect(open.field).toBe('classes[0].arrival');
+  });
+
+  it('bounds arrival rates, the class list and Trino outstanding splits', () => {
+    expect(
+      refusal(() =>
+        parseWorkload({
+          durationMs: 1,
+          classes: [klass({ arrival: { kind: 'poisson', rate: 1e12, count: 1 } })],
+        }),
+      ).message,
+    ).toBe('classes[0].arrival.rate must be <= 1000000');
+    const classes = Array.from({ length: MAX_CLASSES + 1 }, (_, i) => klass({ name: `c${i}` }));
+    expect(refusal(() => parseWorkload({ classes })).message).toBe(
+      `classes must have at most ${MAX_CLASSES} entries`,
+    );
+    const spec = (name: string) => ({
+      name,
+      type: 'intermediate',
+      concurrentTasks: 1000,
+      splitsPerTask: 100,
+      generator: 'intermediate',
+    });
+    const trino = (specs: object[]) => ({ durationMs: 1000, trino: { specs, timeline: [] } });
+    expect(() => parseWorkload(trino([spec('a')]))).not.toThrow();
+    const r = refusal(() => parseWorkload(trino([spec('a'), spec('b')])));
+    expect(r.field).toBe('trino.specs');
+    expect(r.message).toContain(`<= ${MAX_TRINO_OUTSTANDING} splits outstanding`);
+  });
+});
+
+describe('graph size limits', () => {
+  it('refuses generator shapes whose dimensions multiply past the node limit', () => {
+    const wave = refusal(() =>
+      parseGraphDocument({ generator: 'wavefront', rows: 10_000, cols: 10_000 }),
+    );
+    expect(wave).toEqual({
+      field: 'cols',
+      message: `cols must keep rows × cols <= ${MAX_GRAPH_NODES} nodes (10000 × 10000 = 100000000)`,
+    });
+    const layered = refusal(() =>
+      parseGraphDocument({ generator: 'layered-random', levels: 100_000, width: 100_000 }),
+    );
+    expect(layered.field).toBe('width');
+    expect(refusal(() => parseGraphDocument({ generator: 'chain', length: 1e9 })).message).toBe(
+      `length must be <= ${MAX_GRAPH_NODES}`,
+    );
+    expect(refusal(() => parseGraphDocument({ generator: 'binary-tree', depth: 24 })).message).toBe(
+      'depth must be <= 20',
+    );
+    // At the limit it is accepted.
+    expect(() =>
+      parseGraphDocument({ generator: 'wavefront', rows: 1024, cols: 1024 }),
+    ).not.toThrow();
+  });
+
+  it('checks a workload graph inside parseWorkload, under graph., and its total over a list', () => {
+    expect(
+      refusal(() => parseWorkload({ graph: { generator: 'wavefront', rows: 1e4, cols: 1e4 } }))
+        .field,
+    ).toBe('graph.cols');
+    expect(refusal(() => parseWorkload({ graph: { nodes: [{ id: 'a', cost: -1 }] } }))).toEqual({
+      field: 'graph.nodes[0].cost',
+      message: 'graph.nodes[0].cost must be >= 0',
+    });
+    const chain = { generator: 'chain', length: MAX_GRAPH_NODES };
+    expect(refusal(() => parseWorkload({ graph: [chain, chain] }))).toEqual({
+      field: 'graph',
+      message: `graph must hold <= ${MAX_GRAPH_NODES} nodes in all its graphs (holds ${2 * MAX_GRAPH_NODES})`,
+    });
+  });
+});
+
+describe('integer limits', () => {
+  it('names a knob’s own maximum at 1e308, not the safe-integer range', () => {
+    const result = engineConfigPatchSchema.safeParse({ workers: 1e308 });
+    expect(result.success).toBe(false);
+    if (!result.success)
+      expect(schemaError(result.error, 'INVALID_CONFIG').message).toBe('workers must be <= 256');
+    expect(() => parseEngineConfig({ workers: 4 })).not.toThrow();
+    expect(
+      refusal(() => parseWorkload({ classes: [klass({ basePriority: 1e308 })] })).message,
+    ).toBe('classes[0].basePriority must be <= 100');
+  });
+});

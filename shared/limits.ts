@@ -1,0 +1,35 @@
+/**
+ * The largest workload and graph the engine accepts, so that no single document can freeze the
+ * event loop or exhaust memory (docs/limits.md). A value over a limit is refused up front by the
+ * schema, as `INVALID_WORKLOAD` naming the field and the limit.
+ *
+ * The figures come from measuring this engine (Node 20, one 2-core 23 GB machine):
+ * - a split costs about 610 bytes once drawn and submitted (its draft plus the executor's
+ *   records), and drawing plus submitting 100,000 of them took 1.5 s on the event loop; a job
+ *   is drawn whole when it arrives, so one job is held to 10,000 splits (≈ 6 MB, ≈ 150 ms);
+ * - a graph node costs about 70 bytes compiled and running (typed arrays: cost, b-level, order,
+ *   in-degree, state), an edge about 24 bytes at its peak while generated (from/to growing, then
+ *   the successor list); 2^20 nodes and 4 × 2^20 edges are ≈ 170 MB, compiled in under a second;
+ * - arrivals are drawn lazily, one pending timer per class, so the count of jobs bounds the run's
+ *   work rather than its memory; the executor holds at most `maxQueued` splits (its maximum is
+ *   10,000,000), which is also the most splits a workload may ask for in all.
+ */
+
+/** Splits in one job: `tasks × (splits.leaf + splits.intermediate)`. */
+export const MAX_SPLITS_PER_JOB = 10_000;
+/** Jobs one class submits (`arrival.count`), and tasks a Trino spec runs (`totalTasks`). */
+export const MAX_ARRIVALS = 1_000_000;
+/** Splits a whole workload may submit: the sum over classes of jobs × splits per job. */
+export const MAX_WORKLOAD_SPLITS = 10_000_000;
+/** Arrivals per second of one class (`arrival.rate`; `everyMs` at its minimum gives the same). */
+export const MAX_ARRIVAL_RATE = 1_000_000;
+/** Job classes in a workload, and specs in a Trino simulation (the span rings name at most 1024). */
+export const MAX_CLASSES = 1024;
+/** Steps of a Trino timeline. */
+export const MAX_TIMELINE_STEPS = 100_000;
+/** Splits a Trino simulation keeps outstanding at once (concurrent tasks × splits each). */
+export const MAX_TRINO_OUTSTANDING = 100_000;
+/** Nodes of one graph, and of all the graphs of one workload together (2^20). */
+export const MAX_GRAPH_NODES = 1 << 20;
+/** Edges of one graph (4 per node on average at the node limit). */
+export const MAX_GRAPH_EDGES = 4 * MAX_GRAPH_NODES;
