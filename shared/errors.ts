@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   KERNEL_FAILED: 'a kernel or user module threw',
   CANCELLED: 'the job was cancelled',
   ENGINE_CLOSED: 'the engine has been shut down',
+  UNAUTHORIZED:
+    'the request carries no token, or not the one this server was started with (HTTP 401: a restarted server has a new token unless it keeps one)',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

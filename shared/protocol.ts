@@ -130,7 +130,7 @@ export interface CompareReportRow {
   makespanMs: number;
   stoppedAtMs: number | null;
   classes: Record<string, CompareClassRow>;
-  /** Each level's share of the scheduled time, 0..1 (sums to 1 when anything ran). */
+  /** Each level's share of the charged time (`chargedShares`), 0..1, to 4 decimals. */
   levelShares: { level: number; label: string; share: number }[];
   utilization: number;
   jain: number;
@@ -273,6 +273,19 @@ export interface LevelRow {
   chargedNanos?: number;
   /** MLFQ `levelMinPriority` (−1 when unset); null for policies without one. */
   minPriority: number | null;
+}
+
+/**
+ * Each row's share of the charged time (`LevelRow.chargedNanos`, or the row's time where a row
+ * has none), 0..1, summing to 1 when anything was charged (all 0 otherwise). The one definition
+ * of a level share: the app's share panel and `schedlab run --json` `levels[].share` use it.
+ */
+export function chargedShares(
+  rows: readonly { chargedNanos?: number; scheduledNanos: number }[],
+): number[] {
+  const charged = rows.map((r) => r.chargedNanos ?? r.scheduledNanos);
+  const total = charged.reduce((a, b) => a + b, 0);
+  return charged.map((c) => (total > 0 ? c / total : 0));
 }
 
 /**
