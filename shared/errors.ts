@@ -21,6 +21,8 @@ export const ERROR_CODES = {
     'a quantum overran past hardKillAfterMs (or did not stop after its cancel): its worker was terminated',
   CANCELLED: 'the job was cancelled',
   ENGINE_CLOSED: 'the engine has been shut down',
+  UNAUTHORIZED:
+    'the request carries no token, or not the one this server was started with (HTTP 401: a restarted server has a new token unless it keeps one)',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -132,7 +132,7 @@ export interface CompareReportRow {
   makespanMs: number;
   stoppedAtMs: number | null;
   classes: Record<string, CompareClassRow>;
-  /** Each level's share of the scheduled time, 0..1 (sums to 1 when anything ran). */
+  /** Each level's share of the charged time (`chargedShares`), 0..1, to 4 decimals. */
   levelShares: { level: number; label: string; share: number }[];
   utilization: number;
   jain: number;
@@ -185,8 +185,20 @@ export const commandSchemas = {
     type: z.literal('configureGraph'),
     config: graphConfigPatchSchema,
   }),
+  /**
+   * Cancels every queued and running job, and a running graph run; answers `{ cancelled }`, the
+   * number of jobs (a graph run counts as one) it cancelled.
+   */
+  cancelAll: z.object({ ...base, type: z.literal('cancelAll') }),
+  /** Restarts the window of the frames' `latency` and `wait` tables (`Frame.statsSinceNanos`). */
+  resetStats: z.object({ ...base, type: z.literal('resetStats') }),
   /** Sim backend: how many virtual ms pass per real ms while running live. */
-  setSpeed: z.object({ ...base, type: z.literal('setSpeed'), speed: z.number().gt(0).max(1e6) }),
+  setSpeed: z.object({
+    ...base,
+    type: z.literal('setSpeed'),
+    /** `max`: as fast as the host keeps up (frames still go out at the frame rate). */
+    speed: z.union([z.number().gt(0).max(1e6), z.literal('max')]),
+  }),
   /**
    * Runs one seeded workload (a preset, or a workload document) once per config on a fresh
    * simulator, apart from the live session, and answers with one report per config.
@@ -225,6 +237,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.setSpeed,
   commandSchemas.configureGraph,
   commandSchemas.compare,
+  commandSchemas.cancelAll,
+  commandSchemas.resetStats,
 ]);
 export type Command = z.infer<typeof commandSchema>;
 export type CommandOf<T extends CommandType> = z.infer<(typeof commandSchemas)[T]>;
@@ -239,14 +253,41 @@ export type CommandResult = CommandOk | CommandError;
 
 // ─── frames ─────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * One row of the policy's table: an MLFQ level, a PRIO band (`p0-19` …) or the single row of
+ * `fifo` / `fair`. Two times, which mean different things (docs/metrics.md):
+ * - `scheduledNanos` is the queue's internal level clock: for MLFQ Trino's `levelScheduledTime`,
+ *   which the quanta charge but which also jumps when an empty level is caught up on `offer`
+ *   (so it is not a measure of service); for other policies the quantum time of the row.
+ * - `chargedNanos` is the time actually charged to the row, cumulative since the session (or
+ *   run) began: for MLFQ what quanta contributed to each level after the contribution cap, split
+ *   across levels when a quantum crosses a threshold (exactly what `updatePriority` adds, never
+ *   the catch-up jumps); for other policies the quantum time attributed to the row. Level shares
+ *   (the app's share panel, `schedlab run --json` `levels[].share`) are shares of this.
+ */
 export interface LevelRow {
   level: number;
   label: string;
   depth: number;
   scheduledNanos: number;
   selections: number;
+  /** See the interface comment. Optional: added after the first release. */
+  chargedNanos?: number;
   /** MLFQ `levelMinPriority` (−1 when unset); null for policies without one. */
   minPriority: number | null;
+}
+
+/**
+ * Each row's share of the charged time (`LevelRow.chargedNanos`, or the row's time where a row
+ * has none), 0..1, summing to 1 when anything was charged (all 0 otherwise). The one definition
+ * of a level share: the app's share panel and `schedlab run --json` `levels[].share` use it.
+ */
+export function chargedShares(
+  rows: readonly { chargedNanos?: number; scheduledNanos: number }[],
+): number[] {
+  const charged = rows.map((r) => r.chargedNanos ?? r.scheduledNanos);
+  const total = charged.reduce((a, b) => a + b, 0);
+  return charged.map((c) => (total > 0 ? c / total : 0));
 }
 
 /**
@@ -497,7 +538,17 @@ export interface Frame {
   graph?: GraphFrame | null;
   /** Graph policy / executor overrides now (`configureGraph`). */
   graphConfig?: GraphConfig;
+  /** Sim backend: virtual ms per real ms of the live loop, or `max` (as fast as it goes). */
+  speed?: number | 'max';
+  /**
+   * Backend time (ns) where the `latency` and `wait` tables' window starts: the later of 60 s
+   * (`STATS_WINDOW_SECONDS`) ago and the last reset (`resetStats`, or a preset / workload change).
+   */
+  statsSinceNanos?: number;
 }
+
+/** How far back a frame's `latency` and `wait` tables reach at most (s). */
+export const STATS_WINDOW_SECONDS = 60;
 
 /**
  * One frame's chart values (queue depth, scheduled time and selections per level, utilization,
@@ -513,6 +564,12 @@ export interface HistoryPoint {
   succeeded: number;
   submitted: number;
   live: number;
+  /** Per row, cumulative (see `LevelRow.chargedNanos`). Optional: added after the first release. */
+  chargedNanos?: number[];
+  /** The policy when the point was taken: what its rows meant then. */
+  policy?: PolicyName;
+  /** The row labels when the point was taken (`L0` …, `p0-19` …, `fifo`, `fair`). */
+  labels?: string[];
 }
 
 /** A frame's chart series as one history point (the host's ring and the renderer's charts). */
@@ -528,6 +585,9 @@ export function historyPoint(frame: Frame): HistoryPoint {
     succeeded: c.succeeded,
     submitted: c.submitted,
     live: c.live,
+    chargedNanos: frame.levels.map((l) => l.chargedNanos ?? l.scheduledNanos),
+    policy: frame.policy,
+    labels: frame.levels.map((l) => l.label),
   };
 }
 

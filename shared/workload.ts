@@ -152,7 +152,7 @@ const jobClassSchema = z.strictObject({
   basePriority: z.number().int().min(0).max(100).default(50),
   retries: z.number().int().min(0).default(0),
   /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
-  maxDriversPerTask: count.optional(),
+  maxDriversPerTask: count(100_000).optional(),
 });
 export type JobClass = z.output<typeof jobClassSchema>;
 
@@ -166,7 +166,7 @@ const trinoSpecSchema = z.strictObject({
   generator: z.union([z.enum(TRINO_GENERATORS), simpleGenerator]),
   kernel: kernelSchema.default('spin'),
   /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
-  maxDriversPerTask: count.optional(),
+  maxDriversPerTask: count(100_000).optional(),
 });
 export type TrinoSpec = z.output<typeof trinoSpecSchema>;
 

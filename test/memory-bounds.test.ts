@@ -207,7 +207,7 @@ describe('memory stays bounded over a long run', () => {
       expect(inner.book.jobEnd.length).toBe(listeners.job);
       expect(inner.book.splitEnd.length).toBe(listeners.split);
       // Percentile tables: one histogram per class (capped) and per band.
-      const lat = session.stats.latency.read();
+      const lat = session.stats.latency.read(session.executor.now());
       expect(Object.keys(lat.byClass).sort()).toEqual(['interactive', 'io', 'scan', 'sleepy']);
       expect(Object.keys(lat.byBand).length).toBeLessThanOrEqual(5);
       expect(inner.spans.classNames.length).toBe(4);
@@ -366,7 +366,7 @@ describe('per-class state', () => {
     }
     (session.backend as SimBackend).runUntilIdle();
     const names = internals(session.executor).spans.classNames.length;
-    const latency = session.stats.latency.read();
+    const latency = session.stats.latency.read(session.executor.now());
     await session.close();
     return { names, latency };
   };

@@ -18,11 +18,17 @@ export const USAGE = `usage: schedlab <command> [options]
       --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--json]
   presets [--json]       list the shipped workloads
   serve [--port N] [--preset NAME]   browser mode: the app over HTTP + WebSocket on 127.0.0.1
+      [--backend threads|sim] [--speed X|max] [--seed N]
+      [--token TOKEN | --token-file PATH | --keep-token]
   bench [suite…]         run the benchmarks (bench/index.ts)
 
 --duration is workload time (on threads a Trino preset's 20 minutes pass in 12 s of wall time).
 --policy on a graph workload (diamond, random-layered-dag, …) is the graph's ready-queue policy:
 fifo, lifo, most-successors, sjf, ljf or critical-path. --seed reseeds its generated graphs too.
+serve --backend sim: the live app over the simulator, paced at --speed × real time (max: as
+fast as it goes), seeded: with the same --seed it shows what \`run <preset> --seed N\` reports.
+serve --keep-token keeps the token in $XDG_STATE_HOME/schedlab/token (~/.local/state/…), so a
+restarted server keeps the URL an open tab has; --token-file PATH does the same with PATH.
 --progress: a line redrawn in place on a terminal (the default there unless --json); elsewhere,
 plain lines on stderr about once a second.
 --set takes an engine setting (levelTimeMultiplier=4, policy=fifo, workers=8) or a workload

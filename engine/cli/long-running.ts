@@ -13,17 +13,37 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       port: { type: 'string' },
       preset: { type: 'string' },
       'no-build': { type: 'boolean' },
+      backend: { type: 'string' },
+      speed: { type: 'string' },
+      seed: { type: 'string' },
+      token: { type: 'string' },
+      'token-file': { type: 'string' },
+      'keep-token': { type: 'boolean' },
     },
   });
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new UsageError(`--port ${values.port}: must be an integer in 0..65535`);
   const { serveBrowserMode } = await import('../host/server/browser-mode.ts');
+  const { defaultTokenFile } = await import('../host/server/token-file.ts');
+  const sim = serveBackend(values.backend) === 'sim';
+  if (!sim && (values.speed !== undefined || values.seed !== undefined))
+    throw new UsageError('--speed and --seed need --backend sim');
+  const tokens = [values.token, values['token-file'], values['keep-token']].filter(
+    (v) => v !== undefined,
+  );
+  if (tokens.length > 1)
+    throw new UsageError('--token, --token-file and --keep-token: give at most one');
+  const tokenFile = values['keep-token'] === true ? defaultTokenFile() : values['token-file'];
   const mode = await serveBrowserMode({
     root,
     port,
     build: values['no-build'] !== true,
     ...(values.preset === undefined ? {} : { preset: values.preset }),
+    ...(sim ? { backend: 'sim' as const, speed: serveSpeed(values.speed) } : {}),
+    ...(values.seed === undefined ? {} : { seed: serveSeed(values.seed) }),
+    ...(values.token === undefined ? {} : { token: values.token }),
+    ...(tokenFile === undefined ? {} : { tokenFile }),
     log: (line) => io.err(`${line}\n`),
   });
   io.out(`SchedLab browser mode: ${mode.url}\n(Ctrl-C to stop)\n`);
@@ -34,6 +54,28 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   });
   await mode.close();
   return 0;
+}
+
+function serveBackend(value: string | undefined): 'threads' | 'sim' {
+  if (value === undefined || value === 'threads' || value === 'sim') return value ?? 'threads';
+  throw new UsageError(`--backend ${value}: must be threads or sim`);
+}
+
+/** Virtual time per real time: a number in (0, 1e6] (as `setSpeed`), or `max`. */
+function serveSpeed(value: string | undefined): number | 'max' {
+  if (value === undefined) return 1;
+  if (value === 'max') return 'max';
+  const speed = Number(value);
+  if (!(speed > 0 && speed <= 1e6))
+    throw new UsageError(`--speed ${value}: must be a number in (0, 1000000] or max`);
+  return speed;
+}
+
+function serveSeed(value: string): number {
+  const seed = Number(value);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
+    throw new UsageError(`--seed ${value}: must be an integer in 0..4294967295`);
+  return seed;
 }
 
 export async function benchCommand(suites: string[]): Promise<number> {

@@ -25,9 +25,16 @@ import {
   type MultilevelSplitQueueOptions,
 } from './mlfq-config.ts';
 
-/** A telemetry row: `LevelStat` plus the level's current minimum priority (−1 until set). */
+/**
+ * A telemetry row: `LevelStat` plus the level's current minimum priority (−1 until set) and its
+ * charged time. `scheduledNanos` is the queue's internal level clock (`levelScheduledTime`, which
+ * `offer` also sets when an empty level is caught up); `chargedNanos` is only what quanta
+ * contributed to the level (after the contribution cap, split across levels when a quantum
+ * crosses a threshold), cumulative since the queue was made: the basis of level shares.
+ */
 export interface MlfqLevelStat extends LevelStat {
   readonly levelMinPriority: number;
+  readonly chargedNanos: number;
 }
 
 export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
@@ -36,6 +43,8 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   private readonly waiting: LevelHeap<S>[] = [];
   private readonly index = new SplitIndex<LevelEntry<S>>();
   private readonly levelScheduledTime: number[] = new Array<number>(LEVEL_COUNT).fill(0);
+  /** What `advance` charged to each level, never the catch-up jumps of `enqueue`. */
+  private readonly levelChargedTime: number[] = new Array<number>(LEVEL_COUNT).fill(0);
   private readonly levelMinPriority: number[] = new Array<number>(LEVEL_COUNT).fill(-1);
   private readonly selectedCount: number[] = new Array<number>(LEVEL_COUNT).fill(0);
   /** Stamped on every Priority this queue gives a group (see `PricedPriority`). */
@@ -148,6 +157,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     const contribution = Math.min(quantaNanos, this.contributionCap);
     if (oldLevel === newLevel) {
       this.levelScheduledTime[oldLevel]! += contribution;
+      this.levelChargedTime[oldLevel]! += contribution;
       this.advancedLevel = oldLevel;
       return priority.levelPriority + quantaNanos;
     }
@@ -159,10 +169,12 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       const width = this.thresholds[level + 1]! - this.thresholds[level]!;
       const accrued = Math.min(width, remainingContribution);
       this.levelScheduledTime[level]! += accrued;
+      this.levelChargedTime[level]! += accrued;
       remainingContribution -= accrued;
       remainingTaskTime -= accrued;
     }
     this.levelScheduledTime[newLevel]! += remainingContribution;
+    this.levelChargedTime[newLevel]! += remainingContribution;
     const levelMin = this.getLevelMinPriority(newLevel, scheduledNanos);
     this.advancedLevel = newLevel;
     return levelMin + remainingTaskTime;
@@ -243,6 +255,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       scheduledNanos: this.levelScheduledTime[level]!,
       selections: this.selectedCount[level]!,
       levelMinPriority: this.levelMinPriority[level]!,
+      chargedNanos: this.levelChargedTime[level]!,
     }));
   }
 

@@ -114,10 +114,9 @@ export function formatCompare(result: CompareResult): string {
   }
   const levels = Math.max(...reports.map((r) => r.levels.length));
   for (let l = 0; l < levels; l++) {
-    row(`L${l} time share`, (r) => {
-      const total = r.levels.reduce((n, x) => n + x.scheduledMs, 0);
+    row(`L${l} charged share`, (r) => {
       const lv = r.levels[l];
-      return lv === undefined || total === 0 ? '-' : pct(lv.scheduledMs / total);
+      return lv?.share === undefined ? '-' : pct(lv.share);
     });
   }
   return `${result.workload} · sim · seed ${result.seed}\n\n${table(['', ...result.runs.map((r) => r.label)], rows)}`;

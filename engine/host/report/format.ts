@@ -74,14 +74,15 @@ export function formatReport(r: RunReport, wallMs?: number): string {
     ),
   );
   out.push('');
-  const total = r.levels.reduce((n, l) => n + l.scheduledMs, 0);
+  // `charged` is what the level shares are taken from; `dispatched` is quanta by dispatch level.
   out.push(
     table(
-      ['level', 'scheduled', 'share', 'selections'],
+      ['level', 'charged', 'share', 'dispatched', 'selections'],
       r.levels.map((l) => [
         l.label,
+        fmtMs(l.chargedMs ?? l.scheduledMs),
+        pct(l.share ?? 0),
         fmtMs(l.scheduledMs),
-        pct(total > 0 ? l.scheduledMs / total : 0),
         String(l.selections),
       ]),
     ),

@@ -11,11 +11,23 @@ import type { GraphMetricsRow } from '../../../shared/protocol.ts';
 import type { ClassReport } from './class-stats.ts';
 import type { TrinoSummaryJson } from './trino-stats.ts';
 
+/** Every figure's definition: docs/metrics.md. */
 export interface LevelReport {
   level: number;
   label: string;
-  /** Time spent running splits while they were at this level (from the quanta themselves). */
+  /**
+   * Time spent running splits that were dispatched at this level (each quantum whole, by the
+   * level its split had at dispatch; from the quanta themselves).
+   */
   scheduledMs: number;
+  /**
+   * Time charged to this level over the run (`LevelRow.chargedNanos`): for MLFQ what quanta
+   * contributed after the contribution cap, split across levels when a quantum crosses a
+   * threshold; for other policies the quantum time of the row.
+   */
+  chargedMs?: number;
+  /** This level's share of the charged time over the run, 0..1 (`chargedShares`). */
+  share?: number;
   selections: number;
   /** Deepest this level's ready queue was, sampled every 100 ms of run time (50 ms on threads). */
   maxDepth?: number;

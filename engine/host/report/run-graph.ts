@@ -289,7 +289,16 @@ export function graphReport(
     makespanMs: ms3(g.makespanNanos),
     stoppedAtMs: null,
     classes: g.classes,
-    levels: [{ level: 0, label: 'graph', scheduledMs: g.dag.workMs, selections: g.dispatches }],
+    levels: [
+      {
+        level: 0,
+        label: 'graph',
+        scheduledMs: g.dag.workMs,
+        chargedMs: g.dag.workMs,
+        share: g.dag.workMs > 0 ? 1 : 0,
+        selections: g.dispatches,
+      },
+    ],
     workers: { count: config.workers, utilization: g.dag.utilization },
     fairness: { jain: 1 },
     counters: {

@@ -8,6 +8,7 @@
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { Workload } from '../../../shared/workload.ts';
+import { chargedShares } from '../../../shared/protocol.ts';
 import { createRng } from '../../core/workload/rng.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { SimBackend } from '../../runtime/sim/sim-backend.ts';
@@ -216,6 +217,7 @@ export async function runWorkload(
   const makespan = (endNanos - origin) / scale;
   const c = executor.counters;
   const levelRows = executor.levels();
+  const shares = chargedShares(levelRows);
   const submitted = new Map<string, number>(classes.submitted);
   for (const s of trino?.stats() ?? []) submitted.set(s.name, s.created);
   const report: RunReport = {
@@ -237,6 +239,8 @@ export async function runWorkload(
         level,
         label: levelRows[level]?.label ?? `L${level}`,
         scheduledMs: ms3(nanos / scale),
+        chargedMs: ms3((levelRows[level]?.chargedNanos ?? 0) / scale),
+        share: shares[level] ?? 0,
         selections: levelRows[level]?.selections ?? 0,
         maxDepth: collector.maxDepth[level] ?? 0,
       }))

@@ -46,6 +46,16 @@ class LogHistogram {
     counts[slot]!++;
   }
 
+  /** Adds (`sign` 1) or takes away (−1) every count of `other` (a window's slices come and go). */
+  fold(other: LogHistogram, sign: 1 | -1): void {
+    other.bands.forEach((counts, band) => {
+      if (counts === undefined) return;
+      while (this.bands.length <= band) this.bands.push(undefined);
+      const mine = (this.bands[band] ??= new Float64Array(SUB));
+      for (let slot = 0; slot < SUB; slot++) mine[slot]! += sign * counts[slot]!;
+    });
+  }
+
   /** The upper edge (µs) of the bucket holding the `rank`-th smallest value (1-based). */
   valueAtRank(rank: number): number {
     let seen = 0;
@@ -71,6 +81,23 @@ export class Summary {
     return this.n;
   }
 
+  /** The longest sample (ns); after `fold(…, −1)` only an upper bound (see `fold`). */
+  get max(): number {
+    return this.maxNanos;
+  }
+
+  /**
+   * Adds (`sign` 1) or takes away (−1) every sample of `other`, so a window can be kept as a
+   * running total of its slices. Taking away cannot lower `max`: a windowed reader passes the
+   * max of the slices it holds to `toMs`.
+   */
+  fold(other: Summary, sign: 1 | -1): void {
+    this.h.fold(other.h, sign);
+    this.n += sign * other.n;
+    this.sum += sign * other.sum;
+    if (sign > 0 && other.maxNanos > this.maxNanos) this.maxNanos = other.maxNanos;
+  }
+
   record(nanos: number): void {
     const v = nanos > 0 ? nanos : 0;
     this.h.record(v / 1000);
@@ -79,18 +106,21 @@ export class Summary {
     if (v > this.maxNanos) this.maxNanos = v;
   }
 
-  /** In ms (3 decimals), divided by `scale` (threads `timeScale`); zeros when nothing was recorded. */
-  toMs(scale = 1): Percentiles {
+  /**
+   * In ms (3 decimals), divided by `scale` (threads `timeScale`); zeros when nothing was recorded.
+   * `maxNanos`: the true max where this summary is a window's running total (see `fold`).
+   */
+  toMs(scale = 1, maxNanos = this.maxNanos): Percentiles {
     if (this.n === 0) return { p50: 0, p95: 0, p99: 0, max: 0, mean: 0 };
     const at = (p: number) => {
       const us = this.h.valueAtRank(Math.max(1, Math.ceil((p / 100) * this.n)));
-      return round3(Math.min(us / 1000, this.maxNanos / 1e6) / scale);
+      return round3(Math.min(us / 1000, maxNanos / 1e6) / scale);
     };
     return {
       p50: at(50),
       p95: at(95),
       p99: at(99),
-      max: round3(this.maxNanos / 1e6 / scale),
+      max: round3(maxNanos / 1e6 / scale),
       mean: round3(this.sum / this.n / 1e6 / scale),
     };
   }

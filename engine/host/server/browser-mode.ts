@@ -1,13 +1,16 @@
 /**
  * Browser mode in one call (`npm start` without Electron, `schedlab serve`, the e2e fixture): the
- * renderer built if stale, a live session on real threads running the default preset, and the
- * token-guarded server on 127.0.0.1. Closing stops the server first, then the workers.
+ * renderer built if stale, a live session (real threads, or the seeded simulator) running the
+ * default preset, and the token-guarded server on 127.0.0.1 — with a fresh token, or one given or
+ * kept in a file (token-file.ts) so a restart keeps the URL. Closing stops the server first, then
+ * the workers.
  */
 import { ensureRendererBuilt, rendererDir } from './renderer-build.ts';
 import { startLiveSession, type LiveSessionOptions } from './live-session.ts';
 import { startServer } from './server.ts';
+import { resolveToken, type TokenChoice } from './token-file.ts';
 
-export interface BrowserModeOptions extends LiveSessionOptions {
+export interface BrowserModeOptions extends LiveSessionOptions, TokenChoice {
   /** Repository root (where `dist/renderer` is built). */
   root: string;
   /** 0 picks a free port. */
@@ -24,6 +27,8 @@ export interface BrowserMode {
 
 export async function serveBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
   const log = options.log ?? (() => {});
+  // A bad token or unreadable token file is refused before anything starts.
+  const token = resolveToken(options);
   if (options.build !== false) ensureRendererBuilt(options.root, log);
   const live = await startLiveSession(options);
   try {
@@ -31,6 +36,7 @@ export async function serveBrowserMode(options: BrowserModeOptions): Promise<Bro
       session: live,
       staticDir: rendererDir(options.root),
       port: options.port ?? 0,
+      ...(token === undefined ? {} : { token }),
     });
     return {
       url: server.url,

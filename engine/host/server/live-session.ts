@@ -1,11 +1,15 @@
 /**
  * The live session both app hosts run (Electron main and browser mode): an engine `Session` on
- * the real `threads` backend, frames at 10 Hz on the wall clock, and the default preset started
- * at once, so the first thing a user sees is a live scheduler.
+ * the real `threads` backend (or, with `backend: 'sim'`, on the seeded simulator paced at `speed`
+ * × real time), frames at 10 Hz on the wall clock, and the default preset started at once, so the
+ * first thing a user sees is a live scheduler. A sim session with a seed shows exactly what
+ * `schedlab run <preset> --seed N` reports (its first round of the preset is that run).
  */
 import { availableParallelism } from 'node:os';
 import type { EngineConfig, EngineConfigPatch } from '../../../shared/config.ts';
 import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import type { Backend } from '../../runtime/backend.ts';
+import { SimBackend } from '../../runtime/sim/index.ts';
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
 import { DEFAULT_SEED, Session, type WorkloadHandler } from '../session/index.ts';
 import type { HostSession } from './host-session.ts';
@@ -22,6 +26,15 @@ export interface LiveSessionOptions {
   workloads?: WorkloadHandler;
   frameHz?: number;
   log?: (line: string) => void;
+  /** `threads` (the default: real workers) or `sim` (the simulator, reproducible). */
+  backend?: 'threads' | 'sim';
+  /** Sim only: virtual time per real time (default 1), or `max`. */
+  speed?: number | 'max';
+  /**
+   * The seed of the backend and of the presets' jobs (as `schedlab run --seed`); unset, the
+   * backend uses `DEFAULT_SEED` and a preset its own seed.
+   */
+  seed?: number;
 }
 
 export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame> {
@@ -35,17 +48,32 @@ export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame>
 export async function startLiveSession(options: LiveSessionOptions = {}): Promise<LiveSession> {
   const log = options.log ?? (() => {});
   const config = options.config ?? {};
+  const sim = options.backend === 'sim';
   // The Session's own seed: injected failures (failProbability) replay run to run.
-  const backend = new ThreadsBackend({
-    ...(config.workers === undefined ? {} : { workers: config.workers }),
-    seed: DEFAULT_SEED,
-  });
+  const seed = options.seed ?? DEFAULT_SEED;
+  const workers = config.workers === undefined ? {} : { workers: config.workers };
+  const backend: Backend = sim
+    ? new SimBackend({ workers: config.workers ?? 4, seed })
+    : new ThreadsBackend({ ...workers, seed });
   const own =
     options.workloads === undefined
-      ? liveWorkloads({ loop: true, cores: availableParallelism(), log })
+      ? liveWorkloads({
+          loop: true,
+          // The sim has no cores to fit: it runs a preset's workers as written, like `run`.
+          ...(sim ? {} : { cores: availableParallelism() }),
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+          log,
+        })
       : null;
   const workloads: WorkloadHandler = own ?? options.workloads ?? {};
-  const session = new Session({ backend, config, frameHz: options.frameHz ?? 10, workloads });
+  const session = new Session({
+    backend,
+    config,
+    frameHz: options.frameHz ?? 10,
+    workloads,
+    seed,
+    ...(options.speed === undefined ? {} : { speed: options.speed }),
+  });
   session.start();
 
   const preset = options.preset === undefined ? DEFAULT_PRESET : options.preset;

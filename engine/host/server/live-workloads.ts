@@ -51,6 +51,11 @@ export interface LiveWorkloadOptions {
    */
   readonly cores?: number;
   readonly log?: (line: string) => void;
+  /**
+   * Draws each workload's jobs from this seed (round r from `seed + r`) instead of the
+   * workload's own, as `schedlab run --seed` does: a seeded sim session replays that run.
+   */
+  readonly seed?: number;
 }
 
 export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads {
@@ -77,7 +82,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
     running?.stop();
     ctx.session.graphs.cancel();
     ctx.executor.configure(patch);
-    running = runLive(workload, ctx, options.loop === true);
+    running = runLive(workload, ctx, options.loop === true, options.seed ?? workload.seed);
     return { workload: workload.name };
   };
 
@@ -105,7 +110,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
   };
 }
 
-function runLive(workload: Workload, ctx: WorkloadContext, loop: boolean): Running {
+function runLive(workload: Workload, ctx: WorkloadContext, loop: boolean, seed: number): Running {
   const { executor, backend } = ctx;
   const scale = backend.kind === 'threads' ? workload.timeScale : 1;
   let round = 0;
@@ -116,8 +121,8 @@ function runLive(workload: Workload, ctx: WorkloadContext, loop: boolean): Runni
 
   const begin = () => {
     const origin = backend.now();
-    // Each round draws fresh jobs (seed + round), reproducible from the workload's seed.
-    const rng = createRng(workload.seed + round++);
+    // Each round draws fresh jobs (seed + round), reproducible from the seed.
+    const rng = createRng(seed + round++);
     classes = new ClassDriver(executor, workload.classes ?? [], rng, {
       originNanos: origin,
       scale,

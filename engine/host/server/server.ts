@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { ErrorInfo } from '../../../shared/errors.ts';
 import { WS_PATH } from '../../../shared/transport.ts';
 import { ClientLink, type PreparedFrame } from './client-link.ts';
 import { contentSecurityPolicy } from './csp.ts';
@@ -61,7 +62,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = requestUrl(req);
     if (url.pathname !== WS_PATH || !tokenMatches(url.searchParams.get('token'), token)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      const body = unauthorizedBody();
+      socket.end(
+        `HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -128,8 +132,8 @@ async function handleHttp(
   if (url.pathname === '/' || url.pathname === '/index.html') {
     if (!tokenMatches(url.searchParams.get('token'), token)) {
       res
-        .writeHead(401, { 'content-type': 'text/plain; charset=utf-8' })
-        .end('401: open the URL SchedLab printed, token included\n');
+        .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
+        .end(unauthorizedBody());
       return;
     }
     const index = join(staticDir, 'index.html');
@@ -149,6 +153,20 @@ async function handleHttp(
     return;
   }
   await sendFile(res, file, { 'cache-control': 'no-cache' }, headOnly);
+}
+
+/**
+ * A refused token's answer, as a coded error (shared/errors.ts) a tab can show: a page left open
+ * across a server restart finds out here that its session ended.
+ */
+export function unauthorizedBody(): string {
+  const error: ErrorInfo = {
+    code: 'UNAUTHORIZED',
+    message:
+      "this URL's token is not this server's: the session it opened has ended (the server restarted or stopped); open the URL SchedLab printed, token included",
+    field: 'token',
+  };
+  return `${JSON.stringify({ ok: false, error })}\n`;
 }
 
 function pageHeaders(port: number): Record<string, string> {

@@ -123,7 +123,6 @@ function defaultLabel(config: CompareConfigWire, i: number): string {
 }
 
 function reportRow(label: string, r: RunReport): CompareReportRow {
-  const total = r.levels.reduce((n, l) => n + l.scheduledMs, 0);
   return {
     label,
     config: r.config,
@@ -144,7 +143,7 @@ function reportRow(label: string, r: RunReport): CompareReportRow {
     levelShares: r.levels.map((l) => ({
       level: l.level,
       label: l.label,
-      share: total === 0 ? 0 : Math.round((l.scheduledMs / total) * 1e4) / 1e4,
+      share: Math.round((l.share ?? 0) * 1e4) / 1e4,
     })),
     utilization: r.workers.utilization,
     jain: r.fairness.jain,

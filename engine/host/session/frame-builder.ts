@@ -26,6 +26,19 @@ export interface FrameBuilderOptions {
    * percentiles and give `oldestWaitMs`; without it only ended waits count.
    */
   readonly waitsInProgress?: () => readonly OpenSample[];
+  /** Sim sessions: the live loop's pace now (`Frame.speed`). */
+  readonly speed?: () => number | 'max';
+}
+
+/** A duration (ms) as the app writes them: `850 ms`, `17.4 s`, `2:05`. */
+export function formatDuration(ms: number): string {
+  if (ms >= 60_000) {
+    const min = Math.floor(ms / 60_000);
+    const sec = Math.floor((ms - min * 60_000) / 1000);
+    return `${min}:${String(sec).padStart(2, '0')}`;
+  }
+  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)} s`;
+  return `${ms.toFixed(ms >= 100 ? 0 : 1)} ms`;
 }
 
 export class FrameBuilder {
@@ -47,12 +60,14 @@ export class FrameBuilder {
     this.maxSpans = options.maxSpansPerFrame ?? 20_000;
     this.maxJobs = options.maxJobRows ?? 200;
     this.waitsInProgress = options.waitsInProgress ?? null;
+    this.speed = options.speed ?? null;
     this.lastTime = executor.now();
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
     this.starvationMs = options.alarms?.starvationMs ?? 120_000;
   }
 
   private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
+  private readonly speed: (() => number | 'max') | null;
   private readonly urgentMs: number;
   private readonly starvationMs: number;
 
@@ -62,13 +77,13 @@ export class FrameBuilder {
     if (urgent !== undefined && urgent.p95 > this.urgentMs) {
       out.push({
         kind: 'urgent-wait',
-        message: `p0-19 p95 wait ${urgent.p95} ms exceeds ${this.urgentMs} ms`,
+        message: `p0-19 p95 wait ${formatDuration(urgent.p95)} exceeds ${formatDuration(this.urgentMs)}`,
       });
     }
     if (oldestWaitMs > this.starvationMs) {
       out.push({
         kind: 'starvation',
-        message: `a split has waited ${Math.round(oldestWaitMs)} ms (threshold ${this.starvationMs} ms)`,
+        message: `a split has waited ${formatDuration(oldestWaitMs)} (threshold ${formatDuration(this.starvationMs)})`,
       });
     }
     return out;
@@ -112,7 +127,7 @@ export class FrameBuilder {
       this.seq++;
     }
     const open = this.waitsInProgress?.() ?? null;
-    const wait = this.stats.wait.read(open ?? []);
+    const wait = this.stats.wait.read(now, open ?? []);
     let oldestWaitNanos = 0;
     if (open === null) oldestWaitNanos = ex.oldestWaitNanos();
     else for (const s of open) if (s.nanos > oldestWaitNanos) oldestWaitNanos = s.nanos;
@@ -130,7 +145,8 @@ export class FrameBuilder {
       levels: ex.levels(),
       workers,
       counters: ex.counters,
-      latency: this.stats.latency.read(),
+      latency: this.stats.latency.read(now),
+      statsSinceNanos: this.stats.sinceNanos(now),
       wait,
       fairness: ex.fairness(),
       utilization,
@@ -143,6 +159,7 @@ export class FrameBuilder {
       alarms,
       oldestWaitMs,
       runawaySplits: runaway,
+      ...(this.speed === null ? {} : { speed: this.speed() }),
     };
   }
 

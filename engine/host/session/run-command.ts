@@ -58,6 +58,7 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
         );
       const result = await load(cmd.workload, ctx);
       ex.record('workload', 'workload loaded');
+      session.stats.reset(ex.now());
       return { result: result ?? null };
     }
     case 'runPreset': {
@@ -70,12 +71,23 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
         );
       const result = await run(cmd.preset, cmd.options, ctx);
       ex.record('workload', `preset ${cmd.preset}`);
+      // The tables (and their alarms) describe this workload from now on, not the last one.
+      session.stats.reset(ex.now());
       return { result: result ?? null };
     }
     case 'snapshot':
       return { snapshot: session.snapshot() };
     case 'configureGraph':
       return { graphConfig: session.graphs.configure(cmd.config) };
+    case 'cancelAll': {
+      const graph = session.graphs.active ? 1 : 0;
+      session.graphs.cancel();
+      return { cancelled: ex.cancelAll() + graph };
+    }
+    case 'resetStats':
+      session.stats.reset(ex.now());
+      ex.record('stats', 'latency and wait tables reset');
+      return {};
     case 'setSpeed':
       session.speed = cmd.speed;
       ex.record('config', `speed: ${cmd.speed}`);

@@ -23,9 +23,37 @@ describe('Session snapshot: the charts’ history', () => {
         succeeded: f.counters.succeeded,
         submitted: f.counters.submitted,
         live: f.counters.live,
+        chargedNanos: f.levels.map((l) => l.chargedNanos),
+        policy: 'mlfq',
+        labels: ['L0', 'L1', 'L2', 'L3', 'L4'],
       });
     });
     expect(history[0]!.depth.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
+
+  it('keeps what each point meant across a policy switch: its policy, labels and charged time', () => {
+    const s = new Session({ config: { workers: 2, quantumMs: 10, policy: 'mlfq' }, frameHz: 10 });
+    for (let j = 0; j < 6; j++) s.executor.submitJob(oneTaskJob('a', intermediates(3, spin(900))));
+    s.advance(300);
+    s.executor.setPolicy('priority');
+    s.advance(300);
+    s.executor.setPolicy('mlfq');
+    s.advance(300);
+    const history = s.snapshot().history!;
+    expect(history.map((p) => p.policy)).toEqual([
+      ...Array<string>(3).fill('mlfq'),
+      ...Array<string>(3).fill('priority'),
+      ...Array<string>(3).fill('mlfq'),
+    ]);
+    expect(history[3]!.labels).toEqual(['p0-19', 'p20-39', 'p40-59', 'p60-79', 'p80-100']);
+    expect(history[0]!.labels).toEqual(['L0', 'L1', 'L2', 'L3', 'L4']);
+    // Charged time per level counts from the session's start: back on mlfq it goes on growing
+    // from where the first mlfq stretch left it (the new queue starts from zero).
+    const sum = (p: (typeof history)[number]) => p.chargedNanos!.reduce((a, b) => a + b, 0);
+    expect(sum(history[6]!)).toBeGreaterThanOrEqual(sum(history[2]!));
+    expect(sum(history[8]!)).toBeGreaterThan(sum(history[2]!));
+    // The priority stretch charged its own rows: every quantum of it went to the p40-59 band.
+    expect(sum(history[5]!)).toBeGreaterThan(0);
   });
 
   it(`keeps the last ${HISTORY_SECONDS} s of frames at the frame rate, never more`, () => {

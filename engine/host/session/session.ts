@@ -44,8 +44,8 @@ export interface SessionOptions {
   readonly backend?: Backend;
   readonly config?: EngineConfigPatch;
   readonly frameHz?: number;
-  /** Sim only: virtual ms per real ms in the live loop (default 1). */
-  readonly speed?: number;
+  /** Sim only: virtual ms per real ms in the live loop (default 1), or `max`. */
+  readonly speed?: number | 'max';
   readonly seed?: number;
   readonly executor?: ExecutorOptions;
   readonly workloads?: WorkloadHandler;
@@ -64,7 +64,7 @@ export class Session {
   readonly executor: Executor;
   readonly stats = new LatencyStats();
   readonly frameHz: number;
-  speed: number;
+  speed: number | 'max';
   workloads: WorkloadHandler | undefined;
   /** Graph runs (DESIGN.md §3.4): config, the current run, its frames section. */
   readonly graphs: SessionGraphs;
@@ -89,8 +89,10 @@ export class Session {
     this.workloads = options.workloads;
     this.graphs = new SessionGraphs(this.executor, options.seed ?? DEFAULT_SEED);
     const className = (i: number) => executor.spans.className(i);
+    const { speed: _speed, ...frameOptions } = options;
     this.frames = new FrameBuilder(this.executor, this.stats, {
-      ...options,
+      ...frameOptions,
+      ...(this.backend instanceof SimBackend ? { speed: () => this.speed } : {}),
       waitsInProgress: () => {
         const open: OpenSample[] = [];
         executor.forEachWaitInProgress((cls, nanos, priority) =>
@@ -100,13 +102,14 @@ export class Session {
       },
     });
     this.executor.onJobEnd((e) => {
-      if (e.state === 'succeeded' || e.state === 'failed') {
-        this.stats.latency.record(e.class, e.basePriority, e.endNanos - e.submitNanos);
+      // Succeeded jobs only, as a headless report's latency (report/class-stats.ts).
+      if (e.state === 'succeeded') {
+        this.stats.latency.record(e.class, e.basePriority, e.endNanos - e.submitNanos, e.endNanos);
       }
     });
     // Each wait as it ends, like a headless report (report/collector.ts); open ones at frame time.
     executor.onDispatchWait((cls, nanos, priority) =>
-      this.stats.wait.record(className(cls), priority, nanos),
+      this.stats.wait.record(className(cls), priority, nanos, executor.now()),
     );
   }
 
@@ -183,11 +186,26 @@ export class Session {
     this.timer = setInterval(() => {
       // A graph run pauses the executor; its sim clock still has to move for the graph.
       if (this.backend instanceof SimBackend && (!this.executor.paused || this.graphs.active)) {
-        this.backend.runUntil(this.backend.now() + Math.round(period * this.speed * 1e6));
+        this.stepSim(this.backend, period);
       }
       this.frame();
     }, period);
     this.timer.unref?.();
+  }
+
+  /**
+   * One live tick of the sim: `speed` × the frame period of virtual time; at `max`, frame
+   * intervals of virtual time for up to half the period of wall time (the rest is left for
+   * frames and commands), so the host stays responsive however fast the sim runs.
+   */
+  private stepSim(sim: SimBackend, periodMs: number): void {
+    if (this.speed !== 'max') {
+      sim.runUntil(sim.now() + Math.round(periodMs * this.speed * 1e6));
+      return;
+    }
+    const until = performance.now() + periodMs / 2;
+    do sim.runUntil(sim.now() + this.intervalNanos);
+    while (performance.now() < until && sim.pendingEvents > 0);
   }
 
   stop(): void {

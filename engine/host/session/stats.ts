@@ -1,42 +1,36 @@
 /**
- * Latency and wait percentiles per job class and per priority band, in HDR histograms
- * (hdr-histogram-js): fixed memory per key whatever the number of samples, and a bounded number
- * of keys (classes past `maxClasses` share one `(other)` row). Values are recorded in µs and
- * reported in ms.
+ * Latency and wait percentiles per job class and per priority band, over a window: the last
+ * `STATS_WINDOW_SECONDS` of backend time, or since the last `reset` (a `resetStats` command, or a
+ * preset or workload change) when that is later. The summaries are the headless report's own
+ * (report/summary-stats.ts), so the app and `schedlab run` give the same p95 for the same samples.
  *
- * Waits mean what a headless report's `waitMs` means (report/collector.ts): one sample per
- * wait of a split for a worker, recorded when the wait ends, plus — in each read — the waits
- * still in progress up to now, so a class that has waited for a minute without running shows a
- * minute, not nothing.
+ * The window moves in `SLICE_SECONDS` steps: each key keeps one summary per slice plus their
+ * running total, and a slice that leaves the window is taken out of the total. A read covers the
+ * current slice and the ones before it back to the window's length (`sinceNanos` says exactly
+ * from where). Memory is bounded: slices per key are few and fixed, keys past `maxClasses` share
+ * one `(other)` row, and a key with nothing left in its window is dropped — so a class from a
+ * workload that stopped a minute ago leaves the table.
+ *
+ * Waits mean what a headless report's `waitMs` means (report/collector.ts): one sample per wait
+ * of a split for a worker, recorded when the wait ends, plus — in each read — the waits still in
+ * progress up to now. Latency is submit → end of succeeded jobs, as in the report.
  */
-import * as hdr from 'hdr-histogram-js';
-import type { Percentiles, PercentileTable } from '../../../shared/protocol.ts';
+import {
+  STATS_WINDOW_SECONDS,
+  type Percentiles,
+  type PercentileTable,
+} from '../../../shared/protocol.ts';
+import { Summary } from '../report/summary-stats.ts';
 
-const MAX_MICROS = 1e10; // ~2.8 h: longer latencies are clamped (counted, at the top bucket)
+/** The window's step: it covers between (window − slice) and window of backend time. */
+export const SLICE_SECONDS = 10;
+const SLICE_NANOS = SLICE_SECONDS * 1e9;
+/** Slices a read covers: the current one and those before it within the window. */
+const SLICES = Math.round(STATS_WINDOW_SECONDS / SLICE_SECONDS);
 const BAND_LABELS = ['p0-19', 'p20-39', 'p40-59', 'p60-79', 'p80-100'];
 
 export function bandLabelOf(priority: number): string {
   return BAND_LABELS[Math.min(4, Math.max(0, Math.floor(priority / 20)))]!;
-}
-
-function newHistogram(): hdr.Histogram {
-  return hdr.build({
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: MAX_MICROS,
-    numberOfSignificantValueDigits: 2,
-    autoResize: false,
-  });
-}
-
-/**
- * A histogram with the summary last read from it. Frames are built at 10 Hz and most keys see no
- * new sample between two frames, so a summary is recomputed only when the count has changed; the
- * mean is kept exactly from a running sum (the library's own mean walks every recorded value).
- */
-interface Entry {
-  readonly histogram: hdr.Histogram;
-  sumMicros: number;
-  summary: Percentiles | null;
 }
 
 /** A wait still in progress: its class, base priority and how long it has lasted (ns). */
@@ -46,41 +40,80 @@ export interface OpenSample {
   readonly nanos: number;
 }
 
-function toMicros(nanos: number): number {
-  return Math.min(MAX_MICROS, Math.max(1, Math.round(nanos / 1000)));
+const sliceOf = (nanos: number) => Math.floor(nanos / SLICE_NANOS);
+
+/** One key's samples: a summary per slice (oldest first) and their total. */
+class Windowed {
+  private readonly slices: { index: number; summary: Summary }[] = [];
+  readonly total = new Summary();
+  /** The last read's figures, until a sample comes or a slice leaves (most keys, most frames). */
+  private cached: Percentiles | null = null;
+
+  record(slice: number, nanos: number): void {
+    let last = this.slices.at(-1);
+    if (last === undefined || last.index !== slice) {
+      last = { index: slice, summary: new Summary() };
+      this.slices.push(last);
+    }
+    last.summary.record(nanos);
+    this.total.record(nanos);
+    this.cached = null;
+  }
+
+  get percentiles(): Percentiles {
+    return (this.cached ??= percentiles(this.total, this.max));
+  }
+
+  /** Takes out the slices before `firstSlice`; true when nothing is left. */
+  expire(firstSlice: number): boolean {
+    while (this.slices.length > 0 && this.slices[0]!.index < firstSlice) {
+      this.total.fold(this.slices.shift()!.summary, -1);
+      this.cached = null;
+    }
+    return this.slices.length === 0;
+  }
+
+  get max(): number {
+    let max = 0;
+    for (const s of this.slices) if (s.summary.max > max) max = s.summary.max;
+    return max;
+  }
+}
+
+function percentiles(total: Summary, maxNanos: number): Percentiles {
+  return { count: total.count, ...total.toMs(1, maxNanos) };
 }
 
 class Table {
-  private readonly byClass = new Map<string, Entry>();
-  private readonly byBand = new Map<string, Entry>();
-  /** Scratch for merging open samples into a key's histogram at read time (reused). */
-  private scratch: hdr.Histogram | null = null;
-  constructor(private readonly maxClasses: number) {}
+  private readonly byClass = new Map<string, Windowed>();
+  private readonly byBand = new Map<string, Windowed>();
 
-  record(cls: string, priority: number, nanos: number): void {
-    const micros = toMicros(nanos);
-    record(this.get(this.byClass, this.classKey(cls)), micros);
-    record(this.get(this.byBand, bandLabelOf(priority)), micros);
+  constructor(
+    private readonly maxClasses: number,
+    private readonly window: StatsWindow,
+  ) {}
+
+  record(cls: string, priority: number, nanos: number, now: number): void {
+    const slice = sliceOf(now);
+    get(this.byClass, this.classKey(cls)).record(slice, nanos);
+    get(this.byBand, bandLabelOf(priority)).record(slice, nanos);
   }
 
   /**
-   * Percentiles of what was recorded plus `open` samples (counted in this read only: an open wait
-   * is recorded for good when it ends).
+   * Percentiles over the window at `now` of what was recorded plus `open` samples (counted in
+   * this read only: an open wait is recorded for good when it ends).
    */
-  read(open: readonly OpenSample[] = []): PercentileTable {
-    if (open.length === 0) {
-      return { byClass: summarize(this.byClass), byBand: summarize(this.byBand) };
-    }
+  read(now: number, open: readonly OpenSample[] = []): PercentileTable {
+    const first = this.window.firstSlice(now);
     const openByClass = new Map<string, number[]>();
     const openByBand = new Map<string, number[]>();
     for (const s of open) {
-      const micros = toMicros(s.nanos);
-      push(openByClass, this.openClassKey(s.cls, openByClass), micros);
-      push(openByBand, bandLabelOf(s.priority), micros);
+      push(openByClass, this.openClassKey(s.cls, openByClass), s.nanos);
+      push(openByBand, bandLabelOf(s.priority), s.nanos);
     }
     return {
-      byClass: this.summarizeWith(this.byClass, openByClass),
-      byBand: this.summarizeWith(this.byBand, openByBand),
+      byClass: summarize(this.byClass, openByClass, first),
+      byBand: summarize(this.byBand, openByBand, first),
     };
   }
 
@@ -100,41 +133,12 @@ class Table {
     for (const k of open.keys()) if (!this.byClass.has(k)) keys++;
     return keys < this.maxClasses ? cls : '(other)';
   }
+}
 
-  private summarizeWith(
-    map: Map<string, Entry>,
-    open: Map<string, number[]>,
-  ): Record<string, Percentiles> {
-    const out: Record<string, Percentiles> = {};
-    const keys = [...new Set([...map.keys(), ...open.keys()])].sort();
-    for (const key of keys) {
-      const entry = map.get(key);
-      const extra = open.get(key);
-      if (extra === undefined) {
-        out[key] = entry!.summary ??= summaryOf(entry!);
-        continue;
-      }
-      const h = (this.scratch ??= newHistogram());
-      h.reset();
-      let sum = entry?.sumMicros ?? 0;
-      if (entry !== undefined) h.add(entry.histogram);
-      for (const micros of extra) {
-        h.recordValue(micros);
-        sum += micros;
-      }
-      out[key] = summaryOf({ histogram: h, sumMicros: sum, summary: null });
-    }
-    return out;
-  }
-
-  private get(map: Map<string, Entry>, key: string): Entry {
-    let entry = map.get(key);
-    if (entry === undefined) {
-      entry = { histogram: newHistogram(), sumMicros: 0, summary: null };
-      map.set(key, entry);
-    }
-    return entry;
-  }
+function get(map: Map<string, Windowed>, key: string): Windowed {
+  let entry = map.get(key);
+  if (entry === undefined) map.set(key, (entry = new Windowed()));
+  return entry;
 }
 
 function push(map: Map<string, number[]>, key: string, value: number): void {
@@ -143,48 +147,73 @@ function push(map: Map<string, number[]>, key: string, value: number): void {
   else list.push(value);
 }
 
-function record(entry: Entry, micros: number): void {
-  entry.histogram.recordValue(micros);
-  entry.sumMicros += micros;
-  entry.summary = null;
-}
-
-function summarize(map: Map<string, Entry>): Record<string, Percentiles> {
+function summarize(
+  map: Map<string, Windowed>,
+  open: Map<string, number[]>,
+  firstSlice: number,
+): Record<string, Percentiles> {
+  for (const [key, entry] of map) if (entry.expire(firstSlice)) map.delete(key);
   const out: Record<string, Percentiles> = {};
-  for (const [key, entry] of [...map.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    out[key] = entry.summary ??= summaryOf(entry);
+  const keys = [...new Set([...map.keys(), ...open.keys()])].sort();
+  for (const key of keys) {
+    const entry = map.get(key);
+    const extra = open.get(key);
+    if (extra === undefined) {
+      out[key] = entry!.percentiles;
+      continue;
+    }
+    const merged = new Summary();
+    let max = entry?.max ?? 0;
+    if (entry !== undefined) merged.fold(entry.total, 1);
+    for (const nanos of extra) {
+      merged.record(nanos);
+      if (nanos > max) max = nanos;
+    }
+    out[key] = percentiles(merged, max);
   }
   return out;
 }
 
-function summaryOf({ histogram: h, sumMicros }: Entry): Percentiles {
-  return {
-    count: h.totalCount,
-    p50: ms(h.getValueAtPercentile(50)),
-    p95: ms(h.getValueAtPercentile(95)),
-    p99: ms(h.getValueAtPercentile(99)),
-    max: ms(h.maxValue),
-    mean: h.totalCount === 0 ? 0 : ms(sumMicros / h.totalCount),
-  };
-}
+/** Where the tables' window starts: the later of the last reset and the oldest slice read. */
+class StatsWindow {
+  resetAt = -Infinity;
 
-function ms(micros: number): number {
-  return Math.round(micros) / 1000;
+  firstSlice(now: number): number {
+    return Math.max(sliceOf(now) - SLICES + 1, this.resetSlice());
+  }
+
+  sinceNanos(now: number): number {
+    return Math.max(0, this.resetAt, (sliceOf(now) - SLICES + 1) * SLICE_NANOS);
+  }
+
+  /** Samples of the reset's own slice recorded before it are gone (the tables were cleared). */
+  private resetSlice(): number {
+    return this.resetAt === -Infinity ? -Infinity : sliceOf(this.resetAt);
+  }
 }
 
 /**
- * Job latency (submit → end) and split waits: each stretch a split spent ready but not running
- * (admission FIFO and ready queue before its first quantum, back in the queue after a quantum,
- * after waking from blocked or a retry backoff), one sample each.
+ * Job latency (submit → end of succeeded jobs) and split waits: each stretch a split spent
+ * ready but not running (admission FIFO and ready queue before its first quantum, back in the
+ * queue after a quantum, after waking from blocked or a retry backoff), one sample each.
  */
 export class LatencyStats {
+  private readonly window = new StatsWindow();
   readonly latency: Table;
   readonly wait: Table;
   constructor(maxClasses = 32) {
-    this.latency = new Table(maxClasses);
-    this.wait = new Table(maxClasses);
+    this.latency = new Table(maxClasses, this.window);
+    this.wait = new Table(maxClasses, this.window);
   }
-  reset(): void {
+
+  /** Backend time (ns) the window starts at, read at `now` (`Frame.statsSinceNanos`). */
+  sinceNanos(now: number): number {
+    return this.window.sinceNanos(now);
+  }
+
+  /** Empties both tables; the window starts again at `now`. */
+  reset(now: number): void {
+    this.window.resetAt = now;
     this.latency.reset();
     this.wait.reset();
   }

@@ -3,22 +3,53 @@
  * from the policy's levels and from which split runs on which worker, nothing kept.
  */
 import type { LevelRow, RunawaySplit, WorkerRow } from '../../../shared/protocol.ts';
-import type { ReadyQueue } from '../../core/ready-queue.ts';
+import type { PolicyName, ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
 import type { ExecSplit } from './records.ts';
 
-export function levelRows(queue: ReadyQueue<ExecSplit>): LevelRow[] {
-  return queue.levels().map((l) => {
-    const min = (l as { levelMinPriority?: number }).levelMinPriority;
-    return {
-      level: l.level,
-      label: l.label,
-      depth: l.depth,
-      scheduledNanos: l.scheduledNanos,
-      selections: l.selections,
-      minPriority: min ?? null,
-    };
-  });
+/** What a queue charged to each row: MLFQ says so itself; other policies' row time is charged. */
+function chargedOf(row: ReturnType<ReadyQueue['levels']>[number]): number {
+  const charged = (row as { chargedNanos?: number }).chargedNanos;
+  return charged ?? row.scheduledNanos;
+}
+
+/**
+ * Level rows with `chargedNanos` cumulative since the executor began (shared/protocol.ts
+ * `LevelRow`): a policy switch makes a fresh queue whose counts start at 0, so what each policy's
+ * earlier queues charged is carried and added back when that policy runs again.
+ */
+export class LevelTable {
+  private readonly carried = new Map<PolicyName, number[]>();
+
+  /** Called with the outgoing queue before a policy switch replaces it. */
+  retire(queue: ReadyQueue<ExecSplit>): void {
+    const carry = this.carryOf(queue.policy);
+    queue.levels().forEach((row, i) => {
+      carry[i] = (carry[i] ?? 0) + chargedOf(row);
+    });
+  }
+
+  rows(queue: ReadyQueue<ExecSplit>): LevelRow[] {
+    const carry = this.carryOf(queue.policy);
+    return queue.levels().map((l, i) => {
+      const min = (l as { levelMinPriority?: number }).levelMinPriority;
+      return {
+        level: l.level,
+        label: l.label,
+        depth: l.depth,
+        scheduledNanos: l.scheduledNanos,
+        selections: l.selections,
+        minPriority: min ?? null,
+        chargedNanos: chargedOf(l) + (carry[i] ?? 0),
+      };
+    });
+  }
+
+  private carryOf(policy: PolicyName): number[] {
+    let carry = this.carried.get(policy);
+    if (carry === undefined) this.carried.set(policy, (carry = []));
+    return carry;
+  }
 }
 
 /**

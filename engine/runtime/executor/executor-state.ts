@@ -9,6 +9,7 @@
  * (executor.ts).
  * A lower layer reaches a higher one only through the abstract `pump`/`onQuantumEnd` below.
  */
+import { LevelTable } from './executor-rows.ts';
 import type { EngineConfig } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { createPolicy, type PolicyKnobs } from '../../core/policies.ts';
@@ -43,6 +44,8 @@ export abstract class ExecutorState {
   protected cfg: EngineConfig;
   protected settings: EngineSettings;
   protected queue: ReadyQueue<ExecSplit>;
+  /** Level rows, with what earlier queues of each policy charged (executor-rows.ts). */
+  protected readonly levelTable = new LevelTable();
   protected readonly admission = new Admission();
   protected readonly book: JobBook;
   protected readonly splits = new Map<number, ExecSplit>();

@@ -15,7 +15,7 @@ import { SchedLabError } from '../../../shared/errors.ts';
 import type { Counters, LevelRow, RunawaySplit, WorkerRow } from '../../../shared/protocol.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
-import { levelRows, runawaySplits, runningTime, workerRows } from './executor-rows.ts';
+import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
 import type { ExecutorOptions, WaitVisitor } from './executor-state.ts';
 import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
 import { checkPriority } from './job-spec.ts';
@@ -98,8 +98,9 @@ export class Executor extends ExecutorReconfig {
     return runawaySplits(this.runningOn, this.now(), s.dispatchQuantumNanos, s.runawayNanos);
   }
 
+  /** The policy's rows; `chargedNanos` counts from the executor's start (executor-rows.ts). */
   levels(): LevelRow[] {
-    return levelRows(this.queue);
+    return this.levelTable.rows(this.queue);
   }
 
   /** One row per worker: running, idle, retiring or starting (executor-rows.ts). */
@@ -198,6 +199,14 @@ export class Executor extends ExecutorReconfig {
     this.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
     this.record('cancel', `job ${jobId}`);
     return true;
+  }
+
+  /** Cancels every live job (queued, held by admission or running); returns how many. */
+  cancelAll(): number {
+    const jobs = this.book.liveJobs();
+    for (const job of jobs) this.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
+    if (jobs.length > 0) this.record('cancel', `all live jobs: ${jobs.length}`);
+    return jobs.length;
   }
 
   reprioritize(jobId: number, priority: number): void {

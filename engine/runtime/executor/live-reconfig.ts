@@ -51,6 +51,7 @@ export abstract class ExecutorReconfig extends ExecutorCore {
   private switchPolicy(name: PolicyName): void {
     const now = this.backend.now();
     const moved = this.queue.drain();
+    this.levelTable.retire(this.queue);
     this.queue = createPolicy<ExecSplit>(name, this.policyKnobs());
     for (const s of moved) this.queue.offer(s, now, 'moved');
   }

@@ -1,0 +1,26 @@
+// `schedlab serve` flags for a sim session and a kept token: bad values are one-line errors (exit
+// 2) naming the flag, before anything starts.
+import { describe, expect, it } from 'vitest';
+import { runCli } from './cli-testing.ts';
+
+const serve = (...argv: string[]) => runCli(['serve', '--no-build', ...argv]);
+
+describe('schedlab serve flags', () => {
+  it.each([
+    [['--backend', 'gpu'], '--backend gpu: must be threads or sim'],
+    [['--backend', 'sim', '--speed', '0'], '--speed 0: must be a number in (0, 1000000] or max'],
+    [['--backend', 'sim', '--seed', '1.5'], '--seed 1.5: must be an integer in 0..4294967295'],
+    [['--speed', '2'], '--speed and --seed need --backend sim'],
+    [['--token', 'a', '--keep-token'], '--token, --token-file and --keep-token: give at most one'],
+  ])('%j is refused', async (argv, message) => {
+    const r = await serve(...argv);
+    expect(r).toMatchObject({ code: 2, out: '' });
+    expect(r.err).toContain(message);
+  });
+
+  it('a malformed --token is refused, naming the field', async () => {
+    const r = await serve('--backend', 'sim', '--token', 'short');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('token must be 16 to 128 characters');
+  });
+});

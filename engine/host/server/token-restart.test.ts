@@ -1,0 +1,95 @@
+// A server restart and an open tab: a kept token keeps the URL; a new token answers the old tab's
+// page and socket with HTTP 401 and a coded error it can show.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { isSchedLabError } from '../../../shared/errors.ts';
+import { serveBrowserMode } from './browser-mode.ts';
+import { defaultTokenFile, resolveToken } from './token-file.ts';
+
+let root: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'schedlab-token-'));
+  mkdirSync(join(root, 'dist', 'renderer'), { recursive: true });
+  writeFileSync(join(root, 'dist', 'renderer', 'index.html'), '<!doctype html><div id=root>');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const serve = (extra: { token?: string; tokenFile?: string } = {}) =>
+  serveBrowserMode({ root, build: false, preset: null, backend: 'sim', ...extra });
+
+const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
+
+describe('serve --token-file / --keep-token', () => {
+  it('a restart with the same token file keeps the URL; the file is the owner’s only', async () => {
+    const file = join(root, 'state', 'schedlab', 'token');
+    const first = await serve({ tokenFile: file });
+    const url = first.url;
+    await first.close();
+    expect(readFileSync(file, 'utf8').trim()).toBe(tokenOf(url));
+    expect(statSync(file).mode & 0o077).toBe(0);
+    const second = await serve({ tokenFile: file });
+    try {
+      expect(tokenOf(second.url)).toBe(tokenOf(url));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a given token is the URL’s; a malformed one is refused, naming the field', async () => {
+    const token = 'a-token-of-mine_0123456789';
+    const app = await serve({ token });
+    await app.close();
+    expect(tokenOf(app.url)).toBe(token);
+    let error: unknown;
+    try {
+      resolveToken({ token: 'short' });
+    } catch (e) {
+      error = e;
+    }
+    expect(isSchedLabError(error) && error.toInfo()).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      field: 'token',
+    });
+  });
+
+  it('the default file is in the user’s state directory', () => {
+    expect(defaultTokenFile({ XDG_STATE_HOME: '/x/state' })).toBe('/x/state/schedlab/token');
+    expect(defaultTokenFile({})).toMatch(/\.local\/state\/schedlab\/token$/);
+  });
+});
+
+describe('a tab left open across a restart with a new token', () => {
+  it('gets 401 with a coded error on the page and on the socket', async () => {
+    const old = await serve();
+    const stale = new URL(old.url);
+    await old.close();
+    const next = await serve({ token: 'the-next-servers-token' });
+    try {
+      const url = new URL(next.url);
+      const page = await fetch(`${url.origin}/?token=${stale.searchParams.get('token')}`);
+      expect(page.status).toBe(401);
+      expect(page.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await page.json()).toMatchObject({
+        ok: false,
+        error: { code: 'UNAUTHORIZED', field: 'token' },
+      });
+      const ws = new WebSocket(`ws://${url.host}/ws?token=${stale.searchParams.get('token')}`);
+      const answer = await new Promise<{ status: number | undefined; body: string }>((resolve) => {
+        ws.on('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode, body }));
+        });
+        ws.on('error', () => resolve({ status: undefined, body: '' }));
+      });
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+    } finally {
+      await next.close();
+    }
+  });
+});

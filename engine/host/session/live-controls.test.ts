@@ -1,0 +1,91 @@
+// The live session's controls for a preset switch and for stale tables: `cancelAll`,
+// `resetStats`, the tables' 60 s window, and the sim's pace in frames.
+import { describe, expect, it } from 'vitest';
+import { STATS_WINDOW_SECONDS } from '../../../shared/protocol.ts';
+import { intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import { Session } from './session.ts';
+
+const S = 1e9;
+
+describe('cancelAll', () => {
+  it('cancels every queued and running job and says how many', async () => {
+    const s = new Session({ config: { workers: 2, quantumMs: 10, policy: 'mlfq' } });
+    for (let j = 0; j < 5; j++) s.executor.submitJob(oneTaskJob('a', intermediates(4, spin(500))));
+    s.advance(100);
+    expect(s.executor.counters.splitsRunning).toBe(2);
+    const result = await s.handleCommand({ type: 'cancelAll', id: 7 });
+    expect(result).toEqual({ ok: true, cancelled: 5, id: 7 });
+    const f = s.advance(100).at(-1)!;
+    expect(f.counters.live).toBe(0);
+    expect(f.counters.cancelled).toBe(5);
+    expect(f.counters.splitsQueued + f.counters.splitsRunning).toBe(0);
+    // Nothing left: a second one cancels nothing.
+    expect(await s.handleCommand({ type: 'cancelAll' })).toEqual({ ok: true, cancelled: 0 });
+    await s.close();
+  });
+});
+
+describe('latency and wait tables', () => {
+  it(`cover the last ${STATS_WINDOW_SECONDS} s: a class that stopped long ago leaves them`, async () => {
+    const s = new Session({ config: { workers: 1, quantumMs: 10, policy: 'fifo' } });
+    s.executor.submitJob(oneTaskJob('old', intermediates(1, spin(20))));
+    const early = s.advance(1000).at(-1)!;
+    expect(early.latency.byClass['old']?.count).toBe(1);
+    expect(early.wait.byClass['old']?.count).toBe(2); // two 10 ms quanta
+    expect(early.statsSinceNanos).toBe(0);
+    // Keep another class busy for two minutes.
+    const busy = () => s.executor.submitJob(oneTaskJob('new', intermediates(1, spin(20))));
+    let last = early;
+    for (let t = 0; t < 120; t++) {
+      busy();
+      last = s.advance(1000).at(-1)!;
+    }
+    expect(last.latency.byClass['old']).toBeUndefined();
+    expect(last.wait.byClass['old']).toBeUndefined();
+    // The window is the last 60 s (whole 10 s slices): 50..60 s of the 121 s run.
+    expect(last.latency.byClass['new']!.count).toBeGreaterThanOrEqual(50);
+    expect(last.latency.byClass['new']!.count).toBeLessThanOrEqual(60);
+    expect(last.statsSinceNanos).toBeGreaterThan(last.timeNanos - 60 * S);
+    expect(last.statsSinceNanos).toBeLessThanOrEqual(last.timeNanos - 50 * S);
+    await s.close();
+  });
+
+  it('resetStats starts them again from now', async () => {
+    const s = new Session({ config: { workers: 1, quantumMs: 10, policy: 'fifo' } });
+    s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(20))));
+    expect(s.advance(500).at(-1)!.latency.byClass['a']?.count).toBe(1);
+    const at = s.executor.now();
+    expect(await s.handleCommand({ type: 'resetStats' })).toEqual({ ok: true });
+    const f = s.advance(100).at(-1)!;
+    expect(f.latency.byClass).toEqual({});
+    expect(f.wait.byClass).toEqual({});
+    expect(f.statsSinceNanos).toBe(at);
+    s.executor.submitJob(oneTaskJob('b', intermediates(1, spin(20))));
+    expect(Object.keys(s.advance(500).at(-1)!.latency.byClass)).toEqual(['b']);
+    await s.close();
+  });
+
+  it('an urgent-wait alarm writes its durations as the app does', () => {
+    const s = new Session({
+      config: { workers: 1, quantumMs: 10, policy: 'priority', aging: false },
+      alarms: { urgentP95WaitMs: 1000 },
+    });
+    s.executor.submitJob(oneTaskJob('hog', intermediates(1, spin(20_000)), { basePriority: 0 }));
+    s.executor.submitJob(oneTaskJob('urgent', intermediates(1, spin(10)), { basePriority: 5 }));
+    const f = s.advance(17_400).at(-1)!;
+    expect(f.alarms?.map((a) => a.message)).toEqual(['p0-19 p95 wait 17 s exceeds 1.0 s']);
+  });
+});
+
+describe('sim pace', () => {
+  it('frames say the pace; setSpeed takes max', async () => {
+    const s = new Session({ speed: 5 });
+    expect(s.advance(100).at(-1)!.speed).toBe(5);
+    expect(await s.handleCommand({ type: 'setSpeed', speed: 'max' })).toEqual({
+      ok: true,
+      speed: 'max',
+    });
+    expect(s.advance(100).at(-1)!.speed).toBe('max');
+    await s.close();
+  });
+});
