@@ -245,6 +245,7 @@ export interface LevelRow {
   selections: number;
   /** MLFQ `levelMinPriority` (−1 when unset); null for policies without one. */
   minPriority: number | null;
+  chargedNanos?: number;
 }
 
 /**
@@ -466,6 +467,8 @@ export interface Frame {
   graph?: GraphFrame | null;
   /** Graph policy / executor overrides now (`configureGraph`). */
   graphConfig?: GraphConfig;
+  statsSinceNanos?: number;
+  speed?: number | 'max';
 }
 
 /**
@@ -482,6 +485,9 @@ export interface HistoryPoint {
   succeeded: number;
   submitted: number;
   live: number;
+  chargedNanos?: number[];
+  policy?: PolicyName;
+  labels?: string[];
 }
 
 /** A frame's chart series as one history point (the host's ring and the renderer's charts). */

@@ -16,10 +16,12 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { useApp } from '../context.ts';
-import { depthSeries, levelShares, selectionRates } from '../data/derive.ts';
+import { useApp, useAppState } from '../context.ts';
+import { depthSeries, selectionRates } from '../data/derive.ts';
 import { LEVEL_COLORS } from '../data/palette.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
+import { ChargedShare } from './share-panel.tsx';
+import { axis, Empty, Panel, tooltipStyle } from './panel.tsx';
 
 /** Points kept for the time-series charts: 60 s at 10 Hz, thinned to at most MAX_DRAWN. */
 const SERIES_POINTS = 600;
@@ -40,42 +42,10 @@ function thin<T>(rows: T[]): T[] {
   out.push(rows[rows.length - 1]!);
   return out;
 }
-const SHARE_WINDOW_MS = 5000;
-
-const axis = { stroke: 'var(--text-dim)', fontSize: 11, tickLine: false } as const;
-const tooltipStyle = {
-  contentStyle: {
-    background: 'var(--surface-raised)',
-    border: '1px solid var(--border)',
-    fontSize: 12,
-  },
-  labelStyle: { color: 'var(--text)' },
-} as const;
 
 function levelLabels(): string[] {
   const { telemetry } = useApp();
   return telemetry.latest?.levels.map((l) => l.label) ?? [];
-}
-
-export function Panel(props: {
-  title: string;
-  hint?: string;
-  testId: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <section className="panel" data-testid={props.testId}>
-      <header>
-        <h3>{props.title}</h3>
-        {props.hint !== undefined && <span className="hint">{props.hint}</span>}
-      </header>
-      <div className="panel-body">{props.children}</div>
-    </section>
-  );
-}
-
-function Empty() {
-  return <div className="chart-empty">waiting for frames…</div>;
 }
 
 export function QueueDepthChart() {
@@ -123,57 +93,16 @@ export function QueueDepthChart() {
 }
 
 export function LevelShareChart() {
-  useTelemetryTick();
-  const { telemetry } = useApp();
-  const latest = telemetry.latest;
-  const m = latest?.config.levelTimeMultiplier ?? 2;
-  const rows =
-    latest === null ? [] : levelShares(telemetry, SHARE_WINDOW_MS, m, latest.levels.length);
-  const pct = rows.map((r) => ({ ...r, actual: r.actual * 100, target: r.target * 100 }));
-  const mlfq = latest?.policy === 'mlfq';
-  // One number for "where did the time go": lower means more time at the lower levels.
-  const meanLevel = rows.reduce((acc, r, l) => acc + r.actual * l, 0);
+  const policy = useAppState((st) => st.policy);
+  const unit = policy === 'priority' ? 'priority band' : 'level';
+  const m = useAppState((st) => st.config?.levelTimeMultiplier ?? 2);
   return (
     <Panel
-      title="Scheduled-time share"
-      hint={mlfq ? `actual vs target (m = ${m}) · last 5 s` : 'actual · target applies to mlfq'}
-      testId="chart-level-share"
+      title={`Charged time per ${unit}`}
+      hint={policy === 'mlfq' ? `charged vs target (m = ${m})` : 'charged'}
+      testId="share"
     >
-      {rows.length === 0 ? (
-        <Empty />
-      ) : (
-        <>
-          <ResponsiveContainer width="100%" height={170}>
-            <BarChart data={pct} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
-              <CartesianGrid stroke="var(--grid)" vertical={false} />
-              <XAxis dataKey="level" {...axis} />
-              <YAxis domain={[0, 100]} unit="%" {...axis} />
-              <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
-              <Legend wrapperStyle={{ fontSize: 11 }} />
-              <Bar dataKey="actual" name="actual" fill="var(--accent)" isAnimationActive={false} />
-              {mlfq && (
-                <Bar
-                  dataKey="target"
-                  name="target"
-                  fill="var(--target)"
-                  isAnimationActive={false}
-                />
-              )}
-            </BarChart>
-          </ResponsiveContainer>
-          <div
-            className="share-readout"
-            data-testid="level-share-readout"
-            data-level0-share={rows[0]?.actual.toFixed(4)}
-            data-mean-level={meanLevel.toFixed(4)}
-            data-active-levels={rows.filter((r) => r.actual >= 0.05).length}
-          >
-            level 0: {((rows[0]?.actual ?? 0) * 100).toFixed(1)} %
-            {mlfq && <> (target {((rows[0]?.target ?? 0) * 100).toFixed(1)} %)</>} · time-weighted
-            mean level {meanLevel.toFixed(2)}
-          </div>
-        </>
-      )}
+      <ChargedShare unit={unit} />
     </Panel>
   );
 }

@@ -2,7 +2,7 @@
 import type { Counters, Percentiles } from '../../../shared/protocol.ts';
 import { useApp } from '../context.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
-import { Panel } from './charts.tsx';
+import { Panel } from './panel.tsx';
 
 const COUNTERS: [keyof Counters, string][] = [
   ['submitted', 'submitted'],

@@ -2,47 +2,29 @@
  * Chart rows derived from the rings on demand (at most a few times a second), never stored.
  */
 import type { Telemetry, FramePoint } from './telemetry.ts';
-import { actualShares, targetShares } from './target-share.ts';
+import { chargedShareWindow, type ShareWindow } from './target-share.ts';
 
-export interface ShareRow {
-  level: string;
-  actual: number;
-  target: number;
+/** The points of the last `windowMs` (by engine time, whatever the frame rate), oldest first. */
+export function windowPoints(t: Telemetry, windowMs: number): FramePoint[] {
+  const last = t.points.last();
+  if (last === undefined) return [];
+  let k = t.points.size - 1;
+  while (k > 0 && t.points.at(k - 1)!.tMs >= last.tMs - windowMs) k--;
+  return t.points.tail(t.points.size - k);
 }
 
 /**
- * Per-level share of scheduled time over the last `windowMs` (from the spans that actually ran,
- * clipped to the window) next to the share the multiplier targets among busy levels. A level is
- * busy when it had queued splits or ran anything in the window.
+ * The share panel's rows: charged share per level over the last `windowMs`, with the multilevel
+ * queue's target when the latest point is under mlfq (see `chargedShareWindow`).
  */
 export function levelShares(
   t: Telemetry,
   windowMs: number,
   multiplier: number,
-  levels: number,
-): ShareRow[] {
-  const now = t.nowMs;
-  const from = now - windowMs;
-  const ran = new Array<number>(levels).fill(0);
-  const ring = t.spans;
-  for (let k = ring.firstEndingAfter(from); k < ring.size; k++) {
-    const i = ring.slot(k);
-    const s = Math.max(ring.start[i]!, from);
-    const e = Math.min(ring.end[i]!, now);
-    const l = ring.level[i]!;
-    if (e > s && l >= 0 && l < levels) ran[l]! += e - s;
-  }
-  const busy = ran.map((r) => r > 0);
-  for (let k = t.points.size - 1; k >= 0; k--) {
-    const p = t.points.at(k)!;
-    if (p.tMs < from) break;
-    p.depth.forEach((d, l) => {
-      if (d > 0 && l < levels) busy[l] = true;
-    });
-  }
-  const actual = actualShares(ran);
-  const target = targetShares(multiplier, busy);
-  return ran.map((_, l) => ({ level: `L${l}`, actual: actual[l]!, target: target[l]! }));
+): ShareWindow | null {
+  const points = windowPoints(t, windowMs);
+  const mlfq = t.points.last()?.policy === 'mlfq';
+  return chargedShareWindow(points, windowMs, multiplier, mlfq);
 }
 
 /** Per-level selections per second between the oldest and newest point in the window. */

@@ -5,6 +5,7 @@
  *
  * Engine time is integer ns; everything stored here is ms, the unit the UI speaks.
  */
+import type { PolicyName } from '../../../shared/config.ts';
 import {
   historyPoint,
   type EngineEvent,
@@ -32,9 +33,31 @@ export interface FramePoint {
   succeeded: number;
   submitted: number;
   live: number;
+  /**
+   * The policy and level labels the point was taken under, so a chart draws each point as what
+   * it meant then (a policy switch does not relabel the past); null from a host that does not
+   * report them in its history.
+   */
+  policy: PolicyName | null;
+  labels: string[] | null;
+  /**
+   * Cumulative time charged to each level (ms): what quanta contributed after the queue's cap,
+   * the time the multilevel queue's shares are defined on (docs/design.md §3.1). Null when the
+   * host does not report it.
+   */
+  chargedMs: number[] | null;
+  /** The longest current wait of a queued split (ms); null when not reported. */
+  oldestWaitMs: number | null;
 }
 
-function pointOf(p: HistoryPoint): FramePoint {
+/** A frame's own fields fill in what its history point may lack (an older `historyPoint`). */
+function pointOf(p: HistoryPoint, frame?: Frame): FramePoint {
+  const levels = frame?.levels;
+  const charged =
+    p.chargedNanos ??
+    (levels !== undefined && levels.length > 0 && levels.every((l) => l.chargedNanos !== undefined)
+      ? levels.map((l) => l.chargedNanos!)
+      : undefined);
   return {
     seq: p.seq,
     tMs: p.timeNanos / NS_PER_MS,
@@ -45,6 +68,10 @@ function pointOf(p: HistoryPoint): FramePoint {
     succeeded: p.succeeded,
     submitted: p.submitted,
     live: p.live,
+    policy: p.policy ?? frame?.policy ?? null,
+    labels: p.labels ?? levels?.map((l) => l.label) ?? null,
+    chargedMs: charged === undefined ? null : charged.map((n) => n / NS_PER_MS),
+    oldestWaitMs: frame?.oldestWaitMs ?? null,
   };
 }
 
@@ -58,6 +85,9 @@ export interface TelemetryOptions {
   spanCapacity?: number;
   pointCapacity?: number;
 }
+
+/** Points kept: 5 min at 10 Hz, the longest window the share panel offers. */
+export const POINT_CAPACITY = 3000;
 
 /** Class names are interned across frames; the table is capped so memory stays bounded. */
 const MAX_CLASSES = 512;
@@ -83,7 +113,7 @@ export class Telemetry {
 
   constructor(opts: TelemetryOptions = {}) {
     this.spans = new SpanRing(opts.spanCapacity ?? 1 << 18);
-    this.points = new Ring<FramePoint>(opts.pointCapacity ?? 1200);
+    this.points = new Ring<FramePoint>(opts.pointCapacity ?? POINT_CAPACITY);
   }
 
   get nowMs(): number {
@@ -143,7 +173,7 @@ export class Telemetry {
       this.addSpans(frame.spans);
       this.addEvents(frame.events);
     }
-    this.points.push(pointOf(historyPoint(frame)));
+    this.points.push(pointOf(historyPoint(frame), frame));
   }
 
   private addSpans(cols: SpanColumns): void {
