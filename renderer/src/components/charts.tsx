@@ -16,11 +16,13 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
 import { depthSeries, selectionRates } from '../data/derive.ts';
-import { LEVEL_COLORS } from '../data/palette.ts';
+import { seriesColor } from '../data/palette.ts';
+import { policyUnits, type PolicyUnits } from '../data/policy-units.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
-import { ChargedShare } from './share-panel.tsx';
+import { ChargedShare, FairShare, PriorityDetail, QueueAge } from './share-panel.tsx';
 import { axis, Empty, Panel, tooltipStyle } from './panel.tsx';
 
 /** Points kept for the time-series charts: 60 s at 10 Hz, thinned to at most MAX_DRAWN. */
@@ -43,24 +45,28 @@ function thin<T>(rows: T[]): T[] {
   return out;
 }
 
-function levelLabels(): string[] {
-  const { telemetry } = useApp();
-  return telemetry.latest?.levels.map((l) => l.label) ?? [];
+/** The latest policy's units (levels, bands, one queue) for the panel titles. */
+function useUnits(): PolicyUnits {
+  const { policy, fairness } = useAppState(
+    useShallow((st) => ({ policy: st.policy, fairness: st.config?.fairness ?? 'task' })),
+  );
+  return policyUnits(policy, fairness);
 }
 
 export function QueueDepthChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
-  const labels = levelLabels();
-  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)));
+  const units = useUnits();
+  const { rows: all, series } = depthSeries(telemetry.points.tail(SERIES_POINTS));
+  const rows = thin(all);
   // Seconds of history the chart draws (a reload seeds it from the host's snapshot).
   const spanS = Math.round(((rows.at(-1)?.t ?? 0) - (rows[0]?.t ?? 0)) * 10) / 10;
   return (
-    <Panel title="Queue depth" hint="per level · last 60 s" testId="chart-queue-depth">
+    <Panel title={units.depthTitle} hint="splits queued · last 60 s" testId="depth">
       {rows.length === 0 ? (
         <Empty />
       ) : (
-        <div data-testid="queue-depth-series" data-span-s={spanS}>
+        <div data-testid="queue-depth-series" data-span-s={spanS} data-series={series.join(',')}>
           <ResponsiveContainer width="100%" height={170}>
             <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
               <CartesianGrid stroke="var(--grid)" vertical={false} />
@@ -73,14 +79,15 @@ export function QueueDepthChart() {
               />
               <YAxis allowDecimals={false} {...axis} />
               <Tooltip {...tooltipStyle} labelFormatter={(v) => `${Number(v).toFixed(1)} s`} />
-              {labels.map((label, l) => (
+              {series.map((label, k) => (
                 <Line
-                  key={l}
-                  dataKey={`L${l}`}
+                  key={label}
+                  dataKey={label}
                   name={label}
-                  stroke={LEVEL_COLORS[l % LEVEL_COLORS.length] ?? 'var(--accent)'}
+                  stroke={seriesColor(label, k)}
                   dot={false}
                   strokeWidth={1.5}
+                  connectNulls={false}
                   isAnimationActive={false}
                 />
               ))}
@@ -94,15 +101,28 @@ export function QueueDepthChart() {
 
 export function LevelShareChart() {
   const policy = useAppState((st) => st.policy);
-  const unit = policy === 'priority' ? 'priority band' : 'level';
   const m = useAppState((st) => st.config?.levelTimeMultiplier ?? 2);
+  const units = useUnits();
+  const hint =
+    policy === 'mlfq'
+      ? `charged vs target (m = ${m})`
+      : policy === 'priority'
+        ? 'charged · strict priority, no target'
+        : policy === 'fair'
+          ? 'service so far of live jobs'
+          : 'oldest wait of a queued split';
   return (
-    <Panel
-      title={`Charged time per ${unit}`}
-      hint={policy === 'mlfq' ? `charged vs target (m = ${m})` : 'charged'}
-      testId="share"
-    >
-      <ChargedShare unit={unit} />
+    <Panel title={units.shareTitle} hint={hint} testId="share" unit={units.unit}>
+      {policy === 'fifo' ? (
+        <QueueAge />
+      ) : policy === 'fair' ? (
+        <FairShare unit={units.unit} />
+      ) : (
+        <>
+          <ChargedShare unit={units.unit} />
+          {policy === 'priority' && <PriorityDetail />}
+        </>
+      )}
     </Panel>
   );
 }
@@ -110,9 +130,10 @@ export function LevelShareChart() {
 export function SelectionsChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
+  const units = useUnits();
   const rows = selectionRates(telemetry.points.tail(50));
   return (
-    <Panel title="Selections" hint="per level · per second, last 5 s" testId="chart-selections">
+    <Panel title={units.selectionsTitle} hint="per second, last 5 s" testId="selections">
       {rows.length === 0 ? (
         <Empty />
       ) : (
@@ -138,13 +159,13 @@ export function SelectionsChart() {
 export function UtilizationChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
-  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)));
+  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)).rows);
   const latest = telemetry.latest;
   return (
     <Panel
       title="Utilization"
       hint={latest === null ? 'busy / capacity' : `${(latest.utilization * 100).toFixed(0)} % now`}
-      testId="chart-utilization"
+      testId="utilization"
     >
       {rows.length === 0 ? (
         <Empty />

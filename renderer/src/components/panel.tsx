@@ -14,10 +14,12 @@ export function Panel(props: {
   title: string;
   hint?: string;
   testId: string;
+  /** What the panel counts in (`level`, `priority band`…), for tests and external checks. */
+  unit?: string;
   children: React.ReactNode;
 }) {
   return (
-    <section className="panel" data-testid={props.testId}>
+    <section className="panel" data-testid={props.testId} data-unit={props.unit}>
       <header>
         <h3>{props.title}</h3>
         {props.hint !== undefined && <span className="hint">{props.hint}</span>}

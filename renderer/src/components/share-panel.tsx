@@ -1,13 +1,17 @@
 /**
- * Where the scheduler's time went: the charged share per level over a window the user picks, next
- * to the multilevel queue's target (docs/design.md §3.1). Charged time is what the queue's shares
- * are defined on, so this panel and the engine (and `schedlab run --json`) agree.
+ * Where the scheduler's time went, in each policy's own unit. mlfq: the charged share per level
+ * over a window the user picks, next to the multilevel queue's target (docs/design.md §3.1);
+ * charged time is what the queue's shares are defined on, so this panel and the engine (and
+ * `schedlab run --json`) agree. priority: charged share per band, aging, wait per band. fair:
+ * service share per job and Jain's index. fifo: queue age.
  */
 import {
   Bar,
   BarChart,
   CartesianGrid,
   Legend,
+  Line,
+  LineChart,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -17,6 +21,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
 import { levelShares } from '../data/derive.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
+import { agingText, bandWaits, groupShares, queueAgeSeries } from '../data/policy-units.ts';
 import { TARGET_MEANING, type ShareWindow } from '../data/target-share.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { SHARE_WINDOWS } from '../store/app-store.ts';
@@ -111,6 +116,122 @@ export function ChargedShare({ unit }: { unit: string }) {
         {coverage(w, windowMs)}
       </div>
       {hasTarget && <p className="muted small share-meaning">{TARGET_MEANING}</p>}
+    </>
+  );
+}
+
+/** PRIO: what aging does now and how long each band waits (p95 over the stats window). */
+export function PriorityDetail() {
+  useTelemetryTick();
+  const { telemetry } = useApp();
+  const f = telemetry.latest;
+  if (f === null) return null;
+  return (
+    <div className="priority-detail" data-testid="priority-detail">
+      <p className="muted small">
+        {agingText(f.config, formatMs)} · boosts given: not reported by this host
+      </p>
+      <table className="table compact" data-testid="band-waits">
+        <thead>
+          <tr>
+            <th>band</th>
+            {bandWaits(f.wait.byBand).map((b) => (
+              <th key={b.band} className="num">
+                {b.band}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td>wait p95</td>
+            {bandWaits(f.wait.byBand).map((b) => (
+              <td key={b.band} className="num" data-band={b.band} data-p95={b.p95 ?? ''}>
+                {b.p95 === null ? '—' : formatMs(b.p95)}
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Fair: each live job's share of the service so far, and Jain's index over them. */
+export function FairShare({ unit }: { unit: string }) {
+  useTelemetryTick();
+  const { telemetry } = useApp();
+  const f = telemetry.latest;
+  if (f === null) return <Empty />;
+  const rows = groupShares(f.jobs).map((r) => ({ ...r, pct: r.share * 100 }));
+  return (
+    <>
+      <div className="share-readout" data-testid="jain" data-value={f.fairness.jain.toFixed(4)}>
+        Jain’s index {f.fairness.jain.toFixed(3)} over {f.fairness.jobs} live jobs (1 = equal
+        service for their age)
+      </div>
+      {rows.length === 0 ? (
+        <p className="muted">no live job has run yet</p>
+      ) : (
+        <ResponsiveContainer width="100%" height={150}>
+          <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
+            <CartesianGrid stroke="var(--grid)" horizontal={false} />
+            <XAxis type="number" domain={[0, 100]} unit="%" {...axis} />
+            <YAxis type="category" dataKey="label" width={110} {...axis} />
+            <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
+            <Bar dataKey="pct" name="service" fill="var(--accent)" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      )}
+      {unit !== 'job' && (
+        <p className="muted small">
+          Fairness is per {unit}; frames report service per job, so this is the per-job view.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** FIFO: how long the oldest queued split has waited, over time. */
+export function QueueAge() {
+  useTelemetryTick();
+  const { telemetry } = useApp();
+  const rows = queueAgeSeries(telemetry.points.tail(600));
+  const now = telemetry.latest?.oldestWaitMs;
+  if (telemetry.latest === null) return <Empty />;
+  if (now === undefined || rows.length === 0) {
+    return (
+      <p className="muted not-reported" data-testid="share-not-reported">
+        Queue age is not reported by this host.
+      </p>
+    );
+  }
+  return (
+    <>
+      <div className="share-readout" data-testid="queue-age" data-value={now}>
+        oldest queued split has waited {formatMs(now)}
+      </div>
+      <ResponsiveContainer width="100%" height={150}>
+        <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -8 }}>
+          <CartesianGrid stroke="var(--grid)" vertical={false} />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            tickFormatter={(v: number) => `${v.toFixed(0)}s`}
+            {...axis}
+          />
+          <YAxis tickFormatter={(v: number) => formatMs(v)} {...axis} />
+          <Tooltip {...tooltipStyle} formatter={(v) => formatMs(Number(v))} />
+          <Line
+            dataKey="age"
+            name="queue age"
+            stroke="var(--accent)"
+            dot={false}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </ResponsiveContainer>
     </>
   );
 }

@@ -27,26 +27,65 @@ export function levelShares(
   return chargedShareWindow(points, windowMs, multiplier, mlfq);
 }
 
-/** Per-level selections per second between the oldest and newest point in the window. */
+/** The labels a point was taken under (`L0`… from a host that does not report them). */
+export function pointLabels(p: FramePoint): string[] {
+  return p.labels ?? p.depth.map((_, l) => `L${l}`);
+}
+
+function sameSegment(a: FramePoint, b: FramePoint): boolean {
+  const la = pointLabels(a);
+  const lb = pointLabels(b);
+  return a.policy === b.policy && la.length === lb.length && la.every((l, i) => l === lb[i]);
+}
+
+/**
+ * Selections per second of each level (band, queue) of the latest point, between the oldest and
+ * newest point of the window that were taken under the same policy and levels: a policy switch
+ * starts a new segment instead of subtracting one policy's counters from another's.
+ */
 export function selectionRates(points: readonly FramePoint[]): { level: string; rate: number }[] {
-  const first = points[0];
   const last = points.at(-1);
-  if (first === undefined || last === undefined) return [];
+  if (last === undefined) return [];
+  let first = last;
+  for (let k = points.length - 2; k >= 0; k--) {
+    const p = points[k]!;
+    if (!sameSegment(p, last) || p.selections.some((s, l) => s > (last.selections[l] ?? 0))) break;
+    first = p;
+  }
   const dt = (last.tMs - first.tMs) / 1000;
+  const labels = pointLabels(last);
   return last.selections.map((s, l) => ({
-    level: `L${l}`,
+    level: labels[l] ?? `L${l}`,
     rate: dt > 0 ? Math.max(0, s - (first.selections[l] ?? 0)) / dt : 0,
   }));
 }
 
-/** Depth series rows for a line chart: `{t, L0, L1, …}` with t in seconds. */
-export function depthSeries(points: readonly FramePoint[]): Record<string, number>[] {
-  return points.map((p) => {
+/**
+ * Depth series rows for a line chart, `{t, util, <label>: depth}` with t in seconds, keyed by
+ * the label each point was taken under: after a policy switch the past keeps its own levels and
+ * the new policy's series start where it did. `series` lists every label, first seen first.
+ */
+export function depthSeries(points: readonly FramePoint[]): {
+  rows: Record<string, number>[];
+  series: string[];
+} {
+  const series: string[] = [];
+  const seen = new Set<string>();
+  const rows = points.map((p) => {
     const row: Record<string, number> = {
       t: p.tMs / 1000,
       util: Math.round(p.utilization * 1000) / 10,
     };
-    p.depth.forEach((d, l) => (row[`L${l}`] = d));
+    const labels = pointLabels(p);
+    p.depth.forEach((d, l) => {
+      const key = labels[l] ?? `L${l}`;
+      row[key] = d;
+      if (!seen.has(key)) {
+        seen.add(key);
+        series.push(key);
+      }
+    });
     return row;
   });
+  return { rows, series };
 }

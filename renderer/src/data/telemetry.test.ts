@@ -108,7 +108,7 @@ describe('Telemetry', () => {
     expect(points[38]).toMatchObject({ tMs: 4900, levelMs: [38, 0, 0, 0, 0], submitted: 39 });
     expect(points[39]).toMatchObject({ tMs: 5020, depth: [9, 9, 9, 9, 9] });
     // The depth chart has 4 s of rows at once.
-    const rows = depthSeries(t.points.tail(600));
+    const { rows } = depthSeries(t.points.tail(600));
     expect(rows.at(-1)!['t']! - rows[0]!['t']!).toBeCloseTo(3.92, 5);
   });
 

@@ -10,7 +10,7 @@ import {
 } from '../components/charts.tsx';
 import { GraphRunPanel } from '../components/graph-run.tsx';
 import { Alarms, CountersPanel, PercentilesPanel } from '../components/live-tables.tsx';
-import { CATEGORICAL, LEVEL_COLORS } from '../data/palette.ts';
+import { CATEGORICAL, levelColor } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 
@@ -20,9 +20,11 @@ const COLOR_BY: ColorBy[] = ['job', 'class', 'level'];
 function Legend({ colorBy }: { colorBy: ColorBy }) {
   useTelemetryTick(1000);
   const { telemetry } = useApp();
+  // Under priority the "levels" are bands: the legend names them as the engine does.
+  const labels = telemetry.latest?.levels.map((l) => l.label) ?? [];
   const entries =
     colorBy === 'level'
-      ? LEVEL_COLORS.map((c, l) => [c, `L${l}`] as const)
+      ? labels.map((label, l) => [levelColor(l), label] as const)
       : colorBy === 'class'
         ? telemetry.classNames
             .slice(0, 8)
