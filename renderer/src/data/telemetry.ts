@@ -89,6 +89,9 @@ export interface TelemetryOptions {
 /** Points kept: 5 min at 10 Hz, the longest window the share panel offers. */
 export const POINT_CAPACITY = 3000;
 
+/** Workers the lanes are tracked for (the protocol's `setWorkers` maximum). */
+const MAX_LANES = 256;
+
 /** Class names are interned across frames; the table is capped so memory stays bounded. */
 const MAX_CLASSES = 512;
 
@@ -97,6 +100,11 @@ export class Telemetry {
   readonly points: Ring<FramePoint>;
   readonly markers = new Ring<Marker>(256);
   readonly classNames: string[] = [];
+  /**
+   * Per worker: the end of its latest span (ms), so the Gantt keeps the lane of a worker that
+   * left the pool while its spans are in view. Bounded by the pool's maximum size.
+   */
+  readonly laneEndMs: number[] = [];
   private readonly classIndex = new Map<string, number>();
   latest: Frame | null = null;
   jobs: JobRow[] = [];
@@ -132,6 +140,7 @@ export class Telemetry {
    */
   ingestSnapshot(snapshot: Snapshot): void {
     this.spans.clear();
+    this.laneEndMs.length = 0;
     this.points.clear();
     this.markers.clear();
     this.framesSeen = 0;
@@ -180,6 +189,12 @@ export class Telemetry {
     const local = cols.names.map((n) => this.classOf(n));
     this.spans.beginBatch();
     for (let i = 0; i < cols.count; i++) {
+      const worker = cols.worker[i] ?? 0;
+      const endMs = (cols.end[i] ?? 0) / NS_PER_MS;
+      if (worker >= 0 && worker < MAX_LANES && !(endMs <= (this.laneEndMs[worker] ?? -Infinity))) {
+        for (let w = this.laneEndMs.length; w < worker; w++) this.laneEndMs.push(-Infinity);
+        this.laneEndMs[worker] = endMs;
+      }
       this.spans.push({
         worker: cols.worker[i] ?? 0,
         startMs: (cols.start[i] ?? 0) / NS_PER_MS,
