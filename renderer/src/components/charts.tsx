@@ -23,7 +23,7 @@ import { seriesColor } from '../data/palette.ts';
 import { policyUnits, type PolicyUnits } from '../data/policy-units.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { ChargedShare, FairShare, PriorityDetail, QueueAge } from './share-panel.tsx';
-import { axis, Empty, Panel, tooltipStyle } from './panel.tsx';
+import { axis, Empty, markLines, Panel, tooltipStyle, useMarks } from './panel.tsx';
 
 /** Points kept for the time-series charts: 60 s at 10 Hz, thinned to at most MAX_DRAWN. */
 const SERIES_POINTS = 600;
@@ -59,6 +59,7 @@ export function QueueDepthChart() {
   const units = useUnits();
   const { rows: all, series } = depthSeries(telemetry.points.tail(SERIES_POINTS));
   const rows = thin(all);
+  const marks = useMarks(rows);
   // Seconds of history the chart draws (a reload seeds it from the host's snapshot).
   const spanS = Math.round(((rows.at(-1)?.t ?? 0) - (rows[0]?.t ?? 0)) * 10) / 10;
   return (
@@ -66,7 +67,12 @@ export function QueueDepthChart() {
       {rows.length === 0 ? (
         <Empty />
       ) : (
-        <div data-testid="queue-depth-series" data-span-s={spanS} data-series={series.join(',')}>
+        <div
+          data-testid="queue-depth-series"
+          data-span-s={spanS}
+          data-series={series.join(',')}
+          data-marks={marks.length}
+        >
           <ResponsiveContainer width="100%" height={170}>
             <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
               <CartesianGrid stroke="var(--grid)" vertical={false} />
@@ -91,6 +97,7 @@ export function QueueDepthChart() {
                   isAnimationActive={false}
                 />
               ))}
+              {markLines(marks)}
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -160,6 +167,7 @@ export function UtilizationChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
   const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)).rows);
+  const marks = useMarks(rows);
   const latest = telemetry.latest;
   return (
     <Panel
@@ -190,6 +198,7 @@ export function UtilizationChart() {
               fillOpacity={0.2}
               isAnimationActive={false}
             />
+            {markLines(marks)}
           </AreaChart>
         </ResponsiveContainer>
       )}

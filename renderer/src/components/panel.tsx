@@ -1,4 +1,7 @@
-/** The Live view's panel frame and the chart styling every panel shares. */
+/** The Live view's panel frame and the chart styling and marks every panel shares. */
+import { ReferenceLine } from 'recharts';
+import { useApp } from '../context.ts';
+import { chartMarks, type ChartMark } from '../data/derive.ts';
 
 export const axis = { stroke: 'var(--text-dim)', fontSize: 11, tickLine: false } as const;
 export const tooltipStyle = {
@@ -31,4 +34,24 @@ export function Panel(props: {
 
 export function Empty() {
   return <div className="chart-empty">waiting for frames…</div>;
+}
+
+/** The engine's events within the rows' time range. */
+export function useMarks(rows: readonly { t?: number }[]): ChartMark[] {
+  const { telemetry } = useApp();
+  return chartMarks(telemetry.markers.toArray(), rows[0]?.t ?? 0, rows.at(-1)?.t ?? 0);
+}
+
+/** Knob and policy marks as dashed vertical lines, labelled like the Gantt's. */
+export function markLines(marks: readonly ChartMark[]) {
+  return marks.map((m, k) => (
+    <ReferenceLine
+      key={`${m.t}:${k}`}
+      x={m.t}
+      stroke="var(--accent)"
+      strokeDasharray="4 3"
+      ifOverflow="discard"
+      label={{ value: m.label, position: 'insideTopLeft', fontSize: 10, fill: 'var(--accent)' }}
+    />
+  ));
 }

@@ -25,7 +25,7 @@ import { agingText, bandWaits, groupShares, queueAgeSeries } from '../data/polic
 import { TARGET_MEANING, type ShareWindow } from '../data/target-share.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { SHARE_WINDOWS } from '../store/app-store.ts';
-import { axis, Empty, Panel, tooltipStyle } from './panel.tsx';
+import { axis, Empty, markLines, Panel, tooltipStyle, useMarks } from './panel.tsx';
 
 function WindowPicker() {
   const { windowMs, setWindow } = useAppState(
@@ -197,6 +197,7 @@ export function QueueAge() {
   useTelemetryTick();
   const { telemetry } = useApp();
   const rows = queueAgeSeries(telemetry.points.tail(600));
+  const marks = useMarks(rows);
   const now = telemetry.latest?.oldestWaitMs;
   if (telemetry.latest === null) return <Empty />;
   if (now === undefined || rows.length === 0) {
@@ -230,6 +231,7 @@ export function QueueAge() {
             dot={false}
             isAnimationActive={false}
           />
+          {markLines(marks)}
         </LineChart>
       </ResponsiveContainer>
     </>

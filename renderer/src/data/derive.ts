@@ -89,3 +89,28 @@ export function depthSeries(points: readonly FramePoint[]): {
   });
   return { rows, series };
 }
+
+/** A knob or policy change drawn on a time chart: x in seconds, a short label. */
+export interface ChartMark {
+  t: number;
+  label: string;
+}
+
+/**
+ * The engine's events (policy switches, knob changes, pauses, workloads) inside a chart's x range
+ * (seconds), for the vertical marks every time chart draws, like the Gantt does.
+ */
+export function chartMarks(
+  markers: readonly { tMs: number; kind: string; detail: string }[],
+  fromS: number,
+  toS: number,
+): ChartMark[] {
+  const out: ChartMark[] = [];
+  for (const m of markers) {
+    const t = m.tMs / 1000;
+    if (t < fromS || t > toS) continue;
+    const text = m.detail.length > 24 ? `${m.detail.slice(0, 23)}…` : m.detail;
+    out.push({ t, label: text });
+  }
+  return out;
+}
