@@ -19,6 +19,8 @@ export function Panel(props: {
   testId: string;
   /** What the panel counts in (`level`, `priority band`…), for tests and external checks. */
   unit?: string;
+  /** Buttons at the header's right end. */
+  actions?: React.ReactNode;
   children: React.ReactNode;
 }) {
   return (
@@ -26,6 +28,7 @@ export function Panel(props: {
       <header>
         <h3>{props.title}</h3>
         {props.hint !== undefined && <span className="hint">{props.hint}</span>}
+        {props.actions}
       </header>
       <div className="panel-body">{props.children}</div>
     </section>

@@ -107,6 +107,8 @@ export class Telemetry {
   readonly laneEndMs: number[] = [];
   private readonly classIndex = new Map<string, number>();
   latest: Frame | null = null;
+  /** Wall time (ms since the epoch) the latest frame arrived, to tell a current frame from a stale one. */
+  receivedAtMs = 0;
   jobs: JobRow[] = [];
   /** Spans the host's ring overwrote before any frame carried them (cumulative). */
   droppedSpans = 0;
@@ -175,6 +177,7 @@ export class Telemetry {
 
   private addFrame(frame: Frame, withSpans: boolean): void {
     this.latest = frame;
+    this.receivedAtMs = Date.now();
     this.jobs = frame.jobs;
     this.framesSeen++;
     this.droppedSpans = frame.spansDropped;

@@ -9,7 +9,7 @@ import {
   UtilizationChart,
 } from '../components/charts.tsx';
 import { GraphRunPanel } from '../components/graph-run.tsx';
-import { Alarms, CountersPanel, PercentilesPanel } from '../components/live-tables.tsx';
+import { Alarms, CountersPanel, LatencyPanel, WaitPanel } from '../components/live-tables.tsx';
 import { CATEGORICAL, levelColor } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
@@ -117,7 +117,7 @@ export function LiveView() {
     <div className="live" data-testid="view-live">
       <Alarms />
       <GraphRunPanel />
-      <section className="panel gantt-panel">
+      <section className="panel gantt-panel" data-testid="gantt">
         <GanttToolbar />
         <GanttCanvas />
         {!hasData && <div className="overlay-empty">Waiting for the engine’s first frame…</div>}
@@ -128,9 +128,10 @@ export function LiveView() {
         <SelectionsChart />
         <UtilizationChart />
       </div>
-      <div className="chart-grid two">
+      <div className="chart-grid">
         <CountersPanel />
-        <PercentilesPanel />
+        <LatencyPanel />
+        <WaitPanel />
       </div>
     </div>
   );
