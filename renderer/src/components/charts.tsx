@@ -16,10 +16,14 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { useApp } from '../context.ts';
-import { depthSeries, levelShares, selectionRates } from '../data/derive.ts';
-import { LEVEL_COLORS } from '../data/palette.ts';
+import { useShallow } from 'zustand/react/shallow';
+import { useApp, useAppState } from '../context.ts';
+import { depthSeries, selectionRates } from '../data/derive.ts';
+import { seriesColor } from '../data/palette.ts';
+import { policyUnits, type PolicyUnits } from '../data/policy-units.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
+import { ChargedShare, FairShare, PriorityDetail, QueueAge } from './share-panel.tsx';
+import { axis, Empty, markLines, Panel, tooltipStyle, useMarks } from './panel.tsx';
 
 /** Points kept for the time-series charts: 60 s at 10 Hz, thinned to at most MAX_DRAWN. */
 const SERIES_POINTS = 600;
@@ -40,57 +44,35 @@ function thin<T>(rows: T[]): T[] {
   out.push(rows[rows.length - 1]!);
   return out;
 }
-const SHARE_WINDOW_MS = 5000;
 
-const axis = { stroke: 'var(--text-dim)', fontSize: 11, tickLine: false } as const;
-const tooltipStyle = {
-  contentStyle: {
-    background: 'var(--surface-raised)',
-    border: '1px solid var(--border)',
-    fontSize: 12,
-  },
-  labelStyle: { color: 'var(--text)' },
-} as const;
-
-function levelLabels(): string[] {
-  const { telemetry } = useApp();
-  return telemetry.latest?.levels.map((l) => l.label) ?? [];
-}
-
-export function Panel(props: {
-  title: string;
-  hint?: string;
-  testId: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <section className="panel" data-testid={props.testId}>
-      <header>
-        <h3>{props.title}</h3>
-        {props.hint !== undefined && <span className="hint">{props.hint}</span>}
-      </header>
-      <div className="panel-body">{props.children}</div>
-    </section>
+/** The latest policy's units (levels, bands, one queue) for the panel titles. */
+function useUnits(): PolicyUnits {
+  const { policy, fairness } = useAppState(
+    useShallow((st) => ({ policy: st.policy, fairness: st.config?.fairness ?? 'task' })),
   );
-}
-
-function Empty() {
-  return <div className="chart-empty">waiting for frames…</div>;
+  return policyUnits(policy, fairness);
 }
 
 export function QueueDepthChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
-  const labels = levelLabels();
-  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)));
+  const units = useUnits();
+  const { rows: all, series } = depthSeries(telemetry.points.tail(SERIES_POINTS));
+  const rows = thin(all);
+  const marks = useMarks(rows);
   // Seconds of history the chart draws (a reload seeds it from the host's snapshot).
   const spanS = Math.round(((rows.at(-1)?.t ?? 0) - (rows[0]?.t ?? 0)) * 10) / 10;
   return (
-    <Panel title="Queue depth" hint="per level · last 60 s" testId="chart-queue-depth">
+    <Panel title={units.depthTitle} hint="splits queued · last 60 s" testId="depth">
       {rows.length === 0 ? (
         <Empty />
       ) : (
-        <div data-testid="queue-depth-series" data-span-s={spanS}>
+        <div
+          data-testid="queue-depth-series"
+          data-span-s={spanS}
+          data-series={series.join(',')}
+          data-marks={marks.length}
+        >
           <ResponsiveContainer width="100%" height={170}>
             <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
               <CartesianGrid stroke="var(--grid)" vertical={false} />
@@ -103,17 +85,19 @@ export function QueueDepthChart() {
               />
               <YAxis allowDecimals={false} {...axis} />
               <Tooltip {...tooltipStyle} labelFormatter={(v) => `${Number(v).toFixed(1)} s`} />
-              {labels.map((label, l) => (
+              {series.map((label, k) => (
                 <Line
-                  key={l}
-                  dataKey={`L${l}`}
+                  key={label}
+                  dataKey={label}
                   name={label}
-                  stroke={LEVEL_COLORS[l % LEVEL_COLORS.length] ?? 'var(--accent)'}
+                  stroke={seriesColor(label, k)}
                   dot={false}
                   strokeWidth={1.5}
+                  connectNulls={false}
                   isAnimationActive={false}
                 />
               ))}
+              {markLines(marks)}
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -123,55 +107,27 @@ export function QueueDepthChart() {
 }
 
 export function LevelShareChart() {
-  useTelemetryTick();
-  const { telemetry } = useApp();
-  const latest = telemetry.latest;
-  const m = latest?.config.levelTimeMultiplier ?? 2;
-  const rows =
-    latest === null ? [] : levelShares(telemetry, SHARE_WINDOW_MS, m, latest.levels.length);
-  const pct = rows.map((r) => ({ ...r, actual: r.actual * 100, target: r.target * 100 }));
-  const mlfq = latest?.policy === 'mlfq';
-  // One number for "where did the time go": lower means more time at the lower levels.
-  const meanLevel = rows.reduce((acc, r, l) => acc + r.actual * l, 0);
+  const policy = useAppState((st) => st.policy);
+  const m = useAppState((st) => st.config?.levelTimeMultiplier ?? 2);
+  const units = useUnits();
+  const hint =
+    policy === 'mlfq'
+      ? `charged vs target (m = ${m})`
+      : policy === 'priority'
+        ? 'charged · strict priority, no target'
+        : policy === 'fair'
+          ? 'service so far of live jobs'
+          : 'oldest wait of a queued split';
   return (
-    <Panel
-      title="Scheduled-time share"
-      hint={mlfq ? `actual vs target (m = ${m}) · last 5 s` : 'actual · target applies to mlfq'}
-      testId="chart-level-share"
-    >
-      {rows.length === 0 ? (
-        <Empty />
+    <Panel title={units.shareTitle} hint={hint} testId="share" unit={units.unit}>
+      {policy === 'fifo' ? (
+        <QueueAge />
+      ) : policy === 'fair' ? (
+        <FairShare unit={units.unit} />
       ) : (
         <>
-          <ResponsiveContainer width="100%" height={170}>
-            <BarChart data={pct} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
-              <CartesianGrid stroke="var(--grid)" vertical={false} />
-              <XAxis dataKey="level" {...axis} />
-              <YAxis domain={[0, 100]} unit="%" {...axis} />
-              <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
-              <Legend wrapperStyle={{ fontSize: 11 }} />
-              <Bar dataKey="actual" name="actual" fill="var(--accent)" isAnimationActive={false} />
-              {mlfq && (
-                <Bar
-                  dataKey="target"
-                  name="target"
-                  fill="var(--target)"
-                  isAnimationActive={false}
-                />
-              )}
-            </BarChart>
-          </ResponsiveContainer>
-          <div
-            className="share-readout"
-            data-testid="level-share-readout"
-            data-level0-share={rows[0]?.actual.toFixed(4)}
-            data-mean-level={meanLevel.toFixed(4)}
-            data-active-levels={rows.filter((r) => r.actual >= 0.05).length}
-          >
-            level 0: {((rows[0]?.actual ?? 0) * 100).toFixed(1)} %
-            {mlfq && <> (target {((rows[0]?.target ?? 0) * 100).toFixed(1)} %)</>} · time-weighted
-            mean level {meanLevel.toFixed(2)}
-          </div>
+          <ChargedShare unit={units.unit} />
+          {policy === 'priority' && <PriorityDetail />}
         </>
       )}
     </Panel>
@@ -181,9 +137,10 @@ export function LevelShareChart() {
 export function SelectionsChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
+  const units = useUnits();
   const rows = selectionRates(telemetry.points.tail(50));
   return (
-    <Panel title="Selections" hint="per level · per second, last 5 s" testId="chart-selections">
+    <Panel title={units.selectionsTitle} hint="per second, last 5 s" testId="selections">
       {rows.length === 0 ? (
         <Empty />
       ) : (
@@ -209,13 +166,14 @@ export function SelectionsChart() {
 export function UtilizationChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
-  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)));
+  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)).rows);
+  const marks = useMarks(rows);
   const latest = telemetry.latest;
   return (
     <Panel
       title="Utilization"
       hint={latest === null ? 'busy / capacity' : `${(latest.utilization * 100).toFixed(0)} % now`}
-      testId="chart-utilization"
+      testId="utilization"
     >
       {rows.length === 0 ? (
         <Empty />
@@ -240,6 +198,7 @@ export function UtilizationChart() {
               fillOpacity={0.2}
               isAnimationActive={false}
             />
+            {markLines(marks)}
           </AreaChart>
         </ResponsiveContainer>
       )}

@@ -13,6 +13,7 @@ import {
   type GanttLayout,
   type GanttTheme,
 } from '../data/gantt-draw.ts';
+import { inFlightQuanta, laneLayout, type InFlight } from '../data/gantt-lanes.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { SPAN_OUTCOMES } from '../../../shared/protocol.ts';
 
@@ -54,6 +55,7 @@ export function GanttCanvas() {
     let rate = 0;
     let step = 0;
     let lastSeq = -1;
+    let inFlight: InFlight[] = [];
 
     const following = () => store.getState().follow;
     const live = () => {
@@ -72,29 +74,36 @@ export function GanttCanvas() {
       handle = null;
       if (layout.width === 0) return;
       const s = store.getState();
-      layout.lanes = Math.max(1, s.workerCount, telemetry.latest?.workers.length ?? 0);
       const t1 = windowEnd();
       const t0 = t1 - viewport.windowMs;
+      const markers = telemetry.markers.toArray();
+      const workers = telemetry.latest?.workers ?? [];
+      const lanes = laneLayout(
+        Math.max(s.workerCount, workers.length),
+        telemetry.laneEndMs,
+        t0,
+        markers,
+      );
+      layout.lanes = lanes.lanes;
+      layout.retiredFromMs = lanes.retiredFromMs;
+      // Draw running quanta up to the engine's now (or the window's end when looking back).
+      inFlight = inFlightQuanta(workers, Math.max(t1, telemetry.nowMs));
+      layout.inFlight = inFlight;
       if (following()) viewport.endMs = t1;
       const dpr = window.devicePixelRatio || 1;
       const began = performance.now();
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       layout.workerStates = telemetry.latest?.workers.map((w) => w.state) ?? [];
-      const r = drawGantt(
-        ctx,
-        telemetry.spans,
-        telemetry.markers.toArray(),
-        layout,
-        t0,
-        t1,
-        s.colorBy,
-        theme,
-      );
+      const r = drawGantt(ctx, telemetry.spans, markers, layout, t0, t1, s.colorBy, theme);
       draws++;
       drawMs = drawMs * 0.9 + (performance.now() - began) * 0.1;
       canvas.dataset.drawMs = drawMs.toFixed(2);
       canvas.dataset.spanCount = String(r.visible);
       canvas.dataset.rectCount = String(r.rects);
+      canvas.dataset.inFlight = String(r.inFlight);
+      canvas.dataset.lanes = String(layout.lanes);
+      canvas.dataset.retiredLanes = String(r.retired);
+      canvas.dataset.laneSpans = r.visibleByLane.join(',');
       canvas.dataset.windowMs = String(viewport.windowMs);
       canvas.dataset.draws = String(draws);
       if (live()) schedule();
@@ -191,21 +200,31 @@ export function GanttCanvas() {
       const msPerPx = viewport.windowMs / plotW();
       const t = t1 - viewport.windowMs + (x - GUTTER) * msPerPx;
       const i = spanAt(telemetry.spans, lane, t, 3 * msPerPx);
-      if (i < 0) {
+      const q = inFlight.find((f) => f.lane === lane && f.startMs <= t && t <= f.endMs);
+      let rows: [string, string][];
+      if (i >= 0) {
+        const sp = telemetry.spans;
+        const cls = telemetry.classNames[sp.cls[i]!] ?? '?';
+        rows = [
+          ['job', `${sp.job[i]} (${cls})`],
+          ['task', String(sp.task[i])],
+          ['split', String(sp.split[i])],
+          ['level', String(sp.level[i])],
+          ['duration', formatMs(sp.end[i]! - sp.start[i]!)],
+          ['outcome', SPAN_OUTCOMES[sp.outcome[i]!] ?? '?'],
+          ['worker', String(lane)],
+        ];
+      } else if (q !== undefined) {
+        rows = [
+          ['job', q.job === null ? '?' : String(q.job)],
+          ['running for', formatMs(q.endMs - q.startMs)],
+          ['outcome', 'in progress'],
+          ['worker', String(lane)],
+        ];
+      } else {
         tip.hidden = true;
         return;
       }
-      const sp = telemetry.spans;
-      const cls = telemetry.classNames[sp.cls[i]!] ?? '?';
-      const rows: [string, string][] = [
-        ['job', `${sp.job[i]} (${cls})`],
-        ['task', String(sp.task[i])],
-        ['split', String(sp.split[i])],
-        ['level', String(sp.level[i])],
-        ['duration', formatMs(sp.end[i]! - sp.start[i]!)],
-        ['outcome', SPAN_OUTCOMES[sp.outcome[i]!] ?? '?'],
-        ['worker', String(lane)],
-      ];
       tip.replaceChildren(
         ...rows.map(([k, v]) => {
           const row = document.createElement('div');

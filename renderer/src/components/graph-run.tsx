@@ -7,7 +7,7 @@ import { NODE_STATES } from '../../../shared/protocol.ts';
 import { useApp } from '../context.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
-import { Panel } from './charts.tsx';
+import { Panel } from './panel.tsx';
 
 export function GraphRunPanel() {
   useTelemetryTick(500);

@@ -1,8 +1,11 @@
 /** Counters and percentile tables of the Live view: plain DOM, refreshed with the charts. */
 import type { Alarm, Counters, Percentiles } from '../../../shared/protocol.ts';
-import { useApp } from '../context.ts';
+import { useApp, useAppState } from '../context.ts';
+import { sendCommand } from '../data/commands.ts';
+import { formatMs } from '../data/gantt-viewport.ts';
+import { alarmsToShow, statsWindowText } from '../data/stats-window.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
-import { Panel } from './charts.tsx';
+import { Panel } from './panel.tsx';
 
 const COUNTERS: [keyof Counters, string][] = [
   ['submitted', 'submitted'],
@@ -47,7 +50,7 @@ export function CountersPanel() {
         ))}
         <div className="counter" data-testid="counter-oldestWait" data-value={f?.oldestWaitMs ?? 0}>
           <span className="counter-value">
-            {f?.oldestWaitMs === undefined ? '—' : ms(f.oldestWaitMs)}
+            {f?.oldestWaitMs === undefined ? '—' : formatMs(f.oldestWaitMs)}
           </span>
           <span className="counter-label">oldest wait</span>
         </div>
@@ -68,19 +71,13 @@ function compact(n: number): string {
   return String(n);
 }
 
-function ms(v: number): string {
-  if (v >= 1000) return `${(v / 1000).toFixed(2)} s`;
-  if (v >= 10) return `${v.toFixed(0)} ms`;
-  return `${v.toFixed(1)} ms`;
-}
-
 function PercentileRows({ table }: { table: Record<string, Percentiles> }) {
   const entries = Object.entries(table);
   if (entries.length === 0) {
     return (
       <tr>
         <td colSpan={6} className="muted">
-          no finished jobs yet
+          no samples in this window
         </td>
       </tr>
     );
@@ -91,10 +88,10 @@ function PercentileRows({ table }: { table: Record<string, Percentiles> }) {
         <tr key={name}>
           <td>{name}</td>
           <td className="num">{p.count}</td>
-          <td className="num">{ms(p.p50)}</td>
-          <td className="num">{ms(p.p95)}</td>
-          <td className="num">{ms(p.p99)}</td>
-          <td className="num">{ms(p.max)}</td>
+          <td className="num">{formatMs(p.p50)}</td>
+          <td className="num">{formatMs(p.p95)}</td>
+          <td className="num">{formatMs(p.p99)}</td>
+          <td className="num">{formatMs(p.max)}</td>
         </tr>
       ))}
     </>
@@ -107,14 +104,21 @@ const ALARM_TITLES: Record<Alarm['kind'], string> = {
   'stuck-worker': 'Stuck worker',
 };
 
-/** The engine's alarms (urgent band waiting too long, starvation, stuck workers), if any. */
+/**
+ * The engine's alarms (urgent band waiting too long, starvation, stuck workers) while they hold,
+ * durations written like the rest of the UI; the region is always there (empty when all is well).
+ */
 export function Alarms() {
   useTelemetryTick(500);
   const { telemetry } = useApp();
-  const alarms = telemetry.latest?.alarms ?? [];
-  if (alarms.length === 0) return null;
+  const connected = useAppState((s) => s.status === 'open');
+  const alarms = alarmsToShow(
+    telemetry.latest?.alarms,
+    connected,
+    Date.now() - telemetry.receivedAtMs,
+  );
   return (
-    <div className="alarms" role="alert" data-testid="alarms">
+    <div className="alarms" role="alert" data-testid="alarms" data-count={alarms.length}>
       {alarms.map((a) => (
         <div key={`${a.kind}:${a.message}`} className="alarm">
           <b>{ALARM_TITLES[a.kind]}</b> {a.message}
@@ -124,39 +128,58 @@ export function Alarms() {
   );
 }
 
-export function PercentilesPanel() {
+function ResetStats() {
+  const { transport, store } = useApp();
+  return (
+    <button
+      className="btn small"
+      data-testid="reset-stats"
+      title="start the latency and wait windows again from now"
+      onClick={() => void sendCommand(transport, store, { type: 'resetStats' })}
+    >
+      reset
+    </button>
+  );
+}
+
+/** One percentile table (latency or wait), per class, or per priority band under priority. */
+function PercentilesPanel({ kind }: { kind: 'latency' | 'wait' }) {
   useTelemetryTick(500);
   const { telemetry } = useApp();
   const f = telemetry.latest;
   const byBand = f?.policy === 'priority';
-  const pick = (
-    t: { byClass: Record<string, Percentiles>; byBand: Record<string, Percentiles> } | undefined,
-  ) => (t === undefined ? {} : byBand ? t.byBand : t.byClass);
+  const table = f === null ? {} : byBand ? f[kind].byBand : f[kind].byClass;
+  const what = kind === 'latency' ? 'Latency (submit to end)' : 'Wait (ready to running)';
   return (
     <Panel
-      title="Latency and wait"
-      hint={byBand ? 'per priority band' : 'per class'}
-      testId="percentiles"
+      title={what}
+      hint={`${byBand ? 'per priority band' : 'per class'} · ${f === null ? '' : statsWindowText(f)}`}
+      testId={kind}
+      actions={<ResetStats />}
     >
-      <div className="pct-grid">
-        {(['latency', 'wait'] as const).map((kind) => (
-          <table className="table" key={kind}>
-            <thead>
-              <tr>
-                <th>{kind}</th>
-                <th className="num">n</th>
-                <th className="num">p50</th>
-                <th className="num">p95</th>
-                <th className="num">p99</th>
-                <th className="num">max</th>
-              </tr>
-            </thead>
-            <tbody>
-              <PercentileRows table={pick(f?.[kind])} />
-            </tbody>
-          </table>
-        ))}
-      </div>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>{byBand ? 'band' : 'class'}</th>
+            <th className="num">n</th>
+            <th className="num">p50</th>
+            <th className="num">p95</th>
+            <th className="num">p99</th>
+            <th className="num">max</th>
+          </tr>
+        </thead>
+        <tbody>
+          <PercentileRows table={table} />
+        </tbody>
+      </table>
     </Panel>
   );
+}
+
+export function LatencyPanel() {
+  return <PercentilesPanel kind="latency" />;
+}
+
+export function WaitPanel() {
+  return <PercentilesPanel kind="wait" />;
 }

@@ -2,14 +2,14 @@
  * Sends a command and turns a failure into something the UI shows: the field's error for config
  * changes, the notice line otherwise. Returns the result so callers can react.
  */
-import type { Command, CommandResult } from '../../../shared/protocol.ts';
+import type { CommandResult } from '../../../shared/protocol.ts';
 import type { AppStore } from '../store/app-store.ts';
-import type { Transport } from '../transport/transport.ts';
+import type { ClientCommand, Transport } from '../transport/transport.ts';
 
 export async function sendCommand(
   transport: Transport,
   store: AppStore,
-  command: Command,
+  command: ClientCommand,
   field?: string,
 ): Promise<CommandResult> {
   const result = await transport.send(command);

@@ -2,69 +2,115 @@
  * Chart rows derived from the rings on demand (at most a few times a second), never stored.
  */
 import type { Telemetry, FramePoint } from './telemetry.ts';
-import { actualShares, targetShares } from './target-share.ts';
+import { chargedShareWindow, type ShareWindow } from './target-share.ts';
 
-export interface ShareRow {
-  level: string;
-  actual: number;
-  target: number;
+/** The points of the last `windowMs` (by engine time, whatever the frame rate), oldest first. */
+export function windowPoints(t: Telemetry, windowMs: number): FramePoint[] {
+  const last = t.points.last();
+  if (last === undefined) return [];
+  let k = t.points.size - 1;
+  while (k > 0 && t.points.at(k - 1)!.tMs >= last.tMs - windowMs) k--;
+  return t.points.tail(t.points.size - k);
 }
 
 /**
- * Per-level share of scheduled time over the last `windowMs` (from the spans that actually ran,
- * clipped to the window) next to the share the multiplier targets among busy levels. A level is
- * busy when it had queued splits or ran anything in the window.
+ * The share panel's rows: charged share per level over the last `windowMs`, with the multilevel
+ * queue's target when the latest point is under mlfq (see `chargedShareWindow`).
  */
 export function levelShares(
   t: Telemetry,
   windowMs: number,
   multiplier: number,
-  levels: number,
-): ShareRow[] {
-  const now = t.nowMs;
-  const from = now - windowMs;
-  const ran = new Array<number>(levels).fill(0);
-  const ring = t.spans;
-  for (let k = ring.firstEndingAfter(from); k < ring.size; k++) {
-    const i = ring.slot(k);
-    const s = Math.max(ring.start[i]!, from);
-    const e = Math.min(ring.end[i]!, now);
-    const l = ring.level[i]!;
-    if (e > s && l >= 0 && l < levels) ran[l]! += e - s;
-  }
-  const busy = ran.map((r) => r > 0);
-  for (let k = t.points.size - 1; k >= 0; k--) {
-    const p = t.points.at(k)!;
-    if (p.tMs < from) break;
-    p.depth.forEach((d, l) => {
-      if (d > 0 && l < levels) busy[l] = true;
-    });
-  }
-  const actual = actualShares(ran);
-  const target = targetShares(multiplier, busy);
-  return ran.map((_, l) => ({ level: `L${l}`, actual: actual[l]!, target: target[l]! }));
+): ShareWindow | null {
+  const points = windowPoints(t, windowMs);
+  const mlfq = t.points.last()?.policy === 'mlfq';
+  return chargedShareWindow(points, windowMs, multiplier, mlfq);
 }
 
-/** Per-level selections per second between the oldest and newest point in the window. */
+/** The labels a point was taken under (`L0`… from a host that does not report them). */
+export function pointLabels(p: FramePoint): string[] {
+  return p.labels ?? p.depth.map((_, l) => `L${l}`);
+}
+
+function sameSegment(a: FramePoint, b: FramePoint): boolean {
+  const la = pointLabels(a);
+  const lb = pointLabels(b);
+  return a.policy === b.policy && la.length === lb.length && la.every((l, i) => l === lb[i]);
+}
+
+/**
+ * Selections per second of each level (band, queue) of the latest point, between the oldest and
+ * newest point of the window that were taken under the same policy and levels: a policy switch
+ * starts a new segment instead of subtracting one policy's counters from another's.
+ */
 export function selectionRates(points: readonly FramePoint[]): { level: string; rate: number }[] {
-  const first = points[0];
   const last = points.at(-1);
-  if (first === undefined || last === undefined) return [];
+  if (last === undefined) return [];
+  let first = last;
+  for (let k = points.length - 2; k >= 0; k--) {
+    const p = points[k]!;
+    if (!sameSegment(p, last) || p.selections.some((s, l) => s > (last.selections[l] ?? 0))) break;
+    first = p;
+  }
   const dt = (last.tMs - first.tMs) / 1000;
+  const labels = pointLabels(last);
   return last.selections.map((s, l) => ({
-    level: `L${l}`,
+    level: labels[l] ?? `L${l}`,
     rate: dt > 0 ? Math.max(0, s - (first.selections[l] ?? 0)) / dt : 0,
   }));
 }
 
-/** Depth series rows for a line chart: `{t, L0, L1, …}` with t in seconds. */
-export function depthSeries(points: readonly FramePoint[]): Record<string, number>[] {
-  return points.map((p) => {
+/**
+ * Depth series rows for a line chart, `{t, util, <label>: depth}` with t in seconds, keyed by
+ * the label each point was taken under: after a policy switch the past keeps its own levels and
+ * the new policy's series start where it did. `series` lists every label, first seen first.
+ */
+export function depthSeries(points: readonly FramePoint[]): {
+  rows: Record<string, number>[];
+  series: string[];
+} {
+  const series: string[] = [];
+  const seen = new Set<string>();
+  const rows = points.map((p) => {
     const row: Record<string, number> = {
       t: p.tMs / 1000,
       util: Math.round(p.utilization * 1000) / 10,
     };
-    p.depth.forEach((d, l) => (row[`L${l}`] = d));
+    const labels = pointLabels(p);
+    p.depth.forEach((d, l) => {
+      const key = labels[l] ?? `L${l}`;
+      row[key] = d;
+      if (!seen.has(key)) {
+        seen.add(key);
+        series.push(key);
+      }
+    });
     return row;
   });
+  return { rows, series };
+}
+
+/** A knob or policy change drawn on a time chart: x in seconds, a short label. */
+export interface ChartMark {
+  t: number;
+  label: string;
+}
+
+/**
+ * The engine's events (policy switches, knob changes, pauses, workloads) inside a chart's x range
+ * (seconds), for the vertical marks every time chart draws, like the Gantt does.
+ */
+export function chartMarks(
+  markers: readonly { tMs: number; kind: string; detail: string }[],
+  fromS: number,
+  toS: number,
+): ChartMark[] {
+  const out: ChartMark[] = [];
+  for (const m of markers) {
+    const t = m.tMs / 1000;
+    if (t < fromS || t > toS) continue;
+    const text = m.detail.length > 24 ? `${m.detail.slice(0, 23)}…` : m.detail;
+    out.push({ t, label: text });
+  }
+  return out;
 }

@@ -4,7 +4,8 @@
  * quanta it shows, then knob-change markers and the time axis.
  */
 import type { WorkerState } from '../../../shared/protocol.ts';
-import { CATEGORICAL, LEVEL_COLORS } from './palette.ts';
+import type { InFlight } from './gantt-lanes.ts';
+import { CATEGORICAL, categoricalIndex, LEVEL_COLORS } from './palette.ts';
 import { LaneMerger, MIXED } from './span-merge.ts';
 import type { SpanRing } from './span-ring.ts';
 import type { Marker } from './telemetry.ts';
@@ -28,6 +29,10 @@ export interface GanttLayout {
   lanes: number;
   /** Each worker's state in the latest frame, shown as a dot. */
   workerStates?: readonly WorkerState[];
+  /** Quanta running now, drawn up to now and marked in progress (`inFlightQuanta`). */
+  inFlight?: readonly InFlight[];
+  /** Per lane: when its worker left the pool, or null (`laneLayout`). */
+  retiredFromMs?: readonly (number | null)[];
 }
 
 const STATE_COLORS: Record<WorkerState, string> = {
@@ -42,6 +47,12 @@ export interface DrawResult {
   visible: number;
   /** Rectangles actually filled. */
   rects: number;
+  /** Quanta in flight drawn. */
+  inFlight: number;
+  /** Lanes drawn as retired. */
+  retired: number;
+  /** Spans inside the window per lane. */
+  visibleByLane: number[];
 }
 
 const PALETTE_SIZE = CATEGORICAL.length;
@@ -119,6 +130,7 @@ export function drawGantt(
   mergerY = axis + (laneH - barH) / 2;
   mergerH = laneH;
   let visible = 0;
+  const visibleByLane = new Array<number>(lanes).fill(0);
   const n = ring.size;
   const colors =
     colorBy === 'level' ? ring.level : colorBy === 'class' ? ring.clsColor : ring.jobColor;
@@ -133,6 +145,7 @@ export function drawGantt(
     const lane = workers[i]!;
     if (lane < 0 || lane >= lanes) continue;
     visible++;
+    visibleByLane[lane]!++;
     const x0 = gutter + (Math.max(s, t0) - t0) * pxPerMs;
     const x1 = gutter + (Math.min(e, t1) - t0) * pxPerMs;
     mergers[lane]!.add(x0, x1, colors[i]!);
@@ -153,6 +166,40 @@ export function drawGantt(
     }
     ctx.fill();
   }
+
+  // Quanta in flight: lighter, with a dashed outline, so "running now" never reads as finished.
+  let inFlight = 0;
+  ctx.lineWidth = 1;
+  for (const q of layout.inFlight ?? []) {
+    if (q.lane < 0 || q.lane >= lanes || q.endMs < t0 || q.startMs > t1) continue;
+    const x0 = gutter + (Math.max(q.startMs, t0) - t0) * pxPerMs;
+    const x1 = Math.max(x0 + 2, gutter + (Math.min(q.endMs, t1) - t0) * pxPerMs);
+    const y = axis + q.lane * laneH + (laneH - barH) / 2;
+    ctx.globalAlpha = 0.45;
+    ctx.fillStyle =
+      colorBy === 'job' && q.job !== null ? CATEGORICAL[categoricalIndex(q.job)]! : theme.mixed;
+    ctx.fillRect(x0, y, x1 - x0, barH);
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = theme.text;
+    ctx.setLineDash([3, 2]);
+    ctx.strokeRect(x0 + 0.5, y + 0.5, Math.max(1, x1 - x0 - 1), Math.max(1, barH - 1));
+    ctx.setLineDash([]);
+    inFlight++;
+  }
+
+  // Lanes of workers that left the pool: veiled from when they left, their past left visible.
+  let retired = 0;
+  layout.retiredFromMs?.forEach((from, lane) => {
+    if (from === null || lane >= lanes || from > t1) return;
+    retired++;
+    const x0 = gutter + (Math.max(from, t0) - t0) * pxPerMs;
+    ctx.globalAlpha = 0.7;
+    ctx.fillStyle = theme.background;
+    ctx.fillRect(x0, axis + lane * laneH, width - x0, laneH);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = theme.text;
+    if (x0 + 60 < width) ctx.fillText('retired', x0 + 6, axis + lane * laneH + laneH / 2);
+  });
 
   // Knob-change markers.
   ctx.strokeStyle = theme.marker;
@@ -195,7 +242,13 @@ export function drawGantt(
   for (let l = 0; l < lanes; l++) {
     const y = axis + l * laneH + laneH / 2;
     const state = layout.workerStates?.[l];
-    if (state !== undefined) {
+    if (layout.retiredFromMs?.[l] != null) {
+      // A hollow dot: the worker is gone, its lane stays for the spans in view.
+      ctx.strokeStyle = theme.text;
+      ctx.beginPath();
+      ctx.arc(12, y, 3, 0, Math.PI * 2);
+      ctx.stroke();
+    } else if (state !== undefined) {
       ctx.fillStyle = STATE_COLORS[state] ?? theme.text;
       ctx.beginPath();
       ctx.arc(12, y, 3.5, 0, Math.PI * 2);
@@ -204,7 +257,7 @@ export function drawGantt(
     ctx.fillStyle = theme.text;
     ctx.fillText(`worker ${l}`, 22, y);
   }
-  return { visible, rects };
+  return { visible, rects, inFlight, retired, visibleByLane };
 }
 
 /** The span under a point, for the hover tooltip; -1 when none. Tolerance in px. */

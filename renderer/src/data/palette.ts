@@ -27,3 +27,16 @@ export function categoricalIndex(id: number): number {
 export function levelColor(level: number): string {
   return LEVEL_COLORS[Math.min(Math.max(level, 0), LEVEL_COLORS.length - 1)]!;
 }
+
+/**
+ * A chart series' colour by its label: levels (`L2`) and priority bands (`p40-59`) keep the level
+ * ramp by their index, so the same band is the same colour on every chart; other labels (`fifo`,
+ * `fair`) take the categorical palette by their position.
+ */
+export function seriesColor(label: string, position: number): string {
+  const level = /^L(\d)$/.exec(label);
+  if (level !== null) return levelColor(Number(level[1]));
+  const band = /^p(\d+)-\d+$/.exec(label);
+  if (band !== null) return levelColor(Math.floor(Number(band[1]) / 20));
+  return CATEGORICAL[position % CATEGORICAL.length]!;
+}

@@ -82,6 +82,12 @@ export interface SyntheticFrameOptions {
   spans?: readonly SyntheticSpan[];
   depth?: readonly number[];
   levelMs?: readonly number[];
+  /** Cumulative charged time per level (ms); absent = the host does not report it. */
+  chargedMs?: readonly number[];
+  /** Level labels (default `L0`…). */
+  labels?: readonly string[];
+  /** Worker rows (default: `workers` idle-less running rows with no quantum start). */
+  workerRows?: Frame['workers'];
   config?: Partial<EngineConfig>;
   paused?: boolean;
 }
@@ -99,19 +105,24 @@ export function syntheticFrame(o: SyntheticFrameOptions): Frame {
     paused: o.paused ?? false,
     levels: depth.map((d, l) => ({
       level: l,
-      label: `L${l}`,
+      label: o.labels?.[l] ?? `L${l}`,
       depth: d,
       scheduledNanos: Math.round((o.levelMs?.[l] ?? 0) * 1e6),
       selections: 0,
       minPriority: null,
+      ...(o.chargedMs === undefined
+        ? {}
+        : { chargedNanos: Math.round((o.chargedMs[l] ?? 0) * 1e6) }),
     })),
-    workers: Array.from({ length: workers }, (_, id) => ({
-      id,
-      state: 'running' as const,
-      splitId: null,
-      jobId: null,
-      sinceNanos: null,
-    })),
+    workers:
+      o.workerRows ??
+      Array.from({ length: workers }, (_, id) => ({
+        id,
+        state: 'running' as const,
+        splitId: null,
+        jobId: null,
+        sinceNanos: null,
+      })),
     counters: emptyCounters(),
     latency: { byClass: {}, byBand: {} },
     wait: { byClass: {}, byBand: {} },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actualShares, targetShares } from './target-share.ts';
+import { actualShares, chargedShareWindow, targetShares, type SharePoint } from './target-share.ts';
 
 describe('target share of the multilevel queue', () => {
   it('gives each busy level m times the next one', () => {
@@ -29,5 +29,67 @@ describe('target share of the multilevel queue', () => {
     expect(actualShares([3, 1, 0])).toEqual([0.75, 0.25, 0]);
     expect(actualShares([0, 0])).toEqual([0, 0]);
     expect(actualShares([2, -1])).toEqual([1, 0]);
+  });
+});
+
+function point(
+  tMs: number,
+  charged: number[],
+  depth = [1, 1, 1, 0, 0],
+  policy = 'mlfq',
+): SharePoint {
+  return { tMs, policy, labels: ['L0', 'L1', 'L2', 'L3', 'L4'], depth, chargedMs: charged };
+}
+
+describe('charged share over a window', () => {
+  it('is the difference of the cumulative charged time between the window ends', () => {
+    const points = [
+      point(0, [0, 0, 0, 0, 0]),
+      point(4000, [900, 100, 0, 0, 0]), // outside a 5 s window ending at 10 s
+      point(5000, [1000, 100, 0, 0, 0]),
+      point(10_000, [1600, 300, 200, 0, 0]),
+    ];
+    const w = chargedShareWindow(points, 5000, 2, true)!;
+    expect(w.coveredMs).toBe(5000);
+    expect(w.rows.map((r) => r.charged)).toEqual([0.6, 0.2, 0.2, 0, 0]);
+  });
+
+  it('targets only the levels that were non-empty in the window', () => {
+    const points = [
+      point(0, [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]),
+      point(1000, [500, 0, 0, 0, 0], [3, 0, 0, 2, 0]),
+      point(2000, [1000, 0, 0, 0, 0], [3, 0, 0, 2, 0]),
+    ];
+    const w = chargedShareWindow(points, 5000, 2, true)!;
+    expect(w.rows.map((r) => r.busy)).toEqual([true, false, false, true, false]);
+    expect(w.rows[0]!.target).toBeCloseTo(8 / 9);
+    expect(w.rows[3]!.target).toBeCloseTo(1 / 9);
+  });
+
+  it('never reaches back across a policy switch or a counter reset', () => {
+    const switched = [
+      point(0, [0, 0, 0, 0, 0], [1, 0, 0, 0, 0], 'priority'),
+      point(1000, [900, 0, 0, 0, 0], [1, 0, 0, 0, 0], 'priority'),
+      point(2000, [900, 0, 0, 0, 0]),
+      point(3000, [1000, 100, 0, 0, 0]),
+    ];
+    const w = chargedShareWindow(switched, 30_000, 2, true)!;
+    expect(w.coveredMs).toBe(1000);
+    expect(w.rows[0]!.charged).toBeCloseTo(0.5);
+    const reset = [
+      point(0, [5000, 0, 0, 0, 0]),
+      point(1000, [0, 0, 0, 0, 0]),
+      point(2000, [0, 50, 0, 0, 0]),
+    ];
+    expect(chargedShareWindow(reset, 30_000, 2, true)!.rows[1]!.charged).toBe(1);
+  });
+
+  it('has no target for a policy that promises none, and says when charged time is missing', () => {
+    const points = [point(0, [0, 0, 0, 0, 0]), point(1000, [10, 0, 0, 0, 0])];
+    expect(chargedShareWindow(points, 5000, 2, false)!.rows[0]!.target).toBeNull();
+    const old = points.map((p) => ({ ...p, chargedMs: null }));
+    const w = chargedShareWindow(old, 5000, 2, true)!;
+    expect(w.reported).toBe(false);
+    expect(w.rows[0]!.charged).toBeNull();
   });
 });

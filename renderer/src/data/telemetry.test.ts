@@ -108,22 +108,47 @@ describe('Telemetry', () => {
     expect(points[38]).toMatchObject({ tMs: 4900, levelMs: [38, 0, 0, 0, 0], submitted: 39 });
     expect(points[39]).toMatchObject({ tMs: 5020, depth: [9, 9, 9, 9, 9] });
     // The depth chart has 4 s of rows at once.
-    const rows = depthSeries(t.points.tail(600));
+    const { rows } = depthSeries(t.points.tail(600));
     expect(rows.at(-1)!['t']! - rows[0]!['t']!).toBeCloseTo(3.92, 5);
   });
 
-  it('level shares come from the time spans ran in the window, target among busy levels', () => {
+  it('the share panel reads charged time, not the level a span had at dispatch', () => {
+    // The engine's case: every span was dispatched at level 0, yet the queue charged the quanta
+    // across levels as they crossed thresholds: 58.7 / 26.1 / 15.2 % of each 100 ms.
     const t = new Telemetry();
-    // Level 0 runs 3 ms for every 1 ms of level 1 in each 100 ms frame.
-    feed(t, 20, (f) => [
-      { worker: 0, startMs: f * 100 - 40, endMs: f * 100 - 10, job: 1, level: 0 },
-      { worker: 1, startMs: f * 100 - 20, endMs: f * 100 - 10, job: 2, level: 1 },
+    for (let f = 0; f <= 50; f++) {
+      t.ingestFrame(
+        syntheticFrame({
+          seq: f,
+          timeMs: f * 100,
+          depth: [2, 1, 1, 0, 0],
+          chargedMs: [58.7 * f, 26.1 * f, 15.2 * f, 0, 0],
+          spans: [{ worker: 0, startMs: f * 100 - 90, endMs: f * 100, job: 1, level: 0 }],
+        }),
+      );
+    }
+    const w = levelShares(t, 1000, 2)!;
+    expect(w.reported).toBe(true);
+    expect(w.coveredMs).toBe(1000);
+    expect(w.rows.map((r) => r.charged! * 100)).toEqual([
+      expect.closeTo(58.7, 6),
+      expect.closeTo(26.1, 6),
+      expect.closeTo(15.2, 6),
+      0,
+      0,
     ]);
-    const rows = levelShares(t, 1000, 2, 5);
-    expect(rows[0]!.actual).toBeCloseTo(0.75);
-    expect(rows[1]!.actual).toBeCloseTo(0.25);
-    expect(rows[0]!.target).toBeCloseTo(2 / 3);
-    expect(rows[2]!.target).toBe(0);
+    // Target among the three non-empty levels: 4/7, 2/7, 1/7.
+    expect(w.rows[0]!.target).toBeCloseTo(4 / 7);
+    expect(w.rows[2]!.target).toBeCloseTo(1 / 7);
+    expect(w.rows[3]!.target).toBe(0);
+  });
+
+  it('says charged time is not reported instead of making a share up', () => {
+    const t = new Telemetry();
+    feed(t, 20, (f) => [{ worker: 0, startMs: f * 100 - 40, endMs: f * 100, job: 1, level: 0 }]);
+    const w = levelShares(t, 1000, 2)!;
+    expect(w.reported).toBe(false);
+    expect(w.rows.every((r) => r.charged === null)).toBe(true);
   });
 });
 

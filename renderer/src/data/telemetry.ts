@@ -5,6 +5,7 @@
  *
  * Engine time is integer ns; everything stored here is ms, the unit the UI speaks.
  */
+import type { PolicyName } from '../../../shared/config.ts';
 import {
   historyPoint,
   type EngineEvent,
@@ -32,9 +33,31 @@ export interface FramePoint {
   succeeded: number;
   submitted: number;
   live: number;
+  /**
+   * The policy and level labels the point was taken under, so a chart draws each point as what
+   * it meant then (a policy switch does not relabel the past); null from a host that does not
+   * report them in its history.
+   */
+  policy: PolicyName | null;
+  labels: string[] | null;
+  /**
+   * Cumulative time charged to each level (ms): what quanta contributed after the queue's cap,
+   * the time the multilevel queue's shares are defined on (docs/design.md §3.1). Null when the
+   * host does not report it.
+   */
+  chargedMs: number[] | null;
+  /** The longest current wait of a queued split (ms); null when not reported. */
+  oldestWaitMs: number | null;
 }
 
-function pointOf(p: HistoryPoint): FramePoint {
+/** A frame's own fields fill in what its history point may lack (an older `historyPoint`). */
+function pointOf(p: HistoryPoint, frame?: Frame): FramePoint {
+  const levels = frame?.levels;
+  const charged =
+    p.chargedNanos ??
+    (levels !== undefined && levels.length > 0 && levels.every((l) => l.chargedNanos !== undefined)
+      ? levels.map((l) => l.chargedNanos!)
+      : undefined);
   return {
     seq: p.seq,
     tMs: p.timeNanos / NS_PER_MS,
@@ -45,6 +68,10 @@ function pointOf(p: HistoryPoint): FramePoint {
     succeeded: p.succeeded,
     submitted: p.submitted,
     live: p.live,
+    policy: p.policy ?? frame?.policy ?? null,
+    labels: p.labels ?? levels?.map((l) => l.label) ?? null,
+    chargedMs: charged === undefined ? null : charged.map((n) => n / NS_PER_MS),
+    oldestWaitMs: frame?.oldestWaitMs ?? null,
   };
 }
 
@@ -59,6 +86,12 @@ export interface TelemetryOptions {
   pointCapacity?: number;
 }
 
+/** Points kept: 5 min at 10 Hz, the longest window the share panel offers. */
+export const POINT_CAPACITY = 3000;
+
+/** Workers the lanes are tracked for (the protocol's `setWorkers` maximum). */
+const MAX_LANES = 256;
+
 /** Class names are interned across frames; the table is capped so memory stays bounded. */
 const MAX_CLASSES = 512;
 
@@ -67,8 +100,15 @@ export class Telemetry {
   readonly points: Ring<FramePoint>;
   readonly markers = new Ring<Marker>(256);
   readonly classNames: string[] = [];
+  /**
+   * Per worker: the end of its latest span (ms), so the Gantt keeps the lane of a worker that
+   * left the pool while its spans are in view. Bounded by the pool's maximum size.
+   */
+  readonly laneEndMs: number[] = [];
   private readonly classIndex = new Map<string, number>();
   latest: Frame | null = null;
+  /** Wall time (ms since the epoch) the latest frame arrived, to tell a current frame from a stale one. */
+  receivedAtMs = 0;
   jobs: JobRow[] = [];
   /** Spans the host's ring overwrote before any frame carried them (cumulative). */
   droppedSpans = 0;
@@ -83,7 +123,7 @@ export class Telemetry {
 
   constructor(opts: TelemetryOptions = {}) {
     this.spans = new SpanRing(opts.spanCapacity ?? 1 << 18);
-    this.points = new Ring<FramePoint>(opts.pointCapacity ?? 1200);
+    this.points = new Ring<FramePoint>(opts.pointCapacity ?? POINT_CAPACITY);
   }
 
   get nowMs(): number {
@@ -102,6 +142,7 @@ export class Telemetry {
    */
   ingestSnapshot(snapshot: Snapshot): void {
     this.spans.clear();
+    this.laneEndMs.length = 0;
     this.points.clear();
     this.markers.clear();
     this.framesSeen = 0;
@@ -136,6 +177,7 @@ export class Telemetry {
 
   private addFrame(frame: Frame, withSpans: boolean): void {
     this.latest = frame;
+    this.receivedAtMs = Date.now();
     this.jobs = frame.jobs;
     this.framesSeen++;
     this.droppedSpans = frame.spansDropped;
@@ -143,13 +185,19 @@ export class Telemetry {
       this.addSpans(frame.spans);
       this.addEvents(frame.events);
     }
-    this.points.push(pointOf(historyPoint(frame)));
+    this.points.push(pointOf(historyPoint(frame), frame));
   }
 
   private addSpans(cols: SpanColumns): void {
     const local = cols.names.map((n) => this.classOf(n));
     this.spans.beginBatch();
     for (let i = 0; i < cols.count; i++) {
+      const worker = cols.worker[i] ?? 0;
+      const endMs = (cols.end[i] ?? 0) / NS_PER_MS;
+      if (worker >= 0 && worker < MAX_LANES && !(endMs <= (this.laneEndMs[worker] ?? -Infinity))) {
+        for (let w = this.laneEndMs.length; w < worker; w++) this.laneEndMs.push(-Infinity);
+        this.laneEndMs[worker] = endMs;
+      }
       this.spans.push({
         worker: cols.worker[i] ?? 0,
         startMs: (cols.start[i] ?? 0) / NS_PER_MS,

@@ -35,6 +35,8 @@ export interface AppState {
   /** One line the user should see (command failures outside Controls). */
   notice: { kind: 'error' | 'info'; text: string } | null;
   hasSnapshot: boolean;
+  /** The share panel's window (ms): one of `SHARE_WINDOWS`. */
+  shareWindowMs: number;
 }
 
 export interface AppActions {
@@ -45,9 +47,17 @@ export interface AppActions {
   setColorBy(colorBy: ColorBy): void;
   setFieldError(field: string, message: string | null): void;
   setNotice(notice: AppState['notice']): void;
+  setShareWindow(ms: number): void;
   applyFrame(frame: Frame): void;
   applySnapshot(snapshot: Snapshot): void;
 }
+
+/** The windows the share panel offers: 5 s, 30 s, 5 min (the telemetry keeps 5 min of points). */
+export const SHARE_WINDOWS = [
+  { ms: 5000, label: '5 s' },
+  { ms: 30_000, label: '30 s' },
+  { ms: 300_000, label: '5 min' },
+] as const;
 
 export type AppStore = StoreApi<AppState & AppActions>;
 
@@ -89,6 +99,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     fieldErrors: {},
     notice: null,
     hasSnapshot: false,
+    shareWindowMs: SHARE_WINDOWS[0].ms,
   };
 }
 
@@ -132,6 +143,7 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
       }
     },
     setNotice: (notice) => set({ notice }),
+    setShareWindow: (shareWindowMs) => set({ shareWindowMs }),
     applyFrame: (frame) => {
       const delta = frameDelta(get(), frame);
       if (Object.keys(delta).length > 0) set(delta);

@@ -3,8 +3,13 @@
  * `window.__schedlabInject(frame)` / `window.__schedlabInjectSnapshot(snapshot)` from the page,
  * so it measures drawing, not a network. Commands answer with a clear error.
  */
-import type { Command, CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
-import { Listeners, type ConnectionStatus, type Transport } from './transport.ts';
+import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import {
+  Listeners,
+  type ClientCommand,
+  type ConnectionStatus,
+  type Transport,
+} from './transport.ts';
 
 export interface BenchHooks {
   __schedlabInject?: (frame: Frame) => void;
@@ -18,7 +23,7 @@ export function createBenchTransport(target: BenchHooks): Transport {
   target.__schedlabInjectSnapshot = (snapshot) => snapshots.emit(snapshot);
   return {
     host: 'bench',
-    send: (command: Command): Promise<CommandResult> =>
+    send: (command: ClientCommand): Promise<CommandResult> =>
       Promise.resolve({
         ok: false,
         error: { code: 'ENGINE_CLOSED', message: `bench mode has no engine (${command.type})` },

@@ -3,7 +3,7 @@
  * and snapshots arrive over a MessagePort the preload hands over with
  * `window.postMessage('schedlab:port', '*', [port])`.
  */
-import type { Command, CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
 import {
   PORT_MESSAGE,
   type SchedlabBridge,
@@ -11,9 +11,15 @@ import {
   type SnapshotMessage,
   type FrameMessage,
 } from '../../../shared/transport.ts';
-import { disconnected, Listeners, type ConnectionStatus, type Transport } from './transport.ts';
+import {
+  disconnected,
+  Listeners,
+  type ClientCommand,
+  type ConnectionStatus,
+  type Transport,
+} from './transport.ts';
 
-export type Bridge = SchedlabBridge<Command, CommandResult>;
+export type Bridge = SchedlabBridge<ClientCommand, CommandResult>;
 
 export function electronBridge(): Bridge | null {
   const w = window as unknown as { schedlab?: Bridge };
@@ -48,7 +54,7 @@ export function createElectronTransport(bridge: Bridge, target: Window = window)
 
   return {
     host: 'electron',
-    async send(command: Command): Promise<CommandResult> {
+    async send(command: ClientCommand): Promise<CommandResult> {
       try {
         return await bridge.command(command);
       } catch (e) {

@@ -8,9 +8,17 @@ import type { Skipped } from '../../../shared/transport.ts';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
 
+/**
+ * Commands of the live view's contract (`cancelAll` → `{cancelled}`, `resetStats`) that a host
+ * may not know yet: such a host answers with a coded error, which the UI shows as it is.
+ */
+export type LiveCommand = { type: 'cancelAll' } | { type: 'resetStats' };
+/** What the renderer sends: the protocol's commands plus `LiveCommand`. */
+export type ClientCommand = Command | LiveCommand;
+
 export interface Transport {
   readonly host: 'electron' | 'browser' | 'bench';
-  send(command: Command): Promise<CommandResult>;
+  send(command: ClientCommand): Promise<CommandResult>;
   onFrame(cb: (frame: Frame, skipped?: Skipped) => void): () => void;
   onSnapshot(cb: (snapshot: Snapshot) => void): () => void;
   onStatus(cb: (status: ConnectionStatus) => void): () => void;

@@ -4,9 +4,15 @@
  * snapshot first on every connection, so the UI resumes where the engine is.
  */
 import type { ErrorInfo } from '../../../shared/errors.ts';
-import type { Command, CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
 import { hostMessageSchema, WS_PATH, type Skipped } from '../../../shared/transport.ts';
-import { disconnected, Listeners, type ConnectionStatus, type Transport } from './transport.ts';
+import {
+  disconnected,
+  Listeners,
+  type ClientCommand,
+  type ConnectionStatus,
+  type Transport,
+} from './transport.ts';
 
 export interface WebSocketTransportOptions {
   url: string;
@@ -93,7 +99,7 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
 
   return {
     host: 'browser',
-    send(command: Command): Promise<CommandResult> {
+    send(command: ClientCommand): Promise<CommandResult> {
       if (socket === null || status !== 'open') return Promise.resolve(disconnected());
       const id = nextId++;
       const ws = socket;

@@ -9,8 +9,8 @@ import {
   UtilizationChart,
 } from '../components/charts.tsx';
 import { GraphRunPanel } from '../components/graph-run.tsx';
-import { Alarms, CountersPanel, PercentilesPanel } from '../components/live-tables.tsx';
-import { CATEGORICAL, LEVEL_COLORS } from '../data/palette.ts';
+import { Alarms, CountersPanel, LatencyPanel, WaitPanel } from '../components/live-tables.tsx';
+import { CATEGORICAL, levelColor } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 
@@ -20,9 +20,11 @@ const COLOR_BY: ColorBy[] = ['job', 'class', 'level'];
 function Legend({ colorBy }: { colorBy: ColorBy }) {
   useTelemetryTick(1000);
   const { telemetry } = useApp();
+  // Under priority the "levels" are bands: the legend names them as the engine does.
+  const labels = telemetry.latest?.levels.map((l) => l.label) ?? [];
   const entries =
     colorBy === 'level'
-      ? LEVEL_COLORS.map((c, l) => [c, `L${l}`] as const)
+      ? labels.map((label, l) => [levelColor(l), label] as const)
       : colorBy === 'class'
         ? telemetry.classNames
             .slice(0, 8)
@@ -115,7 +117,7 @@ export function LiveView() {
     <div className="live" data-testid="view-live">
       <Alarms />
       <GraphRunPanel />
-      <section className="panel gantt-panel">
+      <section className="panel gantt-panel" data-testid="gantt">
         <GanttToolbar />
         <GanttCanvas />
         {!hasData && <div className="overlay-empty">Waiting for the engine’s first frame…</div>}
@@ -126,9 +128,10 @@ export function LiveView() {
         <SelectionsChart />
         <UtilizationChart />
       </div>
-      <div className="chart-grid two">
+      <div className="chart-grid">
         <CountersPanel />
-        <PercentilesPanel />
+        <LatencyPanel />
+        <WaitPanel />
       </div>
     </div>
   );

@@ -1,0 +1,239 @@
+/**
+ * Where the scheduler's time went, in each policy's own unit. mlfq: the charged share per level
+ * over a window the user picks, next to the multilevel queue's target (docs/design.md §3.1);
+ * charged time is what the queue's shares are defined on, so this panel and the engine (and
+ * `schedlab run --json`) agree. priority: charged share per band, aging, wait per band. fair:
+ * service share per job and Jain's index. fifo: queue age.
+ */
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { useShallow } from 'zustand/react/shallow';
+import { useApp, useAppState } from '../context.ts';
+import { levelShares } from '../data/derive.ts';
+import { formatMs } from '../data/gantt-viewport.ts';
+import { agingText, bandWaits, groupShares, queueAgeSeries } from '../data/policy-units.ts';
+import { TARGET_MEANING, type ShareWindow } from '../data/target-share.ts';
+import { useTelemetryTick } from '../hooks/use-redraw.ts';
+import { SHARE_WINDOWS } from '../store/app-store.ts';
+import { axis, Empty, markLines, Panel, tooltipStyle, useMarks } from './panel.tsx';
+
+function WindowPicker() {
+  const { windowMs, setWindow } = useAppState(
+    useShallow((s) => ({ windowMs: s.shareWindowMs, setWindow: s.setShareWindow })),
+  );
+  return (
+    <div className="segmented" role="group" aria-label="share window">
+      <span className="segmented-label">window</span>
+      {SHARE_WINDOWS.map((w) => (
+        <button
+          key={w.ms}
+          className={windowMs === w.ms ? 'on' : ''}
+          data-testid={`share-window-${w.ms}`}
+          onClick={() => setWindow(w.ms)}
+        >
+          {w.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Held less than asked: after a reload, a policy switch or a reset the window is shorter. */
+function coverage(w: ShareWindow, windowMs: number): string {
+  return w.coveredMs + 150 < windowMs ? ` (${formatMs(w.coveredMs)} held)` : '';
+}
+
+/** Charged share per level (mlfq) or band (priority) with the target where there is one. */
+export function ChargedShare({ unit }: { unit: string }) {
+  useTelemetryTick();
+  const { telemetry } = useApp();
+  const windowMs = useAppState((s) => s.shareWindowMs);
+  const m = telemetry.latest?.config.levelTimeMultiplier ?? 2;
+  const w = levelShares(telemetry, windowMs, m);
+  if (w === null) return <Empty />;
+  if (!w.reported) {
+    return (
+      <>
+        <WindowPicker />
+        <p className="muted not-reported" data-testid="share-not-reported">
+          Charged time per {unit} is not reported by this host, so no share is shown.
+        </p>
+      </>
+    );
+  }
+  const hasTarget = w.rows.some((r) => r.target !== null);
+  const pct = w.rows.map((r) => ({
+    label: r.label,
+    charged: (r.charged ?? 0) * 100,
+    target: (r.target ?? 0) * 100,
+  }));
+  // One number for "where did the time go": lower means more time at the lower levels.
+  const meanLevel = w.rows.reduce((acc, r, l) => acc + (r.charged ?? 0) * l, 0);
+  const first = w.rows[0];
+  return (
+    <>
+      <WindowPicker />
+      <ResponsiveContainer width="100%" height={150}>
+        <BarChart data={pct} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+          <CartesianGrid stroke="var(--grid)" vertical={false} />
+          <XAxis dataKey="label" {...axis} />
+          <YAxis domain={[0, 100]} unit="%" {...axis} />
+          <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          <Bar dataKey="charged" name="charged" fill="var(--accent)" isAnimationActive={false} />
+          {hasTarget && (
+            <Bar dataKey="target" name="target" fill="var(--target)" isAnimationActive={false} />
+          )}
+        </BarChart>
+      </ResponsiveContainer>
+      <div
+        className="share-readout"
+        data-testid="level-share-readout"
+        data-shares={w.rows.map((r) => (r.charged ?? 0).toFixed(4)).join(',')}
+        data-targets={hasTarget ? w.rows.map((r) => (r.target ?? 0).toFixed(4)).join(',') : ''}
+        data-covered-ms={Math.round(w.coveredMs)}
+        data-level0-share={first?.charged?.toFixed(4)}
+        data-mean-level={meanLevel.toFixed(4)}
+        data-active-levels={w.rows.filter((r) => (r.charged ?? 0) >= 0.05).length}
+      >
+        {w.rows
+          .map(
+            (r) =>
+              `${r.label} ${((r.charged ?? 0) * 100).toFixed(1)} %` +
+              (r.target !== null ? ` (target ${(r.target * 100).toFixed(1)} %)` : ''),
+          )
+          .join(' · ')}
+        {coverage(w, windowMs)}
+      </div>
+      {hasTarget && <p className="muted small share-meaning">{TARGET_MEANING}</p>}
+    </>
+  );
+}
+
+/** PRIO: what aging does now and how long each band waits (p95 over the stats window). */
+export function PriorityDetail() {
+  useTelemetryTick();
+  const { telemetry } = useApp();
+  const f = telemetry.latest;
+  if (f === null) return null;
+  return (
+    <div className="priority-detail" data-testid="priority-detail">
+      <p className="muted small">
+        {agingText(f.config, formatMs)} · boosts given: not reported by this host
+      </p>
+      <table className="table compact" data-testid="band-waits">
+        <thead>
+          <tr>
+            <th>band</th>
+            {bandWaits(f.wait.byBand).map((b) => (
+              <th key={b.band} className="num">
+                {b.band}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td>wait p95</td>
+            {bandWaits(f.wait.byBand).map((b) => (
+              <td key={b.band} className="num" data-band={b.band} data-p95={b.p95 ?? ''}>
+                {b.p95 === null ? '—' : formatMs(b.p95)}
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Fair: each live job's share of the service so far, and Jain's index over them. */
+export function FairShare({ unit }: { unit: string }) {
+  useTelemetryTick();
+  const { telemetry } = useApp();
+  const f = telemetry.latest;
+  if (f === null) return <Empty />;
+  const rows = groupShares(f.jobs).map((r) => ({ ...r, pct: r.share * 100 }));
+  return (
+    <>
+      <div className="share-readout" data-testid="jain" data-value={f.fairness.jain.toFixed(4)}>
+        Jain’s index {f.fairness.jain.toFixed(3)} over {f.fairness.jobs} live jobs (1 = equal
+        service for their age)
+      </div>
+      {rows.length === 0 ? (
+        <p className="muted">no live job has run yet</p>
+      ) : (
+        <ResponsiveContainer width="100%" height={150}>
+          <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
+            <CartesianGrid stroke="var(--grid)" horizontal={false} />
+            <XAxis type="number" domain={[0, 100]} unit="%" {...axis} />
+            <YAxis type="category" dataKey="label" width={110} {...axis} />
+            <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
+            <Bar dataKey="pct" name="service" fill="var(--accent)" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      )}
+      {unit !== 'job' && (
+        <p className="muted small">
+          Fairness is per {unit}; frames report service per job, so this is the per-job view.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** FIFO: how long the oldest queued split has waited, over time. */
+export function QueueAge() {
+  useTelemetryTick();
+  const { telemetry } = useApp();
+  const rows = queueAgeSeries(telemetry.points.tail(600));
+  const marks = useMarks(rows);
+  const now = telemetry.latest?.oldestWaitMs;
+  if (telemetry.latest === null) return <Empty />;
+  if (now === undefined || rows.length === 0) {
+    return (
+      <p className="muted not-reported" data-testid="share-not-reported">
+        Queue age is not reported by this host.
+      </p>
+    );
+  }
+  return (
+    <>
+      <div className="share-readout" data-testid="queue-age" data-value={now}>
+        oldest queued split has waited {formatMs(now)}
+      </div>
+      <ResponsiveContainer width="100%" height={150}>
+        <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -8 }}>
+          <CartesianGrid stroke="var(--grid)" vertical={false} />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            tickFormatter={(v: number) => `${v.toFixed(0)}s`}
+            {...axis}
+          />
+          <YAxis tickFormatter={(v: number) => formatMs(v)} {...axis} />
+          <Tooltip {...tooltipStyle} formatter={(v) => formatMs(Number(v))} />
+          <Line
+            dataKey="age"
+            name="queue age"
+            stroke="var(--accent)"
+            dot={false}
+            isAnimationActive={false}
+          />
+          {markLines(marks)}
+        </LineChart>
+      </ResponsiveContainer>
+    </>
+  );
+}
