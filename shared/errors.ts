@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   WORKER_LOST: 'a worker thread died while running a split',
   KERNEL_FAILED: 'a kernel or user module threw',
   CANCELLED: 'the job was cancelled',
+  TIMEOUT: 'the job did not end within its timeoutMs and was cancelled',
+  READ_ONLY: 'an attached console is read-only unless the service allows control',
   ENGINE_CLOSED: 'the engine has been shut down',
 } as const;
 

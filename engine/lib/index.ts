@@ -1,0 +1,11 @@
+// The library's public surface: `import { Scheduler } from 'schedlab'` (engine/index.ts re-exports it).
+export { Scheduler, type SchedulerStats, type TenantStats } from './scheduler.ts';
+export { LIBRARY_DEFAULTS, type RunOptions, type SchedulerOptions } from './options.ts';
+export type {
+  KernelInput,
+  KernelTask,
+  ModuleTask,
+  Task,
+  TaskContext,
+  TaskFunction,
+} from './task.ts';
