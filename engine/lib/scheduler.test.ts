@@ -1,5 +1,6 @@
 // The library on real worker threads: results, cooperation, cancelling, errors, tenants, closing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Pool } from './pool.ts';
 import { Scheduler } from './scheduler.ts';
 
 const TASKS = new URL('./fixtures/tasks.mjs', import.meta.url);
@@ -176,3 +177,17 @@ async function until(condition: () => boolean): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+describe('Pool, the Piscina-shaped front', () => {
+  it('runs the default or a named export of its filename, for a tenant', async () => {
+    const pool = new Pool({ filename: TASKS.href, maxThreads: 1 });
+    try {
+      expect(await pool.run(5)).toBe(10);
+      expect(await pool.run({ ms: 1, label: 'x' }, { name: 'work', tenant: 't' })).toBe('x');
+      expect(pool.scheduler.stats().workers).toBe(1);
+      expect(pool.scheduler.stats().tenants.map((t) => t.name)).toEqual(['t']);
+    } finally {
+      await pool.destroy();
+    }
+  });
+});
