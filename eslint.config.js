@@ -92,6 +92,7 @@ export default [
         layer('runtime', 'engine/core is below engine/runtime'),
         layer('host', 'engine/core is below engine/host'),
         layer('cli', 'engine/core is below engine/cli'),
+        layer('lib', 'engine/core is below engine/lib'),
       ),
       // Time is passed in: the same policy code runs on the simulator's virtual clock.
       'no-restricted-properties': [
@@ -115,11 +116,22 @@ export default [
       noRenderer,
       layer('host', 'engine/runtime is below engine/host'),
       layer('cli', 'engine/runtime is below engine/cli'),
+      layer('lib', 'engine/runtime is below engine/lib'),
     ),
   },
   {
     files: ['engine/host/**'],
-    rules: restrict(noElectron, noRenderer, layer('cli', 'engine/host is below engine/cli')),
+    rules: restrict(
+      noElectron,
+      noRenderer,
+      layer('cli', 'engine/host is below engine/cli'),
+      layer('lib', 'engine/host is below engine/lib'),
+    ),
+  },
+  {
+    // The library (Scheduler) sits on engine/host; only the package entry and the CLI use it.
+    files: ['engine/lib/**'],
+    rules: restrict(noElectron, noRenderer, layer('cli', 'engine/lib is below engine/cli')),
   },
   {
     files: ['engine/cli/**'],

@@ -1,4 +1,6 @@
-// The engine's public surface. Each area adds its exports here.
+// The package entry (`exports["."]`, compiled to dist/lib by `npm run build`): the library first
+// (`Scheduler`, engine/lib), then the engine's public surface. Each area adds its exports here.
+export * from './lib/index.ts';
 export * from './core/ready-queue.ts';
 export * from '../shared/errors.ts';
 export * from './core/priority/index.ts';

@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   QUANTUM_OVERRUN_KILLED:
     'a quantum overran past hardKillAfterMs (or did not stop after its cancel): its worker was terminated',
   CANCELLED: 'the job was cancelled',
+  TIMEOUT: 'the job did not end within its timeoutMs and was cancelled',
+  READ_ONLY: 'an attached console is read-only unless the service allows control',
   ENGINE_CLOSED: 'the engine has been shut down',
   UNAUTHORIZED:
     'the request carries no token, or not the one this server was started with (HTTP 401: a restarted server has a new token unless it keeps one)',

@@ -44,6 +44,14 @@ describe('layering is enforced by lint', () => {
     expect(errors.join('\n')).toMatch(/below engine\/runtime/);
   });
 
+  it('fails engine/host importing the library above it', async () => {
+    const errors = await lintErrors(
+      'engine/host/x.ts',
+      "import { Scheduler } from '../lib/scheduler.ts';\nexport const s = Scheduler;\n",
+    );
+    expect(errors.join('\n')).toMatch(/below engine\/lib/);
+  });
+
   it('accepts the allowed direction (runtime importing core and shared)', async () => {
     const errors = await lintErrors(
       'engine/runtime/x.ts',

@@ -19,6 +19,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
   submitJob(spec: JobSpec): number {
     this.ensureOpen();
     checkJobSpec(spec, this.cfg.maxDriversPerTask);
+    const tenant = spec.tenant === undefined ? null : this.book.tenants.acquire(spec.tenant);
     const now = this.backend.now();
     const id = this.nextJobId++;
     const total = spec.tasks.reduce((n, t) => n + t.splits.length, 0);
@@ -29,6 +30,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       spec.basePriority ?? 50,
       spec.retries ?? 0,
       now,
+      tenant,
     );
     if (this.pendingSplits() + total > this.cfg.maxQueued) {
       this.book.reject(job, now, `maxQueued ${this.cfg.maxQueued} reached`);

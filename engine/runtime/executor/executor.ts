@@ -23,8 +23,9 @@ import { SplitState } from './lifecycle.ts';
 import { ExecutorReconfig } from './live-reconfig.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
 import { mergeConfig } from './settings.ts';
+import type { TenantRow } from './tenants.ts';
 
-export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, WaitVisitor };
+export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, TenantRow, WaitVisitor };
 
 type Listener<T> = (value: T) => void;
 
@@ -159,6 +160,11 @@ export class Executor extends ExecutorReconfig {
   taskIds(jobId: number): number[] {
     const job = this.book.live(jobId);
     return job ? job.tasks.map((t) => t.id) : [];
+  }
+
+  /** Tenants (`JobSpec.tenant`): those with live jobs first, then recently idle ones. */
+  tenants(limit = 100): TenantRow[] {
+    return this.book.tenants.rows(limit);
   }
 
   jobState(jobId: number): ExecJob['state'] | undefined {

@@ -4,6 +4,7 @@ export {
   type JobEnd,
   type SplitEnd,
   type TaskEnd,
+  type TenantRow,
   type WaitVisitor,
 } from './executor.ts';
 export type { JobSpec, SplitSpec, TaskSpec } from './job-spec.ts';

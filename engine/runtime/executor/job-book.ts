@@ -14,6 +14,7 @@ import {
   type SplitState,
 } from './lifecycle.ts';
 import type { ExecJob, ExecSplit, ExecTask } from './records.ts';
+import { Tenants } from './tenants.ts';
 
 export interface JobEnd {
   jobId: number;
@@ -26,6 +27,8 @@ export interface JobEnd {
   /** Sum over the job's splits of time spent waiting (admission FIFO and ready queue). */
   waitNanos: number;
   splits: number;
+  /** The tenant it was submitted for (`JobSpec.tenant`). */
+  tenant?: string;
   /** Why it failed, was cancelled or rejected, for people (`split 7: worker lost: …`). */
   error?: string;
   /**
@@ -89,6 +92,8 @@ export class JobBook {
     rejectedSplits: 0,
   };
   private readonly liveMap = new Map<number, ExecJob>();
+  /** Tenants by name; a tenant's live jobs are counted from submit to end, here. */
+  readonly tenants = new Tenants();
   /** Ended jobs that succeeded, and those that did not (kept apart so failures stay in view). */
   private readonly succeeded: Ring<JobRow>;
   private readonly troubled: Ring<JobRow>;
@@ -251,6 +256,7 @@ export class JobBook {
 
   /** `result` goes to the listeners and, as a short text, to the job's row; nothing keeps it. */
   private emitEnd(job: ExecJob, result?: unknown): void {
+    if (job.tenant !== null) this.tenants.release(job.tenant);
     (job.state === 'succeeded' ? this.succeeded : this.troubled).push(endedRow(job, result));
     if (this.jobEnd.length === 0) return;
     const e: JobEnd = {
@@ -264,6 +270,7 @@ export class JobBook {
       waitNanos: job.waitNanos,
       splits: job.totalSplits,
     };
+    if (job.tenant !== null) e.tenant = job.tenant.name;
     if (job.error !== undefined) e.error = job.error;
     if (job.errorCode !== undefined) e.errorCode = job.errorCode;
     if (result !== undefined) e.result = result;

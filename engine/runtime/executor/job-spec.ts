@@ -27,6 +27,11 @@ export interface JobSpec {
   readonly basePriority?: number;
   /** Failed attempts a split may retry; default 0. */
   readonly retries?: number;
+  /**
+   * The tenant it is for: under `query` fairness all jobs of a tenant share one fairness group
+   * (records.ts `TenantGroup`). Absent: the job is its own group.
+   */
+  readonly tenant?: string;
   readonly tasks: readonly TaskSpec[];
 }
 

@@ -2,7 +2,9 @@
  * The executor's records of jobs, tasks and splits (DESIGN.md §1). A split record is what the
  * policy queues (`ReadySplit`); its job and task are fairness groups themselves, and it has its
  * own, so switching fairness (split | task | query) only re-points `group`, every group having
- * accumulated all its time.
+ * accumulated all its time. A job submitted for a tenant (`JobSpec.tenant`, the library's
+ * `scheduler.run(…, { tenant })`) has its tenant as its query: under `query` fairness every job of
+ * one tenant shares the tenant's group, as the tasks of one Trino query share the query's.
  */
 import type { FairnessGroup, Priority, ReadySplit } from '../../core/ready-queue.ts';
 import { INITIAL_PRIORITY } from '../../core/ready-queue.ts';
@@ -10,6 +12,23 @@ import type { FairnessMode } from '../../../shared/config.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import type { SplitWork } from '../backend.ts';
 import { SplitState, type JobState } from './lifecycle.ts';
+
+/**
+ * A tenant: the fairness group of all its jobs under `query` fairness (tenants.ts keeps them).
+ * Its time is the sum of all its jobs' quanta, so under `mlfq` a tenant's accumulated time
+ * decides the level of its every job, and under `fair` tenants share the workers.
+ */
+export class TenantGroup implements FairnessGroup {
+  scheduledNanos = 0;
+  priority: Priority = INITIAL_PRIORITY;
+  /** Its jobs not ended yet. */
+  liveJobs = 0;
+  readonly key: string;
+
+  constructor(readonly name: string) {
+    this.key = `tenant-${name}`;
+  }
+}
 
 /**
  * A job is its own fairness group (query fairness): one object, so charging a quantum touches one
@@ -39,12 +58,14 @@ export class ExecJob implements FairnessGroup {
     public basePriority: number,
     readonly retries: number,
     readonly submitNanos: number,
+    /** Its tenant, whose group it shares under `query` fairness; null: its own group. */
+    readonly tenant: TenantGroup | null = null,
   ) {
     this.key = `job-${id}`;
   }
 
   get group(): FairnessGroup {
-    return this;
+    return this.tenant ?? this;
   }
 }
 
@@ -165,6 +186,7 @@ export class ExecSplit implements ReadySplit {
     this.scheduledNanos += ran;
     this.task.scheduledNanos += ran;
     this.job.scheduledNanos += ran;
+    if (this.job.tenant !== null) this.job.tenant.scheduledNanos += ran;
     if (this.own !== null) this.own.scheduledNanos += ran;
   }
 }

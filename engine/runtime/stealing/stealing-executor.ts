@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode } from '../../../shared/graph.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
+import { workerStartUrl } from '../compiled.ts';
 import { WorkDeque, ringCapacity } from './deque.ts';
 import { DEFAULT_STEALING_KERNEL, stealingKernel } from './kernels.ts';
 import {
@@ -42,7 +43,10 @@ interface PendingRun {
   reject(e: Error): void;
 }
 
-const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+const BOOT = workerStartUrl(
+  new URL('./worker-entry.ts', import.meta.url),
+  new URL('./worker-boot.mjs', import.meta.url),
+);
 
 export class StealingExecutor {
   private pending: PendingRun | null = null;

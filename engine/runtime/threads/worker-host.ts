@@ -3,6 +3,7 @@
  * turning its death — exit, uncaught error, out of memory — into one `onLost(reason)` call.
  */
 import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
+import { workerStartUrl } from '../compiled.ts';
 
 const BOOT = new URL('./boot.mjs', import.meta.url);
 
@@ -23,14 +24,15 @@ export class WorkerHost {
   private error: string | undefined;
 
   constructor(options: SpawnOptions) {
+    const entry = new URL(options.entry, BOOT);
     const init: ConstructorParameters<typeof Worker>[1] = {
-      workerData: { ...options.workerData, entry: new URL(options.entry, BOOT).href },
+      workerData: { ...options.workerData, entry: entry.href },
       // The parent may run under a loader (tsx, vitest); the boot file registers its own.
       execArgv: [],
     };
     if (options.transferList !== undefined) init.transferList = [...options.transferList];
     if (options.resourceLimits !== undefined) init.resourceLimits = options.resourceLimits;
-    this.worker = new Worker(BOOT, init);
+    this.worker = new Worker(workerStartUrl(entry, BOOT), init);
     this.worker.on('message', options.onMessage);
     this.worker.on('error', (error: Error) => {
       this.error = `${error.name}: ${error.message}`;

@@ -1,0 +1,12 @@
+// The library's public surface: `import { Scheduler } from 'schedlab'` (engine/index.ts re-exports it).
+export { Scheduler, type SchedulerStats, type TenantStats } from './scheduler.ts';
+export { Pool, type PoolOptions, type PoolRunOptions } from './pool.ts';
+export { LIBRARY_DEFAULTS, type RunOptions, type SchedulerOptions } from './options.ts';
+export type {
+  KernelInput,
+  KernelTask,
+  ModuleTask,
+  Task,
+  TaskContext,
+  TaskFunction,
+} from './task.ts';

@@ -1,0 +1,68 @@
+/**
+ * The options of a `Scheduler` and of one `run`, their defaults and their checks (a bad value is
+ * a coded error naming its field).
+ */
+import type { ResourceLimits } from 'node:worker_threads';
+import type { EngineConfigPatch } from '../../shared/config.ts';
+import { SchedLabError } from '../../shared/errors.ts';
+import { checkPriority } from '../runtime/executor/job-spec.ts';
+
+/**
+ * Engine settings (shared/config.ts: `policy`, `workers`, `quantumMs`, `levelTimeMultiplier`,
+ * `levelThresholdsMs`, `aging`, `maxQueued`, …, all changeable later with `configure`) plus what
+ * only a scheduler has.
+ */
+export interface SchedulerOptions extends EngineConfigPatch {
+  /** Per worker thread, over the engine's default limits (512 MB old generation). */
+  readonly resourceLimits?: ResourceLimits;
+}
+
+/**
+ * A library's defaults, where they differ from the engine's: a service's requests take
+ * milliseconds, so the quantum is 10 ms (the app's presets use 1 s), and fairness is per tenant
+ * (`query`: a tenant's runs share one group, records.ts).
+ */
+export const LIBRARY_DEFAULTS: EngineConfigPatch = { quantumMs: 10, fairness: 'query' };
+
+export interface RunOptions {
+  /**
+   * The fairness group: under `mlfq` a tenant's accumulated time decides the level of its runs;
+   * under `fair` tenants share the workers equally; under `priority` it is only reported. Absent:
+   * the run is its own group.
+   */
+  readonly tenant?: string;
+  /** A label for reports and the console (latency per class). Default `default`. */
+  readonly class?: string;
+  /** 0..100, smaller is more urgent (the `priority` policy; aging raises waiting runs). Default 50. */
+  readonly priority?: number;
+  /** Aborting it cancels the run, queued or running: it rejects with `CANCELLED`. */
+  readonly signal?: AbortSignal;
+  /** The run is cancelled after this many ms and rejects with `TIMEOUT`. */
+  readonly timeoutMs?: number;
+}
+
+const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's limit
+const MAX_CLASS = 100;
+
+function bad(field: string, requirement: string): SchedLabError {
+  return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
+}
+
+/** Checks the fields the executor does not (it checks `tenant` and `priority` again). */
+export function checkRunOptions(options: RunOptions): void {
+  if (options === null || typeof options !== 'object') throw bad('options', 'must be an object');
+  const cls = options.class;
+  if (
+    cls !== undefined &&
+    (typeof cls !== 'string' || cls.length === 0 || cls.length > MAX_CLASS)
+  ) {
+    throw bad('class', `must be a string of 1 to ${MAX_CLASS} characters`);
+  }
+  if (options.priority !== undefined) checkPriority(options.priority, 'priority');
+  const t = options.timeoutMs;
+  if (t !== undefined && !(typeof t === 'number' && t > 0 && t <= MAX_TIMEOUT_MS)) {
+    throw bad('timeoutMs', `must be a number of ms > 0 and <= ${MAX_TIMEOUT_MS}`);
+  }
+  const s = options.signal;
+  if (s !== undefined && !(s instanceof AbortSignal)) throw bad('signal', 'must be an AbortSignal');
+}

@@ -1,0 +1,193 @@
+// The library on real worker threads: results, cooperation, cancelling, errors, tenants, closing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Pool } from './pool.ts';
+import { Scheduler } from './scheduler.ts';
+
+const TASKS = new URL('./fixtures/tasks.mjs', import.meta.url);
+const task = (name?: string) =>
+  name === undefined ? { module: TASKS } : { module: TASKS, export: name };
+
+/** Resolves with the error a promise rejects with (fails the test if it resolves). */
+async function failure(
+  p: Promise<unknown>,
+): Promise<{ code: string; field?: string; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    return e as { code: string; message: string };
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('Scheduler.run on real worker threads', () => {
+  let s: Scheduler;
+  beforeAll(async () => {
+    s = new Scheduler({ workers: 2, policy: 'mlfq', quantumMs: 5 });
+    await s.ready();
+  });
+  afterAll(() => s.close());
+
+  it('runs a default export, a named export (by path or URL) and a built-in kernel', async () => {
+    expect(await s.run(task(), 21)).toBe(42);
+    expect(await s.run({ module: TASKS.pathname, export: 'work' }, { ms: 1, label: 'w' })).toBe(
+      'w',
+    );
+    expect(await s.run('spin', { ms: 2 })).toBeUndefined();
+  });
+
+  it('a task that yields is cut into quanta and resumes with its state', async () => {
+    const before = s.stats().quanta;
+    expect(await s.run(task('quanta'), { left: 4 })).toBe(4);
+    expect(s.stats().quanta - before).toBe(4);
+  });
+
+  it('an AbortSignal cancels a running run, which frees its worker', async () => {
+    const controller = new AbortController();
+    const running = failure(s.run(task('forever'), 0, { signal: controller.signal }));
+    await until(() => s.stats().runs.running > 0);
+    controller.abort(new Error('client went away'));
+    const error = await running;
+    expect(error).toMatchObject({ code: 'CANCELLED', field: 'signal' });
+    expect(error.message).toMatch(/client went away/);
+    expect(await s.run(task(), 1)).toBe(2);
+  });
+
+  it('an AbortSignal cancels a queued run; an aborted one is refused at the door', async () => {
+    const stop = new AbortController();
+    const busy = [0, 1].map(() => failure(s.run(task('forever'), 0, { signal: stop.signal })));
+    await until(() => s.stats().runs.running === 2);
+    const queued = new AbortController();
+    const waiting = failure(s.run(task(), 1, { signal: queued.signal }));
+    expect(s.stats().runs.queued).toBeGreaterThan(0);
+    queued.abort();
+    expect(await waiting).toMatchObject({ code: 'CANCELLED' });
+    stop.abort();
+    for (const b of busy) expect(await b).toMatchObject({ code: 'CANCELLED' });
+    expect(await failure(s.run(task(), 1, { signal: queued.signal }))).toMatchObject({
+      code: 'CANCELLED',
+    });
+  });
+
+  it('timeoutMs cancels a run that does not end in time', async () => {
+    const error = await failure(s.run(task('forever'), 0, { timeoutMs: 50 }));
+    expect(error).toMatchObject({ code: 'TIMEOUT', field: 'timeoutMs' });
+  });
+
+  it('a task that throws rejects with KERNEL_FAILED and its message; the pool lives on', async () => {
+    const error = await failure(s.run(task('boom')));
+    expect(error.code).toBe('KERNEL_FAILED');
+    expect(error.message).toMatch(/boom from a task/);
+    expect(await s.run(task(), 2)).toBe(4);
+  });
+
+  it('bad arguments are coded errors naming the field', async () => {
+    const cases: [Promise<unknown>, string][] = [
+      [s.run({ module: 'relative/tasks.mjs' }), 'task.module'],
+      [s.run({ module: '/no/such/file.mjs' }), 'task.module'],
+      [s.run(task(''), 1), 'task.export'],
+      [s.run('teleport' as 'spin', { ms: 1 }), 'task'],
+      [s.run('spin', { ms: -1 }), 'input.ms'],
+      [s.run(task(), 1, { priority: 101 }), 'priority'],
+      [s.run(task(), 1, { tenant: '' }), 'tenant'],
+      [s.run(task(), 1, { timeoutMs: 0 }), 'timeoutMs'],
+      [s.run(task(), 1, { class: '' }), 'class'],
+    ];
+    for (const [p, field] of cases) {
+      expect(await failure(p)).toMatchObject({ code: 'INVALID_ARGUMENT', field });
+    }
+    expect(() => new Scheduler({ quantumMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'quantumMs' }),
+    );
+    expect(() => s.configure({ levelTimeMultiplier: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'levelTimeMultiplier' }),
+    );
+  });
+
+  it('configure changes the policy live; stats count runs and tenants', async () => {
+    s.configure({ policy: 'fair' });
+    await Promise.all([
+      s.run(task('work'), { ms: 3, label: 'a' }, { tenant: 'acme' }),
+      s.run(task('work'), { ms: 3, label: 'b' }, { tenant: 'globex' }),
+    ]);
+    const stats = s.stats();
+    expect(stats.policy).toBe('fair');
+    const { runs } = stats;
+    expect(runs.submitted).toBe(
+      runs.succeeded + runs.failed + runs.cancelled + runs.rejected + runs.queued + runs.running,
+    );
+    const acme = stats.tenants.find((t) => t.name === 'acme');
+    expect(acme?.liveRuns).toBe(0);
+    expect(acme?.scheduledMs).toBeGreaterThanOrEqual(3);
+    s.configure({ policy: 'mlfq' });
+  });
+});
+
+describe('tenants share the workers', () => {
+  it.each(['fair', 'mlfq'] as const)(
+    "under %s a light tenant's run finishes ahead of a flooding tenant's backlog",
+    async (policy) => {
+      const s = new Scheduler({
+        workers: 1,
+        policy,
+        quantumMs: 2,
+        levelThresholdsMs: [0, 5, 20, 60, 200],
+      });
+      try {
+        const order: string[] = [];
+        const done = (label: string) => (v: unknown) => order.push(`${label}:${String(v)}`);
+        const flood = Array.from({ length: 12 }, (_, i) =>
+          s.run(task('work'), { ms: 10, label: i }, { tenant: 'a' }).then(done('a')),
+        );
+        await until(() => s.stats().tenants.some((t) => t.name === 'a' && t.scheduledMs >= 20));
+        await s.run(task('work'), { ms: 2, label: 'b' }, { tenant: 'b' }).then(done('b'));
+        await Promise.all(flood);
+        // Order, not time: B's one run overtakes most of A's queued runs.
+        expect(order.indexOf('b:b')).toBeLessThan(8);
+      } finally {
+        await s.close();
+      }
+    },
+  );
+});
+
+describe('Scheduler.close', () => {
+  it('drains runs in flight by default, then refuses new ones', async () => {
+    const s = new Scheduler({ workers: 1, quantumMs: 2 });
+    const inFlight = s.run(task('quanta'), { left: 3 });
+    const closed = s.close();
+    expect(await failure(s.run(task(), 1))).toMatchObject({ code: 'ENGINE_CLOSED' });
+    expect(await inFlight).toBe(3);
+    await closed;
+    expect(s.close()).toBe(closed);
+  });
+
+  it('with { cancel: true } cancels runs in flight: they reject with ENGINE_CLOSED', async () => {
+    const s = new Scheduler({ workers: 1, quantumMs: 2 });
+    const inFlight = failure(s.run(task('forever'), 0));
+    await s.close({ cancel: true });
+    expect(await inFlight).toMatchObject({ code: 'ENGINE_CLOSED' });
+  });
+});
+
+/** Waits until `condition` holds (polled every 5 ms, 20 s at most). */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in 20 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('Pool, the Piscina-shaped front', () => {
+  it('runs the default or a named export of its filename, for a tenant', async () => {
+    const pool = new Pool({ filename: TASKS.href, maxThreads: 1 });
+    try {
+      expect(await pool.run(5)).toBe(10);
+      expect(await pool.run({ ms: 1, label: 'x' }, { name: 'work', tenant: 't' })).toBe('x');
+      expect(pool.scheduler.stats().workers).toBe(1);
+      expect(pool.scheduler.stats().tenants.map((t) => t.name)).toEqual(['t']);
+    } finally {
+      await pool.destroy();
+    }
+  });
+});

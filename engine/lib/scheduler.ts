@@ -1,0 +1,249 @@
+/**
+ * SchedLab as a library: a tenant-fair worker pool for a Node service. `new Scheduler(options)`
+ * starts worker threads; `run(task, input, { tenant })` queues one run of a task under the chosen
+ * policy and resolves with what it returned. Underneath is the same engine the app runs — one
+ * `Executor` over the threads backend — where each run is a job of one split, submitted for its
+ * tenant (records.ts `TenantGroup`), so the policies' fairness groups are the service's tenants.
+ *
+ * Run lifecycle: `queued → running ⇄ queued (it yielded) → succeeded | failed | cancelled`, or
+ * `rejected` at once (the bounded queue, `maxQueued`, is full). Every run's promise settles exactly
+ * once: with the result, or with a `SchedLabError` whose code says why (`KERNEL_FAILED`,
+ * `WORKER_LOST`, `CANCELLED`, `TIMEOUT`, `QUEUE_FULL`, `ENGINE_CLOSED`, `INVALID_ARGUMENT`).
+ */
+import type { EngineConfig, EngineConfigPatch, PolicyName } from '../../shared/config.ts';
+import { SchedLabError } from '../../shared/errors.ts';
+import type { LevelRow } from '../../shared/protocol.ts';
+import { Executor, type JobEnd } from '../runtime/executor/index.ts';
+import { ThreadsBackend } from '../runtime/threads/index.ts';
+import {
+  checkRunOptions,
+  LIBRARY_DEFAULTS,
+  type RunOptions,
+  type SchedulerOptions,
+} from './options.ts';
+import { taskWork, type Task } from './task.ts';
+
+/** One tenant as `stats()` shows it. */
+export interface TenantStats {
+  readonly name: string;
+  /** Time its runs have run on workers, all quanta summed (ms). */
+  readonly scheduledMs: number;
+  /** Its runs not ended yet. */
+  readonly liveRuns: number;
+}
+
+/** What `stats()` returns: counts since the scheduler started, and the state now. */
+export interface SchedulerStats {
+  readonly policy: PolicyName;
+  readonly workers: number;
+  readonly runs: {
+    /** Always `succeeded + failed + cancelled + rejected + queued + running`. */
+    readonly submitted: number;
+    readonly succeeded: number;
+    readonly failed: number;
+    readonly cancelled: number;
+    readonly rejected: number;
+    /** Waiting for a worker (new, or back after yielding). */
+    readonly queued: number;
+    /** On a worker now. */
+    readonly running: number;
+  };
+  /** Quanta run so far (a run that yields n times runs n + 1 quanta). */
+  readonly quanta: number;
+  /** Time workers spent running quanta (ms). */
+  readonly busyMs: number;
+  /** Tenants with live runs first, then recently idle ones (at most 100). */
+  readonly tenants: readonly TenantStats[];
+  /** The policy's queues: MLFQ levels, PRIO bands, fair groups or the FIFO (its own unit). */
+  readonly levels: readonly LevelRow[];
+}
+
+interface PendingRun {
+  resolve(value: unknown): void;
+  reject(error: SchedLabError): void;
+  /** Why the scheduler cancelled it (abort, timeout), when it did. */
+  reason?: SchedLabError;
+  cleanup?: () => void;
+  settled: boolean;
+}
+
+const NS_PER_MS = 1e6;
+
+export class Scheduler {
+  private readonly backend: ThreadsBackend;
+  private readonly executor: Executor;
+  private readonly pending = new Map<number, PendingRun>();
+  /** The run being submitted: a job rejected at the door ends before its id is known. */
+  private submitting: PendingRun | null = null;
+  private closing = false;
+  private closed: Promise<void> | null = null;
+
+  /** Starts the worker threads (see `ready()`); bad options throw `INVALID_CONFIG`. */
+  constructor(options: SchedulerOptions = {}) {
+    const { resourceLimits, ...config } = options;
+    const engine: EngineConfigPatch = { ...LIBRARY_DEFAULTS, ...config };
+    this.backend = new ThreadsBackend({
+      ...(config.workers === undefined ? {} : { workers: config.workers }),
+      ...(resourceLimits === undefined ? {} : { resourceLimits }),
+    });
+    try {
+      this.executor = new Executor(this.backend, engine);
+    } catch (e) {
+      void this.backend.close();
+      throw e;
+    }
+    this.executor.onJobEnd((e) => this.settle(e));
+  }
+
+  /** Resolves once every worker has started (runs queued before then wait for it). */
+  async ready(): Promise<void> {
+    await this.backend.ready();
+  }
+
+  /**
+   * Runs `task` once with `input`; resolves with its result. `task` is `{ module, export? }` (an
+   * absolute path or file URL, as Piscina's `filename`) or a built-in kernel name with input
+   * `{ ms }`. Rejects with a `SchedLabError` (see the header for the codes).
+   */
+  run<R = unknown>(task: Task, input?: unknown, options: RunOptions = {}): Promise<R> {
+    try {
+      if (this.closing) {
+        throw new SchedLabError('ENGINE_CLOSED', 'the scheduler is closed', 'scheduler');
+      }
+      checkRunOptions(options);
+      const work = taskWork(task, input);
+      const { signal, timeoutMs } = options;
+      if (signal?.aborted) throw aborted(signal);
+      return new Promise<R>((resolve, reject) => {
+        const run: PendingRun = {
+          resolve: resolve as (v: unknown) => void,
+          reject,
+          settled: false,
+        };
+        this.submitting = run;
+        let id: number;
+        try {
+          id = this.executor.submitJob({
+            class: options.class ?? 'default',
+            basePriority: options.priority ?? 50,
+            ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+            tasks: [{ splits: [{ kind: 'intermediate', work }] }],
+          });
+        } finally {
+          this.submitting = null;
+        }
+        if (run.settled) return;
+        this.pending.set(id, run);
+        this.watch(id, run, signal, timeoutMs);
+      });
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+  }
+
+  /** Changes engine settings live (validated first: a bad value changes nothing). */
+  configure(patch: EngineConfigPatch): EngineConfig {
+    return this.executor.configure(patch);
+  }
+
+  get config(): EngineConfig {
+    return this.executor.config;
+  }
+
+  stats(): SchedulerStats {
+    const c = this.executor.counters;
+    return {
+      policy: this.executor.policyName,
+      workers: this.executor.config.workers,
+      runs: {
+        submitted: c.submitted,
+        succeeded: c.succeeded,
+        failed: c.failed,
+        cancelled: c.cancelled,
+        rejected: c.rejected,
+        queued: c.live - c.splitsRunning,
+        running: c.splitsRunning,
+      },
+      quanta: c.quanta,
+      busyMs: c.busyNanos / NS_PER_MS,
+      tenants: this.executor.tenants().map((t) => ({
+        name: t.name,
+        scheduledMs: t.scheduledNanos / NS_PER_MS,
+        liveRuns: t.liveJobs,
+      })),
+      levels: this.executor.levels(),
+    };
+  }
+
+  /**
+   * Stops taking runs (`run` rejects with `ENGINE_CLOSED`), then by default waits for every run
+   * to end; with `{ cancel: true }` cancels them instead (they reject with `ENGINE_CLOSED`). Then
+   * stops the workers. Later calls return the first call's promise.
+   */
+  close(options: { readonly cancel?: boolean } = {}): Promise<void> {
+    this.closing = true;
+    return (this.closed ??= this.shutdown(options.cancel === true));
+  }
+
+  private async shutdown(cancel: boolean): Promise<void> {
+    if (!cancel) await this.executor.drain();
+    await this.executor.close();
+  }
+
+  /** Wires a run's abort signal and timeout; both cancel it through the executor. */
+  private watch(id: number, run: PendingRun, signal?: AbortSignal, timeoutMs?: number): void {
+    const cancel = (reason: SchedLabError) => {
+      run.reason = reason;
+      this.executor.cancelJob(id);
+    };
+    const onAbort = signal === undefined ? null : () => cancel(aborted(signal));
+    if (onAbort !== null) signal!.addEventListener('abort', onAbort, { once: true });
+    const timer =
+      timeoutMs === undefined
+        ? null
+        : setTimeout(() => {
+            const why = `the run did not end within timeoutMs ${timeoutMs}`;
+            cancel(new SchedLabError('TIMEOUT', why, 'timeoutMs'));
+          }, timeoutMs);
+    if (onAbort === null && timer === null) return;
+    run.cleanup = () => {
+      if (onAbort !== null) signal!.removeEventListener('abort', onAbort);
+      if (timer !== null) clearTimeout(timer);
+    };
+  }
+
+  private settle(end: JobEnd): void {
+    let run = this.pending.get(end.jobId);
+    if (run === undefined) {
+      if (this.submitting === null) return; // submitted by the console, not by `run`
+      run = this.submitting;
+    } else this.pending.delete(end.jobId);
+    run.settled = true;
+    run.cleanup?.();
+    if (end.state === 'succeeded') run.resolve(end.result);
+    else run.reject(run.reason ?? this.failure(end));
+  }
+
+  private failure(end: JobEnd): SchedLabError {
+    const why = end.error ?? end.state;
+    if (end.state === 'rejected') {
+      return new SchedLabError('QUEUE_FULL', `the run was rejected: ${why}`, 'maxQueued');
+    }
+    if (end.state === 'cancelled') {
+      return this.closing
+        ? new SchedLabError('ENGINE_CLOSED', 'the scheduler closed before the run ended')
+        : new SchedLabError('CANCELLED', `the run was cancelled: ${why}`);
+    }
+    return new SchedLabError(end.errorCode ?? 'KERNEL_FAILED', `the run failed: ${why}`);
+  }
+}
+
+function aborted(signal: AbortSignal): SchedLabError {
+  const error = new SchedLabError(
+    'CANCELLED',
+    `the run was aborted: ${String(signal.reason)}`,
+    'signal',
+  );
+  error.cause = signal.reason;
+  return error;
+}

@@ -1,0 +1,105 @@
+/**
+ * What `scheduler.run` runs: an export of the caller's own module (as Piscina's `filename`), or a
+ * built-in kernel by name. Checked on the calling thread, so a typo is a coded error naming the
+ * field at the call, not a failure later in a worker.
+ *
+ * A module's function is called as `fn(input, ctx)` in a worker thread (the contract in
+ * engine/runtime/threads/user-module.ts):
+ * - `ctx.shouldYield()` turns true when the run's quantum is used up or the run is cancelled:
+ *   check it between small steps of long work;
+ * - return `{ yield: state }` to give the worker back — the run is queued again, and `state` is
+ *   the `input` of its next call, perhaps on another worker (so there is no `await ctx.yield()`:
+ *   a suspended call cannot move between threads; the state is what moves);
+ * - `ctx.signal` aborts when the run is cancelled (pass it to APIs that take one);
+ * - return (or resolve to) anything else to finish: that is the run's result.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SchedLabError } from '../../shared/errors.ts';
+import { KERNEL_NAMES } from '../../shared/workload.ts';
+import type { KernelName, SplitWork } from '../runtime/backend.ts';
+import type { TaskContext } from '../runtime/threads/index.ts';
+
+/** What a module's function is given as `ctx`: `shouldYield()`, `signal`, `quantumNanos`. */
+export type { TaskContext };
+
+/** An export of a module: `import(module)[export ?? 'default'](input, ctx)` in a worker. */
+export interface ModuleTask {
+  /** An absolute path or a `file:` URL. */
+  readonly module: string | URL;
+  /** Default `default`. */
+  readonly export?: string;
+}
+
+/**
+ * A built-in kernel: CPU work of a given length (`hash`, `sort`, `compress`, `matmul`, `spin`),
+ * or `sleep` (I/O-like: the worker is free meanwhile). Its input is `{ ms }`.
+ */
+export type KernelTask = KernelName;
+
+export type Task = ModuleTask | KernelTask;
+
+/** The input of a built-in kernel: how long its work takes, in ms. */
+export interface KernelInput {
+  readonly ms: number;
+}
+
+/** The shape of a task function: a result, or `{ yield: state }` to continue later. */
+export type TaskFunction<I = unknown, R = unknown> = (
+  input: I,
+  ctx: TaskContext,
+) => R | { yield: I } | Promise<R | { yield: I }>;
+
+const MAX_KERNEL_MS = 3_600_000;
+/** Module files seen to exist (bounded; a service uses a handful). */
+const seen = new Set<string>();
+const MAX_SEEN = 1024;
+
+function bad(field: string, requirement: string): SchedLabError {
+  return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
+}
+
+/** The split work of one run of `task` with `input`. */
+export function taskWork(task: unknown, input: unknown): SplitWork {
+  if (typeof task === 'string') return kernelWork(task, input);
+  if (task === null || typeof task !== 'object') {
+    throw bad('task', 'must be { module, export? } or a built-in kernel name');
+  }
+  const { module, export: exportName } = task as { module?: unknown; export?: unknown };
+  if (exportName !== undefined && (typeof exportName !== 'string' || exportName.length === 0)) {
+    throw bad('task.export', 'must be a non-empty string');
+  }
+  const href = moduleHref(module);
+  return {
+    kernel: exportName === undefined ? { module: href } : { module: href, exportName },
+    input,
+    totalNanos: 0, // a module decides itself when it is done
+  };
+}
+
+function moduleHref(module: unknown): string {
+  let href: string;
+  if (module instanceof URL) href = module.href;
+  else if (typeof module === 'string' && isAbsolute(module)) href = pathToFileURL(module).href;
+  else if (typeof module === 'string' && module.startsWith('file:')) href = module;
+  else throw bad('task.module', `must be an absolute path or a file: URL, got ${String(module)}`);
+  if (!href.startsWith('file:')) throw bad('task.module', `must be a file: URL, got ${href}`);
+  if (!seen.has(href)) {
+    if (!existsSync(fileURLToPath(href))) throw bad('task.module', `${href} does not exist`);
+    if (seen.size >= MAX_SEEN) seen.clear();
+    seen.add(href);
+  }
+  return href;
+}
+
+function kernelWork(name: string, input: unknown): SplitWork {
+  if (!(KERNEL_NAMES as readonly string[]).includes(name)) {
+    throw bad('task', `must be a module task or one of ${KERNEL_NAMES.join(', ')}, got '${name}'`);
+  }
+  const ms = (input as Partial<KernelInput> | null | undefined)?.ms;
+  if (typeof ms !== 'number' || !(ms >= 0 && ms <= MAX_KERNEL_MS)) {
+    throw bad('input.ms', `must be a number of ms from 0 to ${MAX_KERNEL_MS} for kernel ${name}`);
+  }
+  return { kernel: name as KernelName, totalNanos: Math.round(ms * 1e6) };
+}

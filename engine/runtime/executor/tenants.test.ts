@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineConfigPatch } from '../../../shared/config.ts';
+import { MAX_IDLE_TENANTS, Tenants } from './tenants.ts';
+import { MS, intermediates, oneTaskJob, simRig, spin } from './testing.ts';
+
+/**
+ * Tenant A floods (two 30 ms jobs every 10 ms for 400 ms: six times what the one worker does);
+ * tenant B sends one 10 ms job at 300 ms. Returns B's wait.
+ */
+function lightTenantWait(config: EngineConfigPatch, withTenants: boolean): number {
+  const { sim, ex, ends } = simRig({ workers: 1, quantumMs: 10, ...config });
+  const tenant = (name: string) => (withTenants ? { tenant: name } : {});
+  for (let at = 0; at < 400; at += 10) {
+    sim.setTimer(at * MS, () => {
+      for (let i = 0; i < 2; i++) {
+        ex.submitJob(oneTaskJob('flood', intermediates(1, spin(30)), tenant('a')));
+      }
+    });
+  }
+  sim.setTimer(300 * MS, () => {
+    ex.submitJob(oneTaskJob('light', intermediates(1, spin(10)), tenant('b')));
+  });
+  sim.runUntilIdle();
+  const light = ends.find((e) => e.class === 'light');
+  expect(light?.state).toBe('succeeded');
+  return light!.waitNanos;
+}
+
+describe('tenants are fairness groups (query fairness)', () => {
+  const mlfq: EngineConfigPatch = {
+    policy: 'mlfq',
+    fairness: 'query',
+    levelThresholdsMs: [0, 20, 100, 400, 1000],
+  };
+
+  it("under mlfq a flooding tenant's accumulated time lowers every one of its jobs", () => {
+    // A's 300 ms put its group at level 2; B is at level 0 and runs after the current quantum.
+    expect(lightTenantWait(mlfq, true)).toBeLessThanOrEqual(10 * MS);
+    // Without tenants A's fresh jobs are level 0 too, and older: B waits behind them.
+    expect(lightTenantWait(mlfq, false)).toBeGreaterThan(100 * MS);
+  });
+
+  it('under fair a light tenant is served at once however deep the flood', () => {
+    expect(lightTenantWait({ policy: 'fair', fairness: 'query' }, true)).toBeLessThanOrEqual(
+      10 * MS,
+    );
+  });
+
+  it("a tenant's time is the sum of its jobs'; its row counts live jobs", () => {
+    const { sim, ex, ends } = simRig({ workers: 2, quantumMs: 10, fairness: 'query' });
+    ex.submitJob(oneTaskJob('x', intermediates(1, spin(20)), { tenant: 'a' }));
+    ex.submitJob(oneTaskJob('x', intermediates(1, spin(30)), { tenant: 'a' }));
+    ex.submitJob(oneTaskJob('x', intermediates(1, spin(5)), { tenant: 'b' }));
+    expect(ex.tenants().map((t) => [t.name, t.liveJobs])).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ]);
+    sim.runUntilIdle();
+    expect(ends.map((e) => e.tenant).sort()).toEqual(['a', 'a', 'b']);
+    const rows = Object.fromEntries(ex.tenants().map((t) => [t.name, t]));
+    expect(rows.a).toEqual({ name: 'a', scheduledNanos: 50 * MS, liveJobs: 0 });
+    expect(rows.b).toEqual({ name: 'b', scheduledNanos: 5 * MS, liveJobs: 0 });
+  });
+
+  it('a bad tenant name is a coded error naming the field', () => {
+    const { ex } = simRig();
+    expect(() => ex.submitJob(oneTaskJob('x', intermediates(1, spin(1)), { tenant: '' }))).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'tenant' }),
+    );
+    expect(ex.counters.submitted).toBe(0);
+  });
+
+  it('idle tenants are bounded: the longest idle is forgotten first', () => {
+    const tenants = new Tenants();
+    const first = tenants.acquire('t0');
+    first.scheduledNanos = 7;
+    tenants.release(first);
+    expect(tenants.acquire('t0').scheduledNanos).toBe(7); // kept while idle
+    tenants.release(first);
+    for (let i = 1; i <= MAX_IDLE_TENANTS; i++) tenants.release(tenants.acquire(`t${i}`));
+    expect(tenants.acquire('t0').scheduledNanos).toBe(0); // forgotten, starts over
+    expect(tenants.rows(Infinity).length).toBe(MAX_IDLE_TENANTS + 1);
+  });
+});
