@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   KERNEL_FAILED: 'a kernel or user module threw',
   CANCELLED: 'the job was cancelled',
   ENGINE_CLOSED: 'the engine has been shut down',
+  CLUSTER_UNAVAILABLE: 'Redis or the worker nodes of a cluster run cannot be reached',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

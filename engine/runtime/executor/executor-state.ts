@@ -82,7 +82,11 @@ export abstract class ExecutorState {
     this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
     if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);
     // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.
-    backend.setListener({ quantumEnd: (end) => this.onQuantumEnd(end), transientEnd: true });
+    backend.setListener({
+      quantumEnd: (end) => this.onQuantumEnd(end),
+      transientEnd: true,
+      capacity: () => this.pump(),
+    });
   }
 
   /** Dispatches ready splits to idle workers (executor-core.ts). */
