@@ -17,7 +17,8 @@ export const USAGE = `usage: schedlab <command> [options]
   compare <preset|file>  the same seeded workload once per config, on the simulator
       --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--json]
   presets [--json]       list the shipped workloads
-  serve [--port N] [--preset NAME]   browser mode: the app over HTTP + WebSocket on 127.0.0.1
+  serve [--port N] [--preset NAME] [--backend cluster --redis URL]
+                         browser mode: the app over HTTP + WebSocket on 127.0.0.1
   bench [suite…]         run the benchmarks (bench/index.ts)
   worker --redis URL [--threads N] [--name NAME]   a worker node for --backend cluster
 

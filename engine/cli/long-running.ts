@@ -13,8 +13,17 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       port: { type: 'string' },
       preset: { type: 'string' },
       'no-build': { type: 'boolean' },
+      backend: { type: 'string' },
+      redis: { type: 'string' },
     },
   });
+  const backend = values.backend ?? 'threads';
+  if (backend !== 'threads' && backend !== 'cluster')
+    throw new UsageError(`--backend ${backend}: serve runs on threads or cluster`);
+  if ((backend === 'cluster') !== (values.redis !== undefined))
+    throw new UsageError(
+      '--redis URL goes with --backend cluster (and --backend cluster needs it)',
+    );
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new UsageError(`--port ${values.port}: must be an integer in 0..65535`);
@@ -24,6 +33,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     port,
     build: values['no-build'] !== true,
     ...(values.preset === undefined ? {} : { preset: values.preset }),
+    ...(values.redis === undefined ? {} : { redis: values.redis }),
     log: (line) => io.err(`${line}\n`),
   });
   io.out(`SchedLab browser mode: ${mode.url}\n(Ctrl-C to stop)\n`);

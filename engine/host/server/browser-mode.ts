@@ -6,6 +6,7 @@
 import { ensureRendererBuilt, rendererDir } from './renderer-build.ts';
 import { startLiveSession, type LiveSessionOptions } from './live-session.ts';
 import { startServer } from './server.ts';
+import { startClusterLive } from './cluster-live.ts';
 
 export interface BrowserModeOptions extends LiveSessionOptions {
   /** Repository root (where `dist/renderer` is built). */
@@ -14,6 +15,8 @@ export interface BrowserModeOptions extends LiveSessionOptions {
   port?: number;
   /** Rebuild `dist/renderer` when stale (default true). */
   build?: boolean;
+  /** Run on `schedlab worker` nodes through this Redis (the cluster backend) instead of threads. */
+  redis?: string;
 }
 
 export interface BrowserMode {
@@ -25,7 +28,11 @@ export interface BrowserMode {
 export async function serveBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
   const log = options.log ?? (() => {});
   if (options.build !== false) ensureRendererBuilt(options.root, log);
-  const live = await startLiveSession(options);
+  const cluster = options.redis === undefined ? null : await startClusterLive(options.redis, log);
+  const live = await startLiveSession(
+    cluster === null ? options : { ...options, backend: cluster.backend, cores: cluster.slots },
+  );
+  cluster?.follow(live.session);
   try {
     const server = await startServer({
       session: live,

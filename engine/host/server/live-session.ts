@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import type { EngineConfig, EngineConfigPatch } from '../../../shared/config.ts';
 import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import type { Backend } from '../../runtime/backend.ts';
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
 import { DEFAULT_SEED, Session, type WorkloadHandler } from '../session/index.ts';
 import type { HostSession } from './host-session.ts';
@@ -22,6 +23,10 @@ export interface LiveSessionOptions {
   workloads?: WorkloadHandler;
   frameHz?: number;
   log?: (line: string) => void;
+  /** Runs the session on this backend (the cluster's) instead of local threads. */
+  backend?: Backend;
+  /** What presets are fitted to (default: this machine's cores). */
+  cores?: number;
 }
 
 export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame> {
@@ -36,13 +41,15 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
   const log = options.log ?? (() => {});
   const config = options.config ?? {};
   // The Session's own seed: injected failures (failProbability) replay run to run.
-  const backend = new ThreadsBackend({
-    ...(config.workers === undefined ? {} : { workers: config.workers }),
-    seed: DEFAULT_SEED,
-  });
+  const backend =
+    options.backend ??
+    new ThreadsBackend({
+      ...(config.workers === undefined ? {} : { workers: config.workers }),
+      seed: DEFAULT_SEED,
+    });
   const own =
     options.workloads === undefined
-      ? liveWorkloads({ loop: true, cores: availableParallelism(), log })
+      ? liveWorkloads({ loop: true, cores: options.cores ?? availableParallelism(), log })
       : null;
   const workloads: WorkloadHandler = own ?? options.workloads ?? {};
   const session = new Session({ backend, config, frameHz: options.frameHz ?? 10, workloads });
