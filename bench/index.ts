@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   trino: () => import('./trino.ts'),
   memory: () => import('./memory.ts'),
   telemetry: () => import('./telemetry.ts'),
+  cluster: () => import('./cluster.ts'),
 };
 
 const wanted = process.argv.slice(2);

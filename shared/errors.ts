@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   ENGINE_CLOSED: 'the engine has been shut down',
   UNAUTHORIZED:
     'the request carries no token, or not the one this server was started with (HTTP 401: a restarted server has a new token unless it keeps one)',
+  CLUSTER_UNAVAILABLE: 'Redis or the worker nodes of a cluster run cannot be reached',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

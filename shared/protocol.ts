@@ -302,6 +302,8 @@ export interface WorkerRow {
   jobId: number | null;
   /** Backend time (ns) the current quantum started; null when idle. */
   sinceNanos: number | null;
+  /** The cluster backend: the worker node (its `--name`) this worker id is a slot of now. */
+  node?: string;
 }
 
 export interface Counters {

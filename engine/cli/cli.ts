@@ -8,19 +8,21 @@ import { processIo, type CliIo } from './io.ts';
 import { benchCommand, serveCommand } from './long-running.ts';
 import { UsageError } from './usage-error.ts';
 import { asksForHelp, commandUsage } from './usage.ts';
+import { workerCommand } from './worker-command.ts';
 
 export const USAGE = `usage: schedlab <command> [options]
 
   run <preset|file>      run a workload and print its summary
-      [--backend sim|threads] [--policy mlfq|priority|fifo|fair] [--set key=value]…
+      [--backend sim|threads|cluster --redis URL] [--policy mlfq|priority|fifo|fair] [--set key=value]…
       [--seed N] [--duration 30s] [--json] [--trace out.json] [--progress]
   compare <preset|file>  the same seeded workload once per config, on the simulator
       --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--json]
   presets [--json]       list the shipped workloads
   serve [--port N] [--preset NAME]   browser mode: the app over HTTP + WebSocket on 127.0.0.1
-      [--backend threads|sim] [--speed X|max] [--seed N]
-      [--token TOKEN | --token-file PATH | --keep-token]
+      [--backend threads|sim|cluster] [--speed X|max] [--seed N]
+      [--token TOKEN | --token-file PATH | --keep-token] [--redis URL (with --backend cluster)]
   bench [suite…]         run the benchmarks (bench/index.ts)
+  worker --redis URL [--threads N] [--name NAME]   a worker node for --backend cluster
 
 --duration is workload time (on threads a Trino preset's 20 minutes pass in 12 s of wall time).
 --policy on a graph workload (diamond, random-layered-dag, …) is the graph's ready-queue policy:
@@ -35,7 +37,7 @@ plain lines on stderr about once a second.
 field (classes[1].arrival.rate=2, seed=7). Its times are workload time: on threads the engine
 gets them multiplied by the workload's timeScale (quantumMs=1000 at timeScale 0.01 is 10 ms).`;
 
-const COMMANDS = 'run, compare, presets, serve, bench';
+const COMMANDS = 'run, compare, presets, serve, bench, worker';
 
 /** Codes that mean the input was wrong rather than the engine. */
 const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE)/;
@@ -59,6 +61,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         return await serveCommand(rest, io);
       case 'bench':
         return await benchCommand(rest);
+      case 'worker':
+        return await workerCommand(rest, io);
       case 'help':
       case '--help':
       case '-h':

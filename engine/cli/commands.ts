@@ -73,14 +73,19 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
     ...common,
     backend: { type: 'string' },
+    redis: { type: 'string' },
     policy: { type: 'string' },
     trace: { type: 'string' },
     progress: { type: 'boolean' },
   });
   const ref = oneWorkload(positionals, 'run');
   const backend = values.backend ?? 'sim';
-  if (backend !== 'sim' && backend !== 'threads')
-    throw new UsageError(`--backend ${backend}: must be sim or threads`);
+  if (backend !== 'sim' && backend !== 'threads' && backend !== 'cluster')
+    throw new UsageError(`--backend ${backend}: must be sim, threads or cluster`);
+  if ((backend === 'cluster') !== (values.redis !== undefined))
+    throw new UsageError(
+      '--redis URL goes with --backend cluster (and --backend cluster needs it)',
+    );
   const seed = seedOf(values.seed);
   const tracePath = values.trace === undefined ? undefined : writablePath(values.trace, '--trace');
   const settings = parseSettings(values.set ?? []);
@@ -96,6 +101,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     result = await runWorkload(workload, {
       backend,
+      ...(values.redis === undefined ? {} : { redis: values.redis, log: (l) => io.err(`${l}\n`) }),
       config: { ...settings.config, ...policy.config },
       ...(seed === undefined ? {} : { seed }),
       ...(durationMs === undefined ? {} : { durationMs }),

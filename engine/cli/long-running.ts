@@ -19,14 +19,20 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       token: { type: 'string' },
       'token-file': { type: 'string' },
       'keep-token': { type: 'boolean' },
+      redis: { type: 'string' },
     },
   });
+  const backend = serveBackend(values.backend);
+  if ((backend === 'cluster') !== (values.redis !== undefined))
+    throw new UsageError(
+      '--redis URL goes with --backend cluster (and --backend cluster needs it)',
+    );
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new UsageError(`--port ${values.port}: must be an integer in 0..65535`);
   const { serveBrowserMode } = await import('../host/server/browser-mode.ts');
   const { defaultTokenFile } = await import('../host/server/token-file.ts');
-  const sim = serveBackend(values.backend) === 'sim';
+  const sim = backend === 'sim';
   if (!sim && (values.speed !== undefined || values.seed !== undefined))
     throw new UsageError('--speed and --seed need --backend sim');
   const tokens = [values.token, values['token-file'], values['keep-token']].filter(
@@ -44,6 +50,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(values.seed === undefined ? {} : { seed: serveSeed(values.seed) }),
     ...(values.token === undefined ? {} : { token: values.token }),
     ...(tokenFile === undefined ? {} : { tokenFile }),
+    ...(values.redis === undefined ? {} : { redis: values.redis }),
     log: (line) => io.err(`${line}\n`),
   });
   io.out(`SchedLab browser mode: ${mode.url}\n(Ctrl-C to stop)\n`);
@@ -56,9 +63,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-function serveBackend(value: string | undefined): 'threads' | 'sim' {
-  if (value === undefined || value === 'threads' || value === 'sim') return value ?? 'threads';
-  throw new UsageError(`--backend ${value}: must be threads or sim`);
+function serveBackend(value: string | undefined): 'threads' | 'sim' | 'cluster' {
+  if (value === undefined || value === 'threads' || value === 'sim' || value === 'cluster')
+    return value ?? 'threads';
+  throw new UsageError(`--backend ${value}: must be threads, sim or cluster`);
 }
 
 /** Virtual time per real time: a number in (0, 1e6] (as `setSpeed`), or `max`. */

@@ -89,6 +89,11 @@ export interface BackendEvents {
    * hand it the same object every time (no allocation per quantum on the simulator's hot path).
    */
   readonly transientEnd?: boolean;
+  /**
+   * The backend can take dispatches it could not take before without any quantum ending (the
+   * cluster backend: a worker node joined, Redis came back): the executor dispatches again.
+   */
+  capacity?(): void;
 }
 
 export interface Backend {
@@ -150,6 +155,8 @@ export interface Backend {
    * whose quanta cannot hang (sim) has none.
    */
   setHardKill?(afterNanos: number): void;
+  /** The machine a worker id runs on, where there are several (cluster: the node's name). */
+  workerNode?(workerId: number): string | undefined;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */
   setTimer(atNanos: number, fn: () => void): () => void;
   setListener(events: BackendEvents): void;

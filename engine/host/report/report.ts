@@ -38,7 +38,7 @@ export type DagReport = Omit<GraphMetricsRow, 'workers' | 'makespanMs'>;
 
 export interface RunReport {
   workload: string;
-  backend: 'sim' | 'threads';
+  backend: 'sim' | 'threads' | 'cluster';
   seed: number;
   /** The config the engine ran with (on threads its times are workload time × `timeScale`). */
   config: EngineConfig;

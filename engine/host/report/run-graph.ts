@@ -276,7 +276,7 @@ function addToTrace(
 
 export function graphReport(
   workload: Workload,
-  backend: BackendKind,
+  backend: RunReport['backend'],
   seed: number,
   config: EngineConfig,
   g: GraphOutcome,

@@ -25,6 +25,7 @@ import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
 import { runOnThreads } from './threads-loop.ts';
 import { Executor } from '../../runtime/executor/executor.ts';
+import { startClusterRun } from './cluster-run.ts';
 
 export interface RunProgress {
   elapsedMs: number;
@@ -37,7 +38,12 @@ export interface RunProgress {
 }
 
 export interface RunOptions {
-  backend?: BackendKind;
+  /** `cluster` runs in real time like `threads`, on `schedlab worker` nodes (cluster-run.ts). */
+  backend?: BackendKind | 'cluster';
+  /** `cluster`: the Redis the worker nodes use. */
+  redis?: string;
+  /** `cluster`: nodes joining and gone, Redis lost and back (one line each). */
+  log?: (line: string) => void;
   /** Overrides on top of the workload's own config (validated; errors name the field). */
   config?: EngineConfigPatch;
   seed?: number;
@@ -65,15 +71,23 @@ export async function runWorkload(
   options: RunOptions = {},
 ): Promise<RunResult> {
   const backendKind = options.backend ?? 'sim';
-  const config = resolveConfig(workload, backendKind, options.config ?? {});
+  const clock: BackendKind = backendKind === 'cluster' ? 'threads' : backendKind;
+  let config = resolveConfig(workload, clock, options.config ?? {});
   const seed = options.seed ?? workload.seed;
-  const scale = backendKind === 'threads' ? workload.timeScale : 1;
+  const scale = clock === 'threads' ? workload.timeScale : 1;
   const graphs = workload.graph === undefined ? null : graphDocuments(workload);
   const wallStart = performance.now();
-  const backend: Backend =
-    backendKind === 'sim'
-      ? new SimBackend({ workers: config.workers, seed })
-      : new ThreadsBackend({ workers: config.workers, seed });
+  let backend: Backend;
+  if (backendKind === 'cluster') {
+    const explicit = options.config?.workers;
+    const log = options.log ?? (() => {});
+    ({ backend, config } = await startClusterRun(options.redis, config, explicit, seed, log));
+  } else {
+    backend =
+      backendKind === 'sim'
+        ? new SimBackend({ workers: config.workers, seed })
+        : new ThreadsBackend({ workers: config.workers, seed });
+  }
   // Time starts when every worker is up (threads spawn and calibrate their kernels first).
   if (backend instanceof ThreadsBackend) await backend.ready();
   if (graphs !== null) {
@@ -225,7 +239,7 @@ export async function runWorkload(
     backend: backendKind,
     seed,
     config,
-    ...(backendKind === 'threads' ? { timeScale: scale } : {}),
+    ...(clock === 'threads' ? { timeScale: scale } : {}),
     makespanMs: ms3(makespan),
     stoppedAtMs: stoppedAt === null ? null : ms3((stoppedAt - origin) / scale),
     classes: Object.fromEntries(

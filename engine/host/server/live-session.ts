@@ -35,6 +35,10 @@ export interface LiveSessionOptions {
    * backend uses `DEFAULT_SEED` and a preset its own seed.
    */
   seed?: number;
+  /** Runs the session on this backend (a cluster's) instead of local threads or the sim. */
+  external?: Backend;
+  /** What presets are fitted to (default: this machine's cores). */
+  cores?: number;
 }
 
 export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame> {
@@ -52,15 +56,17 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
   // The Session's own seed: injected failures (failProbability) replay run to run.
   const seed = options.seed ?? DEFAULT_SEED;
   const workers = config.workers === undefined ? {} : { workers: config.workers };
-  const backend: Backend = sim
-    ? new SimBackend({ workers: config.workers ?? 4, seed })
-    : new ThreadsBackend({ ...workers, seed });
+  const backend: Backend =
+    options.external ??
+    (sim
+      ? new SimBackend({ workers: config.workers ?? 4, seed })
+      : new ThreadsBackend({ ...workers, seed }));
   const own =
     options.workloads === undefined
       ? liveWorkloads({
           loop: true,
           // The sim has no cores to fit: it runs a preset's workers as written, like `run`.
-          ...(sim ? {} : { cores: availableParallelism() }),
+          ...(sim ? {} : { cores: options.cores ?? availableParallelism() }),
           ...(options.seed === undefined ? {} : { seed: options.seed }),
           log,
         })

@@ -67,7 +67,9 @@ export function workerRows(
   for (let id = 0; id < n; id++) {
     const s = runningOn[id] ?? null;
     if (s === null && id >= backend.workerCount) continue;
+    const node = backend.workerNode?.(id);
     rows.push({
+      ...(node === undefined ? {} : { node }),
       id,
       state:
         s !== null

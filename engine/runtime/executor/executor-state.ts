@@ -94,6 +94,7 @@ export abstract class ExecutorState {
       quantumEnd: (end) => this.onQuantumEnd(end),
       transientEnd: true,
       notice: (kind, detail) => this.record(kind, detail),
+      capacity: () => this.pump(),
     });
     backend.setHardKill?.(this.settings.hardKillNanos);
   }

@@ -1,0 +1,46 @@
+/**
+ * `schedlab worker --redis URL [--threads N] [--name NAME]`: a worker node of the cluster
+ * backend (engine/runtime/cluster/worker-node.ts). It offers N slots (default: one per core),
+ * runs quanta until stopped; Ctrl-C / SIGTERM lets what runs finish and deregisters it. It may
+ * join and leave at any time: the coordinator uses it as soon as it beats and stops when it is
+ * gone.
+ */
+import { availableParallelism } from 'node:os';
+import type { CliIo } from './io.ts';
+import { parseCommandArgs } from './args.ts';
+import { UsageError } from './usage-error.ts';
+
+export async function workerCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    redis: { type: 'string' },
+    threads: { type: 'string' },
+    name: { type: 'string' },
+    namespace: { type: 'string' },
+  });
+  if (positionals.length > 0)
+    throw new UsageError(`worker takes no arguments, got ${positionals[0]}`);
+  if (values.redis === undefined)
+    throw new UsageError(
+      'worker needs --redis URL (redis://127.0.0.1:6379, or redis://:password@host:port)',
+    );
+  const threads = values.threads === undefined ? availableParallelism() : Number(values.threads);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 256)
+    throw new UsageError(`--threads ${values.threads}: must be an integer from 1 to 256`);
+  const { WorkerNode } = await import('../runtime/cluster/worker-node.ts');
+  const node = await WorkerNode.start({
+    redis: values.redis,
+    threads,
+    ...(values.name === undefined ? {} : { name: values.name }),
+    ...(values.namespace === undefined ? {} : { namespace: values.namespace }),
+    log: (line) => io.err(`${line}\n`),
+  });
+  io.out(
+    `schedlab worker ${node.instance}: ${threads} slot(s), waiting for quanta (Ctrl-C to leave)\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await node.close();
+  return 0;
+}

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
+import { Executor, type JobEnd } from '../executor/executor.ts';
+import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
+import { ClusterBackend } from './cluster-backend.ts';
+import { parseRedisUrl } from './redis-url.ts';
+import { WorkerNode } from './worker-node.ts';
+
+// In-process nodes (each its own lanes of worker threads, its own Redis connections): the
+// process-level tests, kill -9 included, are in cluster-processes.test.ts.
+let redis: TestRedis;
+let nodes: WorkerNode[] = [];
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  nodes = await Promise.all(
+    ['north', 'south'].map((name) =>
+      WorkerNode.start({ redis: redis.url, threads: 1, name, namespace: 'unit' }),
+    ),
+  );
+});
+
+afterAll(async () => {
+  await Promise.all(nodes.map((n) => n.close()));
+  await redis?.stop();
+});
+
+async function coordinator(): Promise<{ backend: ClusterBackend; ex: Executor; ends: JobEnd[] }> {
+  const backend = new ClusterBackend({ redis: redis.url, namespace: 'unit', workers: 2 });
+  await backend.connect();
+  await backend.waitForSlots(2, 30_000);
+  const ex = new Executor(backend, { workers: 2, policy: 'mlfq', quantumMs: 5 });
+  const ends: JobEnd[] = [];
+  ex.onJobEnd((e) => ends.push(e));
+  return { backend, ex, ends };
+}
+
+describe('the cluster backend', () => {
+  it('runs every quantum on a node and ends every job exactly once', async () => {
+    const { ex, ends } = await coordinator();
+    try {
+      const ids = Array.from({ length: 6 }, (_, i) =>
+        ex.submitJob(oneTaskJob(i % 2 ? 'short' : 'long', leaves(2, spin(i % 2 ? 4 : 15)))),
+      );
+      await ex.drain();
+      expect(ends.map((e) => e.jobId).sort((a, b) => a - b)).toEqual(ids);
+      expect(ends.every((e) => e.state === 'succeeded')).toBe(true);
+      const c = ex.counters;
+      expect(c.submitted).toBe(c.succeeded + c.failed + c.cancelled + c.rejected + c.live);
+      expect(c.staleEnds).toBe(0);
+      expect(c.quanta).toBeGreaterThanOrEqual(12);
+      // Each worker id is a slot of one named node.
+      expect(new Set(ex.workers().map((w) => w.node))).toEqual(new Set(['north', 'south']));
+    } finally {
+      await ex.close();
+    }
+  });
+
+  it('cancels a job whose split runs on a node', async () => {
+    const { ex, ends } = await coordinator();
+    try {
+      const id = ex.submitJob(oneTaskJob('long', leaves(1, spin(60_000))));
+      await expect.poll(() => ex.counters.splitsRunning, { timeout: 20_000 }).toBe(1);
+      ex.cancelJob(id);
+      await ex.drain();
+      expect(ends).toMatchObject([{ jobId: id, state: 'cancelled' }]);
+    } finally {
+      await ex.close();
+    }
+  });
+});
+
+describe('--redis URLs', () => {
+  it('refuses a Redis off loopback without a password, naming the field', () => {
+    expect(() => parseRedisUrl('redis://10.0.0.5:6379')).toThrow(/needs a password/);
+    expect(parseRedisUrl('redis://:s3cret@10.0.0.5:6380/2')).toMatchObject({
+      host: '10.0.0.5',
+      port: 6380,
+      db: 2,
+      display: 'redis://:***@10.0.0.5:6380/2',
+    });
+    expect(() => parseRedisUrl('http://127.0.0.1')).toThrow(/scheme/);
+  });
+});

@@ -1,0 +1,444 @@
+/**
+ * The `cluster` backend: the executor's dispatches become BullMQ jobs, one quantum of one split
+ * each, on the queue of the worker node that owns the worker id (fleet.ts); the node runs it on
+ * the threads backend's worker threads and its measured end comes back through BullMQ's queue
+ * events. The coordinator — this process — keeps the policy and charges each quantum the time
+ * the node measured, exactly as on local threads; Redis holds only what is in flight.
+ *
+ * Worker ids: each node's slots get the lowest free ids when it joins and lose them when it is
+ * gone; `workerCount` is how many ids the executor may use (its `workers` setting), so ids
+ * without a node show as `starting` and a node's slots beyond the count wait as spares.
+ *
+ * Every dispatch ends exactly once (a quantum end is emitted only by whoever takes the flight
+ * out of `flights` first):
+ * - the node reports it (QueueEvents `completed`);
+ * - the node is lost (heartbeat expired): `failed`, `WORKER_LOST`, naming the node — the
+ *   executor retries it elsewhere if the job has retries left, else the job fails;
+ * - Redis went away and came back without the job (it restarted empty): `yielded` with no work,
+ *   so the split is offered again (its quantum runs again; nothing of it was charged).
+ * While Redis is unreachable nothing is dispatched (no worker is idle) and `onAlarm` says so.
+ *
+ * `kind` is `threads`: the clock is real and work runs on real threads, so every rule the host
+ * has for threads (timeScale, the `threads` config layer) holds here too.
+ */
+import { randomBytes } from 'node:crypto';
+import { Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
+import { nanosSince, originNow } from '../threads/clock.ts';
+import { FaultInjector } from '../threads/fault-injection.ts';
+import { checkCount, checkCut } from '../threads/threads-options.ts';
+import { WallTimers } from '../threads/wall-timers.ts';
+import { Fleet, type FleetNode } from './fleet.ts';
+import {
+  DEFAULT_NAMESPACE,
+  HEARTBEAT,
+  keys,
+  type ControlMessage,
+  type HeartbeatTiming,
+  type QuantumJob,
+  type QuantumResult,
+} from './protocol.ts';
+import { connectionOptions, parseRedisUrl, type RedisTarget } from './redis-url.ts';
+
+export interface ClusterBackendOptions {
+  readonly redis: string;
+  /** Worker ids the executor may use (default: 1 until `setWorkerCount`). */
+  readonly workers?: number;
+  readonly namespace?: string;
+  readonly heartbeat?: HeartbeatTiming;
+  /** Seeds `failProbability` draws, as on threads. */
+  readonly seed?: number;
+  /** Redis lost or back, nodes joining and gone: one line each. */
+  readonly onAlarm?: (alarm: ClusterAlarm) => void;
+}
+
+export interface ClusterAlarm {
+  readonly kind: 'redis-down' | 'redis-up' | 'node-joined' | 'node-lost' | 'node-left';
+  readonly message: string;
+}
+
+interface Flight {
+  readonly jobId: string;
+  readonly dispatch: Dispatch;
+  readonly node: FleetNode;
+  readonly sentAt: number;
+  added: boolean;
+  cancelAsked: boolean;
+}
+
+export class ClusterBackend implements Backend {
+  readonly kind = 'threads';
+  readonly target: RedisTarget;
+  private readonly origin = originNow();
+  private readonly timers = new WallTimers(() => this.now());
+  private readonly redis: Redis;
+  private readonly fleet: Fleet;
+  private readonly ns: string;
+  private readonly coordinator = randomBytes(4).toString('hex');
+  /** Node slot behind each worker id (null: no node has it now). */
+  private readonly slots: (FleetNode | null)[] = [];
+  private readonly flights = new Map<string, Flight>();
+  private readonly byWorker: (Flight | null)[] = [];
+  private readonly bySplit = new Map<number, Flight>();
+  private readonly moduleState = new Map<number, { value: unknown }>();
+  private readonly faults: FaultInjector;
+  private listener: BackendEvents | null = null;
+  private cap: number;
+  private seq = 0;
+  private redisUp = false;
+  private closed = false;
+
+  constructor(private readonly options: ClusterBackendOptions) {
+    this.target = parseRedisUrl(options.redis);
+    this.cap = checkCount(options.workers ?? 1);
+    this.ns = options.namespace ?? DEFAULT_NAMESPACE;
+    this.faults = new FaultInjector(options.seed);
+    const connection = connectionOptions(this.target);
+    this.redis = new Redis(connection);
+    this.redis.on('error', () => {});
+    this.redis.on('ready', () => this.redisReady());
+    this.redis.on('close', () => this.redisLost());
+    const timing = options.heartbeat ?? HEARTBEAT;
+    this.fleet = new Fleet(this.redis, connection, this.ns, timing, {
+      joined: (node) => this.joined(node),
+      gone: (node, why) => this.gone(node, why),
+      leaving: () => {},
+      completed: (_node, jobId, result) => this.completed(jobId, result),
+      failed: (_node, jobId, reason) => this.bullFailed(jobId, reason),
+    });
+  }
+
+  /** Connects, reads the registry once and starts watching it. */
+  async connect(timeoutMs = 5000): Promise<void> {
+    const ready = new Promise<void>((resolve) => {
+      if (this.redis.status === 'ready') resolve();
+      else this.redis.once('ready', () => resolve());
+    });
+    await withTimeout(ready, timeoutMs, () =>
+      unavailable(`Redis at ${this.target.display} did not answer within ${timeoutMs} ms`),
+    );
+    this.fleet.start();
+    await this.fleet.poll();
+  }
+
+  /** Resolves with the slots on offer once at least `min` are (nodes up), or throws at timeout. */
+  async waitForSlots(min: number, timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.slotsOffered() < min) {
+      if (Date.now() > deadline) {
+        throw unavailable(
+          `${this.slotsOffered()} worker slot(s) on ${this.target.display} after ${timeoutMs} ms, ${min} needed: start nodes with \`schedlab worker --redis ${this.target.display}\``,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return this.slotsOffered();
+  }
+
+  /** Slots of nodes that are up (spares beyond `workerCount` included). */
+  slotsOffered(): number {
+    let n = 0;
+    for (const node of this.fleet.nodes.values())
+      if (node.state === 'up') n += node.workerIds.length;
+    return n;
+  }
+
+  /** The node (its `--name`) holding worker id `id` now. */
+  workerNode(id: number): string | undefined {
+    return this.slots[id]?.record.name;
+  }
+
+  now(): number {
+    return nanosSince(this.origin);
+  }
+
+  get workerCount(): number {
+    return this.cap;
+  }
+
+  setWorkerCount(count: number): void {
+    this.assertOpen();
+    const grew = count > this.cap;
+    this.cap = checkCount(count);
+    if (grew) queueMicrotask(() => this.listener?.capacity?.());
+  }
+
+  idleWorkers(): number[] {
+    const idle: number[] = [];
+    if (!this.redisUp || this.closed) return idle;
+    const n = Math.min(this.cap, this.slots.length);
+    for (let id = 0; id < n; id++) {
+      if (this.slots[id]?.state === 'up' && (this.byWorker[id] ?? null) === null) idle.push(id);
+    }
+    return idle;
+  }
+
+  start(dispatch: Dispatch): void {
+    this.assertOpen();
+    const id = dispatch.workerId;
+    const node = this.slots[id];
+    if (!this.idleWorkers().includes(id) || node == null) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `workerId ${id} is not an idle worker`,
+        'workerId',
+      );
+    }
+    if (this.bySplit.has(dispatch.splitId)) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `splitId ${dispatch.splitId} is already running`,
+        'splitId',
+      );
+    }
+    const jobId = `${this.coordinator}-${++this.seq}`;
+    const flight: Flight = {
+      jobId,
+      dispatch,
+      node,
+      sentAt: this.now(),
+      added: false,
+      cancelAsked: false,
+    };
+    this.flights.set(jobId, flight);
+    this.byWorker[id] = flight;
+    this.bySplit.set(dispatch.splitId, flight);
+    const state = this.moduleState.get(dispatch.splitId);
+    const input = state === undefined ? dispatch.work.input : state.value;
+    const data: QuantumJob = {
+      splitId: dispatch.splitId,
+      quantumNanos: dispatch.quantumNanos,
+      work: dispatch.work,
+      doneNanos: dispatch.doneNanos,
+      ...(input === undefined ? {} : { input }),
+    };
+    node.queue
+      .add('quantum', data, {
+        jobId,
+        attempts: 1,
+        removeOnComplete: { count: 1000 },
+        removeOnFail: { count: 1000 },
+      })
+      .then(() => (flight.added = true))
+      // Never stored: nothing ran; the split goes back to the executor.
+      .catch(() => this.endFlight(jobId, unstarted(flight, this.now())));
+  }
+
+  cancel(splitId: number): void {
+    const flight = this.bySplit.get(splitId);
+    if (flight === undefined) {
+      this.moduleState.delete(splitId);
+      return;
+    }
+    flight.cancelAsked = true;
+    this.send(flight.node, { type: 'cancel', splitId });
+  }
+
+  shortenQuantum(workerId: number, quantumNanos: number): void {
+    const flight = this.byWorker[workerId];
+    if (flight == null) return;
+    this.send(flight.node, {
+      type: 'cut',
+      splitId: flight.dispatch.splitId,
+      nanos: checkCut(quantumNanos),
+    });
+  }
+
+  setTimer(atNanos: number, fn: () => void): () => void {
+    return this.timers.set(atNanos, fn);
+  }
+
+  setListener(events: BackendEvents): void {
+    this.listener = events;
+  }
+
+  /** Dispatches in flight (sent, not ended). */
+  get inFlight(): number {
+    return this.flights.size;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.timers.clear();
+    await this.fleet.close();
+    this.redis.disconnect();
+  }
+
+  // ─── ends ──────────────────────────────────────────────────────────────────────────────
+
+  private completed(jobId: string, result: QuantumResult): void {
+    const flight = this.flights.get(jobId);
+    if (flight === undefined) return; // another coordinator's, or ended already
+    const now = this.now();
+    const split = flight.dispatch.splitId;
+    let outcome = result.outcome;
+    let report: QuantumEnd = {
+      splitId: split,
+      workerId: flight.dispatch.workerId,
+      startNanos: Math.max(flight.sentAt, now - result.ranNanos),
+      endNanos: now,
+      ranNanos: result.ranNanos,
+      workNanos: result.workNanos,
+      outcome,
+      ...(result.blockedNanos === undefined ? {} : { blockedNanos: result.blockedNanos }),
+      ...(result.error === undefined ? {} : { error: result.error }),
+      ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
+      ...(result.result === undefined ? {} : { result: result.result }),
+    };
+    if (!flight.cancelAsked) {
+      const injected = this.faults.apply({ ...report, outcome }, flight.dispatch.work);
+      if (injected.outcome !== outcome) {
+        outcome = injected.outcome;
+        report = { ...report, outcome, workNanos: 0, error: injected.error ?? 'injected failure' };
+      }
+    }
+    if (outcome === 'yielded' && result.state !== undefined && !flight.cancelAsked) {
+      this.moduleState.set(split, result.state);
+    } else if (outcome !== 'blocked') this.moduleState.delete(split);
+    this.endFlight(jobId, report);
+  }
+
+  private bullFailed(jobId: string, reason: string): void {
+    const flight = this.flights.get(jobId);
+    if (flight === undefined) return;
+    this.endFlight(jobId, lostEnd(flight, this.now(), `job failed in BullMQ: ${reason}`));
+  }
+
+  /** The one place a flight ends: it leaves every map, then its end goes to the executor. */
+  private endFlight(jobId: string, end: QuantumEnd): void {
+    const flight = this.flights.get(jobId);
+    if (flight === undefined) return;
+    this.flights.delete(jobId);
+    this.bySplit.delete(flight.dispatch.splitId);
+    if (this.byWorker[flight.dispatch.workerId] === flight)
+      this.byWorker[flight.dispatch.workerId] = null;
+    if (end.outcome === 'failed') this.moduleState.delete(end.splitId);
+    this.listener?.quantumEnd(end);
+  }
+
+  // ─── nodes and Redis ───────────────────────────────────────────────────────────────────
+
+  private joined(node: FleetNode): void {
+    for (let slot = 0; slot < node.record.slots; slot++) {
+      // The lowest free id (a gone node's flights have all ended, so its ids are free).
+      let id = 0;
+      while (this.slots[id] != null) id++;
+      this.slots[id] = node;
+      node.workerIds.push(id);
+    }
+    this.alarm(
+      'node-joined',
+      `node ${node.record.name} joined with ${node.record.slots} slot(s): workers ${node.workerIds.join(', ')}`,
+    );
+    this.listener?.capacity?.();
+  }
+
+  private gone(node: FleetNode, why: string): void {
+    for (const id of node.workerIds) if (this.slots[id] === node) this.slots[id] = null;
+    while (this.slots.length > 0 && this.slots[this.slots.length - 1] === null) this.slots.pop();
+    const left = why === 'left';
+    for (const flight of [...this.flights.values()]) {
+      if (flight.node !== node) continue;
+      const reason = `worker lost: node ${node.record.name} (${node.record.instance}) ${why}`;
+      this.endFlight(flight.jobId, lostEnd(flight, this.now(), reason));
+    }
+    this.alarm(left ? 'node-left' : 'node-lost', `node ${node.record.name} ${why}`);
+  }
+
+  private redisLost(): void {
+    if (!this.redisUp || this.closed) return;
+    this.redisUp = false;
+    this.alarm(
+      'redis-down',
+      `Redis at ${this.target.display} is unreachable: dispatch stopped with ${this.flights.size} quantum(s) in flight`,
+    );
+  }
+
+  private redisReady(): void {
+    if (this.redisUp || this.closed) return;
+    const wasDown = this.seq > 0 || this.fleet.nodes.size > 0;
+    this.redisUp = true;
+    if (!wasDown) return;
+    this.fleet.reconnected();
+    this.alarm('redis-up', `Redis at ${this.target.display} is back: dispatch resumed`);
+    void this.reconcile().finally(() => this.listener?.capacity?.());
+  }
+
+  /** After an outage: a flight whose job Redis no longer has runs again; a finished one ends. */
+  private async reconcile(): Promise<void> {
+    for (const flight of [...this.flights.values()]) {
+      if (!flight.added) continue;
+      try {
+        const state = await flight.node.queue.getJobState(flight.jobId);
+        if (state === 'unknown') this.endFlight(flight.jobId, unstarted(flight, this.now()));
+        else if (state === 'completed') {
+          const job = await Job.fromId(flight.node.queue, flight.jobId);
+          if (job?.returnvalue) this.completed(flight.jobId, job.returnvalue as QuantumResult);
+        } else if (state === 'failed') this.bullFailed(flight.jobId, 'failed during the outage');
+      } catch {
+        return; // down again: the next `ready` reconciles
+      }
+    }
+  }
+
+  private send(node: FleetNode, message: ControlMessage): void {
+    void this.redis
+      .publish(keys.control(this.ns, node.record.instance), JSON.stringify(message))
+      .catch(() => {});
+  }
+
+  private alarm(kind: ClusterAlarm['kind'], message: string): void {
+    this.options.onAlarm?.({ kind, message });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new SchedLabError('ENGINE_CLOSED', 'the cluster backend is closed');
+  }
+}
+
+function unstarted(flight: Flight, at: number): QuantumEnd {
+  const { splitId, workerId } = flight.dispatch;
+  return {
+    splitId,
+    workerId,
+    startNanos: at,
+    endNanos: at,
+    ranNanos: 0,
+    workNanos: 0,
+    outcome: 'yielded',
+  };
+}
+
+function lostEnd(flight: Flight, at: number, error: string): QuantumEnd {
+  const { splitId, workerId } = flight.dispatch;
+  return {
+    splitId,
+    workerId,
+    startNanos: flight.sentAt,
+    endNanos: at,
+    ranNanos: 0,
+    workNanos: 0,
+    outcome: 'failed',
+    error,
+    errorCode: 'WORKER_LOST',
+  };
+}
+
+function unavailable(message: string): SchedLabError {
+  return new SchedLabError('CLUSTER_UNAVAILABLE', message, 'redis');
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(error()), ms)),
+  );
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

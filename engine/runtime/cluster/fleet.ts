@@ -1,0 +1,152 @@
+/**
+ * The coordinator's view of the worker nodes: it polls the registry and the heartbeats every
+ * `pollMs` (protocol.ts) and keeps, per node instance, its BullMQ queue and the QueueEvents that
+ * carry its quantum ends back.
+ *
+ * Node lifecycle as the coordinator sees it: `joining` (queue events connecting) → `up` →
+ * `leaving` (it said so; no new dispatches) → `gone`, or from any state → `gone` when its
+ * heartbeat key has expired or its registry entry is missing (`lost`, unless it was `leaving`:
+ * then it `left`). Detection bound: a node killed at t beat at most `everyMs` before, its key
+ * lives `ttlMs`, and the next poll sees it gone: lost by t + `ttlMs` + `pollMs` (3.5 s by
+ * default). Right after Redis comes back (it may have restarted empty) no node is declared lost
+ * for `ttlMs`, so live nodes have time to beat again.
+ */
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { keys, type HeartbeatTiming, type NodeRecord, type QuantumResult } from './protocol.ts';
+
+export type NodeState = 'joining' | 'up' | 'leaving' | 'gone';
+
+export interface FleetNode {
+  readonly record: NodeRecord;
+  state: NodeState;
+  /** Coordinator worker ids given to this node's slots (index = slot). */
+  readonly workerIds: number[];
+  readonly queue: Queue;
+  readonly events: QueueEvents;
+}
+
+export interface FleetHooks {
+  joined(node: FleetNode): void;
+  /** `why`: lost (heartbeat expired, registry entry gone) or left (said `leaving` first). */
+  gone(node: FleetNode, why: string): void;
+  leaving(node: FleetNode): void;
+  completed(node: FleetNode, jobId: string, result: QuantumResult): void;
+  failed(node: FleetNode, jobId: string, reason: string): void;
+}
+
+export class Fleet {
+  readonly nodes = new Map<string, FleetNode>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+  /** No node is declared lost before this wall time (ms): Redis just came back. */
+  private graceUntil = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly connection: Record<string, unknown>,
+    private readonly ns: string,
+    private readonly timing: HeartbeatTiming,
+    private readonly hooks: FleetHooks,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.poll(), this.timing.pollMs);
+  }
+
+  /** Redis came back: heartbeats lost with it must not count against the nodes. */
+  reconnected(): void {
+    this.graceUntil = Date.now() + this.timing.ttlMs;
+  }
+
+  /** One look at the registry and the heartbeats; resolves once its changes are applied. */
+  async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const entries = await this.redis.hgetall(keys.nodes(this.ns));
+      const instances = Object.keys(entries);
+      const beats = instances.length
+        ? await this.redis.mget(instances.map((i) => keys.heartbeat(this.ns, i)))
+        : [];
+      const alive = new Map<string, NodeRecord>();
+      instances.forEach((instance, i) => {
+        if (beats[i] !== null) alive.set(instance, JSON.parse(entries[instance]!) as NodeRecord);
+      });
+      for (const [instance, record] of alive) {
+        const known = this.nodes.get(instance);
+        if (known === undefined) this.join(record);
+        else if (record.status === 'leaving' && known.state !== 'leaving') {
+          known.state = 'leaving';
+          this.hooks.leaving(known);
+        }
+      }
+      if (Date.now() < this.graceUntil) return;
+      for (const node of [...this.nodes.values()]) {
+        if (alive.has(node.record.instance)) continue;
+        const stale = instances.includes(node.record.instance);
+        const why =
+          node.state === 'leaving'
+            ? 'left'
+            : stale
+              ? `stopped heartbeating (no beat for ${this.timing.ttlMs} ms)`
+              : 'vanished from the registry';
+        await this.drop(node, why);
+        if (stale) await this.redis.hdel(keys.nodes(this.ns), node.record.instance);
+      }
+    } catch {
+      // Redis is down: the backend raises the alarm; the next poll after it returns catches up.
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private join(record: NodeRecord): void {
+    const name = keys.queue(record.instance);
+    const queue = new Queue(name, { connection: this.connection, prefix: this.ns });
+    // From the stream's start: the node's queue is its own, and an end must never slip by
+    // between creating the reader and its first read.
+    const events = new QueueEvents(name, {
+      connection: this.connection,
+      prefix: this.ns,
+      lastEventId: '0',
+    });
+    const node: FleetNode = { record, state: 'joining', workerIds: [], queue, events };
+    queue.on('error', () => {});
+    events.on('error', () => {});
+    events.on('completed', ({ jobId, returnvalue }) => {
+      this.hooks.completed(node, jobId, returnvalue as unknown as QuantumResult);
+    });
+    events.on('failed', ({ jobId, failedReason }) => this.hooks.failed(node, jobId, failedReason));
+    this.nodes.set(record.instance, node);
+    void events.waitUntilReady().then(() => {
+      if (node.state !== 'joining') return;
+      node.state = record.status === 'leaving' ? 'leaving' : 'up';
+      this.hooks.joined(node);
+    });
+  }
+
+  private async drop(node: FleetNode, why: string): Promise<void> {
+    const was = node.state;
+    node.state = 'gone';
+    this.nodes.delete(node.record.instance);
+    if (was !== 'joining') this.hooks.gone(node, why);
+    await node.events.close().catch(() => {});
+    // Nothing will ever take what is left on a gone node's queue.
+    await node.queue.obliterate({ force: true }).catch(() => {});
+    await node.queue.close().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    const nodes = [...this.nodes.values()];
+    this.nodes.clear();
+    await Promise.all(
+      nodes.map(async (n) => {
+        n.state = 'gone';
+        await n.events.close().catch(() => {});
+        await n.queue.close().catch(() => {});
+      }),
+    );
+  }
+}

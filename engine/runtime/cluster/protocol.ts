@@ -1,0 +1,83 @@
+/**
+ * The one contract between the coordinator (`ClusterBackend`, the process that hosts the session
+ * and keeps the policy) and worker nodes (`schedlab worker`), through Redis:
+ *
+ * - registry: hash `<ns>:nodes`, field = node instance, value = `NodeRecord` (JSON), rewritten
+ *   with every heartbeat; the heartbeat itself is key `<ns>:hb:<instance>` with a TTL. A node
+ *   whose heartbeat key is gone is lost (`HEARTBEAT`: the bound is `ttlMs` + the coordinator's
+ *   poll).
+ * - dispatch: one BullMQ queue per node instance (`q-<instance>`, BullMQ prefix `<ns>`), one job per quantum
+ *   (`QuantumJob`); the node's BullMQ worker runs at most `slots` at once; its return value
+ *   (`QuantumResult`) reaches the coordinator through that queue's events (BullMQ QueueEvents).
+ * - control: pub/sub channel `<ns>:ctl:<instance>` (`ControlMessage`): cancel a split, cut a
+ *   running quantum (a running quantum cannot read a queue, only its lane's control words).
+ *
+ * An instance is the node's name plus a random suffix, so a node that restarts under the same
+ * name is a new instance: the old one's in-flight quanta are never confused with the new one's.
+ */
+import type { QuantumEnd, SplitWork } from '../backend.ts';
+
+export const DEFAULT_NAMESPACE = 'schedlab';
+
+/** How often a node beats and how long its beat lives; the coordinator polls every `pollMs`. */
+export const HEARTBEAT = { everyMs: 1000, ttlMs: 3000, pollMs: 500 } as const;
+
+export interface HeartbeatTiming {
+  readonly everyMs: number;
+  readonly ttlMs: number;
+  readonly pollMs: number;
+}
+
+export const keys = {
+  nodes: (ns: string) => `${ns}:nodes`,
+  heartbeat: (ns: string, instance: string) => `${ns}:hb:${instance}`,
+  control: (ns: string, instance: string) => `${ns}:ctl:${instance}`,
+  /** BullMQ queue name (a BullMQ name has no `:`; the namespace is the queue's `prefix`). */
+  queue: (instance: string) => `q-${instance}`,
+};
+
+/** A node's `--name`: letters, digits, `.`, `_`, `-` (it ends up in Redis keys and queue names). */
+export const NODE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface NodeRecord {
+  readonly instance: string;
+  /** What the operator called it (`--name`, default the host name). */
+  readonly name: string;
+  readonly slots: number;
+  /** `up`: takes dispatches; `leaving`: finishing what it runs, then deregistering. */
+  readonly status: 'up' | 'leaving';
+  readonly host: string;
+  readonly pid: number;
+  readonly startedAt: number;
+}
+
+/** One quantum of one split: the job's data. */
+export interface QuantumJob {
+  readonly splitId: number;
+  readonly quantumNanos: number;
+  readonly work: SplitWork;
+  readonly doneNanos: number;
+  /** A user module's input for this quantum: its first input, or the state it yielded last. */
+  readonly input?: unknown;
+}
+
+/** What a node measured for one quantum: the job's return value. */
+export interface QuantumResult {
+  readonly splitId: number;
+  /** Measured by the node (its lane's worker thread), ns. */
+  readonly ranNanos: number;
+  readonly workNanos: number;
+  readonly outcome: QuantumEnd['outcome'];
+  readonly blockedNanos?: number;
+  readonly error?: string;
+  readonly errorCode?: QuantumEnd['errorCode'];
+  readonly result?: unknown;
+  /** A user module's `{ yield: state }` (present when it yielded). */
+  readonly state?: { readonly value: unknown };
+  /** The node lane (thread) that ran it. */
+  readonly lane: number;
+}
+
+export type ControlMessage =
+  | { readonly type: 'cancel'; readonly splitId: number }
+  | { readonly type: 'cut'; readonly splitId: number; readonly nanos: number };

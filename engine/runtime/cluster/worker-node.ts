@@ -1,0 +1,283 @@
+/**
+ * A worker node (`schedlab worker`): N lanes of the threads backend's worker threads (the same
+ * worker entry, kernels and user-module loader, through `LanePool`), fed by a BullMQ worker on
+ * this node's own queue with concurrency N. It registers and heartbeats in Redis (protocol.ts),
+ * obeys cancel and cut messages, and reports each quantum's measured end as the job's return
+ * value. A lane whose thread dies is replaced; its quantum ends `failed` with `WORKER_LOST`.
+ *
+ * Node lifecycle: `starting` (lanes calibrate) → `up` (registered, taking jobs) → `leaving`
+ * (`close()`: announced, running quanta finish) → `gone` (deregistered). A node killed outright
+ * never says `leaving`: the coordinator finds its heartbeat expired.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Worker as QueueWorker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { SchedLabError } from '../../../shared/errors.ts';
+import type { Dispatch } from '../backend.ts';
+import { nanosSince, originNow } from '../threads/clock.ts';
+import { CONTROL, NO_SPLIT } from '../threads/control.ts';
+import type { Lane } from '../threads/lane.ts';
+import { LanePool } from '../threads/lane-pool.ts';
+import type { QuantumReport } from '../threads/protocol.ts';
+import { checkCount, DEFAULT_RESOURCE_LIMITS } from '../threads/threads-options.ts';
+import { WallTimers } from '../threads/wall-timers.ts';
+import {
+  DEFAULT_NAMESPACE,
+  HEARTBEAT,
+  keys,
+  NODE_NAME,
+  type ControlMessage,
+  type HeartbeatTiming,
+  type NodeRecord,
+  type QuantumJob,
+  type QuantumResult,
+} from './protocol.ts';
+import { connectionOptions, parseRedisUrl } from './redis-url.ts';
+
+export interface WorkerNodeOptions {
+  readonly redis: string;
+  readonly threads: number;
+  /** Default: the host name. */
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly heartbeat?: HeartbeatTiming;
+  readonly log?: (line: string) => void;
+}
+
+/** Cancels that arrived before their quantum started, remembered at most this many. */
+const EARLY_CANCELS = 4096;
+
+/** A lane's quantum end: its report, or why its thread died. */
+type Waiter = (got: QuantumReport | string) => void;
+
+export class WorkerNode {
+  readonly instance: string;
+  readonly name: string;
+  private readonly origin = originNow();
+  private readonly timers = new WallTimers(() => nanosSince(this.origin));
+  private readonly lanes: LanePool;
+  private readonly waiters = new Map<Lane, Waiter>();
+  private readonly earlyCancels = new Set<number>();
+  private readonly redis: Redis;
+  private readonly sub: Redis;
+  private queueWorker: QueueWorker | null = null;
+  private beat: NodeJS.Timeout | null = null;
+  private status: NodeRecord['status'] = 'up';
+  private closing: Promise<void> | null = null;
+  private readonly ns: string;
+  private readonly timing: HeartbeatTiming;
+  private readonly log: (line: string) => void;
+  private readonly startedAt = Date.now();
+
+  private constructor(
+    private readonly options: WorkerNodeOptions,
+    private readonly slots: number,
+  ) {
+    const name = options.name ?? hostname().replace(/[^A-Za-z0-9._-]/g, '-');
+    if (!NODE_NAME.test(name)) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `--name ${name}: must be 1 to 64 letters, digits, '.', '_' or '-'`,
+        'name',
+      );
+    }
+    this.name = name;
+    this.instance = `${name}.${randomBytes(3).toString('hex')}`;
+    this.ns = options.namespace ?? DEFAULT_NAMESPACE;
+    this.timing = options.heartbeat ?? HEARTBEAT;
+    this.log = options.log ?? (() => {});
+    const connection = connectionOptions(parseRedisUrl(options.redis));
+    this.redis = new Redis(connection);
+    this.sub = new Redis(connection);
+    for (const client of [this.redis, this.sub]) client.on('error', () => {}); // reconnects
+    const later = (delayNanos: number, fn: () => void) => {
+      this.timers.set(nanosSince(this.origin) + delayNanos, fn);
+    };
+    this.lanes = new LanePool(
+      this.origin,
+      DEFAULT_RESOURCE_LIMITS,
+      {
+        // A node's quanta are timed by the coordinator's dispatch; nothing waits on a boot here.
+        ready: () => {},
+        end: (lane, report) => this.waiters.get(lane)?.(report),
+        lost: (lane, reason) => this.waiters.get(lane)?.(reason),
+      },
+      later,
+    );
+  }
+
+  /** Starts the lanes, then registers and takes jobs; resolves once the node is `up`. */
+  static async start(options: WorkerNodeOptions): Promise<WorkerNode> {
+    const node = new WorkerNode(options, checkCount(options.threads));
+    await node.boot();
+    return node;
+  }
+
+  private async boot(): Promise<void> {
+    this.lanes.setTarget(this.slots);
+    await this.lanes.ready();
+    await this.sub.subscribe(keys.control(this.ns, this.instance));
+    this.sub.on('message', (_channel: string, text: string) => this.control(text));
+    await this.heartbeat();
+    this.beat = setInterval(() => void this.heartbeat(), this.timing.everyMs);
+    this.queueWorker = new QueueWorker(
+      keys.queue(this.instance),
+      (job: Job<QuantumJob>) => this.runJob(job.data),
+      {
+        connection: connectionOptions(parseRedisUrl(this.options.redis)),
+        prefix: this.ns,
+        concurrency: this.slots,
+        // Node loss is the coordinator's to detect (heartbeats): a stalled-job check here would
+        // run a quantum a second time behind its back.
+        skipStalledCheck: true,
+        lockDuration: 60_000,
+        removeOnComplete: { count: 1000 },
+        removeOnFail: { count: 1000 },
+      },
+    );
+    this.queueWorker.on('error', (e) => this.log(`redis: ${e.message}`));
+    this.log(
+      `node ${this.instance}: ${this.slots} slot(s) on ${parseRedisUrl(this.options.redis).display}`,
+    );
+  }
+
+  /** Announces `leaving`, lets what runs finish, deregisters and stops the lanes. */
+  close(): Promise<void> {
+    this.closing ??= this.leave();
+    return this.closing;
+  }
+
+  private async leave(): Promise<void> {
+    this.status = 'leaving';
+    await this.heartbeat();
+    // The coordinator stops dispatching here within one poll; jobs it sent before then still run.
+    await new Promise((r) => setTimeout(r, this.timing.pollMs * 2));
+    await this.queueWorker?.close();
+    if (this.beat !== null) clearInterval(this.beat);
+    await this.redis
+      .multi()
+      .hdel(keys.nodes(this.ns), this.instance)
+      .del(keys.heartbeat(this.ns, this.instance))
+      .exec()
+      .catch(() => {});
+    this.timers.clear();
+    await this.lanes.close();
+    this.redis.disconnect();
+    this.sub.disconnect();
+    this.log(`node ${this.instance}: left`);
+  }
+
+  private async heartbeat(): Promise<void> {
+    const record: NodeRecord = {
+      instance: this.instance,
+      name: this.name,
+      slots: this.slots,
+      status: this.status,
+      host: hostname(),
+      pid: process.pid,
+      startedAt: this.startedAt,
+    };
+    // The registry entry is rewritten with every beat: a Redis that restarted empty has it back
+    // within one beat.
+    await this.redis
+      .multi()
+      .hset(keys.nodes(this.ns), this.instance, JSON.stringify(record))
+      .set(keys.heartbeat(this.ns, this.instance), '1', 'PX', this.timing.ttlMs)
+      .exec()
+      .catch(() => {});
+  }
+
+  private control(text: string): void {
+    let message: ControlMessage;
+    try {
+      message = JSON.parse(text) as ControlMessage;
+    } catch {
+      return;
+    }
+    const lane = this.laneRunning(message.splitId);
+    if (message.type === 'cut') {
+      lane?.cut(message.nanos);
+      return;
+    }
+    if (lane !== undefined) {
+      Atomics.store(lane.control, CONTROL.CANCEL, message.splitId);
+      return;
+    }
+    this.earlyCancels.add(message.splitId);
+    if (this.earlyCancels.size > EARLY_CANCELS) {
+      this.earlyCancels.delete(this.earlyCancels.values().next().value!);
+    }
+  }
+
+  private laneRunning(splitId: number): Lane | undefined {
+    for (let id = 0; id < this.slots; id++) {
+      const lane = this.lanes.get(id);
+      if (lane?.running?.splitId === splitId) return lane;
+    }
+    return undefined;
+  }
+
+  /** Runs one quantum on a free lane; never throws (a failure is an outcome). */
+  private async runJob(job: QuantumJob): Promise<QuantumResult> {
+    const free = this.lanes.idle()[0];
+    const lane = free === undefined ? undefined : this.lanes.get(free);
+    if (lane === undefined) {
+      return failed(job.splitId, -1, 'no free lane on the node', 'WORKER_LOST');
+    }
+    if (this.earlyCancels.delete(job.splitId)) {
+      return {
+        splitId: job.splitId,
+        ranNanos: 0,
+        workNanos: 0,
+        outcome: 'cancelled',
+        lane: lane.id,
+      };
+    }
+    const dispatch: Dispatch = {
+      splitId: job.splitId,
+      workerId: lane.id,
+      quantumNanos: job.quantumNanos,
+      work: job.work,
+      doneNanos: job.doneNanos,
+    };
+    lane.run(dispatch, nanosSince(this.origin));
+    Atomics.store(lane.control, CONTROL.CANCEL, NO_SPLIT);
+    Atomics.store(lane.control, CONTROL.CUT_SPLIT, NO_SPLIT);
+    const report = new Promise<QuantumReport | string>((resolve) => {
+      this.waiters.set(lane, resolve);
+    });
+    try {
+      lane.host.post({ type: 'run', dispatch, input: job.input });
+    } catch (error) {
+      this.waiters.delete(lane);
+      lane.advance(nanosSince(this.origin));
+      return failed(job.splitId, lane.id, `unclonable input: ${String(error)}`, 'KERNEL_FAILED');
+    }
+    const got = await report;
+    this.waiters.delete(lane);
+    if (typeof got === 'string') {
+      lane.abandon();
+      this.lanes.replace(lane);
+      const why = `worker lost: node ${this.name} thread ${lane.id}: ${got}`;
+      return failed(job.splitId, lane.id, why, 'WORKER_LOST');
+    }
+    lane.advance(got.endNanos);
+    const { state, startNanos, endNanos, ...rest } = got;
+    return {
+      ...rest,
+      ranNanos: Math.max(0, endNanos - startNanos),
+      lane: lane.id,
+      ...('state' in got && got.outcome === 'yielded' ? { state: { value: state } } : {}),
+    };
+  }
+}
+
+function failed(
+  splitId: number,
+  lane: number,
+  error: string,
+  errorCode: NonNullable<QuantumResult['errorCode']>,
+): QuantumResult {
+  return { splitId, ranNanos: 0, workNanos: 0, outcome: 'failed', error, errorCode, lane };
+}
