@@ -428,7 +428,16 @@ export interface GraphFrame {
   metrics: GraphMetricsRow | null;
   /** Why the run failed or was cancelled (root cause node, or the error). */
   error: string | null;
+  /**
+   * The run's edges as `[graph, from, to]` (graph index in the run = a graph span's `task`; node
+   * indices = its `split`), for flow events in a trace export. Present only while the run has at
+   * most `GRAPH_FRAME_MAX_EDGES` edges (frames stay small). Optional: added after the first release.
+   */
+  edges?: [number, number, number][];
 }
+
+/** Most graph edges a frame carries (`GraphFrame.edges`). */
+export const GRAPH_FRAME_MAX_EDGES = 512;
 
 export interface EngineEvent {
   timeNanos: number;

@@ -48,6 +48,8 @@ export interface TraceSlice {
   level: number;
   outcome: string;
   cls: string;
+  /** What `edges` name this slice's node by (default `splitId`). */
+  flowKey?: number;
 }
 
 /** Per-level values at one moment; `labels` names the rows (`L0` … by default). */
@@ -72,7 +74,7 @@ export interface TraceMarker {
 export interface TraceInput {
   spans: readonly TraceSlice[];
   samples?: readonly TraceSample[];
-  /** Graph edges as `[from, to]` split ids (a graph node's split id is its node index). */
+  /** Graph edges as `[from, to]` flow keys (`TraceSlice.flowKey`, else split ids). */
   edges?: readonly (readonly [number, number])[];
   /** Engine events; those before the origin (outside a bounded window) are left out. */
   markers?: readonly TraceMarker[];
@@ -196,10 +198,11 @@ function addSlices(events: TraceEvent[], spans: readonly TraceSlice[], t0: numbe
       },
     };
     events.push(ev);
-    const f = first.get(s.splitId);
-    if (f === undefined || ts < f.ts!) first.set(s.splitId, ev);
-    const l = last.get(s.splitId);
-    if (l === undefined || end >= l.ts! + l.dur!) last.set(s.splitId, ev);
+    const key = s.flowKey ?? s.splitId;
+    const f = first.get(key);
+    if (f === undefined || ts < f.ts!) first.set(key, ev);
+    const l = last.get(key);
+    if (l === undefined || end >= l.ts! + l.dur!) last.set(key, ev);
   }
   return { first, last };
 }

@@ -8,11 +8,13 @@ import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { POLICY_NAMES } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import {
+  GRAPH_FRAME_MAX_EDGES,
   HISTORY_SECONDS,
   type CommandResult,
   type Frame,
   type Snapshot,
 } from '../../../shared/protocol.ts';
+import type { CompiledGraph } from '../../core/graph/compile.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
@@ -56,6 +58,20 @@ export interface SessionOptions {
 
 type FrameListener = (frame: Frame) => void;
 
+/** `[graph, from, to]` per edge of a run's graphs, or null past `GRAPH_FRAME_MAX_EDGES`. */
+function graphEdges(graphs: readonly CompiledGraph[]): [number, number, number][] | null {
+  if (graphs.reduce((n, g) => n + g.edgeCount, 0) > GRAPH_FRAME_MAX_EDGES) return null;
+  const edges: [number, number, number][] = [];
+  graphs.forEach((g, i) => {
+    for (let v = 0; v < g.nodeCount; v++) {
+      for (let k = g.successorStart[v]!; k < g.successorStart[v + 1]!; k++) {
+        edges.push([i, v, g.successors[k]!]);
+      }
+    }
+  });
+  return edges;
+}
+
 /** The seed a session draws from when none is given (the sim, graphs, threads fault injection). */
 export const DEFAULT_SEED = 1;
 
@@ -73,6 +89,8 @@ export class Session {
   private readonly history: SeriesHistory;
   private readonly listeners: FrameListener[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** The current graph run's edges, worked out once per run (null: too many for frames). */
+  private edges: { run: object; edges: [number, number, number][] | null } | null = null;
 
   constructor(options: SessionOptions = {}) {
     const hz = options.frameHz ?? 10;
@@ -134,7 +152,7 @@ export class Session {
   /** Builds the next frame (spans and events since the previous one) and hands it to listeners. */
   frame(): Frame {
     this.graphs.sync(this.executor.now());
-    const f = this.graphs.decorate(this.frames.next(), true);
+    const f = this.withEdges(this.graphs.decorate(this.frames.next(), true));
     this.history.push(f);
     for (const fn of this.listeners) fn(f);
     return f;
@@ -146,7 +164,7 @@ export class Session {
     const spans = this.graphs.addRecentSpans(ex.spans.read(0).columns);
     return {
       type: 'snapshot',
-      frame: this.graphs.decorate(this.frames.peek(), false),
+      frame: this.withEdges(this.graphs.decorate(this.frames.peek(), false)),
       history: this.history.points(),
       spans,
       events: ex.events.since(0),
@@ -237,6 +255,15 @@ export class Session {
     this.stop();
     await this.graphs.close();
     await this.executor.close();
+  }
+
+  /** The graph run's edges on its frames while they are few (`GraphFrame.edges`). */
+  private withEdges(frame: Frame): Frame {
+    const run = this.graphs.run;
+    if (frame.graph == null || run === null) return frame;
+    if (this.edges?.run !== run) this.edges = { run, edges: graphEdges(run.plan.graphs) };
+    if (this.edges.edges !== null) frame.graph.edges = this.edges.edges;
+    return frame;
   }
 
   private requireSim(): SimBackend {

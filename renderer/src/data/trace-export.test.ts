@@ -67,6 +67,30 @@ describe('the app trace', () => {
     ]);
   });
 
+  it('draws the latest graph run’s edges (from its frames) between its node slices', () => {
+    const t = new Telemetry();
+    const frame = syntheticFrame({
+      seq: 1,
+      timeMs: 100,
+      // A graph run's spans: job = the run's jobId, task = graph 0, split = node (0, 1, 2).
+      spans: [
+        { worker: 0, startMs: 0, endMs: 20, job: 9, level: 0, cls: 'chain' },
+        { worker: 1, startMs: 30, endMs: 50, job: 9, level: 0, cls: 'chain' },
+        { worker: 0, startMs: 60, endMs: 90, job: 9, level: 0, cls: 'chain' },
+      ],
+    });
+    const graph = { jobId: 9, edges: [[0, 0, 1] as [number, number, number], [0, 1, 2]] };
+    t.ingestFrame({ ...frame, graph: graph as unknown as NonNullable<typeof frame.graph> });
+    const doc = buildTrace(t, 0, 100);
+    const flows = doc.traceEvents.filter((e) => e.ph === 's' || e.ph === 'f');
+    expect(flows.map((e) => [e.ph, e.id, e.tid, e.ts])).toEqual([
+      ['s', 1, 1, 10_000],
+      ['f', 1, 2, 30_000],
+      ['s', 2, 2, 40_000],
+      ['f', 2, 1, 60_000],
+    ]);
+  });
+
   it('says what policy and config it was taken under', () => {
     const doc = buildTrace(telemetry(), 0, 1000);
     expect(doc.metadata).toMatchObject({

@@ -26,9 +26,12 @@ export type TraceDocument = ChromeTrace & { metadata: Record<string, unknown> };
 type PointExtras = { chargedMs?: readonly number[]; labels?: readonly string[] };
 
 export interface TraceExtras {
-  /** Graph edges as `[from, to]` node indices (a graph span's `split`), for flow events. */
+  /** Graph edges as `[from, to]` flow keys; by default the latest graph run's (`graph.edges`). */
   edges?: readonly (readonly [number, number])[];
 }
+
+/** A graph node's flow key: apart from every split id (those are ≥ 0). */
+const nodeKey = (graph: number, node: number) => -(graph * 2 ** 21 + node + 1);
 
 export function buildTrace(
   t: Telemetry,
@@ -37,6 +40,9 @@ export function buildTrace(
   extras: TraceExtras = {},
 ): TraceDocument {
   const ring = t.spans;
+  const run = t.latest?.graph ?? null;
+  const edges =
+    extras.edges ?? run?.edges?.map(([g, from, to]) => [nodeKey(g, from), nodeKey(g, to)] as const);
   const spans: TraceSlice[] = [];
   for (let k = ring.firstEndingAfter(fromMs); k < ring.size; k++) {
     const i = ring.slot(k);
@@ -53,6 +59,10 @@ export function buildTrace(
       level: ring.level[i]!,
       outcome: SPAN_OUTCOMES[ring.outcome[i]!] ?? 'unknown',
       cls: t.classNames[ring.cls[i]!] ?? 'unknown',
+      // A graph run's spans: `task` is the graph, `split` the node (shared/protocol.ts).
+      ...(run !== null && ring.job[i] === run.jobId
+        ? { flowKey: nodeKey(ring.task[i]!, ring.split[i]!) }
+        : {}),
     });
   }
   const samples: TraceSample[] = [];
@@ -69,7 +79,7 @@ export function buildTrace(
     spans,
     samples,
     markers,
-    ...(extras.edges === undefined ? {} : { edges: extras.edges }),
+    ...(edges === undefined ? {} : { edges }),
     workers: 0, // only workers with slices in the window get a thread
     originNanos: 0,
     title: 'SchedLab engine',
