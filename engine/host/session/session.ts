@@ -253,6 +253,13 @@ export class Session {
 
   async close(): Promise<void> {
     this.stop();
+    this.graphs.cancel();
+    // A sim graph run moves only with the session's clock: let its cancelled nodes end.
+    const run = this.graphs.run;
+    for (let i = 0; i < 1000 && run !== null && !run.finished && run.pendingEvents > 0; i++) {
+      run.sync(Number.MAX_SAFE_INTEGER);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     await this.graphs.close();
     await this.executor.close();
   }
