@@ -189,8 +189,7 @@ export class Session {
   runToIdle(maxFrames = 1_000_000): Frame[] {
     const sim = this.requireSim();
     const out: Frame[] = [];
-    const graphPending = () => this.graphs.run?.pendingEvents ?? 0;
-    while (sim.pendingEvents + graphPending() > 0 && out.length < maxFrames) {
+    while (sim.pendingEvents + this.graphPending() > 0 && out.length < maxFrames) {
       sim.runUntil(sim.now() + this.intervalNanos);
       out.push(this.frame());
     }
@@ -223,7 +222,7 @@ export class Session {
     }
     const until = performance.now() + periodMs / 2;
     do sim.runUntil(sim.now() + this.intervalNanos);
-    while (performance.now() < until && sim.pendingEvents > 0);
+    while (performance.now() < until && sim.pendingEvents + this.graphPending() > 0);
   }
 
   stop(): void {
@@ -262,6 +261,11 @@ export class Session {
     }
     await this.graphs.close();
     await this.executor.close();
+  }
+
+  /** Sim: events the graph run's own backend has left (it is stepped at each frame). */
+  private graphPending(): number {
+    return this.graphs.run?.pendingEvents ?? 0;
   }
 
   /** The graph run's edges on its frames while they are few (`GraphFrame.edges`). */
