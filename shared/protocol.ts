@@ -184,8 +184,9 @@ export const commandSchemas = {
     config: graphConfigPatchSchema,
   }),
   /**
-   * Cancels every queued and running job, and a running graph run; answers `{ cancelled }`, the
-   * number of jobs (a graph run counts as one) it cancelled.
+   * Stops the running workload's arrivals, then cancels every queued and running job and a
+   * running graph run; answers `{ cancelled }`, the number of jobs (a graph run counts as one)
+   * it cancelled. A preset switch that cancels: `cancelAll`, then `runPreset`.
    */
   cancelAll: z.object({ ...base, type: z.literal('cancelAll') }),
   /** Restarts the window of the frames' `latency` and `wait` tables (`Frame.statsSinceNanos`). */

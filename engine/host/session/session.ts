@@ -40,6 +40,8 @@ export interface WorkloadHandler {
     options: Record<string, unknown> | undefined,
     ctx: WorkloadContext,
   ): unknown;
+  /** Stops the running workload's arrivals (`cancelAll`); submitted jobs are left alone. */
+  stop?(): void;
 }
 
 export interface SessionOptions {
