@@ -186,8 +186,9 @@ export const commandSchemas = {
     config: graphConfigPatchSchema,
   }),
   /**
-   * Cancels every queued and running job, and a running graph run; answers `{ cancelled }`, the
-   * number of jobs (a graph run counts as one) it cancelled.
+   * Stops the running workload's arrivals, then cancels every queued and running job and a
+   * running graph run; answers `{ cancelled }`, the number of jobs (a graph run counts as one)
+   * it cancelled. A preset switch that cancels: `cancelAll`, then `runPreset`.
    */
   cancelAll: z.object({ ...base, type: z.literal('cancelAll') }),
   /** Restarts the window of the frames' `latency` and `wait` tables (`Frame.statsSinceNanos`). */
@@ -458,7 +459,16 @@ export interface GraphFrame {
   metrics: GraphMetricsRow | null;
   /** Why the run failed or was cancelled (root cause node, or the error). */
   error: string | null;
+  /**
+   * The run's edges as `[graph, from, to]` (graph index in the run = a graph span's `task`; node
+   * indices = its `split`), for flow events in a trace export. Present only while the run has at
+   * most `GRAPH_FRAME_MAX_EDGES` edges (frames stay small). Optional: added after the first release.
+   */
+  edges?: [number, number, number][];
 }
+
+/** Most graph edges a frame carries (`GraphFrame.edges`). */
+export const GRAPH_FRAME_MAX_EDGES = 512;
 
 export interface EngineEvent {
   timeNanos: number;

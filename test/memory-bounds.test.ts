@@ -206,9 +206,11 @@ describe('memory stays bounded over a long run', () => {
       // Reloading the workload three times added no listeners.
       expect(inner.book.jobEnd.length).toBe(listeners.job);
       expect(inner.book.splitEnd.length).toBe(listeners.split);
-      // Percentile tables: one histogram per class (capped) and per band.
+      // Percentile tables: one histogram per class (capped) and per band, and only for classes
+      // with a job ended in the last 60 s or since the workload was (re)loaded (their window).
       const lat = session.stats.latency.read(session.executor.now());
-      expect(Object.keys(lat.byClass).sort()).toEqual(['interactive', 'io', 'scan', 'sleepy']);
+      const classes = ['interactive', 'io', 'scan', 'sleepy'];
+      expect(Object.keys(lat.byClass).every((c) => classes.includes(c))).toBe(true);
       expect(Object.keys(lat.byBand).length).toBeLessThanOrEqual(5);
       expect(inner.spans.classNames.length).toBe(4);
       // The simulator holds an event per busy worker, blocked split, arrival cursor and the loop's

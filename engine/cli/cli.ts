@@ -31,6 +31,8 @@ serve --backend sim: the live app over the simulator, paced at --speed × real t
 fast as it goes), seeded: with the same --seed it shows what \`run <preset> --seed N\` reports.
 serve --keep-token keeps the token in $XDG_STATE_HOME/schedlab/token (~/.local/state/…), so a
 restarted server keeps the URL an open tab has; --token-file PATH does the same with PATH.
+serve reads commands on stdin, one a line, and prints each answer: cancelAll, resetStats, pause,
+resume, or any protocol command as JSON ({"type":"setPolicy","policy":"fifo"}).
 --progress: a line redrawn in place on a terminal (the default there unless --json); elsewhere,
 plain lines on stderr about once a second.
 --set takes an engine setting (levelTimeMultiplier=4, policy=fifo, workers=8) or a workload

@@ -1,7 +1,9 @@
 /** `schedlab serve` (browser mode) and `schedlab bench`: commands that run until stopped. */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline';
 import type { CliIo } from './io.ts';
+import { driveFromLines } from './serve-commands.ts';
 import { UsageError } from './usage-error.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -53,12 +55,17 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(values.redis === undefined ? {} : { redis: values.redis }),
     log: (line) => io.err(`${line}\n`),
   });
-  io.out(`SchedLab browser mode: ${mode.url}\n(Ctrl-C to stop)\n`);
+  io.out(
+    `SchedLab browser mode: ${mode.url}\n(Ctrl-C to stop; commands on stdin, one a line: cancelAll, resetStats, or JSON)\n`,
+  );
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  void driveFromLines(lines, (command) => mode.handleCommand(command), io.out);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  lines.close();
   await mode.close();
   return 0;
 }

@@ -60,6 +60,11 @@ export class LiveGraph {
   private cancelled = false;
   private totals = { makespan: 0, work: 0, cp: 0, steals: 0 };
 
+  /** What runs: the compiled graphs (their edges, for a frame's `graph.edges`). */
+  get plan(): GraphPlan {
+    return this.options.plan;
+  }
+
   constructor(private readonly options: LiveGraphOptions) {
     this.trackers = options.plan.graphs.map((g) => new NodeTracker(g));
     this.spans = new SpanBuffer(options.maxBufferedSpans ?? 50_000);

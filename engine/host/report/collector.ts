@@ -126,6 +126,8 @@ export class RunCollector {
       timeNanos: this.executor.now(),
       depth: levels.map((l) => l.depth),
       scheduledNanos: levels.map((l) => l.scheduledNanos),
+      chargedNanos: levels.map((l) => l.chargedNanos ?? l.scheduledNanos),
+      labels: levels.map((l) => l.label),
     });
   }
 

@@ -282,7 +282,15 @@ export async function runWorkload(
     ? toChromeTrace({
         workers: config.workers,
         ...snapshot,
+        markers: executor.events.since(0),
         title: `schedlab ${workload.name} (${backendKind})`,
+        metadata: {
+          workload: workload.name,
+          backend: backendKind,
+          seed,
+          policy: config.policy,
+          config,
+        },
       })
     : null;
   await executor.close();

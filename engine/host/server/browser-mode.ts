@@ -5,6 +5,7 @@
  * kept in a file (token-file.ts) so a restart keeps the URL. Closing stops the server first, then
  * the workers.
  */
+import type { CommandResult } from '../../../shared/protocol.ts';
 import { ensureRendererBuilt, rendererDir } from './renderer-build.ts';
 import { startLiveSession, type LiveSessionOptions } from './live-session.ts';
 import { startServer } from './server.ts';
@@ -25,6 +26,8 @@ export interface BrowserModeOptions extends LiveSessionOptions, TokenChoice {
 export interface BrowserMode {
   /** The URL to open, token included. */
   readonly url: string;
+  /** Applies one protocol command to the live session, as a client's would be. */
+  handleCommand(command: unknown): Promise<CommandResult>;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,7 @@ export async function serveBrowserMode(options: BrowserModeOptions): Promise<Bro
     });
     return {
       url: server.url,
+      handleCommand: (command) => live.handleCommand(command),
       close: async () => {
         await server.close();
         await live.close();

@@ -42,6 +42,22 @@ describe('a seeded sim session', () => {
     }
   });
 
+  it('cancelAll leaves no live job of the preset and no new arrivals', async () => {
+    const live = await startLiveSession({ backend: 'sim', seed: SEED, preset: PRESET });
+    try {
+      live.session.stop();
+      live.session.advance(2_000);
+      const result = await live.handleCommand({ type: 'cancelAll' });
+      expect(result).toMatchObject({ ok: true });
+      const before = live.session.executor.counters.submitted;
+      const after = live.session.advance(3_000).at(-1)!;
+      expect(after.counters.live).toBe(0);
+      expect(after.counters.submitted).toBe(before);
+    } finally {
+      await live.close();
+    }
+  });
+
   it('another seed gives another run', async () => {
     const a = await startLiveSession({ backend: 'sim', seed: 1, preset: PRESET });
     const b = await startLiveSession({ backend: 'sim', seed: 2, preset: PRESET });

@@ -23,6 +23,18 @@ describe('cancelAll', () => {
     expect(await s.handleCommand({ type: 'cancelAll' })).toEqual({ ok: true, cancelled: 0 });
     await s.close();
   });
+
+  it('stops the running workload first, so none of its jobs arrives after the cancel', async () => {
+    let stopped = 0;
+    const s = new Session({
+      config: { workers: 2, quantumMs: 10 },
+      workloads: { stop: () => stopped++ },
+    });
+    s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(500))));
+    expect(await s.handleCommand({ type: 'cancelAll' })).toEqual({ ok: true, cancelled: 1 });
+    expect(stopped).toBe(1);
+    await s.close();
+  });
 });
 
 describe('latency and wait tables', () => {

@@ -80,6 +80,8 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
     case 'configureGraph':
       return { graphConfig: session.graphs.configure(cmd.config) };
     case 'cancelAll': {
+      // Arrivals first, so nothing of the old workload is submitted after the cancel.
+      session.workloads?.stop?.();
       const graph = session.graphs.active ? 1 : 0;
       session.graphs.cancel();
       return { cancelled: ex.cancelAll() + graph };

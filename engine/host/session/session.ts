@@ -8,11 +8,13 @@ import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { POLICY_NAMES } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import {
+  GRAPH_FRAME_MAX_EDGES,
   HISTORY_SECONDS,
   type CommandResult,
   type Frame,
   type Snapshot,
 } from '../../../shared/protocol.ts';
+import type { CompiledGraph } from '../../core/graph/compile.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
@@ -38,6 +40,8 @@ export interface WorkloadHandler {
     options: Record<string, unknown> | undefined,
     ctx: WorkloadContext,
   ): unknown;
+  /** Stops the running workload's arrivals (`cancelAll`); submitted jobs are left alone. */
+  stop?(): void;
 }
 
 export interface SessionOptions {
@@ -56,6 +60,20 @@ export interface SessionOptions {
 
 type FrameListener = (frame: Frame) => void;
 
+/** `[graph, from, to]` per edge of a run's graphs, or null past `GRAPH_FRAME_MAX_EDGES`. */
+function graphEdges(graphs: readonly CompiledGraph[]): [number, number, number][] | null {
+  if (graphs.reduce((n, g) => n + g.edgeCount, 0) > GRAPH_FRAME_MAX_EDGES) return null;
+  const edges: [number, number, number][] = [];
+  graphs.forEach((g, i) => {
+    for (let v = 0; v < g.nodeCount; v++) {
+      for (let k = g.successorStart[v]!; k < g.successorStart[v + 1]!; k++) {
+        edges.push([i, v, g.successors[k]!]);
+      }
+    }
+  });
+  return edges;
+}
+
 /** The seed a session draws from when none is given (the sim, graphs, threads fault injection). */
 export const DEFAULT_SEED = 1;
 
@@ -73,6 +91,8 @@ export class Session {
   private readonly history: SeriesHistory;
   private readonly listeners: FrameListener[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** The current graph run's edges, worked out once per run (null: too many for frames). */
+  private edges: { run: object; edges: [number, number, number][] | null } | null = null;
 
   constructor(options: SessionOptions = {}) {
     const hz = options.frameHz ?? 10;
@@ -134,7 +154,7 @@ export class Session {
   /** Builds the next frame (spans and events since the previous one) and hands it to listeners. */
   frame(): Frame {
     this.graphs.sync(this.executor.now());
-    const f = this.graphs.decorate(this.frames.next(), true);
+    const f = this.withEdges(this.graphs.decorate(this.frames.next(), true));
     this.history.push(f);
     for (const fn of this.listeners) fn(f);
     return f;
@@ -146,7 +166,7 @@ export class Session {
     const spans = this.graphs.addRecentSpans(ex.spans.read(0).columns);
     return {
       type: 'snapshot',
-      frame: this.graphs.decorate(this.frames.peek(), false),
+      frame: this.withEdges(this.graphs.decorate(this.frames.peek(), false)),
       history: this.history.points(),
       spans,
       events: ex.events.since(0),
@@ -171,8 +191,7 @@ export class Session {
   runToIdle(maxFrames = 1_000_000): Frame[] {
     const sim = this.requireSim();
     const out: Frame[] = [];
-    const graphPending = () => this.graphs.run?.pendingEvents ?? 0;
-    while (sim.pendingEvents + graphPending() > 0 && out.length < maxFrames) {
+    while (sim.pendingEvents + this.graphPending() > 0 && out.length < maxFrames) {
       sim.runUntil(sim.now() + this.intervalNanos);
       out.push(this.frame());
     }
@@ -205,7 +224,7 @@ export class Session {
     }
     const until = performance.now() + periodMs / 2;
     do sim.runUntil(sim.now() + this.intervalNanos);
-    while (performance.now() < until && sim.pendingEvents > 0);
+    while (performance.now() < until && sim.pendingEvents + this.graphPending() > 0);
   }
 
   stop(): void {
@@ -235,8 +254,29 @@ export class Session {
 
   async close(): Promise<void> {
     this.stop();
+    this.graphs.cancel();
+    // A sim graph run moves only with the session's clock: let its cancelled nodes end.
+    const run = this.graphs.run;
+    for (let i = 0; i < 1000 && run !== null && !run.finished && run.pendingEvents > 0; i++) {
+      run.sync(Number.MAX_SAFE_INTEGER);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     await this.graphs.close();
     await this.executor.close();
+  }
+
+  /** Sim: events the graph run's own backend has left (it is stepped at each frame). */
+  private graphPending(): number {
+    return this.graphs.run?.pendingEvents ?? 0;
+  }
+
+  /** The graph run's edges on its frames while they are few (`GraphFrame.edges`). */
+  private withEdges(frame: Frame): Frame {
+    const run = this.graphs.run;
+    if (frame.graph == null || run === null) return frame;
+    if (this.edges?.run !== run) this.edges = { run, edges: graphEdges(run.plan.graphs) };
+    if (this.edges.edges !== null) frame.graph.edges = this.edges.edges;
+    return frame;
   }
 
   private requireSim(): SimBackend {

@@ -189,4 +189,21 @@ describe('Chrome trace export', () => {
     // …and they run on to the end: the last sample is within one 100 ms step of the last slice.
     expect(Math.max(...counterTimes)).toBeGreaterThan(lastSlice - 100_000);
   });
+
+  it('a run’s trace names charged time apart from the level clock, with cat on every event', async () => {
+    const { trace, report } = await runWorkload(loadPreset('interactive-vs-scan'), {
+      trace: true,
+      durationMs: 3000,
+    });
+    const ev = trace!.traceEvents;
+    expect(ev.filter((e) => !e.cat)).toEqual([]);
+    const last = (name: string) => ev.filter((e) => e.ph === 'C' && e.name === name).at(-1)!;
+    expect(Object.keys(last('level clock ms').args!)).toEqual(['L0', 'L1', 'L2', 'L3', 'L4']);
+    // The last sample is the run's end: charged ms per level is what the report says.
+    const charged = last('charged ms').args as Record<string, number>;
+    expect(report.levels.map((l) => charged[l.label])).toEqual(
+      report.levels.map((l) => l.chargedMs),
+    );
+    expect(trace!.otherData).toMatchObject({ policy: 'mlfq', workload: 'interactive-vs-scan' });
+  });
 });

@@ -19,11 +19,16 @@ export interface TraceSpan {
   cls: string;
 }
 
-/** A sample of per-level queue depth and scheduled time at one moment. */
+/**
+ * A sample of per-level queue depth, level clock (`scheduledNanos`) and charged time
+ * (`chargedNanos`, see shared/protocol.ts `LevelRow`) at one moment.
+ */
 export interface CounterSample {
   timeNanos: number;
   depth: readonly number[];
   scheduledNanos: readonly number[];
+  chargedNanos?: readonly number[];
+  labels?: readonly string[];
 }
 
 class Ring<T> {

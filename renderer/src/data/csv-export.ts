@@ -1,33 +1,69 @@
-/** CSV of the per-frame series (one row per frame in the rings), for spreadsheets and notebooks. */
+/**
+ * CSV of the per-frame series (one row per frame in the rings), for spreadsheets and notebooks.
+ * Per level: `depth`, `level_clock_ms` (the queue's internal level clock, which jumps when an
+ * empty level is caught up), `charged_ms` (time charged to the level, cumulative: what level
+ * shares are taken from; where the series keeps it) and `selections`. Every row names the policy
+ * and config it was taken under (the row's own when the series keeps it, else the export's).
+ */
+import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
 import type { FramePoint } from './telemetry.ts';
 
-export function seriesCsv(points: readonly FramePoint[], levels: number): string {
+/** What a series point may carry beyond `FramePoint` (kept where telemetry keeps them). */
+type PointExtras = {
+  chargedMs?: readonly number[];
+  policy?: PolicyName;
+  config?: EngineConfig;
+};
+
+export interface CsvContext {
+  /** The policy and config now, for rows that do not carry their own. */
+  policy?: PolicyName | undefined;
+  config?: EngineConfig | undefined;
+}
+
+export function seriesCsv(
+  points: readonly (FramePoint & PointExtras)[],
+  levels: number,
+  context: CsvContext = {},
+): string {
   const lv = Array.from({ length: levels }, (_, l) => l);
   const header = [
     'seq',
     'time_ms',
+    'policy',
     ...lv.map((l) => `depth_L${l}`),
-    ...lv.map((l) => `scheduled_ms_L${l}`),
+    ...lv.map((l) => `level_clock_ms_L${l}`),
+    ...lv.map((l) => `charged_ms_L${l}`),
     ...lv.map((l) => `selections_L${l}`),
     'utilization',
     'submitted',
     'succeeded',
     'live',
+    'config',
   ];
-  const rows = points.map((p) =>
-    [
+  const rows = points.map((p) => {
+    const config = p.config ?? context.config;
+    return [
       p.seq,
       round(p.tMs),
+      p.policy ?? context.policy ?? '',
       ...lv.map((l) => p.depth[l] ?? 0),
       ...lv.map((l) => round(p.levelMs[l] ?? 0)),
+      ...lv.map((l) => (p.chargedMs === undefined ? '' : round(p.chargedMs[l] ?? 0))),
       ...lv.map((l) => p.selections[l] ?? 0),
       round(p.utilization),
       p.submitted,
       p.succeeded,
       p.live,
-    ].join(','),
-  );
+      config === undefined ? '' : quote(JSON.stringify(config)),
+    ].join(',');
+  });
   return [header.join(','), ...rows].join('\n') + '\n';
+}
+
+/** A CSV field with its quotes doubled (RFC 4180), for values holding commas. */
+function quote(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
 }
 
 function round(x: number): number {

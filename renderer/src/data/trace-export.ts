@@ -1,118 +1,104 @@
 /**
- * Chrome trace-event JSON (opens in Perfetto) built from the rings for a time window
- * (DESIGN.md §6): `M` names per worker thread, one `X` per quantum with its job, task, split,
- * level and outcome, `C` counters for per-level queue depth and scheduled time, and an instant
- * event per knob change. Times are µs of engine time.
+ * The app's Perfetto trace of a time window, built from the rings by the same builder as the
+ * CLI's traces (shared/lib/chrome-trace.ts, which lists every event): a slice per quantum, thread
+ * names per worker, counters for queue depth, the level clock, charged time and utilization, an
+ * instant per engine event, and flow events for graph edges when the caller knows the edges.
+ * Times are µs of engine time (origin 0), so a trace lines up with the app's time axis.
  */
 import { SPAN_OUTCOMES } from '../../../shared/protocol.ts';
-import type { Telemetry } from './telemetry.ts';
+import {
+  buildChromeTrace,
+  type ChromeTrace,
+  type TraceMarker,
+  type TraceSample,
+  type TraceSlice,
+} from '../../../shared/lib/chrome-trace.ts';
+import type { FramePoint, Telemetry } from './telemetry.ts';
 
-export interface TraceEvent {
-  name: string;
-  ph: 'M' | 'X' | 'C' | 'i';
-  pid: number;
-  tid?: number;
-  ts?: number;
-  dur?: number;
-  cat?: string;
-  s?: 'g';
-  args?: Record<string, unknown>;
+export type { TraceEvent } from '../../../shared/lib/chrome-trace.ts';
+
+const NS_PER_MS = 1e6;
+
+/** `otherData` under the name the export view reads. */
+export type TraceDocument = ChromeTrace & { metadata: Record<string, unknown> };
+
+/** What a series point may carry beyond `FramePoint` (kept where telemetry keeps them). */
+type PointExtras = { chargedMs?: readonly number[]; labels?: readonly string[] };
+
+export interface TraceExtras {
+  /** Graph edges as `[from, to]` flow keys; by default the latest graph run's (`graph.edges`). */
+  edges?: readonly (readonly [number, number])[];
 }
 
-export interface TraceDocument {
-  traceEvents: TraceEvent[];
-  displayTimeUnit: 'ms';
-  metadata: Record<string, unknown>;
-}
+/** A graph node's flow key: apart from every split id (those are ≥ 0). */
+const nodeKey = (graph: number, node: number) => -(graph * 2 ** 21 + node + 1);
 
-const PID = 1;
-const US_PER_MS = 1000;
-
-export function buildTrace(t: Telemetry, fromMs: number, toMs: number): TraceDocument {
-  const events: TraceEvent[] = [
-    { name: 'process_name', ph: 'M', pid: PID, args: { name: 'SchedLab engine' } },
-  ];
+export function buildTrace(
+  t: Telemetry,
+  fromMs: number,
+  toMs: number,
+  extras: TraceExtras = {},
+): TraceDocument {
   const ring = t.spans;
-  const workers = new Set<number>();
-  const slices: TraceEvent[] = [];
+  const run = t.latest?.graph ?? null;
+  const edges =
+    extras.edges ?? run?.edges?.map(([g, from, to]) => [nodeKey(g, from), nodeKey(g, to)] as const);
+  const spans: TraceSlice[] = [];
   for (let k = ring.firstEndingAfter(fromMs); k < ring.size; k++) {
     const i = ring.slot(k);
     const s = ring.start[i]!;
     const e = ring.end[i]!;
     if (e < fromMs || s > toMs) continue;
-    const w = ring.worker[i]!;
-    workers.add(w);
-    const cls = t.classNames[ring.cls[i]!] ?? 'unknown';
-    slices.push({
-      name: `job ${ring.job[i]} · ${cls}`,
-      cat: cls,
-      ph: 'X',
-      pid: PID,
-      tid: w + 1,
-      ts: s * US_PER_MS,
-      dur: Math.max(0, e - s) * US_PER_MS,
-      args: {
-        job: ring.job[i],
-        task: ring.task[i],
-        split: ring.split[i],
-        level: ring.level[i],
-        outcome: SPAN_OUTCOMES[ring.outcome[i]!] ?? 'unknown',
-        class: cls,
-      },
+    spans.push({
+      worker: ring.worker[i]!,
+      startNanos: s * NS_PER_MS,
+      endNanos: e * NS_PER_MS,
+      jobId: ring.job[i]!,
+      taskId: ring.task[i]!,
+      splitId: ring.split[i]!,
+      level: ring.level[i]!,
+      outcome: SPAN_OUTCOMES[ring.outcome[i]!] ?? 'unknown',
+      cls: t.classNames[ring.cls[i]!] ?? 'unknown',
+      // A graph run's spans: `task` is the graph, `split` the node (shared/protocol.ts).
+      ...(run !== null && ring.job[i] === run.jobId
+        ? { flowKey: nodeKey(ring.task[i]!, ring.split[i]!) }
+        : {}),
     });
   }
-  for (const w of [...workers].sort((a, b) => a - b)) {
-    events.push({
-      name: 'thread_name',
-      ph: 'M',
-      pid: PID,
-      tid: w + 1,
-      args: { name: `worker ${w}` },
-    });
-    events.push({
-      name: 'thread_sort_index',
-      ph: 'M',
-      pid: PID,
-      tid: w + 1,
-      args: { sort_index: w },
-    });
-  }
-  slices.sort((a, b) => a.tid! - b.tid! || a.ts! - b.ts!);
-  events.push(...slices);
+  const samples: TraceSample[] = [];
   for (let k = 0; k < t.points.size; k++) {
     const p = t.points.at(k)!;
-    if (p.tMs < fromMs || p.tMs > toMs) continue;
-    const ts = p.tMs * US_PER_MS;
-    events.push({ name: 'queue depth', ph: 'C', pid: PID, ts, args: levelArgs(p.depth) });
-    events.push({ name: 'level scheduled ms', ph: 'C', pid: PID, ts, args: levelArgs(p.levelMs) });
-    events.push({
-      name: 'utilization %',
-      ph: 'C',
-      pid: PID,
-      ts,
-      args: { utilization: Math.round(p.utilization * 1000) / 10 },
-    });
+    if (p.tMs >= fromMs && p.tMs <= toMs) samples.push(sampleOf(p));
   }
-  for (const m of t.markers.toArray()) {
-    if (m.tMs < fromMs || m.tMs > toMs) continue;
-    events.push({
-      name: `${m.kind}: ${m.detail}`,
-      ph: 'i',
-      s: 'g',
-      pid: PID,
-      ts: m.tMs * US_PER_MS,
-      cat: 'knob',
-    });
-  }
-  return {
-    traceEvents: events,
-    displayTimeUnit: 'ms',
-    metadata: { source: 'SchedLab renderer', windowMs: [fromMs, toMs], spans: slices.length },
-  };
+  const markers: TraceMarker[] = t.markers
+    .toArray()
+    .filter((m) => m.tMs >= fromMs && m.tMs <= toMs)
+    .map((m) => ({ timeNanos: m.tMs * NS_PER_MS, kind: m.kind, detail: m.detail }));
+  const latest = t.latest;
+  const doc = buildChromeTrace({
+    spans,
+    samples,
+    markers,
+    ...(edges === undefined ? {} : { edges }),
+    workers: 0, // only workers with slices in the window get a thread
+    originNanos: 0,
+    title: 'SchedLab engine',
+    metadata: {
+      source: 'SchedLab renderer',
+      windowMs: [fromMs, toMs],
+      ...(latest === null ? {} : { policy: latest.policy, config: latest.config }),
+    },
+  });
+  return { ...doc, metadata: doc.otherData };
 }
 
-function levelArgs(values: readonly number[]): Record<string, number> {
-  const args: Record<string, number> = {};
-  values.forEach((v, l) => (args[`L${l}`] = v));
-  return args;
+function sampleOf(p: FramePoint & PointExtras): TraceSample {
+  return {
+    timeNanos: p.tMs * NS_PER_MS,
+    depth: p.depth,
+    scheduledNanos: p.levelMs.map((ms) => ms * NS_PER_MS),
+    ...(p.chargedMs === undefined ? {} : { chargedNanos: p.chargedMs.map((ms) => ms * NS_PER_MS) }),
+    utilization: p.utilization,
+    ...(p.labels === undefined ? {} : { labels: p.labels }),
+  };
 }

@@ -42,7 +42,10 @@ export function ExportView() {
     const points = telemetry.points.toArray();
     download(
       'schedlab-series.csv',
-      seriesCsv(points, telemetry.latest?.levels.length ?? 5),
+      seriesCsv(points, telemetry.latest?.levels.length ?? 5, {
+        policy: telemetry.latest?.policy,
+        config: telemetry.latest?.config,
+      }),
       'text/csv',
     );
     setLast(`csv: ${points.length} frames`);
