@@ -597,7 +597,10 @@ export function historyPoint(frame: Frame): HistoryPoint {
     succeeded: c.succeeded,
     submitted: c.submitted,
     live: c.live,
-    chargedNanos: frame.levels.map((l) => l.chargedNanos ?? l.scheduledNanos),
+    // Only what the host reported: a level clock passed off as charged time would mislead.
+    ...(frame.levels.every((l) => l.chargedNanos !== undefined)
+      ? { chargedNanos: frame.levels.map((l) => l.chargedNanos!) }
+      : {}),
     policy: frame.policy,
     labels: frame.levels.map((l) => l.label),
   };

@@ -9,11 +9,7 @@ import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
 import type { FramePoint } from './telemetry.ts';
 
 /** What a series point may carry beyond `FramePoint` (kept where telemetry keeps them). */
-type PointExtras = {
-  chargedMs?: readonly number[];
-  policy?: PolicyName;
-  config?: EngineConfig;
-};
+type PointExtras = { config?: EngineConfig };
 
 export interface CsvContext {
   /** The policy and config now, for rows that do not carry their own. */
@@ -49,7 +45,7 @@ export function seriesCsv(
       p.policy ?? context.policy ?? '',
       ...lv.map((l) => p.depth[l] ?? 0),
       ...lv.map((l) => round(p.levelMs[l] ?? 0)),
-      ...lv.map((l) => (p.chargedMs === undefined ? '' : round(p.chargedMs[l] ?? 0))),
+      ...lv.map((l) => (p.chargedMs === null ? '' : round(p.chargedMs[l] ?? 0))),
       ...lv.map((l) => p.selections[l] ?? 0),
       round(p.utilization),
       p.submitted,

@@ -23,8 +23,6 @@ const NS_PER_MS = 1e6;
 export type TraceDocument = ChromeTrace & { metadata: Record<string, unknown> };
 
 /** What a series point may carry beyond `FramePoint` (kept where telemetry keeps them). */
-type PointExtras = { chargedMs?: readonly number[]; labels?: readonly string[] };
-
 export interface TraceExtras {
   /** Graph edges as `[from, to]` flow keys; by default the latest graph run's (`graph.edges`). */
   edges?: readonly (readonly [number, number])[];
@@ -92,13 +90,13 @@ export function buildTrace(
   return { ...doc, metadata: doc.otherData };
 }
 
-function sampleOf(p: FramePoint & PointExtras): TraceSample {
+function sampleOf(p: FramePoint): TraceSample {
   return {
     timeNanos: p.tMs * NS_PER_MS,
     depth: p.depth,
     scheduledNanos: p.levelMs.map((ms) => ms * NS_PER_MS),
-    ...(p.chargedMs === undefined ? {} : { chargedNanos: p.chargedMs.map((ms) => ms * NS_PER_MS) }),
+    ...(p.chargedMs === null ? {} : { chargedNanos: p.chargedMs.map((ms) => ms * NS_PER_MS) }),
     utilization: p.utilization,
-    ...(p.labels === undefined ? {} : { labels: p.labels }),
+    ...(p.labels === null ? {} : { labels: p.labels }),
   };
 }
