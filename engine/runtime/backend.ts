@@ -81,9 +81,9 @@ export interface BackendEvents {
   /**
    * Something the backend did or saw on its own that the timeline should show (an event of this
    * `kind`): a worker killed by the hard limit, an error a user module threw after its split
-   * ended. Optional.
+   * ended (`splitId`: the split it came from). Optional.
    */
-  notice?(kind: string, detail: string): void;
+  notice?(kind: string, detail: string, splitId?: number): void;
   /**
    * The listener keeps nothing of a `QuantumEnd` after `quantumEnd` returns, so a backend may
    * hand it the same object every time (no allocation per quantum on the simulator's hot path).
