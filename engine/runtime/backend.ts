@@ -59,6 +59,12 @@ export interface QuantumEnd {
   readonly endNanos: number;
   /** Measured running time of this quantum (ns); may exceed the quantum (overrun). */
   readonly ranNanos: number;
+  /**
+   * CPU time the worker thread used in this quantum (ns), next to its wall time `ranNanos`:
+   * less when it waited (a module awaiting, the thread descheduled on a loaded machine). Threads
+   * on Linux only (threads/thread-cpu.ts); absent on the simulator and where unmeasured.
+   */
+  readonly cpuNanos?: number;
   /** Work done by this quantum (ns of the split's total). */
   readonly workNanos: number;
   readonly outcome: QuantumOutcome;

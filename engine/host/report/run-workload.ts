@@ -215,6 +215,7 @@ export async function runWorkload(
   const endNanos = stoppedAt ?? Math.max(collector.lastEndNanos, origin);
   const makespan = (endNanos - origin) / scale;
   const c = executor.counters;
+  const stuck = executor.runawaySplits().map((r) => r.splitId);
   const levelRows = executor.levels();
   const submitted = new Map<string, number>(classes.submitted);
   for (const s of trino?.stats() ?? []) submitted.set(s.name, s.created);
@@ -249,6 +250,11 @@ export async function runWorkload(
     counters: {
       quanta: c.quanta,
       overrunMs: ms3(c.overrunNanos / scale),
+      busyMs: ms3(c.busyNanos / scale),
+      ...(c.cpuNanos === undefined ? {} : { cpuMs: ms3(c.cpuNanos / scale) }),
+      runawayQuanta: c.runawayQuanta ?? 0,
+      killedQuanta: c.killedQuanta ?? 0,
+      stuckSplitIds: stuck,
       spansDropped: collector.spansDropped,
       splitsRejected: c.rejectedSplits,
     },

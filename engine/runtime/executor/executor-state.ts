@@ -74,6 +74,9 @@ export abstract class ExecutorState {
     staleEnds: 0,
     runawayQuanta: 0,
     killedQuanta: 0,
+    /** CPU time of ended quanta that measured it (`QuantumEnd.cpuNanos`), and how many did. */
+    cpuNanos: 0,
+    cpuQuanta: 0,
     /** The largest busy and overrun totals shown so far (`counters` never goes back). */
     shownBusy: 0,
     shownOverrun: 0,

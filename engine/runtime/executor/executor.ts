@@ -86,6 +86,7 @@ export class Executor extends ExecutorReconfig {
       staleEnds: c.staleEnds,
       runawayQuanta: c.runawayQuanta,
       killedQuanta: c.killedQuanta,
+      ...(c.cpuQuanta > 0 ? { cpuNanos: c.cpuNanos } : {}),
     };
   }
 

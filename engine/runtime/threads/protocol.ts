@@ -37,6 +37,8 @@ export interface QuantumReport {
   readonly endNanos: number;
   readonly workNanos: number;
   readonly outcome: QuantumOutcome;
+  /** CPU time the worker thread used in the quantum (thread-cpu.ts); absent where unmeasured. */
+  readonly cpuNanos?: number;
   readonly blockedNanos?: number;
   readonly error?: string;
   readonly result?: unknown;

@@ -33,13 +33,19 @@ export class QuantumRunner {
   private running: { readonly splitId: number; readonly fail: (error: unknown) => void } | null =
     null;
 
+  /** This thread's CPU time when the running quantum started (`cpuClock`; 0 without one). */
+  private cpuStart = 0;
+
   constructor(
     private readonly clock: () => number,
     private readonly control: Int32Array,
     private readonly calibration: Calibration,
+    /** This thread's CPU time (thread-cpu.ts), or null where there is none: no `cpuNanos`. */
+    private readonly cpuClock: (() => number) | null = null,
   ) {}
 
   async run(dispatch: Dispatch, input: unknown): Promise<QuantumReport> {
+    if (this.cpuClock !== null) this.cpuStart = this.cpuClock();
     const start = this.clock();
     try {
       const { kernel } = dispatch.work;
@@ -184,14 +190,17 @@ export class QuantumRunner {
     outcome: QuantumReport['outcome'],
     extra: Partial<Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state'>> = {},
   ): QuantumReport {
-    return {
+    const endNanos = this.clock();
+    const report = {
       splitId: dispatch.splitId,
       startNanos: start,
-      endNanos: this.clock(),
+      endNanos,
       workNanos: Math.round(workNanos),
       outcome,
       ...extra,
     };
+    if (this.cpuClock === null) return report;
+    return { ...report, cpuNanos: Math.max(0, this.cpuClock() - this.cpuStart) };
   }
 
   /** Exposes what the kernels computed, so no unit is dead code to the JIT. */

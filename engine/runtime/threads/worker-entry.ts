@@ -12,6 +12,7 @@ import { takeTicket } from './control.ts';
 import { calibrate } from './kernels.ts';
 import type { FromQuantumWorker, QuantumWorkerData, ToQuantumWorker } from './protocol.ts';
 import { moduleScope, QuantumRunner, reason } from './quantum-runner.ts';
+import { threadCpuClock } from './thread-cpu.ts';
 
 const data = workerData as QuantumWorkerData;
 const port = parentPort!;
@@ -19,7 +20,7 @@ const origin = BigInt(data.origin);
 const clock = (): number => nanosSince(origin);
 const calibration = calibrate(clock);
 const control = new Int32Array(data.control);
-const runner = new QuantumRunner(clock, control, calibration);
+const runner = new QuantumRunner(clock, control, calibration, threadCpuClock());
 
 function send(message: FromQuantumWorker): void {
   port.postMessage(message);
