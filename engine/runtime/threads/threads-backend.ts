@@ -205,8 +205,7 @@ export class ThreadsBackend implements Backend {
 
   /** The hard limit (hard-kill.ts; 0 = auto). */
   setHardKill(afterNanos: number): void {
-    this.assertOpen();
-    this.hardKill.set(afterNanos);
+    if (!this.closed) this.hardKill.set(afterNanos); // closed: nothing runs to watch
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {
