@@ -156,6 +156,12 @@ export interface Backend {
    * whose quanta cannot hang (sim) has none.
    */
   setHardKill?(afterNanos: number): void;
+  /**
+   * When the quantum running on `workerId` started (backend clock), or null while its dispatch
+   * waits for the worker to start (a worker still booting). Optional: without it the executor
+   * counts a running quantum from its dispatch.
+   */
+  quantumStart?(workerId: number): number | null;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */
   setTimer(atNanos: number, fn: () => void): () => void;
   setListener(events: BackendEvents): void;

@@ -203,6 +203,13 @@ export class ThreadsBackend implements Backend {
     this.lanes.get(workerId)?.cut(checkCut(quantumNanos));
   }
 
+  /** The running quantum's start: when it was sent, or when its worker finished booting. */
+  quantumStart(workerId: number): number | null {
+    const lane = this.lanes.get(workerId);
+    if (lane === undefined || lane.running === null) return null;
+    return lane.booted ? lane.sentAt : null;
+  }
+
   /** The hard limit (hard-kill.ts; 0 = auto). */
   setHardKill(afterNanos: number): void {
     if (!this.closed) this.hardKill.set(afterNanos); // closed: nothing runs to watch
