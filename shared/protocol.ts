@@ -349,6 +349,12 @@ export interface Counters {
   runawayQuanta?: number;
   /** Quanta the threads backend killed (`hardKillAfterMs`). Optional: added with the hard limit. */
   killedQuanta?: number;
+  /**
+   * CPU time the workers' threads used in ended quanta, next to their wall time (`busyNanos`
+   * counts the same quanta's wall time, plus running ones). Threads on Linux only; absent where
+   * no quantum measured it (the simulator).
+   */
+  cpuNanos?: number;
 }
 
 /**

@@ -59,6 +59,12 @@ export interface QuantumEnd {
   readonly endNanos: number;
   /** Measured running time of this quantum (ns); may exceed the quantum (overrun). */
   readonly ranNanos: number;
+  /**
+   * CPU time the worker thread used in this quantum (ns), next to its wall time `ranNanos`:
+   * less when it waited (a module awaiting, the thread descheduled on a loaded machine). Threads
+   * on Linux only (threads/thread-cpu.ts); absent on the simulator and where unmeasured.
+   */
+  readonly cpuNanos?: number;
   /** Work done by this quantum (ns of the split's total). */
   readonly workNanos: number;
   readonly outcome: QuantumOutcome;
@@ -81,9 +87,9 @@ export interface BackendEvents {
   /**
    * Something the backend did or saw on its own that the timeline should show (an event of this
    * `kind`): a worker killed by the hard limit, an error a user module threw after its split
-   * ended. Optional.
+   * ended (`splitId`: the split it came from). Optional.
    */
-  notice?(kind: string, detail: string): void;
+  notice?(kind: string, detail: string, splitId?: number): void;
   /**
    * The listener keeps nothing of a `QuantumEnd` after `quantumEnd` returns, so a backend may
    * hand it the same object every time (no allocation per quantum on the simulator's hot path).
@@ -157,6 +163,12 @@ export interface Backend {
   setHardKill?(afterNanos: number): void;
   /** The machine a worker id runs on, where there are several (cluster: the node's name). */
   workerNode?(workerId: number): string | undefined;
+  /**
+   * When the quantum running on `workerId` started (backend clock), or null while its dispatch
+   * waits for the worker to start (a worker still booting). Optional: without it the executor
+   * counts a running quantum from its dispatch.
+   */
+  quantumStart?(workerId: number): number | null;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */
   setTimer(atNanos: number, fn: () => void): () => void;
   setListener(events: BackendEvents): void;

@@ -30,6 +30,20 @@ export function formatReport(r: RunReport, wallMs?: number): string {
   out.push(
     `makespan ${fmtMs(r.makespanMs)}${stopped} · utilization ${pct(r.workers.utilization)} · Jain ${r.fairness.jain} · ${r.counters.quanta.toLocaleString('en-US')} quanta`,
   );
+  const k = r.counters;
+  const cpu =
+    k.cpuMs === undefined || k.busyMs === undefined
+      ? ''
+      : `cpu ${fmtMs(k.cpuMs)} of ${fmtMs(k.busyMs)} busy`;
+  const stuck = k.stuckSplitIds?.length
+    ? ` · stuck at the end: split ${k.stuckSplitIds.join(', ')}`
+    : '';
+  const runaway =
+    (k.runawayQuanta ?? 0) + (k.killedQuanta ?? 0) > 0 || stuck !== ''
+      ? `runaway quanta ${k.runawayQuanta ?? 0} · killed ${k.killedQuanta ?? 0}${stuck}`
+      : '';
+  const extra = [cpu, runaway].filter((x) => x !== '').join(' · ');
+  if (extra !== '') out.push(extra);
   out.push('');
   out.push(
     table(

@@ -51,7 +51,24 @@ export interface RunReport {
   levels: LevelReport[];
   workers: { count: number; utilization: number };
   fairness: { jain: number };
-  counters: { quanta: number; overrunMs: number; spansDropped: number; splitsRejected: number };
+  counters: {
+    quanta: number;
+    overrunMs: number;
+    spansDropped: number;
+    splitsRejected: number;
+    /**
+     * Worker wall time (ended quanta plus running ones at the end) and, on threads where it is
+     * measured, the CPU time the workers' threads used in ended quanta (docs/hard-limit.md).
+     * Optional: added with the hard limit.
+     */
+    busyMs?: number;
+    cpuMs?: number;
+    /** Quanta that overran by more than `runawayAfterMs` (Trino's runaway splits), and killed ones. */
+    runawayQuanta?: number;
+    killedQuanta?: number;
+    /** Splits still running past quantum + `runawayAfterMs` when the run ended (stuck). */
+    stuckSplitIds?: number[];
+  };
   dag?: DagReport;
   /** Graph workloads with several graphs: each one's figures. */
   dags?: (DagReport & {

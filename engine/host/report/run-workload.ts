@@ -230,6 +230,7 @@ export async function runWorkload(
   const endNanos = stoppedAt ?? Math.max(collector.lastEndNanos, origin);
   const makespan = (endNanos - origin) / scale;
   const c = executor.counters;
+  const stuck = executor.runawaySplits().map((r) => r.splitId);
   const levelRows = executor.levels();
   const shares = chargedShares(levelRows);
   const submitted = new Map<string, number>(classes.submitted);
@@ -267,6 +268,11 @@ export async function runWorkload(
     counters: {
       quanta: c.quanta,
       overrunMs: ms3(c.overrunNanos / scale),
+      busyMs: ms3(c.busyNanos / scale),
+      ...(c.cpuNanos === undefined ? {} : { cpuMs: ms3(c.cpuNanos / scale) }),
+      runawayQuanta: c.runawayQuanta ?? 0,
+      killedQuanta: c.killedQuanta ?? 0,
+      stuckSplitIds: stuck,
       spansDropped: collector.spansDropped,
       splitsRejected: c.rejectedSplits,
     },

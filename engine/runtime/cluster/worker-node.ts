@@ -101,6 +101,9 @@ export class WorkerNode {
         // A node's quanta are timed by the coordinator's dispatch; nothing waits on a boot here.
         ready: () => {},
         end: (lane, report) => this.waiters.get(lane)?.(report),
+        // An error from code of a split that already ended fails no split (as on threads).
+        stray: (lane, e) =>
+          this.log(`worker ${lane.id}: uncaught error from split ${e.splitId ?? '?'}: ${e.error}`),
         lost: (lane, reason) => this.waiters.get(lane)?.(reason),
       },
       later,

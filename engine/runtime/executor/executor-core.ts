@@ -89,6 +89,11 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       }
     }
     if (end.errorCode === 'QUANTUM_OVERRUN_KILLED') this.c.killedQuanta++;
+    if (end.cpuNanos !== undefined) {
+      this.c.cpuNanos += end.cpuNanos;
+      this.c.cpuQuanta++;
+    }
+    if (typeof split.work.kernel !== 'string') this.rememberModuleSplit(split.id, split.job.id);
     split.addScheduledNanos(ran);
     split.doneNanos += end.workNanos;
     this.queue.charge(split, ran, now);

@@ -87,17 +87,30 @@ export function workerRows(
   return rows;
 }
 
-/** Time so far of the quanta running now (ns, from their dispatch), and how far past `quantum`. */
+/**
+ * When the quantum on worker `w` started, by the backend's clock: the backend's own start
+ * (`Backend.quantumStart`: after a starting worker booted) or else the dispatch; null while the
+ * dispatch still waits for its worker to start.
+ */
+function startOf(backend: Backend, w: number, s: ExecSplit): number | null {
+  return backend.quantumStart === undefined ? s.dispatchedAt : backend.quantumStart(w);
+}
+
+/** Time so far of the quanta running now (ns, from their start), and how far past `quantum`. */
 export function runningTime(
+  backend: Backend,
   runningOn: readonly (ExecSplit | null)[],
   now: number,
   quantum: number,
 ): { busy: number; overrun: number } {
   let busy = 0;
   let overrun = 0;
-  for (const s of runningOn) {
+  for (let w = 0; w < runningOn.length; w++) {
+    const s = runningOn[w];
     if (s === null || s === undefined) continue;
-    const ran = Math.max(0, now - s.dispatchedAt);
+    const start = startOf(backend, w, s);
+    if (start === null) continue;
+    const ran = Math.max(0, now - start);
     busy += ran;
     if (ran > quantum) overrun += ran - quantum;
   }
@@ -106,6 +119,7 @@ export function runningTime(
 
 /** Splits running now past `quantum + margin` (Trino's runaway splits), by worker. */
 export function runawaySplits(
+  backend: Backend,
   runningOn: readonly (ExecSplit | null)[],
   now: number,
   quantum: number,
@@ -115,7 +129,9 @@ export function runawaySplits(
   for (let w = 0; w < runningOn.length; w++) {
     const s = runningOn[w];
     if (s === null || s === undefined) continue;
-    const overrun = now - s.dispatchedAt - quantum;
+    const start = startOf(backend, w, s);
+    if (start === null) continue;
+    const overrun = now - start - quantum;
     if (overrun <= margin) continue;
     out.push({
       workerId: w,

@@ -30,6 +30,9 @@ import { toSettings, type EngineSettings } from './settings.ts';
  */
 export type WaitVisitor = (clsIndex: number, waitNanos: number, basePriority: number) => void;
 
+/** How many ended user-module splits keep their job known for late notices. */
+const ENDED_MODULE_SPLITS = 4096;
+
 export interface ExecutorOptions {
   /** Gantt spans kept (ring); older ones are dropped and counted by readers. */
   readonly spanCapacity?: number;
@@ -64,6 +67,8 @@ export abstract class ExecutorState {
   protected closed = false;
   protected tickCancel: (() => void) | null = null;
   protected drainWaiters: (() => void)[] = [];
+  /** Recently ended user-module splits → their job (`rememberModuleSplit`). */
+  private readonly endedModuleSplits = new Map<number, number>();
   protected readonly c = {
     quanta: 0,
     retries: 0,
@@ -72,6 +77,9 @@ export abstract class ExecutorState {
     staleEnds: 0,
     runawayQuanta: 0,
     killedQuanta: 0,
+    /** CPU time of ended quanta that measured it (`QuantumEnd.cpuNanos`), and how many did. */
+    cpuNanos: 0,
+    cpuQuanta: 0,
     /** The largest busy and overrun totals shown so far (`counters` never goes back). */
     shownBusy: 0,
     shownOverrun: 0,
@@ -93,7 +101,7 @@ export abstract class ExecutorState {
     backend.setListener({
       quantumEnd: (end) => this.onQuantumEnd(end),
       transientEnd: true,
-      notice: (kind, detail) => this.record(kind, detail),
+      notice: (kind, detail, splitId) => this.record(kind, this.withJob(detail, splitId)),
       capacity: () => this.pump(),
     });
     backend.setHardKill?.(this.settings.hardKillNanos);
@@ -102,6 +110,23 @@ export abstract class ExecutorState {
   /** Dispatches ready splits to idle workers (executor-core.ts). */
   protected abstract pump(): void;
   protected abstract onQuantumEnd(end: QuantumEnd): void;
+
+  /**
+   * Names the job of split `splitId` (live, or a user module's that ended recently) before a
+   * backend's notice about it: the backend knows splits, not jobs.
+   */
+  private withJob(detail: string, splitId: number | undefined): string {
+    if (splitId === undefined) return detail;
+    const job = this.splits.get(splitId)?.job.id ?? this.endedModuleSplits.get(splitId);
+    return job === undefined ? detail : `job ${job}: ${detail}`;
+  }
+
+  /** A user module's split ended: its job stays known for late notices about it (bounded). */
+  protected rememberModuleSplit(splitId: number, jobId: number): void {
+    const known = this.endedModuleSplits;
+    known.set(splitId, jobId);
+    if (known.size > ENDED_MODULE_SPLITS) known.delete(known.keys().next().value!);
+  }
 
   /** Records a marker on the timeline (workload loads, presets). */
   record(kind: string, detail: string): void {

@@ -63,14 +63,16 @@ export class Executor extends ExecutorReconfig {
 
   /**
    * The counters now. Busy and overrun time count the quanta running now as far as they have run
-   * (a quantum that never ends shows at once); the running part is measured from the dispatch and
-   * the ended part where the quantum ran, so the totals are kept from going back.
+   * (a quantum that never ends shows at once); the running part is measured on the main thread
+   * from the quantum's start (executor-rows.ts) and the ended part where the quantum ran, so the
+   * totals are kept from going back.
    */
   get counters(): Counters {
     const s = this.stateCounts;
     const b = this.book.counts;
     const c = this.c;
-    const running = runningTime(this.runningOn, this.now(), this.settings.dispatchQuantumNanos);
+    const quantum = this.settings.dispatchQuantumNanos;
+    const running = runningTime(this.backend, this.runningOn, this.now(), quantum);
     c.shownBusy = Math.max(c.shownBusy, c.busyNanos + running.busy);
     c.shownOverrun = Math.max(c.shownOverrun, c.overrunNanos + running.overrun);
     return {
@@ -87,6 +89,7 @@ export class Executor extends ExecutorReconfig {
       staleEnds: c.staleEnds,
       runawayQuanta: c.runawayQuanta,
       killedQuanta: c.killedQuanta,
+      ...(c.cpuQuanta > 0 ? { cpuNanos: c.cpuNanos } : {}),
     };
   }
 
@@ -96,7 +99,8 @@ export class Executor extends ExecutorReconfig {
    */
   runawaySplits(): RunawaySplit[] {
     const s = this.settings;
-    return runawaySplits(this.runningOn, this.now(), s.dispatchQuantumNanos, s.runawayNanos);
+    const now = this.now();
+    return runawaySplits(this.backend, this.runningOn, now, s.dispatchQuantumNanos, s.runawayNanos);
   }
 
   /** The policy's rows; `chargedNanos` counts from the executor's start (executor-rows.ts). */

@@ -27,7 +27,8 @@ export class FaultInjector {
     const chance = work.failProbability;
     if (chance === undefined || chance <= 0 || work.kernel === 'sleep') return report;
     if (!FAILABLE.has(report.outcome) || this.draw() >= chance) return report;
-    const { splitId, startNanos, endNanos } = report;
+    const { splitId, startNanos, endNanos, cpuNanos } = report;
+    // The work is lost, not the time: the quantum's CPU time stays measured.
     return {
       splitId,
       startNanos,
@@ -35,6 +36,7 @@ export class FaultInjector {
       workNanos: 0,
       outcome: 'failed',
       error: INJECTED_FAILURE,
+      ...(cpuNanos === undefined ? {} : { cpuNanos }),
     };
   }
 }

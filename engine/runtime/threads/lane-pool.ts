@@ -12,13 +12,14 @@
 import type { ResourceLimits } from 'node:worker_threads';
 import { BootBackoff } from './boot-backoff.ts';
 import { spawnLane, type Lane } from './lane.ts';
-import type { QuantumReport } from './protocol.ts';
+import type { QuantumReport, StrayError } from './protocol.ts';
 
 /** What a lane's worker tells the backend: a quantum's end, or that it died. */
 export interface PoolEvents {
   /** The lane's worker has started (a dispatch waiting in its port starts now). */
   ready(lane: Lane): void;
   end(lane: Lane, report: QuantumReport): void;
+  stray(lane: Lane, error: StrayError): void;
   lost(lane: Lane, reason: string): void;
 }
 
@@ -122,6 +123,7 @@ export class LanePool {
         this.events.ready(lane);
       },
       end: (report) => this.events.end(lane, report),
+      stray: (error) => this.events.stray(lane, error),
       lost: (reason) => this.events.lost(lane, reason),
     });
     this.lanes.set(id, lane);

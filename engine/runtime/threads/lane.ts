@@ -15,7 +15,12 @@ import {
   offerTicket,
   takeTicket,
 } from './control.ts';
-import type { FromQuantumWorker, QuantumReport, QuantumWorkerData } from './protocol.ts';
+import type {
+  FromQuantumWorker,
+  QuantumReport,
+  QuantumWorkerData,
+  StrayError,
+} from './protocol.ts';
 import { WorkerHost } from './worker-host.ts';
 
 /** Tickets stay in 1..MAX_TICKET: positive Int32 values, 0 meaning "free". */
@@ -141,6 +146,8 @@ export interface LaneEvents {
   /** The worker has calibrated its kernels (before `lane.ready` resolves). */
   ready(): void;
   end(report: QuantumReport): void;
+  /** An error of a user module that no running split owns (protocol.ts); the worker goes on. */
+  stray(error: StrayError): void;
   lost(reason: string): void;
 }
 
@@ -170,7 +177,8 @@ export function spawnLane(
         lane.booted = true;
         events.ready();
         markReady();
-      } else events.end(m.report);
+      } else if (m.type === 'stray') events.stray(m.stray);
+      else events.end(m.report);
     },
     onLost: (reason) => events.lost(reason),
   });

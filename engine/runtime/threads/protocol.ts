@@ -37,6 +37,8 @@ export interface QuantumReport {
   readonly endNanos: number;
   readonly workNanos: number;
   readonly outcome: QuantumOutcome;
+  /** CPU time the worker thread used in the quantum (thread-cpu.ts); absent where unmeasured. */
+  readonly cpuNanos?: number;
   readonly blockedNanos?: number;
   readonly error?: string;
   readonly result?: unknown;
@@ -44,10 +46,22 @@ export interface QuantumReport {
   readonly state?: unknown;
 }
 
+/**
+ * An error no running quantum caught (thrown from a timer or an unhandled rejection) and that
+ * belongs to no quantum running now: from a module whose split ended (`splitId`, `module`:
+ * `path#export`), or from code no split's module can be named for (both null). The worker goes on.
+ */
+export interface StrayError {
+  readonly splitId: number | null;
+  readonly module: string | null;
+  readonly error: string;
+}
+
 /** Backend worker → main. */
 export type FromQuantumWorker =
   | { readonly type: 'ready'; readonly unitNanos: Readonly<Record<string, number>> }
-  | { readonly type: 'end'; readonly report: QuantumReport };
+  | { readonly type: 'end'; readonly report: QuantumReport }
+  | { readonly type: 'stray'; readonly stray: StrayError };
 
 /** `workerData` of a `TaskPool` worker. */
 export interface TaskWorkerData {

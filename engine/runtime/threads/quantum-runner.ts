@@ -3,6 +3,7 @@
  * calibrated units until the quantum, the call or the work is used up, or a user module's function
  * with a `shouldYield` context. Measures wall time; never throws (a failure is an outcome).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Dispatch, KernelName, ModuleRef } from '../backend.ts';
 import { isCancelRequested, quantumCut } from './control.ts';
 import { CPU_KERNELS, sink, type Calibration } from './kernels.ts';
@@ -13,23 +14,44 @@ import { isThenable, isYield, loadUserFunction, type TaskContext } from './user-
 /** How often an async user function's abort signal looks at the cancel word (ms). */
 const CANCEL_POLL_MS = 2;
 
+/** The split and module a user module's code runs for, here and in every callback it schedules. */
+export interface ModuleScope {
+  readonly splitId: number;
+  readonly module: string;
+}
+
+/**
+ * Set around every user module call: an error thrown later from a timer or promise the module
+ * made still knows which split and module it came from (worker-entry.ts reads it).
+ */
+export const moduleScope = new AsyncLocalStorage<ModuleScope>();
+
 export class QuantumRunner {
   private observed = 0;
   private readonly meters = new Map<string, UnitMeter>();
+  /** The module quantum running now, and how to fail it from outside (`failRunning`). */
+  private running: { readonly splitId: number; readonly fail: (error: unknown) => void } | null =
+    null;
+
+  /** This thread's CPU time when the running quantum started (`cpuClock`; 0 without one). */
+  private cpuStart = 0;
 
   constructor(
     private readonly clock: () => number,
     private readonly control: Int32Array,
     private readonly calibration: Calibration,
+    /** This thread's CPU time (thread-cpu.ts), or null where there is none: no `cpuNanos`. */
+    private readonly cpuClock: (() => number) | null = null,
   ) {}
 
   async run(dispatch: Dispatch, input: unknown): Promise<QuantumReport> {
+    if (this.cpuClock !== null) this.cpuStart = this.cpuClock();
     const start = this.clock();
     try {
       const { kernel } = dispatch.work;
-      return typeof kernel === 'string'
-        ? this.runKernel(dispatch, kernel, start)
-        : await this.runModule(dispatch, kernel, input, start);
+      if (typeof kernel === 'string') return this.runKernel(dispatch, kernel, start);
+      const scope = { splitId: dispatch.splitId, module: moduleName(kernel) };
+      return await moduleScope.run(scope, () => this.runModule(dispatch, kernel, input, start));
     } catch (error) {
       return this.end(dispatch, start, 0, 'failed', { error: reason(error) });
     }
@@ -91,13 +113,41 @@ export class QuantumRunner {
     return meter;
   }
 
+  /**
+   * An uncaught error from split `splitId`'s own callbacks: fails its quantum if it is the one
+   * running here now (awaiting), and says whether it was.
+   */
+  failRunning(splitId: number, error: unknown): boolean {
+    if (this.running?.splitId !== splitId) return false;
+    this.running.fail(new Error(`uncaught, from a callback of its own: ${reason(error)}`));
+    return true;
+  }
+
   private async runModule(
     dispatch: Dispatch,
     ref: ModuleRef,
     input: unknown,
     start: number,
   ): Promise<QuantumReport> {
-    const fn = await loadUserFunction(ref);
+    let fail!: (error: unknown) => void;
+    const failed = new Promise<never>((_, reject) => (fail = reject));
+    failed.catch(() => {}); // raced below; only a race may observe it
+    this.running = { splitId: dispatch.splitId, fail };
+    try {
+      return await this.callModule(dispatch, ref, input, start, failed);
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async callModule(
+    dispatch: Dispatch,
+    ref: ModuleRef,
+    input: unknown,
+    start: number,
+    failed: Promise<never>,
+  ): Promise<QuantumReport> {
+    const fn = await Promise.race([loadUserFunction(ref), failed]);
     const begun = this.clock();
     const aborter = new AbortController();
     const cancelled = (): boolean => {
@@ -119,7 +169,7 @@ export class QuantumRunner {
     if (isThenable(value)) {
       const poll = setInterval(cancelled, CANCEL_POLL_MS);
       try {
-        value = await value;
+        value = await Promise.race([value, failed]);
       } finally {
         clearInterval(poll);
       }
@@ -140,14 +190,17 @@ export class QuantumRunner {
     outcome: QuantumReport['outcome'],
     extra: Partial<Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state'>> = {},
   ): QuantumReport {
-    return {
+    const endNanos = this.clock();
+    const report = {
       splitId: dispatch.splitId,
       startNanos: start,
-      endNanos: this.clock(),
+      endNanos,
       workNanos: Math.round(workNanos),
       outcome,
       ...extra,
     };
+    if (this.cpuClock === null) return report;
+    return { ...report, cpuNanos: Math.max(0, this.cpuClock() - this.cpuStart) };
   }
 
   /** Exposes what the kernels computed, so no unit is dead code to the JIT. */
@@ -156,6 +209,10 @@ export class QuantumRunner {
   }
 }
 
-function reason(error: unknown): string {
+export function moduleName(ref: ModuleRef): string {
+  return `${ref.module}#${ref.exportName ?? 'default'}`;
+}
+
+export function reason(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -68,14 +68,11 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
   });
 
-  it.each([
-    ['process.exit', 'exits', /worker lost: exit code 7/],
-    ['an uncaught error', 'throwsLater', /worker lost: Error: uncaught in a timer/],
-  ])('a worker killed by %s is replaced and the pool keeps serving', async (_, name, reason) => {
+  it('a worker killed by process.exit is replaced and the pool keeps serving', async () => {
     const driver = await pool();
-    const end = await driver.quantum(1, failing(name), 10 * MS, 0, 1);
+    const end = await driver.quantum(1, failing('exits'), 10 * MS, 0, 1);
     expect(end.outcome).toBe('failed');
-    expect(end.error).toMatch(reason);
+    expect(end.error).toMatch(/worker lost: exit code 7/);
     expect(end.errorCode).toBe('WORKER_LOST');
     expect(end.workerId).toBe(1);
     expect(driver.backend.idleWorkers()).toEqual([0, 1]);
@@ -85,6 +82,50 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     ]);
     expect(after.map((e) => e.outcome)).toEqual(['finished', 'finished']);
   });
+
+  it("an uncaught error from a split's own timer fails that split; its worker serves on", async () => {
+    const driver = await pool();
+    const end = await driver.quantum(1, failing('throwsLater'), 10 * MS, 0, 1);
+    expect(end).toMatchObject({
+      outcome: 'failed',
+      workerId: 1,
+      error: expect.stringMatching(
+        /uncaught, from a callback of its own: Error: uncaught in a timer/,
+      ),
+    });
+    expect(end.errorCode).toBeUndefined(); // KERNEL_FAILED: the module threw, the worker lives
+    expect(driver.notices).toEqual([]);
+    expect((await driver.quantum(2, spin, 5_000 * MS, 0, 1)).outcome).toBe('finished');
+  });
+
+  it.each([
+    ['throws from a timer', 'throwsAfterSuccess', /late error from a finished split \(a\)/],
+    ['rejects unhandled', 'rejectsAfterSuccess', /late rejection from a finished split \(a\)/],
+  ])(
+    "a finished split's module that later %s fails no other split; a notice names it",
+    async (_, name, message) => {
+      const driver = await pool();
+      const late = {
+        kernel: fixture('stuck.mjs', name),
+        input: { afterMs: 50, tag: 'a' },
+        totalNanos: 1,
+      };
+      const first = await driver.quantum(1, late, 1_000 * MS, 0, 0);
+      expect(first).toMatchObject({ outcome: 'finished', result: 'done' });
+      // The next split on the same worker awaits well past the 50 ms: the error lands meanwhile.
+      const sleeps = { kernel: fixture('stuck.mjs', 'sleeps'), input: { ms: 400 }, totalNanos: 1 };
+      const innocent = await driver.quantum(2, sleeps, 5_000 * MS, 0, 0);
+      expect(innocent).toMatchObject({ outcome: 'finished', result: 'slept' });
+      expect(driver.notices).toEqual([
+        expect.stringMatching(
+          /^late-error: uncaught error on worker 0 from split 1 \(module .*stuck\.mjs#/,
+        ),
+      ]);
+      expect(driver.notices[0]).toMatch(message);
+      expect(driver.notices[0]).toMatch(/no split was failed$/);
+      expect(driver.backend.idleWorkers()).toEqual([0, 1]);
+    },
+  );
 
   // The peak memory check: without a limit the worker would grow to V8's own heap limit (≈4 GiB
   // on a machine with 16 GiB or more, the whole process's on a small one) before it died.

@@ -24,7 +24,7 @@ import { nanosSince, originNow } from './clock.ts';
 import { CONTROL, NO_SPLIT } from './control.ts';
 import type { Lane, Ticket } from './lane.ts';
 import { LanePool } from './lane-pool.ts';
-import type { QuantumReport } from './protocol.ts';
+import type { QuantumReport, StrayError } from './protocol.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { HardKill } from './hard-kill.ts';
 import { failedEnd, measuredEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
@@ -66,6 +66,7 @@ export class ThreadsBackend implements Backend {
         if (lane.running !== null) lane.sentAt = Math.max(lane.sentAt, this.now());
       },
       end: (lane: Lane, report: QuantumReport) => this.finish(lane, report),
+      stray: (lane: Lane, stray: StrayError) => this.strayError(lane, stray),
       lost: (lane: Lane, reason: string) => this.lost(lane, `worker lost: ${reason}`),
     };
     const later = (delayNanos: number, fn: () => void) =>
@@ -202,10 +203,16 @@ export class ThreadsBackend implements Backend {
     this.lanes.get(workerId)?.cut(checkCut(quantumNanos));
   }
 
+  /** The running quantum's start: when it was sent, or when its worker finished booting. */
+  quantumStart(workerId: number): number | null {
+    const lane = this.lanes.get(workerId);
+    if (lane === undefined || lane.running === null) return null;
+    return lane.booted ? lane.sentAt : null;
+  }
+
   /** The hard limit (hard-kill.ts; 0 = auto). */
   setHardKill(afterNanos: number): void {
-    this.assertOpen();
-    this.hardKill.set(afterNanos);
+    if (!this.closed) this.hardKill.set(afterNanos); // closed: nothing runs to watch
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {
@@ -253,6 +260,16 @@ export class ThreadsBackend implements Backend {
     void slot.host.retire();
     this.listener?.notice?.('hard-kill', `worker ${slot.id} ${why}`);
     this.lost(slot, why, 'QUANTUM_OVERRUN_KILLED', cancelled ? 'cancelled' : 'failed');
+  }
+
+  /** An error from a module whose split has ended (protocol.ts): an event; no split fails. */
+  private strayError(slot: Lane, stray: StrayError): void {
+    const from =
+      stray.splitId === null
+        ? 'code of no known split'
+        : `split ${stray.splitId} (module ${stray.module ?? '?'}), after that split's quantum ended,`;
+    const detail = `uncaught error on worker ${slot.id} from ${from}: ${stray.error}; no split was failed`;
+    this.listener?.notice?.('late-error', detail, stray.splitId ?? undefined);
   }
 
   private lost(

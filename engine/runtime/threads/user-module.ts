@@ -12,7 +12,11 @@
  *   `result` (it must survive structured cloning).
  * - Return `{ yield: state }` to continue in a later quantum: `state` becomes `input` of the next
  *   call (it is kept by the backend between quanta, possibly on another worker).
- * - Throwing fails the split; the error's message is kept as the reason.
+ * - Throwing fails the split; the error's message is kept as the reason. So does an error thrown
+ *   later from a timer or an unhandled rejection of a promise made by the call, while the split's
+ *   quantum still runs; once it has ended, such an error fails no split: it becomes an engine
+ *   event `late-error` naming the split, its module (and its job), and the worker goes on.
+ * - A call that never returns or settles is killed past `hardKillAfterMs` (docs/hard-limit.md).
  *
  * `totalNanos` and `perCallNanos` do not apply to a module: it decides itself when it is done.
  */

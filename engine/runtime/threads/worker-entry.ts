@@ -11,7 +11,8 @@ import { nanosSince } from './clock.ts';
 import { takeTicket } from './control.ts';
 import { calibrate } from './kernels.ts';
 import type { FromQuantumWorker, QuantumWorkerData, ToQuantumWorker } from './protocol.ts';
-import { QuantumRunner } from './quantum-runner.ts';
+import { moduleScope, QuantumRunner, reason } from './quantum-runner.ts';
+import { threadCpuClock } from './thread-cpu.ts';
 
 const data = workerData as QuantumWorkerData;
 const port = parentPort!;
@@ -19,7 +20,7 @@ const origin = BigInt(data.origin);
 const clock = (): number => nanosSince(origin);
 const calibration = calibrate(clock);
 const control = new Int32Array(data.control);
-const runner = new QuantumRunner(clock, control, calibration);
+const runner = new QuantumRunner(clock, control, calibration, threadCpuClock());
 
 function send(message: FromQuantumWorker): void {
   port.postMessage(message);
@@ -41,6 +42,21 @@ async function handle(message: ToQuantumWorker): Promise<void> {
     });
   }
 }
+
+/**
+ * An error nothing caught: from a timer or promise of a user module (its scope says which split
+ * made it). It fails that split's quantum if it runs here now; otherwise its split has ended and
+ * no other split is at fault, so the main thread is told and this worker goes on serving. Without
+ * this the worker would die and fail whichever innocent split it was running.
+ */
+function uncaught(error: unknown): void {
+  const scope = moduleScope.getStore();
+  if (scope !== undefined && runner.failRunning(scope.splitId, error)) return;
+  const stray = { splitId: scope?.splitId ?? null, module: scope?.module ?? null };
+  send({ type: 'stray', stray: { ...stray, error: reason(error) } });
+}
+process.on('uncaughtException', uncaught);
+process.on('unhandledRejection', uncaught);
 
 // A user module's quantum may await: the next message must not start until it has ended.
 let busy: Promise<void> | null = null;
