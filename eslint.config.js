@@ -4,7 +4,30 @@
 import js from '@eslint/js';
 import babelParser from '@babel/eslint-parser';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
+
+/**
+ * Babel's parser with TypeScript, and JSX in .tsx files only (in a .ts file `<T>x` is a type
+ * assertion). Chosen per file path rather than per config block, because import-x/no-cycle parses
+ * the files a module imports with the importing file's parser options.
+ */
+const babelTypeScript = {
+  meta: { name: 'babel-typescript', version: '1' },
+  parseForESLint(code, options) {
+    const jsx = /\.tsx$/.test(options?.filePath ?? '');
+    return babelParser.parseForESLint(code, {
+      ...options,
+      requireConfigFile: false,
+      babelOptions: {
+        babelrc: false,
+        configFile: false,
+        parserOpts: { plugins: jsx ? ['typescript', 'jsx'] : ['typescript'] },
+      },
+    });
+  },
+};
 
 const nodeBuiltins = ['node:*', ...builtinModules.flatMap((m) => [m, `${m}/*`])];
 const rule = (message, group) => ({ group, message });
@@ -36,15 +59,7 @@ export default [
   {
     files: ['**/*.{js,mjs,ts,tsx}'],
     languageOptions: {
-      parser: babelParser,
-      parserOptions: {
-        requireConfigFile: false,
-        babelOptions: {
-          babelrc: false,
-          configFile: false,
-          parserOpts: { plugins: ['typescript'] },
-        },
-      },
+      parser: babelTypeScript,
       globals: { ...globals.node, ...globals.browser },
     },
     rules: {
@@ -54,19 +69,41 @@ export default [
       'no-redeclare': 'off',
       eqeqeq: ['error', 'smart'],
       'prefer-const': 'error',
+      // A cycle makes load order decide which module sees the other half-initialised.
+      'import-x/no-cycle': 'error',
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      // Imports name their files with the extension, so Node's own resolution finds them.
+      'import-x/resolver-next': [createNodeResolver()],
+      'import-x/extensions': ['.js', '.mjs', '.ts', '.tsx'],
     },
   },
   {
-    files: ['**/*.tsx'],
-    languageOptions: {
-      parserOptions: {
-        requireConfigFile: false,
-        babelOptions: {
-          babelrc: false,
-          configFile: false,
-          parserOpts: { plugins: ['typescript', 'jsx'] },
-        },
-      },
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // Threads are the runtime's business: the host and the CLI drive them through its backends.
+    files: ['**/*.{js,mjs,ts,tsx}'],
+    ignores: ['engine/runtime/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ImportDeclaration',
+          'ImportExpression',
+          'ExportAllDeclaration',
+          'ExportNamedDeclaration',
+        ].map((node) => ({
+          selector: `${node}[source.value=/^(node:)?worker_threads$/]`,
+          message: 'only engine/runtime imports worker_threads',
+        })),
+      ],
     },
   },
   {

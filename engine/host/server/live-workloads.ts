@@ -14,7 +14,6 @@
  * `graphPolicy`, `executor` and `graphErrorMode` for that run. Starting any workload cancels a
  * graph still running.
  */
-import { SchedLabError } from '../../../shared/errors.ts';
 import { graphConfigPatchSchema } from '../../../shared/protocol.ts';
 import { parseWorkload, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';

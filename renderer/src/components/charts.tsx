@@ -52,7 +52,8 @@ const tooltipStyle = {
   labelStyle: { color: 'var(--text)' },
 } as const;
 
-function levelLabels(): string[] {
+/** A hook (it reads the app context), so it is called at the top of a component, every render. */
+function useLevelLabels(): string[] {
   const { telemetry } = useApp();
   return telemetry.latest?.levels.map((l) => l.label) ?? [];
 }
@@ -81,7 +82,7 @@ function Empty() {
 export function QueueDepthChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
-  const labels = levelLabels();
+  const labels = useLevelLabels();
   const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)));
   // Seconds of history the chart draws (a reload seeds it from the host's snapshot).
   const spanS = Math.round(((rows.at(-1)?.t ?? 0) - (rows[0]?.t ?? 0)) * 10) / 10;
