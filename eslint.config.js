@@ -1,4 +1,4 @@
-// Lint enforces the layering of DESIGN.md §2 as errors. The TypeScript parser of typescript-eslint
+// Lint enforces the layering of docs/design.md §2 as errors. The TypeScript parser of typescript-eslint
 // needs the TypeScript 5 API, which TypeScript 7 (our type checker) no longer ships, so files are
 // parsed by Babel's parser with its TypeScript plugin; type errors are tsc's job, layering is lint's.
 import js from '@eslint/js';
@@ -37,7 +37,7 @@ function restrict(...patterns) {
   return { 'no-restricted-imports': ['error', { patterns }] };
 }
 const noNode = rule(
-  'this layer is pure TypeScript: no Node built-ins (DESIGN.md §2)',
+  'this layer is pure TypeScript: no Node built-ins (docs/design.md §2)',
   nodeBuiltins,
 );
 const noElectron = rule('only electron/ imports electron', ['electron', 'electron/*']);

@@ -1,6 +1,6 @@
 /**
  * The wire contract between a host (Electron main, browser-mode server, CLI) and its clients
- * (DESIGN.md §6). Commands go client → host, each validated here (zod) and answered with a
+ * (docs/design.md §6). Commands go client → host, each validated here (zod) and answered with a
  * `CommandResult`; frames go host → client at a fixed rate; a new client gets a `Snapshot` first.
  *
  * Changes to this file are additive only: clients in flight depend on every name below.
@@ -69,7 +69,7 @@ export type JobSpecWire = z.infer<typeof jobSpecSchema>;
 // ─── graph runs ─────────────────────────────────────────────────────────────────────────────
 
 /**
- * Session-wide choices for graph runs (DESIGN.md §3.4: selectable per run). A key set here
+ * Session-wide choices for graph runs (docs/design.md §3.4: selectable per run). A key set here
  * overrides what the graph document says; `null` clears it (the document decides again).
  */
 export const graphConfigPatchSchema = z
@@ -335,7 +335,7 @@ export interface SpanColumns {
 
 export type GraphRunState = 'starting' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-/** A graph node's states (DESIGN.md §3.4), in the order the app lists them. */
+/** A graph node's states (docs/design.md §3.4), in the order the app lists them. */
 export const NODE_STATES = [
   'pending',
   'ready',
@@ -347,7 +347,7 @@ export const NODE_STATES = [
 ] as const;
 export type NodeStateName = (typeof NODE_STATES)[number];
 
-/** Figures of a finished graph run (DESIGN.md §3.4), ms; over every graph of the run. */
+/** Figures of a finished graph run (docs/design.md §3.4), ms; over every graph of the run. */
 export interface GraphMetricsRow {
   workers: number;
   makespanMs: number;
@@ -423,7 +423,7 @@ export interface JobRow {
 /** Longest `JobRow.error` / `JobRow.result` text a frame carries (rows stay small). */
 export const JOB_ROW_TEXT_MAX = 200;
 
-/** DESIGN.md §3.2: an urgent band waits too long, or some split has waited past starvation. */
+/** docs/design.md §3.2: an urgent band waits too long, or some split has waited past starvation. */
 export interface Alarm {
   kind: 'urgent-wait' | 'starvation';
   message: string;

@@ -3,7 +3,7 @@
  * implement it: `threads` (real worker_threads doing real CPU work) and `sim` (a discrete-event
  * simulator with a virtual clock). The executor never knows which one it drives.
  *
- * Semantics of one dispatch (DESIGN.md §4, ../shared/trino-simulator.md):
+ * Semantics of one dispatch (docs/design.md §4, docs/design.md §9):
  * - With `perCallNanos` set (Trino leaf / intermediate splits) a dispatch runs exactly one call of
  *   `min(remaining, perCallNanos)`; the call is atomic, so it may overrun the quantum (measured,
  *   never hidden).

@@ -1,5 +1,5 @@
 /**
- * Graph generators (DESIGN.md §5): Taskflow's benchmark shapes, seeded random DAGs and the
+ * Graph generators (docs/design.md §5): Taskflow's benchmark shapes, seeded random DAGs and the
  * `diamond` that separates FIFO from critical-path scheduling. Each builds an `IndexedGraph`
  * directly in typed arrays; same spec and seed → the same graph.
  */
@@ -171,7 +171,7 @@ function erdosRenyi(n: number, p: number, seed: number): Shape {
 
 /**
  * A → {C1..Cw, B}, {C1..Cw, B} → D, Ci → Ei; B is long. The short branches are listed first, so
- * FIFO starts them before B and D waits; critical-path starts B at once (DESIGN.md §5).
+ * FIFO starts them before B and D waits; critical-path starts B at once (docs/design.md §5).
  */
 function diamond(width: number, longCostMs: number): Shape {
   const c = (i: number) => (width === 1 ? 'C' : `C${i + 1}`);

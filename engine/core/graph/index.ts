@@ -1,4 +1,4 @@
-// Task graphs (DESIGN.md §3.4): documents → compiled graphs → run state and metrics.
+// Task graphs (docs/design.md §3.4): documents → compiled graphs → run state and metrics.
 export * from './compile.ts';
 export * from './generators.ts';
 export * from './graph-run.ts';

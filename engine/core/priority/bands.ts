@@ -1,5 +1,5 @@
 /**
- * PRIO priorities and their reporting bands (DESIGN.md §3.2): integers 0..100, smaller = more
+ * PRIO priorities and their reporting bands (docs/design.md §3.2): integers 0..100, smaller = more
  * urgent, grouped into five bands of twenty (the last one also holds 100) for telemetry and for
  * the quota alternative to aging.
  */

@@ -1,5 +1,5 @@
 /**
- * Knobs of the PRIO queue (DESIGN.md §3.2). Every knob is live: `configure(partial)` validates the
+ * Knobs of the PRIO queue (docs/design.md §3.2). Every knob is live: `configure(partial)` validates the
  * whole partial first (a coded `INVALID_CONFIG` error naming the field) and only then applies it,
  * so a bad value never leaves the queue half-changed.
  */

@@ -1,4 +1,4 @@
-// PRIO (DESIGN.md §3.2): the queue, its policy adapter, aging, bands, retries and lifecycle.
+// PRIO (docs/design.md §3.2): the queue, its policy adapter, aging, bands, retries and lifecycle.
 export { agingBoost, effectivePriority, type AgingKnobs } from './aging.ts';
 export {
   assertPriority,

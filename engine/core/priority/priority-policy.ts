@@ -1,5 +1,5 @@
 /**
- * PRIO as a `ReadyQueue` (DESIGN.md §3.2), so the executor can run it, swap it live and report it.
+ * PRIO as a `ReadyQueue` (docs/design.md §3.2), so the executor can run it, swap it live and report it.
  * Orders splits by `split.basePriority` aged from `split.readySince`:
  *  - offer `'new'` and `'retry'` start the aging clock at `now` (a retried split must not keep the
  *    boost it earned before it failed); `'requeue'`, `'woken'` and `'moved'` keep it;

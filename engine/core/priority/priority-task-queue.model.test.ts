@@ -1,4 +1,4 @@
-// Model check (DESIGN.md §3.2): under random push / pop / remove / updatePriority / bulkPush / tick
+// Model check (docs/design.md §3.2): under random push / pop / remove / updatePriority / bulkPush / tick
 // / compact sequences the queue behaves exactly like a sorted array of its live tasks, ordered by
 // (effective priority, arrival), and the heap never holds more tombstones than compaction allows.
 import fc from 'fast-check';

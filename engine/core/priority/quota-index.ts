@@ -1,5 +1,5 @@
 /**
- * Index for the quota alternative to aging (DESIGN.md §3.2): one min-heap per priority band of
+ * Index for the quota alternative to aging (docs/design.md §3.2): one min-heap per priority band of
  * `(sequence, slot)` pairs, ordered by sequence (arrival order). It answers "the oldest live task
  * of a band below B" in O(log n) amortized; it exists only while `quotaBurst > 0`, so the plain
  * push/pop path pays nothing for it otherwise.

@@ -1,5 +1,5 @@
 /**
- * Chrome trace-event JSON (the format Perfetto and chrome://tracing open), DESIGN.md §6:
+ * Chrome trace-event JSON (the format Perfetto and chrome://tracing open), docs/design.md §6:
  * - one `M` thread_name per worker (tid = worker + 1, because tid 0 reads as "no thread");
  * - an `X` slice per quantum, args job / task / split / level / outcome;
  * - `C` counters for per-level queue depth and scheduled time;

@@ -1,5 +1,5 @@
 /**
- * A bounded window of what a trace shows (DESIGN.md §6): the most recent spans in a ring, so a
+ * A bounded window of what a trace shows (docs/design.md §6): the most recent spans in a ring, so a
  * long run keeps the last `capacity` quanta and counts what it dropped, and counter samples over
  * the same stretch of time — a counter track that runs on for minutes before the first slice, or
  * starts after it, would misread as the queue the slices ran under. Spans are fed from the

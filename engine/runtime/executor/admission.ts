@@ -1,5 +1,5 @@
 /**
- * Trino's leaf-split admission (DESIGN.md §3.1; Trino's `TimeSharingTaskExecutor`
+ * Trino's leaf-split admission (docs/design.md §3.1; Trino's `TimeSharingTaskExecutor`
  * `scheduleTaskIfNecessary` / `addNewEntrants` / `pollNextSplitWorker`): leaf splits wait in
  * their task's FIFO; each task is topped up to `guaranteedPerTask` running drivers, then tasks
  * take turns — the task that just got a split moves to the back — while fewer than `minDrivers`

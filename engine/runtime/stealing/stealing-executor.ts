@@ -1,5 +1,5 @@
 /**
- * Work-stealing graph executor (DESIGN.md §3.4) for graphs of tiny nodes, where one message per
+ * Work-stealing graph executor (docs/design.md §3.4) for graphs of tiny nodes, where one message per
  * node would dominate: the graph, dependency counters and per-worker deques live in shared memory
  * and workers schedule themselves (`worker-loop.ts`). The main thread only seeds the roots and
  * waits for every worker's `done`. One run at a time per executor.

@@ -1,6 +1,6 @@
 /**
  * Turns a finished work-stealing run (shared memory + each worker's loop stats) into the report
- * every graph run gives (DESIGN.md §3.4): makespan from the first worker start to the last end,
+ * every graph run gives (docs/design.md §3.4): makespan from the first worker start to the last end,
  * work = the workers' busy time (wall time minus idle), critical path from the node costs; plus
  * steals, idle time, verification and the sampled spans.
  */

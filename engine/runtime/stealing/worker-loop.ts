@@ -1,5 +1,5 @@
 /**
- * One worker's scheduling loop in a work-stealing run (DESIGN.md §3.4). Runs in a worker thread
+ * One worker's scheduling loop in a work-stealing run (docs/design.md §3.4). Runs in a worker thread
  * over the shared memory of `layout.ts`:
  *
  * - Take the newest node of the own deque; run it; for each successor decrement its dependency

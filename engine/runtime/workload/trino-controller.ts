@@ -1,5 +1,5 @@
 /**
- * Trino's `SimulationController` (../shared/trino-simulator.md) over our executor. Every
+ * Trino's `SimulationController` (docs/design.md §9) over our executor. Every
  * `controllerIntervalMs` (500 ms) of backend time it
  * 1. replaces completed tasks while their spec is enabled (a spec with a total task count stops
  *    creating tasks once it has created that many), and

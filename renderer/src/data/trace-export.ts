@@ -1,6 +1,6 @@
 /**
  * Chrome trace-event JSON (opens in Perfetto) built from the rings for a time window
- * (DESIGN.md §6): `M` names per worker thread, one `X` per quantum with its job, task, split,
+ * (docs/design.md §6): `M` names per worker thread, one `X` per quantum with its job, task, split,
  * level and outcome, `C` counters for per-level queue depth and scheduled time, and an instant
  * event per knob change. Times are µs of engine time.
  */
