@@ -119,6 +119,20 @@ export default [
     ),
   },
   {
+    // Building blocks every layer (the renderer too) may import: they depend on nothing else.
+    files: ['shared/lib/**'],
+    rules: restrict(
+      noNode,
+      noElectron,
+      noRenderer,
+      rule('shared/lib/ is pure building blocks; it imports only shared/lib/', [
+        '**/engine/**',
+        '**/electron/**',
+        '../*',
+      ]),
+    ),
+  },
+  {
     files: ['engine/core/**'],
     ignores: ['**/*.test.ts'],
     rules: {

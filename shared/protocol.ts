@@ -5,6 +5,7 @@
  *
  * Changes to this file are additive only: clients in flight depend on every name below.
  */
+import { QUANTUM_OUTCOMES } from './lib/outcomes.ts';
 import { z } from 'zod';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
@@ -307,7 +308,8 @@ export interface PercentileTable {
   byBand: Record<string, Percentiles>;
 }
 
-export const SPAN_OUTCOMES = ['yielded', 'blocked', 'finished', 'failed', 'cancelled'] as const;
+/** A span's `outcome` column indexes this list (`shared/lib/outcomes.ts`). */
+export const SPAN_OUTCOMES = QUANTUM_OUTCOMES;
 
 /**
  * Gantt spans, columnar: entry i of every array describes span i. `cls` indexes `names`

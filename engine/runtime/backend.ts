@@ -12,6 +12,7 @@
  * - With `blockedNanosPerCall` set, a call that leaves work undone ends `blocked` for that long:
  *   the worker is free at once and the executor re-offers the split when it wakes.
  */
+import type { QuantumOutcome } from '../../shared/lib/outcomes.ts';
 
 export type KernelName = 'hash' | 'sort' | 'compress' | 'matmul' | 'spin' | 'sleep';
 
@@ -49,7 +50,7 @@ export interface Dispatch {
   readonly doneNanos: number;
 }
 
-export type QuantumOutcome = 'yielded' | 'blocked' | 'finished' | 'failed' | 'cancelled';
+export type { QuantumOutcome } from '../../shared/lib/outcomes.ts';
 
 export interface QuantumEnd {
   readonly splitId: number;

@@ -6,7 +6,7 @@
 import type { GeneratorSpec, GraphKernel } from '../../../shared/graph.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { msToNanos, type IndexedGraph } from './indexed-graph.ts';
-import { mulberry32 } from './prng.ts';
+import { mulberry32 } from '../../../shared/lib/rng.ts';
 
 /** Erdős–Rényi graphs beyond this many edges are refused rather than exhausting memory. */
 export const MAX_GENERATED_EDGES = 20_000_000;

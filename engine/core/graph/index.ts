@@ -5,7 +5,7 @@ export * from './graph-run.ts';
 export * from './indexed-graph.ts';
 export * from './metrics.ts';
 export * from './node-state.ts';
-export * from './prng.ts';
+export { mulberry32 } from '../../../shared/lib/rng.ts';
 export * from './ready-order.ts';
 export * from './random-dag.ts';
 export * from './cost-history.ts';

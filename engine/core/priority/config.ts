@@ -5,7 +5,7 @@
  */
 import { invalidConfig } from '../../../shared/errors.ts';
 import type { AgingKnobs } from './aging.ts';
-import { PRIORITY_MAX } from './bands.ts';
+import { PRIORITY_MAX } from '../../../shared/lib/priority-bands.ts';
 
 const SECOND = 1_000_000_000;
 

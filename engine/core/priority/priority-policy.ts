@@ -8,7 +8,7 @@
  * Telemetry rows are the five base-priority bands: a job's band is its class, whatever its aging.
  */
 import type { LevelStat, OfferReason, ReadyQueue, ReadySplit } from '../ready-queue.ts';
-import { BAND_COUNT, bandLabel, bandOf } from './bands.ts';
+import { BAND_COUNT, bandLabel, bandOf } from '../../../shared/lib/priority-bands.ts';
 import {
   DEFAULT_PRIORITY_QUEUE_CONFIG,
   mergeConfig,

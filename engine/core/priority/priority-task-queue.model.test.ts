@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { effectivePriority, type AgingKnobs } from './aging.ts';
-import { bandOf } from './bands.ts';
+import { bandOf } from '../../../shared/lib/priority-bands.ts';
 import { PriorityTaskQueue } from './priority-task-queue.ts';
 
 interface ModelTask {

@@ -8,7 +8,7 @@
  * same sequence in that same band. A slot number can be reused (even by the same task after a
  * re-key), so the check is on what the slot holds now, never on the slot alone.
  */
-import { BAND_COUNT, bandOf } from './bands.ts';
+import { BAND_COUNT, bandOf } from '../../../shared/lib/priority-bands.ts';
 import type { SlotTable } from './slot-table.ts';
 import { priorityOfKey, sequenceOfKey } from './task-key.ts';
 

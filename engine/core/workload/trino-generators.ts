@@ -7,7 +7,7 @@
  * separated by blocks of `blocked / numQuanta`), not Trino's swapped constructor arguments.
  */
 import type { TrinoGeneratorName } from '../../../shared/workload.ts';
-import { type Rng, uniform, uniformInt } from './rng.ts';
+import { type Rng, uniform, uniformInt } from '../../../shared/lib/rng.ts';
 
 const US = 1_000;
 const MS = 1_000_000;

@@ -10,14 +10,10 @@
  * minute, not nothing.
  */
 import * as hdr from 'hdr-histogram-js';
+import { bandLabelOf } from '../../../shared/lib/priority-bands.ts';
 import type { Percentiles, PercentileTable } from '../../../shared/protocol.ts';
 
 const MAX_MICROS = 1e10; // ~2.8 h: longer latencies are clamped (counted, at the top bucket)
-const BAND_LABELS = ['p0-19', 'p20-39', 'p40-59', 'p60-79', 'p80-100'];
-
-export function bandLabelOf(priority: number): string {
-  return BAND_LABELS[Math.min(4, Math.max(0, Math.floor(priority / 20)))]!;
-}
 
 function newHistogram(): hdr.Histogram {
   return hdr.build({

@@ -6,6 +6,7 @@
  * executor's span ring (columnar reads, shared/protocol.ts `SpanColumns`).
  */
 import { SPAN_OUTCOMES, type SpanColumns } from '../../../shared/protocol.ts';
+import { Ring } from '../../../shared/lib/ring.ts';
 
 export interface TraceSpan {
   worker: number;
@@ -24,31 +25,6 @@ export interface CounterSample {
   timeNanos: number;
   depth: readonly number[];
   scheduledNanos: readonly number[];
-}
-
-class Ring<T> {
-  private readonly items: T[] = [];
-  private written = 0;
-  constructor(readonly capacity: number) {}
-  push(x: T): void {
-    if (this.items.length < this.capacity) this.items.push(x);
-    else this.items[this.written % this.capacity] = x;
-    this.written++;
-  }
-  get dropped(): number {
-    return Math.max(0, this.written - this.capacity);
-  }
-  /** The element pushed longest ago that is still held. */
-  oldest(): T | undefined {
-    return this.items.length < this.capacity
-      ? this.items[0]
-      : this.items[this.written % this.capacity];
-  }
-  toArray(): T[] {
-    if (this.items.length < this.capacity) return [...this.items];
-    const i = this.written % this.capacity;
-    return [...this.items.slice(i), ...this.items.slice(0, i)];
-  }
 }
 
 /**

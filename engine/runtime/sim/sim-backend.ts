@@ -12,7 +12,7 @@ import type { Backend, BackendEvents, Dispatch, SplitWork } from '../backend.ts'
 import { EventHeap } from './event-heap.ts';
 import { deliverEnd, newEnd } from './quantum-end.ts';
 import { cancelPlan, planQuantum, shortenPlan } from './quantum-plan.ts';
-import { mulberry32 } from '../../core/workload/rng.ts';
+import { mulberry32 } from '../../../shared/lib/rng.ts';
 import { SimWorkers } from './sim-workers.ts';
 
 export interface SimOptions {

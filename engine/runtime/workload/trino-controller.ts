@@ -14,7 +14,7 @@
  */
 import type { TimelineStep, TrinoSimulation, TrinoSpec } from '../../../shared/workload.ts';
 import { generatorCost, scaleCost } from '../../core/workload/jobs.ts';
-import { fork, type Rng } from '../../core/workload/rng.ts';
+import { fork, type Rng } from '../../../shared/lib/rng.ts';
 import type { SplitCost } from '../../core/workload/trino-generators.ts';
 import type { Executor, SplitEnd } from '../executor/executor.ts';
 import type { SplitSpec } from '../executor/job-spec.ts';
