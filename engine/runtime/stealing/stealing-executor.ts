@@ -4,6 +4,7 @@
  * and workers schedule themselves (`worker-loop.ts`). The main thread only seeds the roots and
  * waits for every worker's `done`. One run at a time per executor.
  */
+import { originNow } from '../threads/clock.ts';
 import { Worker } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode } from '../../../shared/graph.ts';
@@ -142,6 +143,7 @@ export class StealingExecutor {
         failFast,
         verify,
         sampleEvery,
+        origin: originNow(),
       };
       for (const w of this.workers) w.postMessage(message);
     });
