@@ -1,10 +1,33 @@
-// Lint enforces the layering of DESIGN.md §2 as errors. The TypeScript parser of typescript-eslint
+// Lint enforces the layering of docs/design.md §2 as errors. The TypeScript parser of typescript-eslint
 // needs the TypeScript 5 API, which TypeScript 7 (our type checker) no longer ships, so files are
 // parsed by Babel's parser with its TypeScript plugin; type errors are tsc's job, layering is lint's.
 import js from '@eslint/js';
 import babelParser from '@babel/eslint-parser';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
+
+/**
+ * Babel's parser with TypeScript, and JSX in .tsx files only (in a .ts file `<T>x` is a type
+ * assertion). Chosen per file path rather than per config block, because import-x/no-cycle parses
+ * the files a module imports with the importing file's parser options.
+ */
+const babelTypeScript = {
+  meta: { name: 'babel-typescript', version: '1' },
+  parseForESLint(code, options) {
+    const jsx = /\.tsx$/.test(options?.filePath ?? '');
+    return babelParser.parseForESLint(code, {
+      ...options,
+      requireConfigFile: false,
+      babelOptions: {
+        babelrc: false,
+        configFile: false,
+        parserOpts: { plugins: jsx ? ['typescript', 'jsx'] : ['typescript'] },
+      },
+    });
+  },
+};
 
 const nodeBuiltins = ['node:*', ...builtinModules.flatMap((m) => [m, `${m}/*`])];
 const rule = (message, group) => ({ group, message });
@@ -14,12 +37,17 @@ function restrict(...patterns) {
   return { 'no-restricted-imports': ['error', { patterns }] };
 }
 const noNode = rule(
-  'this layer is pure TypeScript: no Node built-ins (DESIGN.md §2)',
+  'this layer is pure TypeScript: no Node built-ins (docs/design.md §2)',
   nodeBuiltins,
 );
 const noElectron = rule('only electron/ imports electron', ['electron', 'electron/*']);
 const noRenderer = rule('nothing imports the renderer', ['**/renderer/**', '**/renderer']);
 const layer = (name, message) => rule(message, [`**/${name}/**`, `**/${name}`, `**/${name}.ts`]);
+/** engine/lib (the library) is a layer; shared/lib (pure building blocks) is open to every layer. */
+const engineLib = (message) => ({
+  regex: String.raw`^(\.\./)+lib(/|\.ts$|$)|(^|/)engine/lib(/|$)`,
+  message,
+});
 
 export default [
   {
@@ -36,15 +64,7 @@ export default [
   {
     files: ['**/*.{js,mjs,ts,tsx}'],
     languageOptions: {
-      parser: babelParser,
-      parserOptions: {
-        requireConfigFile: false,
-        babelOptions: {
-          babelrc: false,
-          configFile: false,
-          parserOpts: { plugins: ['typescript'] },
-        },
-      },
+      parser: babelTypeScript,
       globals: { ...globals.node, ...globals.browser },
     },
     rules: {
@@ -54,19 +74,41 @@ export default [
       'no-redeclare': 'off',
       eqeqeq: ['error', 'smart'],
       'prefer-const': 'error',
+      // A cycle makes load order decide which module sees the other half-initialised.
+      'import-x/no-cycle': 'error',
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      // Imports name their files with the extension, so Node's own resolution finds them.
+      'import-x/resolver-next': [createNodeResolver()],
+      'import-x/extensions': ['.js', '.mjs', '.ts', '.tsx'],
     },
   },
   {
-    files: ['**/*.tsx'],
-    languageOptions: {
-      parserOptions: {
-        requireConfigFile: false,
-        babelOptions: {
-          babelrc: false,
-          configFile: false,
-          parserOpts: { plugins: ['typescript', 'jsx'] },
-        },
-      },
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // Threads are the runtime's business: the host and the CLI drive them through its backends.
+    files: ['**/*.{js,mjs,ts,tsx}'],
+    ignores: ['engine/runtime/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ImportDeclaration',
+          'ImportExpression',
+          'ExportAllDeclaration',
+          'ExportNamedDeclaration',
+        ].map((node) => ({
+          selector: `${node}[source.value=/^(node:)?worker_threads$/]`,
+          message: 'only engine/runtime imports worker_threads',
+        })),
+      ],
     },
   },
   {
@@ -82,6 +124,20 @@ export default [
     ),
   },
   {
+    // Building blocks every layer (the renderer too) may import: they depend on nothing else.
+    files: ['shared/lib/**'],
+    rules: restrict(
+      noNode,
+      noElectron,
+      noRenderer,
+      rule('shared/lib/ is pure building blocks; it imports only shared/lib/', [
+        '**/engine/**',
+        '**/electron/**',
+        '../*',
+      ]),
+    ),
+  },
+  {
     files: ['engine/core/**'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -92,7 +148,7 @@ export default [
         layer('runtime', 'engine/core is below engine/runtime'),
         layer('host', 'engine/core is below engine/host'),
         layer('cli', 'engine/core is below engine/cli'),
-        layer('lib', 'engine/core is below engine/lib'),
+        engineLib('engine/core is below engine/lib'),
       ),
       // Time is passed in: the same policy code runs on the simulator's virtual clock.
       'no-restricted-properties': [
@@ -116,7 +172,7 @@ export default [
       noRenderer,
       layer('host', 'engine/runtime is below engine/host'),
       layer('cli', 'engine/runtime is below engine/cli'),
-      layer('lib', 'engine/runtime is below engine/lib'),
+      engineLib('engine/runtime is below engine/lib'),
     ),
   },
   {
@@ -125,7 +181,7 @@ export default [
       noElectron,
       noRenderer,
       layer('cli', 'engine/host is below engine/cli'),
-      layer('lib', 'engine/host is below engine/lib'),
+      engineLib('engine/host is below engine/lib'),
     ),
   },
   {

@@ -1,5 +1,5 @@
 /**
- * DAG executors side by side (DESIGN.md §3.4, §8), 2 workers, Taskflow's shapes (linear chain,
+ * DAG executors side by side (docs/design.md §3.4, §8), 2 workers, Taskflow's shapes (linear chain,
  * binary tree, embarrassingly parallel, wavefront, layered random) with a tiny kernel:
  * - the work-stealing executor (shared memory, no message per node),
  * - the central executor over the threads backend (one dispatch message per node),

@@ -1,4 +1,4 @@
-// Trino's overloaded-cluster experiment (../shared/trino-simulator.md: 30 s, then 20 × (clear
+// Trino's overloaded-cluster experiment (docs/design.md §9: 30 s, then 20 × (clear
 // pending queue, 1 min) = 20.5 simulated minutes, 36 runners) on the deterministic simulator.
 // Trino runs it on the real clock (~20 min); the bar is ≥ 100× faster than real time.
 // Two runs, the faster kept: another process on the shared cores only ever slows a run down, so

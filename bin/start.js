@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: opens the desktop app; where no Electron binary can be had (offline installs
-// cannot download it), says so and serves the same UI in browser mode instead (DESIGN.md §7).
+// cannot download it), says so and serves the same UI in browser mode instead (docs/design.md §7).
 //
 //   node bin/start.js [--browser] [--port N] [--no-build]
 //     --browser   browser mode even where Electron exists

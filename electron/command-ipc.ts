@@ -1,7 +1,7 @@
 /**
  * The one IPC channel of the app: `window.schedlab.command(cmd)` in the page arrives here. Only
  * our own page may drive the engine — a frame that navigated elsewhere (or any other sender) is
- * refused before the command is even parsed (DESIGN.md §7, electron/fiddle's sender check).
+ * refused before the command is even parsed (docs/design.md §7, electron/fiddle's sender check).
  */
 import { ipcMain } from 'electron';
 import { COMMAND_CHANNEL } from '../shared/transport.ts';

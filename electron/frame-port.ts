@@ -1,7 +1,7 @@
 /**
  * Frames and snapshots reach the page over a MessagePort, not IPC events: one
  * `MessageChannelMain` per page load, its second port handed to the page (via the preload), the
- * first kept here. A reload gets a fresh port and a fresh snapshot first (DESIGN.md §6).
+ * first kept here. A reload gets a fresh port and a fresh snapshot first (docs/design.md §6).
  */
 import { MessageChannelMain, type MessagePortMain, type WebContents } from 'electron';
 import { PORT_MESSAGE } from '../shared/transport.ts';

@@ -1,5 +1,5 @@
 /**
- * The Electron main process (DESIGN.md §6–7): hosts one live engine session on real worker
+ * The Electron main process (docs/design.md §6–7): hosts one live engine session on real worker
  * threads (the default preset running from launch, the last configuration restored), serves the
  * built renderer on `app://schedlab/`, answers the page's commands on one IPC channel (from our
  * own page only) and streams frames over a MessagePort. Quitting stops the workers cleanly and

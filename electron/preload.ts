@@ -1,5 +1,5 @@
 /**
- * The only bridge between the sandboxed page and the main process (DESIGN.md §7). The page gets
+ * The only bridge between the sandboxed page and the main process (docs/design.md §7). The page gets
  * a narrow typed object — `window.schedlab.command(cmd)` over one IPC channel — never
  * `ipcRenderer` itself. Frames and snapshots arrive on a MessagePort that main hands over after
  * each load; this forwards it to the page, which listens for `PORT_MESSAGE` on `window`.

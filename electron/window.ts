@@ -1,5 +1,5 @@
 /**
- * The one app window, with Electron's security defaults (DESIGN.md §7): context isolation,
+ * The one app window, with Electron's security defaults (docs/design.md §7): context isolation,
  * sandbox, no Node in the page, no navigation away from our own origin, no new windows, no
  * webviews, no permissions (camera, notifications, …) granted.
  */

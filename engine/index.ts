@@ -77,7 +77,7 @@ export {
   type TrinoSpec,
 } from '../shared/workload.ts';
 export { PRESETS, PRESET_NAMES, loadPreset, isPreset } from './core/workload/presets/index.ts';
-export { createRng, type Rng } from './core/workload/rng.ts';
+export { createRng, type Rng } from '../shared/lib/rng.ts';
 export { generateSplit, simpleSplit, type SplitCost } from './core/workload/trino-generators.ts';
 export { ClassDriver } from './runtime/workload/class-driver.ts';
 export { TrinoController, type TrinoTask } from './runtime/workload/trino-controller.ts';

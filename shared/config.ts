@@ -1,5 +1,5 @@
 /**
- * The engine's configuration (DESIGN.md §3.1, §3.2, §4): one zod schema with every knob's range
+ * The engine's configuration (docs/design.md §3.1, §3.2, §4): one zod schema with every knob's range
  * and default. The UI, the CLI and config files speak milliseconds; the engine converts to integer
  * nanoseconds once (`engine/runtime/executor/settings.ts`). Every knob is live-changeable through
  * `Executor.configure` / the `configure` command.
@@ -29,7 +29,7 @@ export const levelThresholdsSchema = z
   });
 
 export const engineConfigShape = {
-  /** Which ready queue decides (DESIGN.md §3). */
+  /** Which ready queue decides (docs/design.md §3). */
   policy: policyNameSchema,
   /** Worker slots (threads or simulated). */
   workers: z.number().int().min(1).max(256),
@@ -46,7 +46,7 @@ export const engineConfigShape = {
   minDrivers: z.number().int().min(1).max(100_000).nullable(),
   /** Trino admission: most leaf splits one task runs; a task may set a lower one of its own. */
   maxDriversPerTask: z.number().int().min(1).max(100_000),
-  /** PRIO aging (DESIGN.md §3.2). */
+  /** PRIO aging (docs/design.md §3.2). */
   aging: z.boolean(),
   agingAfterMs: ms(86_400_000),
   agingStepMs: z.number().finite().min(0.001).max(86_400_000),

@@ -30,7 +30,7 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** Wire shape of an error (DESIGN.md §6): `{code, message, field?}`. */
+/** Wire shape of an error (docs/design.md §6): `{code, message, field?}`. */
 export interface ErrorInfo {
   code: ErrorCode;
   message: string;

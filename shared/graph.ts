@@ -1,5 +1,5 @@
 /**
- * A graph document (DESIGN.md §3.4, §5): explicit nodes and edges, or a seeded generator spec.
+ * A graph document (docs/design.md §3.4, §5): explicit nodes and edges, or a seeded generator spec.
  * Validated here, at the edge; the engine compiles the parsed document (`engine/core/graph`).
  * Costs are in milliseconds like every other user-facing time.
  */

@@ -1,10 +1,11 @@
 /**
  * The wire contract between a host (Electron main, browser-mode server, CLI) and its clients
- * (DESIGN.md §6). Commands go client → host, each validated here (zod) and answered with a
+ * (docs/design.md §6). Commands go client → host, each validated here (zod) and answered with a
  * `CommandResult`; frames go host → client at a fixed rate; a new client gets a `Snapshot` first.
  *
  * Changes to this file are additive only: clients in flight depend on every name below.
  */
+import { QUANTUM_OUTCOMES } from './lib/outcomes.ts';
 import { z } from 'zod';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
@@ -71,7 +72,7 @@ export type JobSpecWire = z.infer<typeof jobSpecSchema>;
 // ─── graph runs ─────────────────────────────────────────────────────────────────────────────
 
 /**
- * Session-wide choices for graph runs (DESIGN.md §3.4: selectable per run). A key set here
+ * Session-wide choices for graph runs (docs/design.md §3.4: selectable per run). A key set here
  * overrides what the graph document says; `null` clears it (the document decides again).
  */
 export const graphConfigPatchSchema = z
@@ -385,7 +386,8 @@ export interface PercentileTable {
   byBand: Record<string, Percentiles>;
 }
 
-export const SPAN_OUTCOMES = ['yielded', 'blocked', 'finished', 'failed', 'cancelled'] as const;
+/** A span's `outcome` column indexes this list (`shared/lib/outcomes.ts`). */
+export const SPAN_OUTCOMES = QUANTUM_OUTCOMES;
 
 /**
  * Gantt spans, columnar: entry i of every array describes span i. `cls` indexes `names`
@@ -413,7 +415,7 @@ export interface SpanColumns {
 
 export type GraphRunState = 'starting' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-/** A graph node's states (DESIGN.md §3.4), in the order the app lists them. */
+/** A graph node's states (docs/design.md §3.4), in the order the app lists them. */
 export const NODE_STATES = [
   'pending',
   'ready',
@@ -425,7 +427,7 @@ export const NODE_STATES = [
 ] as const;
 export type NodeStateName = (typeof NODE_STATES)[number];
 
-/** Figures of a finished graph run (DESIGN.md §3.4), ms; over every graph of the run. */
+/** Figures of a finished graph run (docs/design.md §3.4), ms; over every graph of the run. */
 export interface GraphMetricsRow {
   workers: number;
   makespanMs: number;
@@ -510,7 +512,7 @@ export interface JobRow {
 /** Longest `JobRow.error` / `JobRow.result` text a frame carries (rows stay small). */
 export const JOB_ROW_TEXT_MAX = 200;
 
-/** DESIGN.md §3.2: an urgent band waits too long, or some split has waited past starvation. */
+/** docs/design.md §3.2: an urgent band waits too long, or some split has waited past starvation. */
 export interface Alarm {
   /** `stuck-worker`: a split has overrun its quantum by more than `runawayAfterMs`. */
   kind: 'urgent-wait' | 'starvation' | 'stuck-worker';

@@ -1,6 +1,6 @@
 /**
  * The envelopes that carry the protocol (./protocol.ts) between a host and the renderer, the same
- * for both transports (DESIGN.md §6):
+ * for both transports (docs/design.md §6):
  * - browser mode: JSON text messages over one WebSocket (`/ws?token=…`);
  * - Electron: commands through the preload's `window.schedlab.command` (one IPC channel), frames
  *   and snapshots over a `MessagePort` carrying the same host-message envelopes.

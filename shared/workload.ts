@@ -1,5 +1,5 @@
 /**
- * The workload document (DESIGN.md §5): a seed plus either job classes with arrival processes,
+ * The workload document (docs/design.md §5): a seed plus either job classes with arrival processes,
  * a Trino simulation (its SimulationController: task specifications and a timeline), or a graph.
  * Times are milliseconds here (the engine converts to integer nanoseconds).
  *
@@ -22,7 +22,7 @@ import { schemaError } from './schema-error.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
 
-/** Trino's `SplitGenerators` by name (../shared/trino-simulator.md). */
+/** Trino's `SplitGenerators` by name (docs/design.md §9). */
 export const TRINO_GENERATORS = [
   'aggregated',
   'fast-leaf',
@@ -141,7 +141,7 @@ const jobClassSchema = z.strictObject({
   name: z.string().min(1),
   arrival: arrivalSchema,
   tasks: count(MAX_SPLITS_PER_JOB).default(1),
-  /** Splits per task, by kind (DESIGN.md §3.1 admission). */
+  /** Splits per task, by kind (docs/design.md §3.1 admission). */
   splits: z
     .strictObject({
       leaf: z.number().min(0).max(MAX_SPLITS_PER_JOB).int().default(0),

@@ -1,4 +1,4 @@
-// Guards DESIGN.md §2: the layering is a lint error, and engine/core stays pure (no Node, no clock).
+// Guards docs/design.md §2: the layering is a lint error, and engine/core stays pure (no Node, no clock).
 import { ESLint } from 'eslint';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

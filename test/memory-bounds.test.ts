@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PolicyName } from '../shared/config.ts';
 import type { Counters } from '../shared/protocol.ts';
 import { parseWorkload } from '../shared/workload.ts';
-import { createRng } from '../engine/core/workload/rng.ts';
+import { createRng } from '../shared/lib/rng.ts';
 import { liveWorkloads } from '../engine/host/server/live-workloads.ts';
 import { Session } from '../engine/host/session/index.ts';
 import { Executor } from '../engine/runtime/executor/index.ts';

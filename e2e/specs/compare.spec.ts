@@ -60,7 +60,7 @@ test('a graph preset offers graph policies: critical path beats fifo on the diam
   const [fifo, criticalPath] = await makespan.evaluateAll((tds) =>
     tds.map((td) => Number((td as HTMLElement).dataset.value)),
   );
-  // DESIGN.md §5: B is long, so starting it first (critical path) finishes sooner.
+  // docs/design.md §5: B is long, so starting it first (critical path) finishes sooner.
   expect(criticalPath).toBeLessThan(fifo!);
 });
 

@@ -1,5 +1,5 @@
 // The multilevel queue's one big knob, live: changing levelTimeMultiplier is echoed by the engine
-// and moves scheduled time between levels the way DESIGN.md §3.1 says — a larger m gives each
+// and moves scheduled time between levels the way docs/design.md §3.1 says — a larger m gives each
 // busy level more time than the next, so the time-weighted mean level drops.
 import { expect, test } from '../fixtures/app.ts';
 import { activeLevels, meanLevel, openApp, screenshot, setField, view } from './app-helpers.ts';

@@ -1,5 +1,5 @@
 /**
- * `schedlab` (DESIGN.md §2 `engine/cli`): run, compare, presets, serve, bench. Exit codes: 0 on
+ * `schedlab` (docs/design.md §2 `engine/cli`): run, compare, presets, serve, bench. Exit codes: 0 on
  * success, 2 on bad input (one line naming what is wrong), 1 when the engine fails.
  */
 import { isSchedLabError } from '../../shared/errors.ts';

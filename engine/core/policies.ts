@@ -2,6 +2,7 @@
  * The policy factory: builds any `ReadyQueue` by name and applies the engine's knobs to a live
  * one, so the executor can switch policies and retune them without knowing their classes.
  */
+import { bandOf } from '../../shared/lib/priority-bands.ts';
 import { FairQueue, FifoQueue } from './baseline/index.ts';
 import { MultilevelSplitQueue } from './mlfq/multilevel-split-queue.ts';
 import { PriorityPolicy } from './priority/index.ts';
@@ -57,7 +58,7 @@ export function configurePolicy(queue: ReadyQueue<ReadySplit>, knobs: PolicyKnob
 /** The row a split is drawn in (Gantt "level"): MLFQ level, PRIO band, else 0. */
 export function policyLevel(queue: ReadyQueue<ReadySplit>, split: ReadySplit): number {
   if (queue.policy === 'mlfq') return split.priority.level;
-  if (queue.policy === 'priority') return Math.min(4, Math.floor(split.basePriority / 20));
+  if (queue.policy === 'priority') return bandOf(split.basePriority);
   return 0;
 }
 

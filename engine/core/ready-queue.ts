@@ -1,5 +1,5 @@
 /**
- * The one small interface every scheduling policy implements (DESIGN.md §3), so the executor can
+ * The one small interface every scheduling policy implements (docs/design.md §3), so the executor can
  * swap policies live: `drain()` the old queue, `offer(split, now, 'moved')` each split into the
  * new one, nothing lost, nothing duplicated.
  *
@@ -16,7 +16,7 @@ export interface Priority {
 
 /**
  * The entity whose accumulated time decides a split's level: the split itself, its task or its
- * job (DESIGN.md §1). All splits of one group share this object. The executor adds every
+ * job (docs/design.md §1). All splits of one group share this object. The executor adds every
  * quantum's measured time to `scheduledNanos` before it calls `ReadyQueue.charge`.
  */
 export interface FairnessGroup {

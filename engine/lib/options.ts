@@ -2,10 +2,10 @@
  * The options of a `Scheduler` and of one `run`, their defaults and their checks (a bad value is
  * a coded error naming its field).
  */
-import type { ResourceLimits } from 'node:worker_threads';
 import type { EngineConfigPatch } from '../../shared/config.ts';
 import { SchedLabError } from '../../shared/errors.ts';
 import { checkPriority } from '../runtime/executor/job-spec.ts';
+import type { ResourceLimits } from '../runtime/threads/threads-options.ts';
 
 /**
  * Engine settings (shared/config.ts: `policy`, `workers`, `quantumMs`, `levelTimeMultiplier`,

@@ -3,7 +3,7 @@
  * implement it: `threads` (real worker_threads doing real CPU work) and `sim` (a discrete-event
  * simulator with a virtual clock). The executor never knows which one it drives.
  *
- * Semantics of one dispatch (DESIGN.md §4, ../shared/trino-simulator.md):
+ * Semantics of one dispatch (docs/design.md §4, docs/design.md §9):
  * - With `perCallNanos` set (Trino leaf / intermediate splits) a dispatch runs exactly one call of
  *   `min(remaining, perCallNanos)`; the call is atomic, so it may overrun the quantum (measured,
  *   never hidden).
@@ -12,6 +12,7 @@
  * - With `blockedNanosPerCall` set, a call that leaves work undone ends `blocked` for that long:
  *   the worker is free at once and the executor re-offers the split when it wakes.
  */
+import type { QuantumOutcome } from '../../shared/lib/outcomes.ts';
 
 export type KernelName = 'hash' | 'sort' | 'compress' | 'matmul' | 'spin' | 'sleep';
 
@@ -49,7 +50,7 @@ export interface Dispatch {
   readonly doneNanos: number;
 }
 
-export type QuantumOutcome = 'yielded' | 'blocked' | 'finished' | 'failed' | 'cancelled';
+export type { QuantumOutcome } from '../../shared/lib/outcomes.ts';
 
 export interface QuantumEnd {
   readonly splitId: number;

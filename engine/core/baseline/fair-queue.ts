@@ -1,5 +1,5 @@
 /**
- * The `fair` baseline (DESIGN.md §3.3), CFS-like: the fairness group with the least virtual
+ * The `fair` baseline (docs/design.md §3.3), CFS-like: the fairness group with the least virtual
  * runtime goes first (ties to the lower sequence of the groups' next splits); within a group,
  * splits take turns in arrival order, so a re-offered split goes behind its siblings.
  *

@@ -1,5 +1,5 @@
 /**
- * The `fifo` baseline (DESIGN.md §3.3): splits run in the order they were offered; a re-offered
+ * The `fifo` baseline (docs/design.md §3.3): splits run in the order they were offered; a re-offered
  * split goes to the back. A doubly linked list indexed by split id gives O(1) offer, take and
  * remove with no tombstones; nodes are reused while their split is away (see `SplitIndex`).
  */

@@ -1,5 +1,5 @@
 /**
- * Graph compilation (DESIGN.md §3.4): validates an `IndexedGraph` — not empty, endpoints in
+ * Graph compilation (docs/design.md §3.4): validates an `IndexedGraph` — not empty, endpoints in
  * range, acyclic (the error names the nodes of one cycle) — and computes, in typed arrays, what
  * every executor needs: in-degrees, successors in CSR form, a topological order, b-levels
  * (cost + max b-level of the successors = the critical-path rank), total work and critical path.

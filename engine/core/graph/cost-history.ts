@@ -1,5 +1,5 @@
 /**
- * Node costs from measured history (DESIGN.md §3.4: "costs come from the node spec or from
+ * Node costs from measured history (docs/design.md §3.4: "costs come from the node spec or from
  * measured history"): an exponentially weighted average of each node's measured running time,
  * keyed by node id, bounded (the oldest key is evicted first). `withCosts` re-ranks a compiled
  * graph with such estimates so `sjf`, `ljf` and `critical-path` order by what nodes really take.

@@ -1,5 +1,5 @@
 /**
- * Graph generators (DESIGN.md §5): Taskflow's benchmark shapes, seeded random DAGs and the
+ * Graph generators (docs/design.md §5): Taskflow's benchmark shapes, seeded random DAGs and the
  * `diamond` that separates FIFO from critical-path scheduling. Each builds an `IndexedGraph`
  * directly in typed arrays; same spec and seed → the same graph.
  */
@@ -7,7 +7,7 @@ import type { GeneratorSpec, GraphKernel } from '../../../shared/graph.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { MAX_GRAPH_EDGES } from '../../../shared/limits.ts';
 import { msToNanos, type IndexedGraph } from './indexed-graph.ts';
-import { mulberry32 } from './prng.ts';
+import { mulberry32 } from '../../../shared/lib/rng.ts';
 
 /**
  * Graphs beyond this many edges are refused rather than exhausting memory (the schema refuses
@@ -175,7 +175,7 @@ function erdosRenyi(n: number, p: number, seed: number): Shape {
 
 /**
  * A → {C1..Cw, B}, {C1..Cw, B} → D, Ci → Ei; B is long. The short branches are listed first, so
- * FIFO starts them before B and D waits; critical-path starts B at once (DESIGN.md §5).
+ * FIFO starts them before B and D waits; critical-path starts B at once (docs/design.md §5).
  */
 function diamond(width: number, longCostMs: number): Shape {
   const c = (i: number) => (width === 1 ? 'C' : `C${i + 1}`);

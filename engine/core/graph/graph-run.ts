@@ -1,5 +1,5 @@
 /**
- * Pure run state of one graph under a central executor (DESIGN.md §3.4). The executor asks
+ * Pure run state of one graph under a central executor (docs/design.md §3.4). The executor asks
  * `next(now)` for a node to dispatch and reports each attempt's end with `succeeded`, `failed`
  * or `cancelled`; the run keeps per-node dependency counters, node states (see `node-state.ts`),
  * the policy-ordered ready queue, retries and the error mode. Time is passed in (ns).

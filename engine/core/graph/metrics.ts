@@ -1,5 +1,5 @@
 /**
- * The figures every graph run reports (DESIGN.md §3.4): with makespan T, total work W, critical
+ * The figures every graph run reports (docs/design.md §3.4): with makespan T, total work W, critical
  * path CP and p workers, LB = max(W/p, CP) bounds any schedule from below, and Graham's bound
  * T ≤ W/p + (1 − 1/p)·CP holds for every greedy list schedule without overhead — so a
  * `grahamRatio` above 1 means the executor left workers idle while work was ready.

@@ -1,5 +1,5 @@
 /**
- * Lifecycle of a graph node in a run (DESIGN.md §3.4):
+ * Lifecycle of a graph node in a run (docs/design.md §3.4):
  *
  *   pending ──→ ready ──→ running ──→ succeeded
  *      │          │          ├──────→ failed      (retries exhausted)

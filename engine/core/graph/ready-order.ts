@@ -1,6 +1,6 @@
 /**
  * The central executor's ready queue for graph nodes, ordered by the graph policy
- * (DESIGN.md §3.4). A binary heap of node indices over typed arrays, keyed by (primary, sequence):
+ * (docs/design.md §3.4). A binary heap of node indices over typed arrays, keyed by (primary, sequence):
  * the sequence is the order nodes became ready, so equal keys stay FIFO (and `lifo` is the
  * negated sequence). Capacity is the node count: a node is queued at most once at a time.
  */

@@ -1,5 +1,5 @@
 /**
- * The multilevel split queue's knobs (DESIGN.md §3.1) and their validation. Every knob is live:
+ * The multilevel split queue's knobs (docs/design.md §3.1) and their validation. Every knob is live:
  * the queue re-validates on each setter, and a rejected value leaves the old one in place.
  */
 import { SchedLabError, invalidConfig } from '../../../shared/errors.ts';

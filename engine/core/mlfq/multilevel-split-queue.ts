@@ -1,5 +1,5 @@
 /**
- * Trino's `MultilevelSplitQueue` (DESIGN.md §3.1): five levels of splits, each a heap ordered by
+ * Trino's `MultilevelSplitQueue` (docs/design.md §3.1): five levels of splits, each a heap ordered by
  * `(levelPriority, sequence)`. A fairness group's accumulated scheduled time decides its level;
  * `poll` serves the level furthest behind its target share (each busy level gets m times the time
  * of the next), so short work runs first without starving long work.

@@ -1,5 +1,5 @@
 /**
- * Aging against starvation (DESIGN.md §3.2), a pure function of the time passed in:
+ * Aging against starvation (docs/design.md §3.2), a pure function of the time passed in:
  *
  *   effective = base − min(agingCap, floor(max(0, wait − agingAfter) / agingStep)),  never < 0
  *

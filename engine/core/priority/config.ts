@@ -1,11 +1,11 @@
 /**
- * Knobs of the PRIO queue (DESIGN.md §3.2). Every knob is live: `configure(partial)` validates the
+ * Knobs of the PRIO queue (docs/design.md §3.2). Every knob is live: `configure(partial)` validates the
  * whole partial first (a coded `INVALID_CONFIG` error naming the field) and only then applies it,
  * so a bad value never leaves the queue half-changed.
  */
 import { invalidConfig } from '../../../shared/errors.ts';
 import type { AgingKnobs } from './aging.ts';
-import { PRIORITY_MAX } from './bands.ts';
+import { PRIORITY_MAX } from '../../../shared/lib/priority-bands.ts';
 
 const SECOND = 1_000_000_000;
 

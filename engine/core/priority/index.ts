@@ -1,14 +1,6 @@
-// PRIO (DESIGN.md §3.2): the queue, its policy adapter, aging, bands, retries and lifecycle.
+// PRIO (docs/design.md §3.2): the queue, its policy adapter, aging, bands, retries and lifecycle.
 export { agingBoost, effectivePriority, type AgingKnobs } from './aging.ts';
-export {
-  assertPriority,
-  BAND_COUNT,
-  bandLabel,
-  bandOf,
-  isValidPriority,
-  PRIORITY_MAX,
-  PRIORITY_MIN,
-} from './bands.ts';
+export { assertPriority, isValidPriority } from './bands.ts';
 export { DEFAULT_PRIORITY_QUEUE_CONFIG, type PriorityQueueConfig } from './config.ts';
 export type { TaskId } from './queued-task.ts';
 export {

@@ -1,5 +1,5 @@
 /**
- * PRIO as a `ReadyQueue` (DESIGN.md §3.2), so the executor can run it, swap it live and report it.
+ * PRIO as a `ReadyQueue` (docs/design.md §3.2), so the executor can run it, swap it live and report it.
  * Orders splits by `split.basePriority` aged from `split.readySince`:
  *  - offer `'new'` and `'retry'` start the aging clock at `now` (a retried split must not keep the
  *    boost it earned before it failed); `'requeue'`, `'woken'` and `'moved'` keep it;
@@ -8,7 +8,7 @@
  * Telemetry rows are the five base-priority bands: a job's band is its class, whatever its aging.
  */
 import type { LevelStat, OfferReason, ReadyQueue, ReadySplit } from '../ready-queue.ts';
-import { BAND_COUNT, bandLabel, bandOf } from './bands.ts';
+import { BAND_COUNT, bandLabel, bandOf } from '../../../shared/lib/priority-bands.ts';
 import {
   DEFAULT_PRIORITY_QUEUE_CONFIG,
   mergeConfig,

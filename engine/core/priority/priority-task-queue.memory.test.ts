@@ -1,4 +1,4 @@
-// What the typed-array layout must not change about the queue (DESIGN.md §3.2): memory follows the
+// What the typed-array layout must not change about the queue (docs/design.md §3.2): memory follows the
 // live count back down, slots and sequences are reused or renumbered invisibly, and the quota
 // index never mistakes a reused slot for the task that used to hold it.
 import { describe, expect, it } from 'vitest';

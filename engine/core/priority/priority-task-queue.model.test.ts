@@ -1,10 +1,10 @@
-// Model check (DESIGN.md §3.2): under random push / pop / remove / updatePriority / bulkPush / tick
+// Model check (docs/design.md §3.2): under random push / pop / remove / updatePriority / bulkPush / tick
 // / compact sequences the queue behaves exactly like a sorted array of its live tasks, ordered by
 // (effective priority, arrival), and the heap never holds more tombstones than compaction allows.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { effectivePriority, type AgingKnobs } from './aging.ts';
-import { bandOf } from './bands.ts';
+import { bandOf } from '../../../shared/lib/priority-bands.ts';
 import { PriorityTaskQueue } from './priority-task-queue.ts';
 
 interface ModelTask {

@@ -1,5 +1,5 @@
 /**
- * PRIO's queue (DESIGN.md §3.2): a binary heap of `[effectivePriority, sequence, id]` entries plus
+ * PRIO's queue (docs/design.md §3.2): a binary heap of `[effectivePriority, sequence, id]` entries plus
  * an index `id → entry`. Smaller priority = more urgent; equal priorities leave in arrival order.
  *
  * Layout, for speed at 100k+ tasks: each task lives in a numbered slot of a `SlotTable` (a

@@ -1,4 +1,4 @@
-/** The PRIO queue's argument checks and errors (DESIGN.md §3.2), each naming its field. */
+/** The PRIO queue's argument checks and errors (docs/design.md §3.2), each naming its field. */
 import { SchedLabError } from '../../../shared/errors.ts';
 import { assertPriority } from './bands.ts';
 import type { TaskId } from './queued-task.ts';

@@ -1,6 +1,6 @@
 import { SchedLabError } from '../../../shared/errors.ts';
 
-/** A push beyond `maxQueued` (DESIGN.md §3.2): rejected loudly, counted, never dropped silently. */
+/** A push beyond `maxQueued` (docs/design.md §3.2): rejected loudly, counted, never dropped silently. */
 export class QueueFullError extends SchedLabError {
   readonly maxQueued: number;
 

@@ -1,4 +1,4 @@
-/** The ids the PRIO queue accepts and the snapshot it hands out (DESIGN.md §3.2). */
+/** The ids the PRIO queue accepts and the snapshot it hands out (docs/design.md §3.2). */
 export type TaskId = number | string;
 
 /** What the queue hands out: a snapshot, never its internal state. */

@@ -1,5 +1,5 @@
 /**
- * Index for the quota alternative to aging (DESIGN.md §3.2): one min-heap per priority band of
+ * Index for the quota alternative to aging (docs/design.md §3.2): one min-heap per priority band of
  * `(sequence, slot)` pairs, ordered by sequence (arrival order). It answers "the oldest live task
  * of a band below B" in O(log n) amortized; it exists only while `quotaBurst > 0`, so the plain
  * push/pop path pays nothing for it otherwise.
@@ -8,7 +8,7 @@
  * same sequence in that same band. A slot number can be reused (even by the same task after a
  * re-key), so the check is on what the slot holds now, never on the slot alone.
  */
-import { BAND_COUNT, bandOf } from './bands.ts';
+import { BAND_COUNT, bandOf } from '../../../shared/lib/priority-bands.ts';
 import type { SlotTable } from './slot-table.ts';
 import { priorityOfKey, sequenceOfKey } from './task-key.ts';
 

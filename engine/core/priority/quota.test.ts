@@ -1,4 +1,4 @@
-// The quota alternative to aging (DESIGN.md §3.2): after `quotaBurst` consecutive dequeues from
+// The quota alternative to aging (docs/design.md §3.2): after `quotaBurst` consecutive dequeues from
 // the top band, the next dequeue takes the oldest entry of a lower band.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Retries of a failed PRIO task (DESIGN.md §3.2): at most `maxRetries`, each after a deterministic
+ * Retries of a failed PRIO task (docs/design.md §3.2): at most `maxRetries`, each after a deterministic
  * exponential backoff `min(backoffCapNanos, backoffBaseNanos · backoffFactor^(retry − 1))`. No
  * jitter: the simulator must replay a run exactly, and a single engine has no herd to spread.
  */

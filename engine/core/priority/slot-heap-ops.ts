@@ -1,6 +1,6 @@
 /**
  * The O(n) passes the PRIO queue runs over its heap, slot table and id index together; the queue
- * decides when (DESIGN.md §3.2 bounds) and rebuilds its quota index afterwards.
+ * decides when (docs/design.md §3.2 bounds) and rebuilds its quota index afterwards.
  */
 import type { IdIndex } from './id-index.ts';
 import type { KeyHeap } from './key-heap.ts';

@@ -1,5 +1,5 @@
 /**
- * The lifecycle of one PRIO task (DESIGN.md §3.2).
+ * The lifecycle of one PRIO task (docs/design.md §3.2).
  *
  * States: pending, running, succeeded, failed, retrying, cancelled, rejected.
  * Legal transitions:

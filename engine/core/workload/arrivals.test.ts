@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { arrivals } from './arrivals.ts';
 import { drawJob } from './jobs.ts';
-import { createRng } from './rng.ts';
+import { createRng } from '../../../shared/lib/rng.ts';
 import { parseWorkload } from '../../../shared/workload.ts';
 
 function all(c: { next(): number | null }): number[] {

@@ -4,7 +4,7 @@
  * has happened.
  */
 import type { Arrival } from '../../../shared/workload.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../../../shared/lib/rng.ts';
 
 const MS = 1_000_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleNanos } from './distributions.ts';
-import { createRng } from './rng.ts';
+import { createRng } from '../../../shared/lib/rng.ts';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 

@@ -3,7 +3,7 @@
  * nanoseconds, the engine's unit; the document speaks milliseconds.
  */
 import type { Distribution } from '../../../shared/workload.ts';
-import { type Rng, uniform } from './rng.ts';
+import { type Rng, uniform } from '../../../shared/lib/rng.ts';
 import {
   intermediateScheduledNanos,
   intermediateWallNanos,

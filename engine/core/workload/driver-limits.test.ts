@@ -4,7 +4,7 @@ import { parseWorkload } from '../../../shared/workload.ts';
 import { checkTaskDriverLimits } from './driver-limits.ts';
 import { drawJob } from './jobs.ts';
 import { loadPreset } from './presets/index.ts';
-import { createRng } from './rng.ts';
+import { createRng } from '../../../shared/lib/rng.ts';
 
 const workload = (maxDriversPerTask: number) =>
   parseWorkload({

@@ -5,7 +5,7 @@
  */
 import type { JobClass, TrinoSpec, WorkSpec } from '../../../shared/workload.ts';
 import { sampleNanos } from './distributions.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../../../shared/lib/rng.ts';
 import { generateSplit, simpleSplit, type SplitCost } from './trino-generators.ts';
 
 const MS = 1_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from './rng.ts';
+import { createRng } from '../../../shared/lib/rng.ts';
 import {
   generateSplit,
   leafPerCallNanos,

@@ -1,5 +1,5 @@
 /**
- * Trino's `SplitGenerators` (../shared/trino-simulator.md), as pure functions of a seeded Rng.
+ * Trino's `SplitGenerators` (docs/design.md §9), as pure functions of a seeded Rng.
  * Every draw is "u uniform in [origin, bound), then a value uniform in the range that u selects",
  * exactly like `ThreadLocalRandom.nextDouble(origin, bound)` / `nextLong(lo, hi)` in Trino.
  *
@@ -7,7 +7,7 @@
  * separated by blocks of `blocked / numQuanta`), not Trino's swapped constructor arguments.
  */
 import type { TrinoGeneratorName } from '../../../shared/workload.ts';
-import { type Rng, uniform, uniformInt } from './rng.ts';
+import { type Rng, uniform, uniformInt } from '../../../shared/lib/rng.ts';
 
 const US = 1_000;
 const MS = 1_000_000;
@@ -94,7 +94,7 @@ export function intermediateWallNanos(rng: Rng): number {
   return pick(rng, 0, 1, INTER_WALL, INTER_WALL_LAST);
 }
 
-/** u ranges (total, per call) of the leaf generators (the table in trino-simulator.md). */
+/** u ranges (total, per call) of the leaf generators (the table in docs/design.md §9). */
 const LEAF_RANGES: Record<
   Exclude<TrinoGeneratorName, 'intermediate'>,
   [number, number, number, number]

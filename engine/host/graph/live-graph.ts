@@ -1,5 +1,5 @@
 /**
- * One graph run inside a live session (DESIGN.md §3.4): its graphs run one after the other on
+ * One graph run inside a live session (docs/design.md §3.4): its graphs run one after the other on
  * the chosen executor, and frames see it as it goes (`section()`, `drainSpans()`).
  *
  * Sharing the workers: the run gets its own backend (`central`) or work-stealing pool

@@ -5,6 +5,7 @@
  * the node index, `level` 0, `cls` the run's name, and `node` the node's id (both interned).
  */
 import { SPAN_OUTCOMES, type SpanColumns } from '../../../shared/protocol.ts';
+import { Ring } from '../../../shared/lib/ring.ts';
 import type { QuantumOutcome } from '../../runtime/backend.ts';
 
 export interface BufferedSpan {
@@ -18,40 +19,27 @@ export interface BufferedSpan {
 }
 
 export class SpanBuffer {
-  private readonly ring: (BufferedSpan | undefined)[];
-  private head = 0;
-  private size = 0;
-  /** Spans lost because no frame took them in time (cumulative). */
+  private readonly ring: Ring<BufferedSpan>;
+  /** Spans lost because no frame took them in time (cumulative, across drains). */
   dropped = 0;
 
   constructor(readonly capacity: number) {
-    this.ring = new Array<BufferedSpan | undefined>(capacity);
+    this.ring = new Ring(capacity);
   }
 
   push(span: BufferedSpan): void {
-    if (this.capacity === 0) {
-      this.dropped++;
-      return;
-    }
-    if (this.size === this.capacity) {
-      this.head = (this.head + 1) % this.capacity;
-      this.size--;
-      this.dropped++;
-    }
-    this.ring[(this.head + this.size) % this.capacity] = span;
-    this.size++;
+    if (this.ring.size === this.capacity) this.dropped++;
+    this.ring.push(span);
   }
 
   forEach(fn: (span: BufferedSpan) => void): void {
-    for (let k = 0; k < this.size; k++) fn(this.ring[(this.head + k) % this.capacity]!);
+    for (let k = 0; k < this.ring.size; k++) fn(this.ring.at(k)!);
   }
 
   /** Moves every buffered span into `columns` (whose other spans get node −1). */
   drainInto(columns: SpanColumns, runName: string, jobId: number): void {
     this.copyInto(columns, runName, jobId);
-    this.ring.fill(undefined);
-    this.head = 0;
-    this.size = 0;
+    this.ring.clear();
   }
 
   /** Adds the buffered spans, oldest first, to `columns` and keeps them. */
@@ -67,8 +55,8 @@ export class SpanBuffer {
     };
     const node = columns.node ?? new Array<number>(columns.count).fill(-1);
     const cls = intern(runName);
-    for (let k = 0; k < this.size; k++) {
-      const s = this.ring[(this.head + k) % this.capacity]!;
+    for (let k = 0; k < this.ring.size; k++) {
+      const s = this.ring.at(k)!;
       columns.worker.push(s.workerId);
       columns.start.push(s.startNanos);
       columns.end.push(s.endNanos);

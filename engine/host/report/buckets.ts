@@ -1,5 +1,5 @@
 /**
- * Trino's simulator histograms (../shared/trino-simulator.md): buckets 0 / 1 s / 10 s / 60 s /
+ * Trino's simulator histograms (docs/design.md §9): buckets 0 / 1 s / 10 s / 60 s /
  * 300 s / 1 h / 1 d. Trino's printer drops values past the last bucket; here the last bucket is
  * open-ended (≥ 1 d), so every value is counted.
  */

@@ -1,5 +1,5 @@
 /**
- * Compare: the same seeded workload, once per config, on the simulator (DESIGN.md §7 Compare
+ * Compare: the same seeded workload, once per config, on the simulator (docs/design.md §7 Compare
  * view; `schedlab compare`). Runs are sequential and deterministic, so a difference between
  * columns is the configs' doing, nothing else's.
  */

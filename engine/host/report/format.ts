@@ -1,7 +1,7 @@
 /**
  * The human summary of a run: header, per-class outcomes and latency/wait percentiles, per-level
  * scheduled time, and for Trino's experiments the simulator's status lines and summary
- * (../shared/trino-simulator.md): completed tasks and splits per level, histograms of processed
+ * (docs/design.md §9): completed tasks and splits per level, histograms of processed
  * and wait time by level and by spec (buckets 0 / 1 s / 10 s / 60 s / 300 s / 1 h / 1 d+), and
  * per spec its tasks, splits per task, required, scheduled and wait time.
  */

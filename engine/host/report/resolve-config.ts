@@ -84,7 +84,7 @@ function timeScaleError(error: z.ZodError, timeScale: number): SchedLabError {
 
 /**
  * A task's level from its scheduled time (backend ns), by the executor's own thresholds (the
- * config's ms converted exactly as the executor converts them) and rule (DESIGN.md §3.1).
+ * config's ms converted exactly as the executor converts them) and rule (docs/design.md §3.1).
  */
 export function levelFunction(config: EngineConfig): (scheduledNanos: number) => number {
   const thresholds = toSettings(config).levelThresholdsNanos;

@@ -1,5 +1,5 @@
 /**
- * Graph workloads (DESIGN.md §3.4, §5): each graph document of the workload runs in turn on the
+ * Graph workloads (docs/design.md §3.4, §5): each graph document of the workload runs in turn on the
  * graph engineer's executors — the central executor over the run's backend (`sim` or `threads`),
  * or the work-stealing executor (`threads` only). The report's `dag` section is that of the runs
  * composed in sequence (W and CP add up), and each graph's own figures are listed in `dags`.
@@ -25,7 +25,6 @@ import { TraceWindow } from '../trace/trace-window.ts';
 import type { ClassReport } from './class-stats.ts';
 import { GraphProgressTap, type GraphProgress } from './graph-progress.ts';
 import { ms3, round3, type DagReport, type RunReport } from './report.ts';
-import type { BackendKind } from './resolve-config.ts';
 
 export interface GraphOutcome {
   dag: DagReport;

@@ -8,8 +8,8 @@
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { Workload } from '../../../shared/workload.ts';
+import { createRng } from '../../../shared/lib/rng.ts';
 import { chargedShares } from '../../../shared/protocol.ts';
-import { createRng } from '../../core/workload/rng.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { SimBackend } from '../../runtime/sim/sim-backend.ts';
 import { ThreadsBackend } from '../../runtime/threads/threads-backend.ts';

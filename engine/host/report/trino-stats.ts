@@ -1,5 +1,5 @@
 /**
- * What Trino's simulator prints (../shared/trino-simulator.md): a status line per second of
+ * What Trino's simulator prints (docs/design.md §9): a status line per second of
  * workload time (kept in a bounded ring), and a summary — completed tasks and splits per level,
  * histograms of processed and wait time by level and by spec, and per spec its tasks, splits per
  * task, required, scheduled and wait time.

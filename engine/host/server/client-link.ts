@@ -1,6 +1,6 @@
 /**
  * One connected client of a host: reads its command messages, answers each, and streams frames
- * to it without ever building a backlog (DESIGN.md §6).
+ * to it without ever building a backlog (docs/design.md §6).
  *
  * Coalescing: while the socket holds more than `highWaterBytes` unsent, a new frame is not sent;
  * it waits as the one pending frame, and a newer frame replaces it (the replaced frame is counted

@@ -1,5 +1,5 @@
 /**
- * The one Content-Security-Policy of the app (DESIGN.md §7), for the browser-mode page (HTTP
+ * The one Content-Security-Policy of the app (docs/design.md §7), for the browser-mode page (HTTP
  * header) and the Electron window (protocol response header). Scripts only from our own origin,
  * no eval, no plugins, no framing, no forms; styles may be inline because charting libraries set
  * them; `connect` only to our own host (plus the explicit WebSocket origin in browser mode,

@@ -14,11 +14,10 @@
  * `graphPolicy`, `executor` and `graphErrorMode` for that run. Starting any workload cancels a
  * graph still running.
  */
-import { SchedLabError } from '../../../shared/errors.ts';
 import { graphConfigPatchSchema } from '../../../shared/protocol.ts';
 import { parseWorkload, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
-import { createRng } from '../../core/workload/rng.ts';
+import { createRng } from '../../../shared/lib/rng.ts';
 import { zodToError } from '../../runtime/executor/index.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';

@@ -1,5 +1,5 @@
 /**
- * Browser mode (DESIGN.md §6–7): the built renderer over HTTP and the protocol over one WebSocket
+ * Browser mode (docs/design.md §6–7): the built renderer over HTTP and the protocol over one WebSocket
  * per client, bound to 127.0.0.1 only. A random token in the printed URL guards the page and the
  * socket: a request without it (or with a wrong one) gets 401, so another local user's browser
  * tab cannot drive the engine.

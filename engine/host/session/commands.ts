@@ -1,5 +1,5 @@
 /**
- * Command validation (DESIGN.md §6): a message is checked against the zod schemas of
+ * Command validation (docs/design.md §6): a message is checked against the zod schemas of
  * shared/protocol.ts before anything acts on it. Not an object or no `type` → `BAD_MESSAGE`;
  * an unknown `type` → `UNKNOWN_COMMAND`; a known command of the wrong shape → `BAD_MESSAGE`
  * naming the field (`job.tasks[0].splits`); a `configure` value out of range → `INVALID_CONFIG`

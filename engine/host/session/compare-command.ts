@@ -1,5 +1,5 @@
 /**
- * The `compare` command (DESIGN.md §7 Compare view): one seeded workload, once per config, each
+ * The `compare` command (docs/design.md §7 Compare view): one seeded workload, once per config, each
  * on a fresh simulator of its own — the live session's executor and clock are never touched.
  * On a graph workload a column's `policy` is the graph ready-queue policy (`withGraphOverrides`,
  * as `schedlab compare` does). A simulated run is synchronous, so the duration is bounded

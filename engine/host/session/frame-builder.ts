@@ -1,5 +1,5 @@
 /**
- * Builds telemetry frames (DESIGN.md §6) from an executor: each frame carries what changed since
+ * Builds telemetry frames (docs/design.md §6) from an executor: each frame carries what changed since
  * the previous one (spans, events) and the state now (levels, workers, counters, percentiles,
  * fairness, utilization, config). Spans and events come from the executor's bounded rings; what
  * a ring overwrote before a frame could carry it is counted (`spansDropped`, `eventsDropped`),

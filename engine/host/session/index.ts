@@ -6,5 +6,5 @@ export {
   type WorkloadHandler,
 } from './session.ts';
 export { parseCommand, errorInfo } from './commands.ts';
-export { LatencyStats, bandLabelOf } from './stats.ts';
+export { LatencyStats } from './stats.ts';
 export { FrameBuilder, type AlarmThresholds, type FrameBuilderOptions } from './frame-builder.ts';

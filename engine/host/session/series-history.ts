@@ -5,7 +5,7 @@
  * the capacity: one small point per slot, overwritten in place.
  */
 import { historyPoint, type Frame, type HistoryPoint } from '../../../shared/protocol.ts';
-import { Ring } from '../../runtime/executor/index.ts';
+import { Ring } from '../../../shared/lib/ring.ts';
 
 export class SeriesHistory {
   private readonly ring: Ring<HistoryPoint>;

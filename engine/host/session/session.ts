@@ -1,5 +1,5 @@
 /**
- * A running engine session (DESIGN.md §6): an executor over a backend, the telemetry it feeds and
+ * A running engine session (docs/design.md §6): an executor over a backend, the telemetry it feeds and
  * the command surface every host (Electron main, browser-mode server, CLI) drives. Frames are
  * built at `frameHz` — on the wall clock for `threads`, per virtual interval for `sim` (which the
  * live loop advances at `speed` × real time, or `advance()` steps as fast as it can).
@@ -84,7 +84,7 @@ export class Session {
   readonly frameHz: number;
   speed: number | 'max';
   workloads: WorkloadHandler | undefined;
-  /** Graph runs (DESIGN.md §3.4): config, the current run, its frames section. */
+  /** Graph runs (docs/design.md §3.4): config, the current run, its frames section. */
   readonly graphs: SessionGraphs;
   private readonly frames: FrameBuilder;
   /** The charts' window of frame series, for snapshots. */

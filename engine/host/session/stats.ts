@@ -15,6 +15,7 @@
  * of a split for a worker, recorded when the wait ends, plus — in each read — the waits still in
  * progress up to now. Latency is submit → end of succeeded jobs, as in the report.
  */
+import { bandLabelOf } from '../../../shared/lib/priority-bands.ts';
 import {
   STATS_WINDOW_SECONDS,
   type Percentiles,
@@ -27,11 +28,6 @@ export const SLICE_SECONDS = 10;
 const SLICE_NANOS = SLICE_SECONDS * 1e9;
 /** Slices a read covers: the current one and those before it within the window. */
 const SLICES = Math.round(STATS_WINDOW_SECONDS / SLICE_SECONDS);
-const BAND_LABELS = ['p0-19', 'p20-39', 'p40-59', 'p60-79', 'p80-100'];
-
-export function bandLabelOf(priority: number): string {
-  return BAND_LABELS[Math.min(4, Math.max(0, Math.floor(priority / 20)))]!;
-}
 
 /** A wait still in progress: its class, base priority and how long it has lasted (ns). */
 export interface OpenSample {

@@ -1,11 +1,12 @@
 /**
- * A bounded window of what a trace shows (DESIGN.md §6): the most recent spans in a ring, so a
+ * A bounded window of what a trace shows (docs/design.md §6): the most recent spans in a ring, so a
  * long run keeps the last `capacity` quanta and counts what it dropped, and counter samples over
  * the same stretch of time — a counter track that runs on for minutes before the first slice, or
  * starts after it, would misread as the queue the slices ran under. Spans are fed from the
  * executor's span ring (columnar reads, shared/protocol.ts `SpanColumns`).
  */
 import { SPAN_OUTCOMES, type SpanColumns } from '../../../shared/protocol.ts';
+import { Ring } from '../../../shared/lib/ring.ts';
 
 export interface TraceSpan {
   worker: number;
@@ -29,31 +30,6 @@ export interface CounterSample {
   scheduledNanos: readonly number[];
   chargedNanos?: readonly number[];
   labels?: readonly string[];
-}
-
-class Ring<T> {
-  private readonly items: T[] = [];
-  private written = 0;
-  constructor(readonly capacity: number) {}
-  push(x: T): void {
-    if (this.items.length < this.capacity) this.items.push(x);
-    else this.items[this.written % this.capacity] = x;
-    this.written++;
-  }
-  get dropped(): number {
-    return Math.max(0, this.written - this.capacity);
-  }
-  /** The element pushed longest ago that is still held. */
-  oldest(): T | undefined {
-    return this.items.length < this.capacity
-      ? this.items[0]
-      : this.items[this.written % this.capacity];
-  }
-  toArray(): T[] {
-    if (this.items.length < this.capacity) return [...this.items];
-    const i = this.written % this.capacity;
-    return [...this.items.slice(i), ...this.items.slice(0, i)];
-  }
 }
 
 /**

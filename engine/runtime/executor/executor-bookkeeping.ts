@@ -1,5 +1,5 @@
 /**
- * How jobs, tasks and splits come and go (DESIGN.md §4): jobs are submitted and tasks topped up
+ * How jobs, tasks and splits come and go (docs/design.md §4): jobs are submitted and tasks topped up
  * and closed here, each spec checked first (job-spec.ts). A split is created `queued`, or
  * `waiting` when it is a leaf that must pass Trino's admission first (admission.ts); it ends
  * terminal (lifecycle.ts), or `cancelling` while it still runs on a worker. Each ending settles

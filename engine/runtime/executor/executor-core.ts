@@ -1,5 +1,5 @@
 /**
- * The executor's loop (DESIGN.md §4): whenever a worker is idle and a split is ready it takes one
+ * The executor's loop (docs/design.md §4): whenever a worker is idle and a split is ready it takes one
  * and dispatches it for one quantum; when the quantum ends it charges the time to the split and its
  * fairness groups, tells the policy, records a Gantt span, then re-offers, parks (blocked),
  * finishes, fails or retries the split. Arrivals, admission and endings are the layer below

@@ -1,5 +1,5 @@
 /**
- * What every layer of the executor shares (DESIGN.md §4): its records, counters, queue and
+ * What every layer of the executor shares (docs/design.md §4): its records, counters, queue and
  * backend, and the few moves all of them make — a split's state change (checked against
  * lifecycle.ts, counted per state), a timeline marker, the aging ticker.
  *

@@ -1,5 +1,5 @@
 /**
- * The executor's public surface (DESIGN.md §4): control jobs and read the executor's state.
+ * The executor's public surface (docs/design.md §4): control jobs and read the executor's state.
  * Beneath it, one layer a concept (executor-state.ts lists them): live reconfiguration
  * (`configure`, live-reconfig.ts), the dispatch loop and quantum ends (executor-core.ts),
  * submitting, admission and endings (`submitJob`, `addSplits`, `closeTask`:

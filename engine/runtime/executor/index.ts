@@ -9,5 +9,5 @@ export {
 } from './executor.ts';
 export type { JobSpec, SplitSpec, TaskSpec } from './job-spec.ts';
 export { SPLIT_STATE_NAMES, type JobState } from './lifecycle.ts';
-export { SpanRing, EventRing, Ring, outcomeName, type SpanRead } from './rings.ts';
+export { SpanRing, EventRing, type SpanRead } from './rings.ts';
 export { toNanos, toSettings, mergeConfig, zodToError, type EngineSettings } from './settings.ts';

@@ -4,7 +4,7 @@
  * and `drain()` waiters. Every job passes through `end` or `reject` exactly once.
  */
 import { clip, resultText } from './job-text.ts';
-import { Ring } from './rings.ts';
+import { Ring } from '../../../shared/lib/ring.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import type { JobRow } from '../../../shared/protocol.ts';
 import {

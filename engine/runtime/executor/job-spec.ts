@@ -1,5 +1,5 @@
 /**
- * What callers hand the executor (DESIGN.md §1): a job of tasks of splits. Checked at the door
+ * What callers hand the executor (docs/design.md §1): a job of tasks of splits. Checked at the door
  * with errors naming the field (`tasks[0].splits[2].work.totalNanos`), then trusted inside.
  */
 import { SchedLabError } from '../../../shared/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Live reconfiguration (DESIGN.md §4): every knob changes through `configure` while jobs run,
+ * Live reconfiguration (docs/design.md §4): every knob changes through `configure` while jobs run,
  * without losing or duplicating a split. A policy switch drains the old queue into the new one
  * (`'moved'`), a fairness change re-points groups, a shorter quantum cuts the running ones. Each
  * change is recorded as an event with its backend time.

@@ -1,5 +1,5 @@
 /**
- * The executor's records of jobs, tasks and splits (DESIGN.md §1). A split record is what the
+ * The executor's records of jobs, tasks and splits (docs/design.md §1). A split record is what the
  * policy queues (`ReadySplit`); its job and task are fairness groups themselves, and it has its
  * own, so switching fairness (split | task | query) only re-points `group`, every group having
  * accumulated all its time. A job submitted for a tenant (`JobSpec.tenant`, the library's

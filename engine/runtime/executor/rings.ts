@@ -4,24 +4,9 @@
  * Readers keep a cursor (total written so far); what the ring overwrote before a reader got to
  * it is reported as dropped, never silently lost.
  */
-import { SPAN_OUTCOMES, type EngineEvent, type SpanColumns } from '../../../shared/protocol.ts';
-import type { QuantumOutcome } from '../backend.ts';
-
-/** Index of `SPAN_OUTCOMES`; a switch, not a keyed lookup: it runs once per quantum. */
-function outcomeIndex(outcome: QuantumOutcome): number {
-  switch (outcome) {
-    case 'yielded':
-      return 0;
-    case 'blocked':
-      return 1;
-    case 'finished':
-      return 2;
-    case 'failed':
-      return 3;
-    case 'cancelled':
-      return 4;
-  }
-}
+import { outcomeIndex, type QuantumOutcome } from '../../../shared/lib/outcomes.ts';
+import type { EngineEvent, SpanColumns } from '../../../shared/protocol.ts';
+import { Ring } from '../../../shared/lib/ring.ts';
 
 /** Distinct class names kept (never more than the ring holds spans); later ones share `(other)`. */
 const MAX_CLASS_NAMES = 1024;
@@ -182,61 +167,6 @@ export class SpanRing {
       c.cls.push(l);
     }
     return { columns: c, cursor: this.written, dropped: Math.max(0, dropped) };
-  }
-}
-
-export function outcomeName(index: number): QuantumOutcome {
-  return SPAN_OUTCOMES[index] ?? 'yielded';
-}
-
-/**
- * The last `capacity` items of a stream, overwritten in place: `since(cursor)` reads what was
- * written after a cursor (oldest first), `droppedSince(cursor)` counts what was overwritten before
- * that read, `newest(n)` reads backwards. Memory is the capacity, however long the stream.
- */
-export class Ring<T> {
-  private readonly items: T[] = [];
-  private written = 0;
-  constructor(readonly capacity: number) {}
-
-  /** Items ever written (the cursor after the newest). */
-  get total(): number {
-    return this.written;
-  }
-
-  /** Items held now. */
-  get size(): number {
-    return Math.min(this.written, this.capacity);
-  }
-
-  push(item: T): void {
-    if (this.capacity <= 0) return;
-    if (this.items.length < this.capacity) this.items.push(item);
-    else this.items[this.written % this.capacity] = item;
-    this.written++;
-  }
-
-  /** Items written after `from` that the ring no longer holds. */
-  droppedSince(from: number): number {
-    return Math.max(0, this.written - this.capacity - from);
-  }
-
-  since(from: number): T[] {
-    const out: T[] = [];
-    for (let n = Math.max(from, this.written - this.capacity); n < this.written; n++) {
-      out.push(this.items[n % this.capacity]!);
-    }
-    return out;
-  }
-
-  /** Appends up to `count` items to `out`, newest first. */
-  newest(count: number, out: T[]): void {
-    const stop = this.written - Math.min(count, this.size);
-    for (let n = this.written - 1; n >= stop; n--) out.push(this.items[n % this.capacity]!);
-  }
-
-  find(match: (item: T) => boolean): T | undefined {
-    return this.items.find(match);
   }
 }
 

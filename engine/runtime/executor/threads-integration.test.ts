@@ -175,7 +175,7 @@ describe('executor over ThreadsBackend', { timeout: 20_000 }, () => {
 });
 
 /**
- * DESIGN.md §5 `interactive-vs-scan`, small: a scan of many long splits keeps both workers busy
+ * docs/design.md §5 `interactive-vs-scan`, small: a scan of many long splits keeps both workers busy
  * while short interactive queries arrive; the same workload and executor config on either
  * backend. Returns the median interactive latency (ns).
  */

@@ -1,5 +1,5 @@
 /**
- * Central graph executor (DESIGN.md §3.4, §4): drives a `GraphRun` over any `Backend` — the same
+ * Central graph executor (docs/design.md §3.4, §4): drives a `GraphRun` over any `Backend` — the same
  * code on the `sim` backend's virtual clock and on real `threads`. Every ready node becomes one
  * split: dispatched with its kernel and `totalNanos` = its cost, re-dispatched if it yields,
  * parked on a backend timer if it blocks. Each quantum is recorded as a span carrying the node.

@@ -1,5 +1,5 @@
 /**
- * Runs a graph document as its `executor` field says (DESIGN.md §3.4: selectable per run):
+ * Runs a graph document as its `executor` field says (docs/design.md §3.4: selectable per run):
  * `central` drives the given backend (a sim backend is run to idle here), `stealing` uses the
  * given work-stealing executor. The document's `policy` and `errorMode` apply to the run.
  */

@@ -3,15 +3,7 @@
  * trace: a ring over typed arrays keeping the most recent `capacity` spans and counting the
  * dropped ones, so a million-node run cannot exhaust memory.
  */
-import type { QuantumOutcome } from '../backend.ts';
-
-const OUTCOMES: readonly QuantumOutcome[] = [
-  'yielded',
-  'blocked',
-  'finished',
-  'failed',
-  'cancelled',
-];
+import { outcomeAt, outcomeIndex, type QuantumOutcome } from '../../../shared/lib/outcomes.ts';
 
 export interface GraphSpan {
   readonly node: string;
@@ -58,7 +50,7 @@ export class SpanRing {
     this.worker[i] = workerId;
     this.start[i] = startNanos;
     this.end[i] = endNanos;
-    this.outcome[i] = OUTCOMES.indexOf(outcome);
+    this.outcome[i] = outcomeIndex(outcome);
   }
 
   /** Retained spans, oldest first. */
@@ -74,7 +66,7 @@ export class SpanRing {
         workerId: this.worker[i]!,
         startNanos: this.start[i]!,
         endNanos: this.end[i]!,
-        outcome: OUTCOMES[this.outcome[i]!]!,
+        outcome: outcomeAt(this.outcome[i]!),
       };
     });
   }

@@ -1,2 +1,2 @@
 export { SimBackend, type SimOptions } from './sim-backend.ts';
-export { mulberry32 } from '../../core/workload/rng.ts';
+export { mulberry32 } from '../../../shared/lib/rng.ts';

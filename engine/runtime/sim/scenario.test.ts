@@ -3,7 +3,7 @@ import type { PolicyName } from '../../../shared/config.ts';
 import { MS, intermediates, oneTaskJob, simRig, spin } from '../executor/testing.ts';
 
 /**
- * The classic MLFQ case (DESIGN.md §5 `interactive-vs-scan`): one long scan with many splits keeps
+ * The classic MLFQ case (docs/design.md §5 `interactive-vs-scan`): one long scan with many splits keeps
  * every worker busy while short interactive queries arrive. FIFO makes each interactive split wait
  * a full round of the scan's splits; MLFQ serves the fresh groups at level 0 first.
  */

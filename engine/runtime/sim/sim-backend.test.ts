@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { QuantumEnd } from '../backend.ts';
 import { MS, intermediates, leaves, oneTaskJob, simRig, spin } from '../executor/testing.ts';
 import { SimBackend } from './sim-backend.ts';
-import { mulberry32 } from '../../core/workload/rng.ts';
+import { mulberry32 } from '../../../shared/lib/rng.ts';
 
 function collect(sim: SimBackend): QuantumEnd[] {
   const ends: QuantumEnd[] = [];

@@ -1,5 +1,5 @@
 /**
- * The `sim` backend (DESIGN.md §4): a discrete-event simulator with a virtual clock. A dispatch
+ * The `sim` backend (docs/design.md §4): a discrete-event simulator with a virtual clock. A dispatch
  * costs virtual time from the split's work and nothing else (quantum-plan.ts has the rules,
  * `failProbability` drawn from the seeded RNG among them); this file schedules the events —
  * quantum ends and timers — and runs them in (time, sequence) order. Worker slots are
@@ -12,7 +12,7 @@ import type { Backend, BackendEvents, Dispatch, SplitWork } from '../backend.ts'
 import { EventHeap } from './event-heap.ts';
 import { deliverEnd, newEnd } from './quantum-end.ts';
 import { cancelPlan, planQuantum, shortenPlan } from './quantum-plan.ts';
-import { mulberry32 } from '../../core/workload/rng.ts';
+import { mulberry32 } from '../../../shared/lib/rng.ts';
 import { SimWorkers } from './sim-workers.ts';
 
 export interface SimOptions {

@@ -1,6 +1,6 @@
 /**
  * Tiny kernels for the work-stealing executor, registered by name in every worker (closures never
- * cross threads; DESIGN.md §3.4). A kernel returns true when it completed and false when it
+ * cross threads; docs/design.md §3.4). A kernel returns true when it completed and false when it
  * stopped early because the run was cancelled (fail-fast); it throws to fail the node.
  */
 export interface KernelContext {

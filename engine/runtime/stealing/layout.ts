@@ -37,7 +37,10 @@ export interface RunBuffers {
   readonly runCount: SharedArrayBuffer;
   readonly startStamp: SharedArrayBuffer;
   readonly finishStamp: SharedArrayBuffer;
-  /** Sampled spans, `SPANS_PER_WORKER` per worker: node, outcome, start and end (ms since the epoch). */
+  /**
+   * Sampled spans, `SPANS_PER_WORKER` per worker: node, outcome, start and end (integer ns since
+   * the run's origin, `threads/clock.ts`).
+   */
   readonly spanNode: SharedArrayBuffer;
   readonly spanOutcome: SharedArrayBuffer;
   readonly spanStart: SharedArrayBuffer;

@@ -12,6 +12,8 @@ export type ToWorker =
       readonly failFast: boolean;
       readonly verify: boolean;
       readonly sampleEvery: number;
+      /** The run's time origin (`threads/clock.ts` `originNow`): loop times are ns since it. */
+      readonly origin: bigint;
     }
   | { readonly type: 'close' };
 

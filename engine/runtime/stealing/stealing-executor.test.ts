@@ -193,6 +193,26 @@ describe('StealingExecutor', () => {
     expect(large.spans.length).toBeLessThanOrEqual(2 * 4096);
   }, 30_000);
 
+  it('reports every time as integer ns from the run start, within the makespan', async () => {
+    const g = compileDocument(
+      parseGraphDocument({ generator: 'binary-tree', depth: 7, kernel: 'spin-us', cost: 0.02 }),
+    );
+    const r = await executor.run(g);
+    const times = [
+      r.makespanNanos,
+      r.idleNanos,
+      ...r.perWorker.flatMap((w) => [w.startNanos, w.endNanos, w.idleNanos]),
+      ...r.spans.flatMap((sp) => [sp.startNanos, sp.endNanos]),
+    ];
+    expect(times.filter((t) => !Number.isInteger(t))).toEqual([]);
+    expect(Math.min(...r.perWorker.map((w) => w.startNanos))).toBeGreaterThanOrEqual(0);
+    for (const sp of r.spans) {
+      expect(sp.startNanos).toBeGreaterThanOrEqual(0);
+      expect(sp.endNanos).toBeGreaterThanOrEqual(sp.startNanos);
+      expect(sp.endNanos).toBeLessThanOrEqual(r.makespanNanos);
+    }
+  }, 30_000);
+
   it('runs on a single worker', async () => {
     const one = await StealingExecutor.start(1);
     try {

@@ -1,9 +1,10 @@
 /**
- * Work-stealing graph executor (DESIGN.md §3.4) for graphs of tiny nodes, where one message per
+ * Work-stealing graph executor (docs/design.md §3.4) for graphs of tiny nodes, where one message per
  * node would dominate: the graph, dependency counters and per-worker deques live in shared memory
  * and workers schedule themselves (`worker-loop.ts`). The main thread only seeds the roots and
  * waits for every worker's `done`. One run at a time per executor.
  */
+import { originNow } from '../threads/clock.ts';
 import { Worker } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode } from '../../../shared/graph.ts';
@@ -146,6 +147,7 @@ export class StealingExecutor {
         failFast,
         verify,
         sampleEvery,
+        origin: originNow(),
       };
       for (const w of this.workers) w.postMessage(message);
     });

@@ -1,6 +1,6 @@
 /**
  * Turns a finished work-stealing run (shared memory + each worker's loop stats) into the report
- * every graph run gives (DESIGN.md §3.4): makespan from the first worker start to the last end,
+ * every graph run gives (docs/design.md §3.4): makespan from the first worker start to the last end,
  * work = the workers' busy time (wall time minus idle), critical path from the node costs; plus
  * steals, idle time, verification and the sampled spans.
  */
@@ -39,10 +39,12 @@ export function buildReport(
   sampleEvery: number,
 ): StealingReport {
   const p = stats.length;
-  const originMs = Math.min(...stats.map((s) => s.startMs));
-  const makespanNanos = Math.round((Math.max(...stats.map((s) => s.endMs)) - originMs) * 1e6);
+  // Integer ns since the run's origin throughout (the engine's time); the report counts from the
+  // first worker's start.
+  const originNanos = Math.min(...stats.map((s) => s.startNanos));
+  const makespanNanos = Math.max(...stats.map((s) => s.endNanos)) - originNanos;
   const sum = (f: (s: LoopStats) => number) => stats.reduce((acc, s) => acc + f(s), 0);
-  const busy = sum((s) => Math.max(0, (s.endMs - s.startMs) * 1e6 - s.idleNanos));
+  const busy = sum((s) => Math.max(0, s.endNanos - s.startNanos - s.idleNanos));
   return {
     ...graphMetrics(p, makespanNanos, busy, graph.criticalPathNanos),
     counts: countStates(views.states),
@@ -58,7 +60,7 @@ export function buildReport(
     perWorker: [...stats].sort((a, b) => a.workerId - b.workerId),
     verification: verifyRun(graph, views, kernelNames, verify),
     results: views.results.slice(),
-    spans: sampledSpans(graph, views, stats, originMs),
+    spans: sampledSpans(graph, views, stats, originNanos),
     spanSampleEvery: sampleEvery,
     droppedSpans: sum((s) => Math.max(0, s.spansWritten - SPANS_PER_WORKER)),
   };
@@ -68,7 +70,7 @@ function sampledSpans(
   graph: CompiledGraph,
   v: RunViews,
   stats: LoopStats[],
-  originMs: number,
+  originNanos: number,
 ): GraphSpan[] {
   const spans: GraphSpan[] = [];
   for (const s of stats) {
@@ -81,8 +83,8 @@ function sampledSpans(
         node: graph.nodeId(node),
         nodeIndex: node,
         workerId: s.workerId,
-        startNanos: Math.round((v.spanStart[i]! - originMs) * 1e6),
-        endNanos: Math.round((v.spanEnd[i]! - originMs) * 1e6),
+        startNanos: v.spanStart[i]! - originNanos,
+        endNanos: v.spanEnd[i]! - originNanos,
         outcome: state === SUCCEEDED ? 'finished' : state === FAILED ? 'failed' : 'cancelled',
       });
     }

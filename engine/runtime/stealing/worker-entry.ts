@@ -29,6 +29,7 @@ port.on('message', (m: ToWorker) => {
       failFast: m.failFast,
       verify: m.verify,
       sampleEvery: m.sampleEvery,
+      origin: m.origin,
       kernels,
       seed: 0x9e3779b9 ^ (workerId * 0x85ebca6b) ^ m.runId,
     });

@@ -1,5 +1,5 @@
 /**
- * One worker's scheduling loop in a work-stealing run (DESIGN.md §3.4). Runs in a worker thread
+ * One worker's scheduling loop in a work-stealing run (docs/design.md §3.4). Runs in a worker thread
  * over the shared memory of `layout.ts`:
  *
  * - Take the newest node of the own deque; run it; for each successor decrement its dependency
@@ -17,6 +17,7 @@
  * run ends). `continue` poisons the successors; a poisoned node is skipped when it becomes ready and
  * poisons its own successors.
  */
+import { nanosSince } from '../threads/clock.ts';
 import { CANCELLED, FAILED, SKIPPED, SUCCEEDED } from '../../core/graph/node-state.ts';
 import { ABORT, EMPTY, WorkDeque, ringCapacity } from './deque.ts';
 import type { KernelContext, StealingKernel } from './kernels.ts';
@@ -42,6 +43,8 @@ export interface LoopOptions {
   readonly seed: number;
   /** Record one span every this many processed nodes (0 = none). */
   readonly sampleEvery: number;
+  /** The run's time origin (`threads/clock.ts`): every time below is integer ns since it. */
+  readonly origin: bigint;
 }
 
 export interface LoopStats {
@@ -54,16 +57,20 @@ export interface LoopStats {
   readonly idleNanos: number;
   /** Spans sampled (the ring keeps the last SPANS_PER_WORKER). */
   readonly spansWritten: number;
-  /** Wall clock (ms since the epoch, sub-ms precision) when the loop started and ended. */
-  readonly startMs: number;
-  readonly endMs: number;
+  /**
+   * When the loop started and ended, in integer ns since the run's origin: the monotonic clock
+   * every thread of the process reads alike, so workers' times compare directly.
+   */
+  readonly startNanos: number;
+  readonly endNanos: number;
 }
 
 /** Steal rounds before a worker goes to sleep. */
 const SPIN_ROUNDS = 64;
 
 export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
-  const startMs = performance.timeOrigin + performance.now();
+  const now = (): number => nanosSince(o.origin);
+  const startNanos = now();
   const {
     ctl,
     successorStart,
@@ -94,7 +101,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   let steals = 0;
   let stealAttempts = 0;
   let sleeps = 0;
-  let idleMs = 0;
+  let idleNanos = 0;
   let untilSample = o.sampleEvery;
   let spansWritten = 0;
   const spanBase = o.workerId * SPANS_PER_WORKER;
@@ -103,7 +110,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   const process = (node: number): number => {
     let outcome = SUCCEEDED;
     const sampled = untilSample > 0 && --untilSample === 0;
-    const spanStart = sampled ? performance.timeOrigin + performance.now() : 0;
+    const spanStart = sampled ? now() : 0;
     if (o.verify) {
       Atomics.add(v.runCount, node, 1);
       v.startStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
@@ -132,7 +139,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
       v.spanNode[i] = node;
       v.spanOutcome[i] = outcome;
       v.spanStart[i] = spanStart;
-      v.spanEnd[i] = performance.timeOrigin + performance.now();
+      v.spanEnd[i] = now();
       untilSample = o.sampleEvery;
     }
     if (o.verify) v.finishStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
@@ -220,9 +227,9 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
         }
         completed = 0;
       }
-      const idleFrom = performance.now();
+      const idleFrom = now();
       node = findWork();
-      idleMs += performance.now() - idleFrom;
+      idleNanos += now() - idleFrom;
       if (node < 0) break;
     }
     while (node >= 0) node = process(node);
@@ -235,9 +242,9 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     steals,
     stealAttempts,
     sleeps,
-    idleNanos: Math.round(idleMs * 1e6),
+    idleNanos,
     spansWritten,
-    startMs,
-    endMs: performance.timeOrigin + performance.now(),
+    startNanos,
+    endNanos: now(),
   };
 }

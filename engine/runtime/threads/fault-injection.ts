@@ -8,7 +8,7 @@
  * order real quanta end in).
  */
 import { INJECTED_FAILURE, type QuantumOutcome, type SplitWork } from '../backend.ts';
-import { mulberry32 } from '../../core/workload/rng.ts';
+import { mulberry32 } from '../../../shared/lib/rng.ts';
 import type { QuantumReport } from './protocol.ts';
 
 /** The reason an injected failure gives: the simulator's, word for word. */

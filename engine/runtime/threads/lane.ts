@@ -1,6 +1,6 @@
 /**
  * One worker of the threads backend as the main thread sees it: the dispatch running there and at
- * most one queued behind it (DESIGN.md §4: "dispatch must be cheap"). A queued dispatch is posted
+ * most one queued behind it (docs/design.md §4: "dispatch must be cheap"). A queued dispatch is posted
  * while the running quantum still runs, so the worker starts it the moment that quantum ends
  * instead of idling for a round trip through the main thread; until the worker takes its ticket
  * (control.ts) the main thread may take it back.

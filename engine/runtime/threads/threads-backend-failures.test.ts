@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KernelName, SplitWork } from '../backend.ts';
-import { mulberry32 } from '../../core/workload/rng.ts';
+import { mulberry32 } from '../../../shared/lib/rng.ts';
 import { INJECTED_FAILURE } from '../backend.ts';
 import { Driver, fixture, MS } from './fixtures/driver.ts';
 import { ThreadsBackend, type ThreadsBackendOptions } from './threads-backend.ts';

@@ -1,5 +1,5 @@
 /**
- * The `threads` backend (DESIGN.md §4): a pool of worker threads doing real CPU work, one quantum
+ * The `threads` backend (docs/design.md §4): a pool of worker threads doing real CPU work, one quantum
  * per dispatch. This file is the dispatch side: starting, queueing, cancelling and cutting quanta,
  * and turning what workers report into quantum ends. The workers themselves — ids as lanes, their
  * lifecycle, replacement and retirement — are lane-pool.ts; a worker that dies is replaced at once

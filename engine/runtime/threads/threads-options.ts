@@ -3,6 +3,9 @@
  * given (a bad one is a coded error naming its field).
  */
 import type { ResourceLimits } from 'node:worker_threads';
+
+/** Node's worker resource limits, for layers that may not import worker_threads themselves. */
+export type { ResourceLimits };
 import { invalidConfig, SchedLabError } from '../../../shared/errors.ts';
 
 export const MAX_WORKERS = 256;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../../shared/workload.ts';
-import { createRng } from '../../core/workload/rng.ts';
+import { createRng } from '../../../shared/lib/rng.ts';
 import { Executor } from '../executor/executor.ts';
 import { SimBackend } from '../sim/sim-backend.ts';
 import { ClassDriver, type ClassDriverOptions } from './class-driver.ts';

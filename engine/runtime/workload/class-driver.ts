@@ -7,7 +7,7 @@
 import type { JobClass } from '../../../shared/workload.ts';
 import { arrivals, type ArrivalCursor } from '../../core/workload/arrivals.ts';
 import { drawJob } from '../../core/workload/jobs.ts';
-import { fork, type Rng } from '../../core/workload/rng.ts';
+import { fork, type Rng } from '../../../shared/lib/rng.ts';
 import type { Executor } from '../executor/executor.ts';
 import type { JobSpec } from '../executor/job-spec.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Trino's `SimulationController` (../shared/trino-simulator.md) over our executor. Every
+ * Trino's `SimulationController` (docs/design.md §9) over our executor. Every
  * `controllerIntervalMs` (500 ms) of backend time it
  * 1. replaces completed tasks while their spec is enabled (a spec with a total task count stops
  *    creating tasks once it has created that many), and
@@ -14,7 +14,7 @@
  */
 import type { TimelineStep, TrinoSimulation, TrinoSpec } from '../../../shared/workload.ts';
 import { generatorCost, scaleCost } from '../../core/workload/jobs.ts';
-import { fork, type Rng } from '../../core/workload/rng.ts';
+import { fork, type Rng } from '../../../shared/lib/rng.ts';
 import type { SplitCost } from '../../core/workload/trino-generators.ts';
 import type { Executor, SplitEnd } from '../executor/executor.ts';
 import type { SplitSpec } from '../executor/job-spec.ts';

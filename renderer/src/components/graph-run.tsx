@@ -1,5 +1,5 @@
 /**
- * The session's graph run (DESIGN.md §3.4), when a graph preset or document is running: state,
+ * The session's graph run (docs/design.md §3.4), when a graph preset or document is running: state,
  * node counts, makespan and, once it ends, the bounds it is judged against. Says plainly when the
  * Gantt shows a sample (the stealing executor records one node in `sampleEvery`).
  */

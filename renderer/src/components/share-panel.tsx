@@ -25,7 +25,7 @@ import { agingText, bandWaits, groupShares, queueAgeSeries } from '../data/polic
 import { TARGET_MEANING, type ShareWindow } from '../data/target-share.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { SHARE_WINDOWS } from '../store/app-store.ts';
-import { axis, Empty, markLines, Panel, tooltipStyle, useMarks } from './panel.tsx';
+import { axis, Empty, markLines, tooltipStyle, useMarks } from './panel.tsx';
 
 function WindowPicker() {
   const { windowMs, setWindow } = useAppState(

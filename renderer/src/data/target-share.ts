@@ -1,5 +1,5 @@
 /**
- * What the multilevel queue promises (DESIGN.md §3.1): in steady state each busy level gets m
+ * What the multilevel queue promises (docs/design.md §3.1): in steady state each busy level gets m
  * times the scheduled time of the next busy one, so the target share of level L is proportional
  * to m^-L among the levels that have work. Idle levels get no share.
  */

@@ -15,7 +15,7 @@ import {
   type Snapshot,
   type SpanColumns,
 } from '../../../shared/protocol.ts';
-import { Ring } from './ring.ts';
+import { Ring } from '../../../shared/lib/ring.ts';
 import { SpanRing } from './span-ring.ts';
 
 const NS_PER_MS = 1e6;

@@ -61,7 +61,7 @@ export const SHARE_WINDOWS = [
 
 export type AppStore = StoreApi<AppState & AppActions>;
 
-/** Presets of DESIGN.md §5, shown until the host names its own in the snapshot. */
+/** Presets of docs/design.md §5, shown until the host names its own in the snapshot. */
 export const DEFAULT_PRESETS = [
   'interactive-vs-scan',
   'trino-overloaded',

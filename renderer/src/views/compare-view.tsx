@@ -1,5 +1,5 @@
 /**
- * Compare: the same seeded workload under 2–4 configs on the simulator (DESIGN.md §7). The engine
+ * Compare: the same seeded workload under 2–4 configs on the simulator (docs/design.md §7). The engine
  * runs each config on a fresh simulator of its own (the `compare` command), so the live session
  * keeps running; this view only builds the command and lays the reports side by side.
  */
@@ -170,7 +170,7 @@ export function CompareView() {
             </label>
             {preset === FILE && (
               <label style={{ gridColumn: '1 / -1' }}>
-                {doc === null ? 'JSON document (DESIGN.md §5)' : `using ${doc.name}`}
+                {doc === null ? 'JSON document (docs/design.md §5)' : `using ${doc.name}`}
                 <input
                   type="file"
                   accept=".json,application/json"

@@ -55,7 +55,7 @@ function LoadFile() {
     <section className="panel">
       <header>
         <h3>Load a workload</h3>
-        <span className="hint">JSON document (DESIGN.md §5)</span>
+        <span className="hint">JSON document (docs/design.md §5)</span>
       </header>
       <div className="panel-body">
         <input

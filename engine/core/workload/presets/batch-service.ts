@@ -1,5 +1,5 @@
 /**
- * A batch service on the PRIO queue (DESIGN.md §3.2, §5): user exports (priority 20), reports
+ * A batch service on the PRIO queue (docs/design.md §3.2, §5): user exports (priority 20), reports
  * (50), thumbnails (80) and log clean-up (100) on two workers, overloaded for 40 s (≈ 115% of
  * capacity). Urgent work goes
  * first; aging (after 2 s, one level per 100 ms, cap 100) keeps clean-up from starving. Each job is

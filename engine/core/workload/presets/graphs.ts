@@ -1,5 +1,5 @@
 /**
- * Graph presets (DESIGN.md §5): documents of the graph schema (shared/graph.ts), run by the graph
+ * Graph presets (docs/design.md §5): documents of the graph schema (shared/graph.ts), run by the graph
  * executors. Costs are ms of work per node.
  */
 import type { WorkloadInput } from '../../../../shared/workload.ts';

@@ -1,5 +1,5 @@
 /**
- * The presets shipped with SchedLab (DESIGN.md §5), by name. Presets are plain workload
+ * The presets shipped with SchedLab (docs/design.md §5), by name. Presets are plain workload
  * documents: `parseWorkload(preset)` validates them like any file a user loads.
  */
 import { parseWorkload, type Workload, type WorkloadInput } from '../../../../shared/workload.ts';

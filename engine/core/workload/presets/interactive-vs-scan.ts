@@ -1,5 +1,5 @@
 /**
- * The classic MLFQ case (DESIGN.md §5): one long scan query with many splits, and short
+ * The classic MLFQ case (docs/design.md §5): one long scan query with many splits, and short
  * interactive queries arriving over time. Thresholds, cap and quantum are Trino's ÷ 20 so it
  * runs live in seconds. Under mlfq the interactive queries (≈ 24 ms of work each, level 0)
  * overtake the scan's 256 queued splits; under fifo they wait behind them.

@@ -1,5 +1,5 @@
 /**
- * Trino's simulator experiments (../shared/trino-simulator.md), as workload documents. On the
+ * Trino's simulator experiments (docs/design.md §9), as workload documents. On the
  * simulator they run with Trino's set-up — m = 2, 36 runners, minDrivers 72, 3 guaranteed and at
  * most 8 running leaf splits per task, 1 s quanta — and Trino's timelines. On real threads every
  * time is multiplied by `timeScale` (÷100: arrivals, split costs, and the quantum, thresholds and

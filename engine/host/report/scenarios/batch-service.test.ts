@@ -7,7 +7,7 @@ const workload = loadPreset('batch-service');
 const cfg = workload.config as Record<string, number>;
 
 /**
- * What aging promises a priority-100 task (DESIGN.md §3.2): effective = base − min(cap,
+ * What aging promises a priority-100 task (docs/design.md §3.2): effective = base − min(cap,
  * floor((wait − after) / step)). With cap 100 its effective priority is 0 — the most urgent value —
  * once it has waited after + 100·step, noticed at the next aging tick (≤ one interval later). From
  * then on only tasks queued before it can precede it (ties go FIFO by sequence; later arrivals all

@@ -1,4 +1,4 @@
-// Every preset of DESIGN.md §5 runs as is on real threads (2 workers, scaled down where it would
+// Every preset of docs/design.md §5 runs as is on real threads (2 workers, scaled down where it would
 // take long) and reports the issue-4 contract.
 import { describe, expect, it } from 'vitest';
 import { PRESET_NAMES, loadPreset } from '../../../core/workload/presets/index.ts';

@@ -1,4 +1,4 @@
-// Scenarios: Trino's simulator experiments (../shared/trino-simulator.md) on our simulator.
+// Scenarios: Trino's simulator experiments (docs/design.md §9) on our simulator.
 import { describe, expect, it } from 'vitest';
 import { loadPreset } from '../../../core/workload/presets/index.ts';
 import type { RunReport } from '../report.ts';
@@ -6,7 +6,7 @@ import { runWorkload } from '../run-workload.ts';
 
 const S = 1000;
 const MIN = 60 * S;
-/** Mean of Trino's leaf per-call distribution (trino-simulator.md), and its 3–15 s band's top. */
+/** Mean of Trino's leaf per-call distribution (docs/design.md §9), and its 3–15 s band's top. */
 const MEAN_CALL_MS = 950;
 const LONGEST_CALL_MS = 15 * S;
 

@@ -1,38 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Ring } from './ring.ts';
 import { SpanRing } from './span-ring.ts';
-
-describe('Ring', () => {
-  it('never holds more than its capacity and keeps the newest items in order', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 50 }),
-        fc.array(fc.integer(), { maxLength: 300 }),
-        (cap, xs) => {
-          const r = new Ring<number>(cap);
-          for (const x of xs) r.push(x);
-          expect(r.size).toBe(Math.min(cap, xs.length));
-          expect(r.toArray()).toEqual(xs.slice(Math.max(0, xs.length - cap)));
-          expect(r.last()).toBe(xs.at(-1));
-        },
-      ),
-    );
-  });
-
-  it('tail returns the newest n oldest-first', () => {
-    const r = new Ring<number>(4);
-    for (let i = 1; i <= 6; i++) r.push(i);
-    expect(r.tail(2)).toEqual([5, 6]);
-    expect(r.tail(10)).toEqual([3, 4, 5, 6]);
-    expect(r.at(-1)).toBeUndefined();
-    expect(r.at(4)).toBeUndefined();
-  });
-
-  it('rejects a capacity that is not a positive integer', () => {
-    expect(() => new Ring(0)).toThrow(/capacity/);
-  });
-});
 
 describe('SpanRing', () => {
   const span = (i: number) => ({

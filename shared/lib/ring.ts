@@ -1,0 +1,103 @@
+/**
+ * The last `capacity` items of a stream, overwritten in place: memory is the capacity, however
+ * long the stream runs (memory bounded by design). Every bounded history in SchedLab is one of
+ * these — the executor's events and job rows, a trace's spans and edges, the session's chart
+ * history, the renderer's series and markers, graph spans waiting for a frame.
+ *
+ * Two ways to read it. By position among the items held: `at(0)` is the oldest, `toArray()`,
+ * `tail(n)`, `last()`. By cursor, for readers that come back for more: `total` is the cursor after
+ * the newest item; `since(cursor)` reads what was written after a cursor (oldest first) and
+ * `droppedSince(cursor)` counts what was overwritten before that read, so a slow reader learns
+ * what it missed instead of losing it silently.
+ *
+ * A capacity of 0 holds nothing and counts every push as dropped.
+ */
+export class Ring<T> {
+  private items: T[] = [];
+  private written = 0;
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 0)
+      throw new RangeError(`Ring capacity must be an integer >= 0, got ${capacity}`);
+  }
+
+  /** Items ever written since the last `clear` (the cursor after the newest). */
+  get total(): number {
+    return this.written;
+  }
+
+  /** Items held now. */
+  get size(): number {
+    return Math.min(this.written, this.capacity);
+  }
+
+  /** Items written that the ring no longer holds. */
+  get dropped(): number {
+    return Math.max(0, this.written - this.capacity);
+  }
+
+  push(item: T): void {
+    if (this.capacity > 0) {
+      if (this.items.length < this.capacity) this.items.push(item);
+      else this.items[this.written % this.capacity] = item;
+    }
+    this.written++;
+  }
+
+  /** The i-th oldest item held (0 = oldest), or undefined outside `0 <= i < size`. */
+  at(i: number): T | undefined {
+    if (!Number.isInteger(i) || i < 0 || i >= this.size) return undefined;
+    return this.items[(this.written - this.size + i) % this.capacity];
+  }
+
+  /** The oldest item held. */
+  oldest(): T | undefined {
+    return this.at(0);
+  }
+
+  /** The newest item. */
+  last(): T | undefined {
+    return this.at(this.size - 1);
+  }
+
+  /** Every item held, oldest first; allocates, so call it per read, not per item. */
+  toArray(): T[] {
+    return this.since(0);
+  }
+
+  /** The newest `n` items, oldest first. */
+  tail(n: number): T[] {
+    return this.since(this.written - Math.max(0, n));
+  }
+
+  /** Items written after cursor `from` that are still held, oldest first. */
+  since(from: number): T[] {
+    const out: T[] = [];
+    for (let n = Math.max(from, this.written - this.size); n < this.written; n++) {
+      out.push(this.items[n % this.capacity]!);
+    }
+    return out;
+  }
+
+  /** Items written after cursor `from` that the ring no longer holds. */
+  droppedSince(from: number): number {
+    return Math.max(0, this.written - this.capacity - from);
+  }
+
+  /** Appends up to `count` items to `out`, newest first. */
+  newest(count: number, out: T[]): void {
+    const stop = this.written - Math.min(count, this.size);
+    for (let n = this.written - 1; n >= stop; n--) out.push(this.items[n % this.capacity]!);
+  }
+
+  /** An item held that matches (in storage order: for lookups by a unique key). */
+  find(match: (item: T) => boolean): T | undefined {
+    return this.items.find(match);
+  }
+
+  /** Forgets every item and the count written. */
+  clear(): void {
+    this.items = [];
+    this.written = 0;
+  }
+}
