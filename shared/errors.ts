@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   KERNEL_FAILED: 'a kernel or user module threw',
   CANCELLED: 'the job was cancelled',
   ENGINE_CLOSED: 'the engine has been shut down',
+  MESSAGE_TOO_LARGE: 'a protocol message is over the size limit (the connection then closes)',
+  CLIENT_TOO_SLOW: 'a client left more unread replies than its byte budget (it is disconnected)',
+  MODULE_NOT_ALLOWED: 'a user module lies outside the directories the operator allowed',
+  MODULE_UNLOADABLE: 'a user module cannot be found, loaded, or lacks the named export',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
