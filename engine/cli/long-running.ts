@@ -1,6 +1,7 @@
 /** `schedlab serve` (browser mode) and `schedlab bench`: commands that run until stopped. */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { allowedDirs } from '../host/report/user-modules.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -13,8 +14,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       port: { type: 'string' },
       preset: { type: 'string' },
       'no-build': { type: 'boolean' },
+      modules: { type: 'string', multiple: true },
     },
   });
+  const modules = allowedDirs(values.modules ?? []);
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new UsageError(`--port ${values.port}: must be an integer in 0..65535`);
@@ -24,6 +27,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     port,
     build: values['no-build'] !== true,
     ...(values.preset === undefined ? {} : { preset: values.preset }),
+    modules,
     log: (line) => io.err(`${line}\n`),
   });
   io.out(`SchedLab browser mode: ${mode.url}\n(Ctrl-C to stop)\n`);

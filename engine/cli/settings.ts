@@ -103,14 +103,14 @@ export function applyWorkloadEdits(
 }
 
 /** `30s`, `1.5m`, `500ms`, `2h`; a bare number is seconds. Returns ms. */
-export function parseDuration(text: string): number {
+export function parseDuration(text: string, flag = '--duration'): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|min|h)?$/.exec(text.trim());
   if (m === null)
-    throw new UsageError(`--duration ${text}: expected a time like 30s, 500ms, 2m or 1h`);
+    throw new UsageError(`${flag} ${text}: expected a time like 30s, 500ms, 2m or 1h`);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   const ms =
     unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'h' ? n * 3_600_000 : n * 60_000;
-  if (!(ms > 0)) throw new UsageError(`--duration ${text}: must be > 0`);
+  if (!(ms > 0)) throw new UsageError(`${flag} ${text}: must be > 0`);
   return ms;
 }

@@ -22,6 +22,8 @@ export interface LiveSessionOptions {
   workloads?: WorkloadHandler;
   frameHz?: number;
   log?: (line: string) => void;
+  /** Directories user modules may load from (real paths); none by default. */
+  modules?: readonly string[];
 }
 
 export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame> {
@@ -42,7 +44,12 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
   });
   const own =
     options.workloads === undefined
-      ? liveWorkloads({ loop: true, cores: availableParallelism(), log })
+      ? liveWorkloads({
+          loop: true,
+          cores: availableParallelism(),
+          log,
+          ...(options.modules === undefined ? {} : { modules: options.modules }),
+        })
       : null;
   const workloads: WorkloadHandler = own ?? options.workloads ?? {};
   const session = new Session({ backend, config, frameHz: options.frameHz ?? 10, workloads });

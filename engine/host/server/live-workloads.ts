@@ -12,7 +12,8 @@
  * session's graph runner (`Session.graphs`, engine/host/graph): the session's arrivals stop, its
  * executor pauses, and the graph runs on its own workers; `runPreset` options may carry
  * `graphPolicy`, `executor` and `graphErrorMode` for that run. Starting any workload cancels a
- * graph still running.
+ * graph still running. A document naming a user module runs only when the module lies in one of
+ * the `modules` directories the operator allowed (engine/host/report/user-modules.ts).
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import { graphConfigPatchSchema } from '../../../shared/protocol.ts';
@@ -23,6 +24,7 @@ import { zodToError } from '../../runtime/executor/index.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import { workloadPatch } from '../report/resolve-config.ts';
+import { checkModules } from '../report/user-modules.ts';
 import { isGraphDocument } from '../graph/graph-docs.ts';
 import { fitToMachine } from './fit-to-machine.ts';
 import type { WorkloadContext, WorkloadHandler } from '../session/index.ts';
@@ -51,6 +53,11 @@ export interface LiveWorkloadOptions {
    */
   readonly cores?: number;
   readonly log?: (line: string) => void;
+  /**
+   * Directories (real paths, see `allowedDirs`) user modules may load from; none by default, so a
+   * document naming a module is refused with `MODULE_NOT_ALLOWED`.
+   */
+  readonly modules?: readonly string[];
 }
 
 export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads {
@@ -96,8 +103,12 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
       options.log?.(note);
       return { ...started, fitted: note };
     },
-    loadWorkload: (doc, ctx) =>
-      isGraphDocument(doc) ? startGraph('graph', doc, ctx) : start(parseWorkload(doc), ctx),
+    loadWorkload: async (doc, ctx) => {
+      const dirs = options.modules ?? [];
+      if (isGraphDocument(doc))
+        return startGraph('graph', await checkModules(doc, ctx.backend.kind, dirs), ctx);
+      return start(await checkModules(parseWorkload(doc), ctx.backend.kind, dirs), ctx);
+    },
     stop: () => {
       running?.stop();
       running = null;
