@@ -1,6 +1,8 @@
 /** `schedlab serve` (browser mode) and `schedlab bench`: commands that run until stopped. */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SchedLabError } from '../../shared/errors.ts';
+import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { allowedDirs } from '../host/report/user-modules.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
@@ -18,6 +20,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     },
   });
   const modules = allowedDirs(values.modules ?? []);
+  if (values.preset !== undefined && !isPreset(values.preset))
+    throw new SchedLabError(
+      'UNKNOWN_PRESET',
+      `--preset ${values.preset}: no such preset (${PRESET_NAMES.join(', ')})`,
+      'preset',
+    );
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new UsageError(`--port ${values.port}: must be an integer in 0..65535`);
@@ -41,6 +49,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 export async function benchCommand(suites: string[]): Promise<number> {
+  const { SUITE_NAMES } = await import('../../bench/suites.ts');
+  const unknown = suites.filter((s) => !SUITE_NAMES.includes(s));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `bench: no suite ${unknown.join(', ')} (suites: ${SUITE_NAMES.join(', ')})`,
+    );
   // bench/index.ts reads the suites to run from argv, like `npm run bench -- <suite>`.
   process.argv = [process.argv[0] ?? 'node', 'bench/index.ts', ...suites];
   await import('../../bench/index.ts');

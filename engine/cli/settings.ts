@@ -37,6 +37,9 @@ function parseValue(raw: string): unknown {
   }
 }
 
+/** Keys that would reach an object's prototype rather than a field of the document. */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** `classes[1].arrival.rate` → `['classes', 1, 'arrival', 'rate']`. */
 export function parsePath(key: string): (string | number)[] {
   const path: (string | number)[] = [];
@@ -44,6 +47,8 @@ export function parsePath(key: string): (string | number)[] {
     const m = /^([^[\]]+)((?:\[\d+\])*)$/.exec(part);
     if (m === null)
       throw new UsageError(`--set ${key}: not a field path (e.g. classes[1].arrival.rate)`);
+    if (FORBIDDEN_KEYS.has(m[1]!))
+      throw new UsageError(`--set ${key}: "${m[1]!}" is not allowed in a field path`);
     path.push(m[1]!);
     for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
   }

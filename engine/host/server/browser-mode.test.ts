@@ -121,6 +121,23 @@ describe('browser mode with a live engine', () => {
       expect(answer).toMatchObject({ ok: false, error: { code: 'INVALID_WORKLOAD', field } });
       expect((answer.error as { message: string }).message).toContain(limit);
     }
+    // A graph inside a workload is named under `graph.`, compile errors included.
+    const cycle = await client.command({
+      type: 'loadWorkload',
+      workload: {
+        graph: {
+          nodes: [{ id: 'a' }, { id: 'b' }],
+          edges: [
+            { from: 'a', to: 'b' },
+            { from: 'b', to: 'a' },
+          ],
+        },
+      },
+    });
+    expect(cycle).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_GRAPH', field: 'graph.edges' },
+    });
     // A module path the operator did not allow (`serve` without --modules allows none).
     const module = await client.command({
       type: 'loadWorkload',

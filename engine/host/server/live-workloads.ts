@@ -17,6 +17,7 @@
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import { graphConfigPatchSchema } from '../../../shared/protocol.ts';
+import { prefixField } from '../../../shared/schema-error.ts';
 import { parseWorkload, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import { createRng } from '../../core/workload/rng.ts';
@@ -78,7 +79,17 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
   };
 
   const start = (workload: Workload, ctx: WorkloadContext, extra?: Record<string, unknown>) => {
-    if (workload.graph !== undefined) return startGraph(workload.name, workload.graph, ctx, extra);
+    if (workload.graph !== undefined) {
+      try {
+        return startGraph(workload.name, workload.graph, ctx, extra);
+      } catch (e) {
+        // One document is checked as if bare; in a workload it sits under `graph` (a list's
+        // entries are already named `graph[i]`).
+        if (!(e instanceof SchedLabError) || Array.isArray(workload.graph)) throw e;
+        if (e.code === 'INVALID_ARGUMENT') throw e;
+        throw prefixField(e, ['graph']);
+      }
+    }
     // Validate before touching the engine: a bad document changes nothing.
     const patch = workloadPatch(workload, ctx.backend.kind);
     running?.stop();
