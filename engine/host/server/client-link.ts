@@ -126,6 +126,9 @@ export class ClientLink {
       this.sendError(error, id);
       return;
     }
+    // Messages that arrived together were all in flight at once: the replies written meanwhile
+    // may have used the budget, and serializing one more would be work for nothing.
+    if (this.overBudget(0)) return;
     this.write(JSON.stringify({ type: 'reply', id, result }));
   }
 
