@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark module in turn (or those named on the command line) and
 // ends with one `BENCH_JSON {...}` line holding every figure, so runs compare across commits.
+import { SchedLabError } from '../shared/errors.ts';
 import { BenchReport } from './report.ts';
 
 type BenchModule = { run(report: BenchReport): Promise<void> };
@@ -19,6 +20,13 @@ const suites: Record<string, () => Promise<BenchModule>> = {
 };
 
 const wanted = process.argv.slice(2);
+const unknown = wanted.filter((w) => !Object.hasOwn(suites, w));
+if (unknown.length > 0)
+  throw new SchedLabError(
+    'INVALID_ARGUMENT',
+    `bench: no suite ${unknown.join(', ')} (suites: ${Object.keys(suites).join(', ')})`,
+    'suite',
+  );
 const report = new BenchReport();
 for (const [name, load] of Object.entries(suites)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;

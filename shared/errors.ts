@@ -26,6 +26,10 @@ export const ERROR_CODES = {
   UNAUTHORIZED:
     'the request carries no token, or not the one this server was started with (HTTP 401: a restarted server has a new token unless it keeps one)',
   CLUSTER_UNAVAILABLE: 'Redis or the worker nodes of a cluster run cannot be reached',
+  MESSAGE_TOO_LARGE: 'a protocol message is over the size limit (the connection then closes)',
+  CLIENT_TOO_SLOW: 'a client left more unread replies than its byte budget (it is disconnected)',
+  MODULE_NOT_ALLOWED: 'a user module lies outside the directories the operator allowed',
+  MODULE_UNLOADABLE: 'a user module cannot be found, loaded, or lacks the named export',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -41,6 +41,22 @@ export const TRINO_DISTRIBUTIONS = [
   'intermediate-wall',
 ] as const;
 
+/**
+ * A settings record (`config`, `threads`): `__proto__`, `constructor` and `prototype` would reach
+ * an object's prototype when the record is spread or merged (zod's record drops `__proto__`
+ * silently), so such a key is refused, naming it.
+ */
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+const settingsRecord = z
+  .unknown()
+  .superRefine((v, ctx) => {
+    if (typeof v !== 'object' || v === null) return;
+    for (const key of Object.keys(v))
+      if (FORBIDDEN_KEYS.includes(key))
+        ctx.addIssue({ code: 'custom', message: 'is not allowed as a setting name', path: [key] });
+  })
+  .pipe(z.record(z.string(), z.unknown()));
+
 const nonNegative = z.number().finite().min(0);
 const positive = z.number().finite().gt(0);
 /** Counts carry their limit (shared/limits.ts): the bound is checked before `int`'s safe range. */
@@ -202,12 +218,12 @@ export const workloadSchema = z
      */
     timeScale: positive.default(1),
     /** Executor settings this workload wants (validated by the executor's config schema). */
-    config: z.record(z.string(), z.unknown()).optional(),
+    config: settingsRecord.optional(),
     /**
      * Overrides applied on the threads backend only (e.g. fewer workers than the simulator). Its
      * times are workload time like `config`'s: the engine gets them multiplied by `timeScale`.
      */
-    threads: z.record(z.string(), z.unknown()).optional(),
+    threads: settingsRecord.optional(),
     classes: z.array(jobClassSchema).max(MAX_CLASSES).optional(),
     trino: trinoSchema.optional(),
     /** A graph document or a list of them (one run each), validated by shared/graph.ts. */

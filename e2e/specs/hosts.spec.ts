@@ -96,4 +96,42 @@ test.describe('browser mode only', () => {
     expect(outcome.reply).toMatchObject({ type: 'reply', id: 5, result: { ok: true } });
     expect(outcome.open).toBe(true);
   });
+
+  test('the token leaves the address bar for an HttpOnly cookie; a reload still connects', async ({
+    page,
+    appUrl,
+  }) => {
+    await page.goto(appUrl);
+    await expect(page.locator('#root')).not.toBeEmpty();
+    await expect.poll(() => new URL(page.url()).searchParams.has('token')).toBe(false);
+    // HttpOnly: the page's scripts cannot read it.
+    expect(await page.evaluate(() => document.cookie)).not.toContain('schedlab-token');
+    await page.reload();
+    const types = await page.evaluate(async () => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      return await new Promise<string>((resolve, reject) => {
+        ws.onerror = () => reject(new Error('socket failed'));
+        ws.onmessage = (m) => {
+          ws.close();
+          resolve((JSON.parse(String(m.data)) as { type: string }).type);
+        };
+      });
+    });
+    expect(types).toBe('snapshot');
+  });
+
+  test('another origin or host gets 403, even with the token', async ({ request, appUrl }) => {
+    const url = new URL(appUrl);
+    const token = url.searchParams.get('token') ?? '';
+    const status = (options: NodeWebSocket.ClientOptions) =>
+      new Promise<number | undefined>((resolve) => {
+        const socket = new NodeWebSocket(`ws://${url.host}/ws?token=${token}`, options);
+        socket.on('unexpected-response', (_req, res) => resolve(res.statusCode));
+        socket.on('open', () => (socket.close(), resolve(101)));
+        socket.on('error', () => resolve(undefined));
+      });
+    expect(await status({ origin: 'http://evil.example' })).toBe(403);
+    expect(await status({ headers: { host: `rebound.example:${url.port}` } })).toBe(403);
+    expect((await request.get(`${url.origin}/%69ndex.html`)).status()).toBe(401);
+  });
 });

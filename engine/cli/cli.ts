@@ -6,6 +6,7 @@ import { isSchedLabError } from '../../shared/errors.ts';
 import { compareCommand, presetsCommand, runCommand } from './commands.ts';
 import { processIo, type CliIo } from './io.ts';
 import { benchCommand, serveCommand } from './long-running.ts';
+import { TimeLimitError } from './time-limit.ts';
 import { UsageError } from './usage-error.ts';
 import { asksForHelp, commandUsage } from './usage.ts';
 import { workerCommand } from './worker-command.ts';
@@ -15,10 +16,12 @@ export const USAGE = `usage: schedlab <command> [options]
   run <preset|file>      run a workload and print its summary
       [--backend sim|threads|cluster --redis URL] [--policy mlfq|priority|fifo|fair] [--set key=value]…
       [--seed N] [--duration 30s] [--json] [--trace out.json] [--progress]
+      [--modules DIR]… [--time-limit 10m]
   compare <preset|file>  the same seeded workload once per config, on the simulator
       --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--json]
   presets [--json]       list the shipped workloads
-  serve [--port N] [--preset NAME]   browser mode: the app over HTTP + WebSocket on 127.0.0.1
+  serve [--port N] [--preset NAME] [--modules DIR]…
+                         browser mode: the app over HTTP + WebSocket on 127.0.0.1
       [--backend threads|sim|cluster] [--speed X|max] [--seed N]
       [--token TOKEN | --token-file PATH | --keep-token] [--redis URL (with --backend cluster)]
   bench [suite…]         run the benchmarks (bench/index.ts)
@@ -37,12 +40,17 @@ resume, or any protocol command as JSON ({"type":"setPolicy","policy":"fifo"}).
 plain lines on stderr about once a second.
 --set takes an engine setting (levelTimeMultiplier=4, policy=fifo, workers=8) or a workload
 field (classes[1].arrival.rate=2, seed=7). Its times are workload time: on threads the engine
-gets them multiplied by the workload's timeScale (quantumMs=1000 at timeScale 0.01 is 10 ms).`;
+gets them multiplied by the workload's timeScale (quantumMs=1000 at timeScale 0.01 is 10 ms).
+--modules DIR (repeatable): user modules (kernel: {module}) load only from these directories
+(real paths: symlinks followed, no ..); run also allows the workload file's own directory.
+User modules run on --backend threads only.
+--time-limit: a run whose workload has no durationMs (it ends when its jobs do) stops after
+10m of wall time by default, exit 1; the flag sets the limit for any run.`;
 
 const COMMANDS = 'run, compare, presets, serve, bench, worker';
 
 /** Codes that mean the input was wrong rather than the engine. */
-const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE)/;
+const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE|MODULE_)/;
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -88,6 +96,10 @@ function report(e: unknown, io: CliIo): number {
   if (e instanceof UsageError || parseArgsError) {
     io.err(`schedlab: ${(e as Error).message.split('\n')[0]}\n`);
     return 2;
+  }
+  if (e instanceof TimeLimitError) {
+    io.err(`schedlab: ${e.message}\n`);
+    return 1;
   }
   if (isSchedLabError(e) && BAD_INPUT.test(e.code)) {
     io.err(`schedlab: ${e.message}\n`);

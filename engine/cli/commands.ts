@@ -3,12 +3,12 @@
  * an unknown flag is a usage error) and returns an exit code.
  */
 import { writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EngineConfigPatch } from '../../shared/config.ts';
 import type { GraphPolicy } from '../../shared/graph.ts';
 import type { Workload } from '../../shared/workload.ts';
-import { PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
+import { isPreset, PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
 import {
   compareConfigs,
   compareJson,
@@ -18,6 +18,7 @@ import {
 import { formatReport } from '../host/report/format.ts';
 import { withGraphOverrides } from '../host/report/run-graph.ts';
 import { runWorkload } from '../host/report/run-workload.ts';
+import { allowedDirs, checkModules } from '../host/report/user-modules.ts';
 import {
   graphPolicyOf,
   oneWorkload,
@@ -30,6 +31,7 @@ import type { CliIo } from './io.ts';
 import { loadWorkload, readJsonFile } from './load.ts';
 import { progressLine, type Progress } from './progress.ts';
 import { parseDuration, parseSettings, type Settings } from './settings.ts';
+import { DEFAULT_TIME_LIMIT, DEFAULT_TIME_LIMIT_MS, withTimeLimit } from './time-limit.ts';
 import { UsageError } from './usage-error.ts';
 
 const common = {
@@ -77,6 +79,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     policy: { type: 'string' },
     trace: { type: 'string' },
     progress: { type: 'boolean' },
+    modules: { type: 'string', multiple: true },
+    'time-limit': { type: 'string' },
   });
   const ref = oneWorkload(positionals, 'run');
   const backend = values.backend ?? 'sim';
@@ -90,24 +94,43 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const tracePath = values.trace === undefined ? undefined : writablePath(values.trace, '--trace');
   const settings = parseSettings(values.set ?? []);
   const durationMs = durationOf(values.duration);
-  const loaded = loadWorkload(ref, withDuration(settings.workload, durationMs));
+  // User modules load from --modules directories and the workload file's own directory.
+  const dirs = allowedDirs([...(values.modules ?? []), ...(isPreset(ref) ? [] : [dirname(ref)])]);
+  const loaded = await checkModules(
+    loadWorkload(ref, withDuration(settings.workload, durationMs)),
+    backend,
+    dirs,
+  );
   const policy = runPolicy(loaded, values.policy);
   const workload = withGraphOverrides(loaded, {
     ...(seed === undefined ? {} : { seed }),
     ...(policy.graphPolicy === undefined ? {} : { policy: policy.graphPolicy }),
   });
   const progress = progressFor(io, values.progress === true, values.json === true);
+  // A run with no end of its own (no duration: it ends when its jobs do) is bounded in wall time.
+  const limitMs =
+    values['time-limit'] !== undefined
+      ? parseDuration(values['time-limit'], '--time-limit')
+      : (durationMs ?? loaded.durationMs) === undefined
+        ? DEFAULT_TIME_LIMIT_MS
+        : null;
   let result;
   try {
-    result = await runWorkload(workload, {
-      backend,
-      ...(values.redis === undefined ? {} : { redis: values.redis, log: (l) => io.err(`${l}\n`) }),
-      config: { ...settings.config, ...policy.config },
-      ...(seed === undefined ? {} : { seed }),
-      ...(durationMs === undefined ? {} : { durationMs }),
-      trace: tracePath !== undefined,
-      ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
-    });
+    result = await withTimeLimit(
+      limitMs,
+      values['time-limit'] ?? DEFAULT_TIME_LIMIT,
+      runWorkload(workload, {
+        backend,
+        ...(values.redis === undefined
+          ? {}
+          : { redis: values.redis, log: (l: string) => io.err(`${l}\n`) }),
+        config: { ...settings.config, ...policy.config },
+        ...(seed === undefined ? {} : { seed }),
+        ...(durationMs === undefined ? {} : { durationMs }),
+        trace: tracePath !== undefined,
+        ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+      }),
+    );
   } finally {
     progress?.clear();
   }
@@ -135,7 +158,12 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   const seed = seedOf(values.seed);
   const settings = parseSettings(values.set ?? []);
   const durationMs = durationOf(values.duration);
-  const workload = loadWorkload(ref, withDuration(settings.workload, durationMs));
+  // compare runs on the simulator, where a user module cannot run: refused up front.
+  const workload = await checkModules(
+    loadWorkload(ref, withDuration(settings.workload, durationMs)),
+    'sim',
+    [],
+  );
   const configs: CompareConfig[] = [
     ...(values.policy ?? []).map((p) =>
       workload.graph === undefined

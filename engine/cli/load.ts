@@ -9,11 +9,14 @@ export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
-  } catch {
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR')
+      throw new UsageError(`${what} ${path}: is a directory, not a JSON file`);
     throw new UsageError(`${what} ${path}: no such file (presets: ${PRESET_NAMES.join(', ')})`);
   }
   try {
-    return JSON.parse(text) as unknown;
+    // Editors on Windows save UTF-8 with a byte-order mark; JSON.parse would call it a syntax error.
+    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown;
   } catch (e) {
     throw new UsageError(`${what} ${path}: not valid JSON (${(e as Error).message})`);
   }

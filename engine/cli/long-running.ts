@@ -2,6 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
+import { SchedLabError } from '../../shared/errors.ts';
+import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
+import { allowedDirs } from '../host/report/user-modules.ts';
 import type { CliIo } from './io.ts';
 import { driveFromLines } from './serve-commands.ts';
 import { UsageError } from './usage-error.ts';
@@ -22,12 +25,20 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       'token-file': { type: 'string' },
       'keep-token': { type: 'boolean' },
       redis: { type: 'string' },
+      modules: { type: 'string', multiple: true },
     },
   });
   const backend = serveBackend(values.backend);
   if ((backend === 'cluster') !== (values.redis !== undefined))
     throw new UsageError(
       '--redis URL goes with --backend cluster (and --backend cluster needs it)',
+    );
+  const modules = allowedDirs(values.modules ?? []);
+  if (values.preset !== undefined && !isPreset(values.preset))
+    throw new SchedLabError(
+      'UNKNOWN_PRESET',
+      `--preset ${values.preset}: no such preset (${PRESET_NAMES.join(', ')})`,
+      'preset',
     );
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
@@ -53,6 +64,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(values.token === undefined ? {} : { token: values.token }),
     ...(tokenFile === undefined ? {} : { tokenFile }),
     ...(values.redis === undefined ? {} : { redis: values.redis }),
+    modules,
     log: (line) => io.err(`${line}\n`),
   });
   io.out(
@@ -94,7 +106,8 @@ function serveSeed(value: string): number {
 }
 
 export async function benchCommand(suites: string[]): Promise<number> {
-  // bench/index.ts reads the suites to run from argv, like `npm run bench -- <suite>`.
+  // bench/index.ts reads the suites to run from argv, like `npm run bench -- <suite>`, and
+  // refuses an unknown name (INVALID_ARGUMENT, listing the suites) before running any.
   process.argv = [process.argv[0] ?? 'node', 'bench/index.ts', ...suites];
   await import('../../bench/index.ts');
   return 0;

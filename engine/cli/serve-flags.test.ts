@@ -7,7 +7,7 @@ const serve = (...argv: string[]) => runCli(['serve', '--no-build', ...argv]);
 
 describe('schedlab serve flags', () => {
   it.each([
-    [['--backend', 'gpu'], '--backend gpu: must be threads or sim'],
+    [['--backend', 'gpu'], '--backend gpu: must be threads, sim or cluster'],
     [['--backend', 'sim', '--speed', '0'], '--speed 0: must be a number in (0, 1000000] or max'],
     [['--backend', 'sim', '--seed', '1.5'], '--seed 1.5: must be an integer in 0..4294967295'],
     [['--speed', '2'], '--speed and --seed need --backend sim'],

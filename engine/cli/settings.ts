@@ -37,6 +37,9 @@ function parseValue(raw: string): unknown {
   }
 }
 
+/** Keys that would reach an object's prototype rather than a field of the document. */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** `classes[1].arrival.rate` → `['classes', 1, 'arrival', 'rate']`. */
 export function parsePath(key: string): (string | number)[] {
   const path: (string | number)[] = [];
@@ -44,6 +47,8 @@ export function parsePath(key: string): (string | number)[] {
     const m = /^([^[\]]+)((?:\[\d+\])*)$/.exec(part);
     if (m === null)
       throw new UsageError(`--set ${key}: not a field path (e.g. classes[1].arrival.rate)`);
+    if (FORBIDDEN_KEYS.has(m[1]!))
+      throw new UsageError(`--set ${key}: "${m[1]!}" is not allowed in a field path`);
     path.push(m[1]!);
     for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
   }
@@ -103,14 +108,14 @@ export function applyWorkloadEdits(
 }
 
 /** `30s`, `1.5m`, `500ms`, `2h`; a bare number is seconds. Returns ms. */
-export function parseDuration(text: string): number {
+export function parseDuration(text: string, flag = '--duration'): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|min|h)?$/.exec(text.trim());
   if (m === null)
-    throw new UsageError(`--duration ${text}: expected a time like 30s, 500ms, 2m or 1h`);
+    throw new UsageError(`${flag} ${text}: expected a time like 30s, 500ms, 2m or 1h`);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   const ms =
     unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'h' ? n * 3_600_000 : n * 60_000;
-  if (!(ms > 0)) throw new UsageError(`--duration ${text}: must be > 0`);
+  if (!(ms > 0)) throw new UsageError(`${flag} ${text}: must be > 0`);
   return ms;
 }

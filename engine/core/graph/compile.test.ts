@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseGraphDocument } from '../../../shared/graph.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import { compileDocument, compileGraph } from './compile.ts';
+import { compileDocument, compileGraph, CYCLE_NODES_SHOWN } from './compile.ts';
 import { indexExplicitGraph } from './indexed-graph.ts';
 import { randomDag } from './random-dag.ts';
 
@@ -147,5 +147,20 @@ describe('compileGraph', () => {
         },
       ),
     );
+  });
+
+  it('caps the cycle named for a huge ring: its first nodes and how many more', () => {
+    const n = 100_000;
+    const nodes = Array.from({ length: n }, (_, i) => ({ id: `n${i}` }));
+    const edges = nodes.map((_, i) => ({ from: `n${i}`, to: `n${(i + 1) % n}` }));
+    let message = '';
+    try {
+      compileDocument(parseGraphDocument({ nodes, edges }));
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^edges form a cycle: n\d+ → /);
+    expect(message).toContain(`and ${n - CYCLE_NODES_SHOWN} more (${n} nodes in all)`);
+    expect(message.length).toBeLessThan(1000);
   });
 });

@@ -75,7 +75,7 @@ export function compileGraph(graph: IndexedGraph): CompiledGraph {
   }
   if (tail < n) {
     const cycle = findCycle(n, from, to, remaining).map(nodeId);
-    throw new SchedLabError('INVALID_GRAPH', `edges form a cycle: ${cycle.join(' → ')}`, 'edges');
+    throw new SchedLabError('INVALID_GRAPH', `edges form a cycle: ${cycleText(cycle)}`, 'edges');
   }
 
   const cost = graph.costNanos;
@@ -110,6 +110,21 @@ export function compileGraph(graph: IndexedGraph): CompiledGraph {
     criticalPathNanos,
     nodeId,
   };
+}
+
+/** Nodes of a cycle named in an error before the rest is only counted. */
+export const CYCLE_NODES_SHOWN = 20;
+
+/** `a → b → c → a`; a long cycle (a 100k-node ring) shows its first nodes and a count. */
+function cycleText(cycle: readonly string[]): string {
+  if (cycle.length <= CYCLE_NODES_SHOWN + 1) return cycle.join(' → ');
+  const more = cycle.length - 1 - CYCLE_NODES_SHOWN;
+  return `${cycle.slice(0, CYCLE_NODES_SHOWN).join(' → ')} → … and ${more} more (${cycle.length - 1} nodes in all)`;
+}
+
+/** The first node whose kernel is table entry `k` (to name it in an error), or -1. */
+export function firstNodeOfKernel(graph: CompiledGraph, k: number): number {
+  return graph.kernelOf.indexOf(k);
 }
 
 /**

@@ -56,4 +56,19 @@ describe('planGraphs names a bad document where it sits', () => {
       message: expect.stringMatching(/^graph\[0\]\.edges form a cycle/) as unknown,
     });
   });
+
+  it('an unknown kernel is named at the node that uses it', () => {
+    const doc = {
+      nodes: [
+        { id: 'a', kernel: 'spin' },
+        { id: 'b', kernel: 'nope' },
+      ],
+    };
+    const e = refusal(doc);
+    expect(e).toMatchObject({ code: 'UNKNOWN_KERNEL', field: 'nodes[1].kernel' });
+    expect(e.message).toMatch(
+      /^nodes\[1\]\.kernel \(node "b"\): the central executor has no kernel "nope"/,
+    );
+    expect(refusal([ok, doc])).toMatchObject({ field: 'graph[1].nodes[1].kernel' });
+  });
 });

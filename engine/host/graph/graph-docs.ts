@@ -17,7 +17,11 @@ import type {
 } from '../../../shared/graph.ts';
 import { parseGraphDocument } from '../../../shared/graph.ts';
 import { KERNEL_NAMES, type GraphConfig } from '../../../shared/protocol.ts';
-import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
+import {
+  compileDocument,
+  firstNodeOfKernel,
+  type CompiledGraph,
+} from '../../core/graph/compile.ts';
 import { STEALING_KERNELS } from '../../runtime/stealing/kernels.ts';
 
 export interface GraphPlan {
@@ -51,7 +55,13 @@ export function planGraphs(raw: unknown, config: GraphConfig): GraphPlan {
   const policy = config.graphPolicy ?? first.policy;
   const errorMode = config.graphErrorMode ?? first.errorMode;
   const graphs = docs.map((d, i) => compileAt(forExecutor(d, executor), list.length > 1, i));
-  for (const g of graphs) checkKernels(g, executor);
+  graphs.forEach((g, i) => {
+    try {
+      checkKernels(g, executor, docs[i]!);
+    } catch (e) {
+      throw list.length > 1 && e instanceof SchedLabError ? prefixField(e, ['graph', i]) : e;
+    }
+  });
   return { executor, policy, errorMode, graphs };
 }
 
@@ -76,24 +86,27 @@ function forExecutor(doc: GraphDocument, executor: GraphExecutorKind): GraphDocu
       };
 }
 
-function checkKernels(graph: CompiledGraph, executor: GraphExecutorKind): void {
+/**
+ * An unknown kernel is named where it is written: `nodes[3].kernel` (node "b") in an explicit
+ * document, the generator's `kernel` otherwise.
+ */
+function checkKernels(graph: CompiledGraph, executor: GraphExecutorKind, doc: GraphDocument): void {
   const known: readonly string[] = executor === 'stealing' ? STEALING_KERNELS : KERNEL_NAMES;
-  for (const k of graph.kernels) {
-    if (k === null) continue;
+  const refuse = (index: number, what: string) => {
+    const v = firstNodeOfKernel(graph, index);
+    const explicit = !('generator' in doc) && v >= 0;
+    const field = explicit ? `nodes[${v}].kernel` : 'kernel';
+    const node = v >= 0 ? ` (node "${graph.nodeId(v)}")` : '';
+    throw new SchedLabError('UNKNOWN_KERNEL', `${field}${node}: ${what}`, field);
+  };
+  graph.kernels.forEach((k, index) => {
+    if (k === null) return;
     if (typeof k !== 'string') {
       if (executor === 'stealing')
-        throw new SchedLabError(
-          'UNKNOWN_KERNEL',
-          `kernel: the stealing executor runs built-in kernels only (${known.join(', ')})`,
-          'kernel',
-        );
-      continue;
+        refuse(index, `the stealing executor runs built-in kernels only (${known.join(', ')})`);
+      return;
     }
     if (!known.includes(k))
-      throw new SchedLabError(
-        'UNKNOWN_KERNEL',
-        `kernel: the ${executor} executor has no kernel "${k}" (${known.join(', ')})`,
-        'kernel',
-      );
-  }
+      refuse(index, `the ${executor} executor has no kernel "${k}" (${known.join(', ')})`);
+  });
 }

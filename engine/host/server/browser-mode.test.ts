@@ -121,6 +121,34 @@ describe('browser mode with a live engine', () => {
       expect(answer).toMatchObject({ ok: false, error: { code: 'INVALID_WORKLOAD', field } });
       expect((answer.error as { message: string }).message).toContain(limit);
     }
+    // A graph inside a workload is named under `graph.`, compile errors included.
+    const cycle = await client.command({
+      type: 'loadWorkload',
+      workload: {
+        graph: {
+          nodes: [{ id: 'a' }, { id: 'b' }],
+          edges: [
+            { from: 'a', to: 'b' },
+            { from: 'b', to: 'a' },
+          ],
+        },
+      },
+    });
+    expect(cycle).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_GRAPH', field: 'graph.edges' },
+    });
+    // A module path the operator did not allow (`serve` without --modules allows none).
+    const module = await client.command({
+      type: 'loadWorkload',
+      workload: {
+        classes: [klass({ work: { kernel: { module: '/etc/passwd' }, totalMs: 1 } })],
+      },
+    });
+    expect(module).toMatchObject({
+      ok: false,
+      error: { code: 'MODULE_NOT_ALLOWED', field: 'classes[0].work.kernel.module' },
+    });
     // The session still streams: two more frames, in order.
     client.inbox.length = 0;
     const a = (await client.next((m) => m.type === 'frame')).frame as { seq: number };

@@ -6,6 +6,11 @@
  * it waits as the one pending frame, and a newer frame replaces it (the replaced frame is counted
  * as skipped, with its spans). Each completed send re-checks, so once the client catches up it
  * receives the latest state. Memory per client is therefore one socket buffer plus one frame.
+ *
+ * Replies are not coalesced (each answers a command), so they count against a byte budget
+ * instead: a reply that would leave more than `maxBufferedBytes` unsent — a client asking for
+ * snapshots faster than it reads them — gets the client told `CLIENT_TOO_SLOW` and dropped.
+ * Other clients are unaffected, and the server holds at most the budget plus one reply for it.
  */
 import { SchedLabError, type ErrorInfo } from '../../../shared/errors.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
@@ -17,9 +22,20 @@ export interface LinkSocket {
   readonly readyState: number;
   readonly bufferedAmount: number;
   send(data: string, callback: (error?: Error) => void): void;
+  close(code: number, reason: string): void;
+  terminate(): void;
+}
+
+export interface LinkLimits {
+  /** Unsent bytes above which frames are held back and coalesced. */
+  readonly highWaterBytes: number;
+  /** Unsent bytes (replies included) above which the client is dropped. */
+  readonly maxBufferedBytes: number;
 }
 
 const OPEN = 1;
+/** A dropped client that never reads never completes the close handshake either. */
+const TERMINATE_AFTER_MS = 1000;
 
 /** A frame serialized once for every client. */
 export interface PreparedFrame {
@@ -31,16 +47,35 @@ export class ClientLink {
   private pending: PreparedFrame | undefined;
   private readonly skipped: Skipped = { frames: 0, spans: 0 };
   private sentFrames = 0;
+  private peakBuffered = 0;
+  private dropped = false;
 
   constructor(
     private readonly socket: LinkSocket,
     private readonly session: AnyHostSession,
-    private readonly highWaterBytes: number,
+    private readonly limits: LinkLimits,
   ) {}
 
-  /** Frames sent and frames skipped so far (for tests and the host's own counters). */
-  get stats(): { sent: number; skipped: Skipped } {
-    return { sent: this.sentFrames, skipped: { ...this.skipped } };
+  /**
+   * Frames sent and skipped so far, the most bytes ever left unsent to this client, and whether
+   * it was dropped for leaving too many (for tests and the host's own counters).
+   */
+  get stats(): { sent: number; skipped: Skipped; peakBufferedBytes: number; dropped: boolean } {
+    return {
+      sent: this.sentFrames,
+      skipped: { ...this.skipped },
+      peakBufferedBytes: this.peakBuffered,
+      dropped: this.dropped,
+    };
+  }
+
+  /** The client sent a message over the limit: say so before the connection closes. */
+  refuseTooLarge(limitBytes: number): void {
+    this.sendError({
+      code: 'MESSAGE_TOO_LARGE',
+      message: `message is over the limit of ${limitBytes} bytes; the connection closes`,
+      field: 'message',
+    });
   }
 
   /** A new client gets the whole state before any frame. */
@@ -77,6 +112,8 @@ export class ClientLink {
       return;
     }
     const { id, command } = envelope.data;
+    // Already over budget: drop before building another (possibly large) reply.
+    if (this.overBudget(0)) return;
     let result: unknown;
     try {
       result = await this.session.handleCommand(command);
@@ -89,20 +126,23 @@ export class ClientLink {
       this.sendError(error, id);
       return;
     }
+    // Messages that arrived together were all in flight at once: the replies written meanwhile
+    // may have used the budget, and serializing one more would be work for nothing.
+    if (this.overBudget(0)) return;
     this.write(JSON.stringify({ type: 'reply', id, result }));
   }
 
   private flush(): void {
     const frame = this.pending;
     if (frame === undefined || this.socket.readyState !== OPEN) return;
-    if (this.socket.bufferedAmount > this.highWaterBytes) return;
+    if (this.socket.bufferedAmount > this.limits.highWaterBytes) return;
     this.pending = undefined;
     const skipped =
       this.skipped.frames === 0
         ? ''
         : `,"skipped":{"frames":${this.skipped.frames},"spans":${this.skipped.spans}}`;
     this.sentFrames++;
-    this.write(`{"type":"frame"${skipped},"frame":${frame.json}}`);
+    this.write(`{"type":"frame"${skipped},"frame":${frame.json}}`, false);
   }
 
   private skip(frame: PreparedFrame): void {
@@ -116,10 +156,30 @@ export class ClientLink {
     );
   }
 
-  private write(text: string): void {
-    if (this.socket.readyState !== OPEN) return;
+  /** Frames are bounded by coalescing; everything else is checked against the budget. */
+  private write(text: string, budgeted = true): void {
+    if (this.socket.readyState !== OPEN || this.dropped) return;
+    if (budgeted && this.overBudget(Buffer.byteLength(text))) return;
     // A completed send is the moment a held-back frame may go out.
     this.socket.send(text, () => this.flush());
+    this.peakBuffered = Math.max(this.peakBuffered, this.socket.bufferedAmount);
+  }
+
+  /** True (and the client dropped) when `bytes` more would pass the budget. */
+  private overBudget(bytes: number): boolean {
+    if (this.dropped) return true;
+    if (this.socket.bufferedAmount + bytes <= this.limits.maxBufferedBytes) return false;
+    this.dropped = true;
+    this.pending = undefined;
+    const error: ErrorInfo = {
+      code: 'CLIENT_TOO_SLOW',
+      message: `more than ${this.limits.maxBufferedBytes} bytes of replies left unread; disconnected`,
+      field: 'maxBufferedBytes',
+    };
+    this.socket.send(JSON.stringify({ type: 'error', error }), () => {});
+    this.socket.close(1008, 'client too slow');
+    setTimeout(() => this.socket.terminate(), TERMINATE_AFTER_MS).unref();
+    return true;
   }
 }
 

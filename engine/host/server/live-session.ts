@@ -39,6 +39,8 @@ export interface LiveSessionOptions {
   external?: Backend;
   /** What presets are fitted to (default: this machine's cores). */
   cores?: number;
+  /** Directories user modules may load from (real paths); none by default. */
+  modules?: readonly string[];
 }
 
 export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame> {
@@ -69,6 +71,7 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
           ...(sim ? {} : { cores: options.cores ?? availableParallelism() }),
           ...(options.seed === undefined ? {} : { seed: options.seed }),
           log,
+          ...(options.modules === undefined ? {} : { modules: options.modules }),
         })
       : null;
   const workloads: WorkloadHandler = own ?? options.workloads ?? {};

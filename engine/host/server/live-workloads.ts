@@ -12,9 +12,12 @@
  * session's graph runner (`Session.graphs`, engine/host/graph): the session's arrivals stop, its
  * executor pauses, and the graph runs on its own workers; `runPreset` options may carry
  * `graphPolicy`, `executor` and `graphErrorMode` for that run. Starting any workload cancels a
- * graph still running.
+ * graph still running. A document naming a user module runs only when the module lies in one of
+ * the `modules` directories the operator allowed (engine/host/report/user-modules.ts).
  */
 import { graphConfigPatchSchema } from '../../../shared/protocol.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
+import { prefixField } from '../../../shared/schema-error.ts';
 import { parseWorkload, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import { createRng } from '../../../shared/lib/rng.ts';
@@ -22,6 +25,7 @@ import { zodToError } from '../../runtime/executor/index.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import { workloadPatch } from '../report/resolve-config.ts';
+import { checkModules } from '../report/user-modules.ts';
 import { isGraphDocument } from '../graph/graph-docs.ts';
 import { fitToMachine } from './fit-to-machine.ts';
 import type { WorkloadContext, WorkloadHandler } from '../session/index.ts';
@@ -55,6 +59,11 @@ export interface LiveWorkloadOptions {
    * workload's own, as `schedlab run --seed` does: a seeded sim session replays that run.
    */
   readonly seed?: number;
+  /**
+   * Directories (real paths, see `allowedDirs`) user modules may load from; none by default, so a
+   * document naming a module is refused with `MODULE_NOT_ALLOWED`.
+   */
+  readonly modules?: readonly string[];
 }
 
 export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads {
@@ -75,7 +84,17 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
   };
 
   const start = (workload: Workload, ctx: WorkloadContext, extra?: Record<string, unknown>) => {
-    if (workload.graph !== undefined) return startGraph(workload.name, workload.graph, ctx, extra);
+    if (workload.graph !== undefined) {
+      try {
+        return startGraph(workload.name, workload.graph, ctx, extra);
+      } catch (e) {
+        // One document is checked as if bare; in a workload it sits under `graph` (a list's
+        // entries are already named `graph[i]`).
+        if (!(e instanceof SchedLabError) || Array.isArray(workload.graph)) throw e;
+        if (e.code === 'INVALID_ARGUMENT') throw e;
+        throw prefixField(e, ['graph']);
+      }
+    }
     // Validate before touching the engine: a bad document changes nothing.
     const patch = workloadPatch(workload, ctx.backend.kind);
     running?.stop();
@@ -100,8 +119,12 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
       options.log?.(note);
       return { ...started, fitted: note };
     },
-    loadWorkload: (doc, ctx) =>
-      isGraphDocument(doc) ? startGraph('graph', doc, ctx) : start(parseWorkload(doc), ctx),
+    loadWorkload: async (doc, ctx) => {
+      const dirs = options.modules ?? [];
+      if (isGraphDocument(doc))
+        return startGraph('graph', await checkModules(doc, ctx.backend.kind, dirs), ctx);
+      return start(await checkModules(parseWorkload(doc), ctx.backend.kind, dirs), ctx);
+    },
     stop: () => {
       running?.stop();
       running = null;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { AnyHostSession } from './host-session.ts';
@@ -10,7 +11,11 @@ import { startServer, type RunningServer } from './server.ts';
 /** A session whose frames the test emits by hand; commands echo back. */
 class HandSession implements AnyHostSession {
   private listeners = new Set<(frame: unknown) => void>();
+  /** What a `snapshot` command answers (large, like a real snapshot with its chart history). */
+  bigSnapshot = { seq: 0, history: 'x'.repeat(100_000) };
   handleCommand(command: unknown): Promise<unknown> {
+    if ((command as { type?: string }).type === 'snapshot')
+      return Promise.resolve({ ok: true, snapshot: this.bigSnapshot });
     return Promise.resolve({ ok: true, echo: command });
   }
   snapshot(): unknown {
@@ -33,8 +38,8 @@ class Client {
   readonly ws: WebSocket;
   private readonly inbox: Record<string, unknown>[] = [];
   private waiter: (() => void) | undefined;
-  constructor(url: string) {
-    this.ws = new WebSocket(url);
+  constructor(url: string, options?: WebSocket.ClientOptions) {
+    this.ws = new WebSocket(url, options);
     this.ws.on('message', (data: Buffer) => {
       this.inbox.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>);
       this.waiter?.();
@@ -65,6 +70,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'schedlab-server-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>SchedLab</title>');
   writeFileSync(join(dir, 'app.js'), 'export {};');
+  writeFileSync(join(dir, 'app.js.map'), '{"sources":["secret.ts"]}');
   session = new HandSession();
   server = await startServer({ session, staticDir: dir });
 });
@@ -171,5 +177,161 @@ describe('browser-mode server', () => {
     expect(skipped.frames).toBe(stats.skipped.frames);
     expect(skipped.spans).toBe(skipped.frames * 2000);
     client.ws.close();
+  });
+});
+
+/** A raw HTTP request, so the test controls the Host and Origin headers a browser would send. */
+function raw(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, headers: { host: own(), ...headers } },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+const own = () => `127.0.0.1:${server.port}`;
+
+/** The status a WebSocket upgrade gets (101 when it opens). */
+function upgradeStatus(url: string, options?: WebSocket.ClientOptions): Promise<number> {
+  const ws = new WebSocket(url, options);
+  return new Promise((resolve, reject) => {
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('open', () => (ws.close(), resolve(101)));
+    ws.on('error', reject);
+  });
+}
+
+function expectSecurityHeaders(headers: IncomingHttpHeaders): void {
+  expect(headers['content-security-policy']).toContain("script-src 'self'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+}
+
+describe('browser-mode server: hosts, origins, paths and the token cookie', () => {
+  it('answers 403 to a Host that is not its loopback address (DNS rebinding)', async () => {
+    const res = await raw(`/?token=${server.token}`, { host: `evil.example:${server.port}` });
+    expect(res.status).toBe(403);
+    expectSecurityHeaders(res.headers);
+    expect(
+      (await raw(`/?token=${server.token}`, { host: `localhost:${server.port}` })).status,
+    ).toBe(200);
+    expect(
+      await upgradeStatus(wsUrl(server.token), {
+        headers: { host: `evil.example:${server.port}` },
+      }),
+    ).toBe(403);
+  });
+
+  it('accepts a WebSocket only from its own origin, or from a client that sends none', async () => {
+    expect(await upgradeStatus(wsUrl(server.token), { origin: 'http://evil.example' })).toBe(403);
+    expect(
+      await upgradeStatus(wsUrl(server.token), { origin: `http://127.0.0.1:${server.port + 1}` }),
+    ).toBe(403);
+    expect(await upgradeStatus(wsUrl(server.token), { origin: `http://${own()}` })).toBe(101);
+    expect(await upgradeStatus(wsUrl(server.token))).toBe(101);
+  });
+
+  it('decodes a path once before the token check: encoded names of the page need the token', async () => {
+    for (const path of [
+      '/%69ndex.html',
+      '/%2findex.html',
+      '/assets/..%2findex.html',
+      '//index.html',
+    ]) {
+      const res = await raw(path);
+      expect(res.status, path).toBe(401);
+      expectSecurityHeaders(res.headers);
+    }
+    expect((await raw(`/%69ndex.html?token=${server.token}`)).status).toBe(200);
+    // Double encoding is decoded once only: `%2569` is the literal name `%69ndex.html`.
+    expect((await raw('/%2569ndex.html')).status).toBe(404);
+    const missing = await raw('/no-such-file.js');
+    expect(missing.status).toBe(404);
+    expectSecurityHeaders(missing.headers);
+  });
+
+  it('swaps the URL token for an HttpOnly SameSite=Strict cookie that the page and socket accept', async () => {
+    const first = await raw(`/?token=${server.token}`);
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const pair = cookie.split(';')[0]!;
+    expect((await raw('/', { cookie: pair })).status).toBe(200);
+    expect((await raw('/', { cookie: `${pair.split('=')[0]}=wrong` })).status).toBe(401);
+    expect(await upgradeStatus(`ws://${own()}/ws`, { headers: { cookie: pair } })).toBe(101);
+    expect(await upgradeStatus(`ws://${own()}/ws`)).toBe(401);
+  });
+
+  it('serves the source map only with the token or its cookie', async () => {
+    expect((await raw('/app.js.map')).status).toBe(401);
+    expect((await raw(`/app.js.map?token=${server.token}`)).status).toBe(200);
+    expect((await raw('/app.js')).status).toBe(200);
+  });
+});
+
+describe('browser-mode server: bounded per client', () => {
+  let small: RunningServer;
+  let hand: HandSession;
+  const BUDGET = 1 << 20;
+  beforeAll(async () => {
+    hand = new HandSession();
+    small = await startServer({
+      session: hand,
+      staticDir: dir,
+      maxMessageBytes: 4096,
+      maxBufferedBytes: BUDGET,
+      highWaterBytes: 64 << 10,
+    });
+  });
+  afterAll(() => small.close());
+  const smallWs = () => `ws://127.0.0.1:${small.port}/ws?token=${small.token}`;
+
+  it('answers a message over the limit with MESSAGE_TOO_LARGE and the limit, then closes', async () => {
+    const client = new Client(smallWs());
+    await client.opened();
+    await client.next((m) => m.type === 'snapshot');
+    const closed = new Promise<number>((resolve) => client.ws.on('close', (code) => resolve(code)));
+    client.ws.send('x'.repeat(10_000));
+    const error = await client.next((m) => m.type === 'error');
+    expect(error.error).toMatchObject({ code: 'MESSAGE_TOO_LARGE', field: 'message' });
+    expect((error.error as { message: string }).message).toContain('4096 bytes');
+    expect(await closed).toBe(1009);
+  });
+
+  it('drops a client that asks for snapshots without reading them; others keep their frames', async () => {
+    const slow = new Client(smallWs());
+    await slow.opened();
+    await slow.next();
+    const slowLink = small.links().at(-1)!;
+    const fast = new Client(smallWs());
+    await fast.opened();
+    await fast.next();
+    const rawSocket = (slow.ws as unknown as { _socket: { pause(): void } })._socket;
+    rawSocket.pause();
+    // 500 snapshots of 100 KB = 50 MB asked for, against a 1 MiB budget.
+    for (let id = 1; id <= 500; id++)
+      slow.ws.send(JSON.stringify({ id, command: { type: 'snapshot' } }));
+    await expect.poll(() => slowLink.stats.dropped, { timeout: 20_000 }).toBe(true);
+    const reply = JSON.stringify({
+      type: 'reply',
+      id: 1,
+      result: { ok: true, snapshot: hand.bigSnapshot },
+    });
+    // Held: at most the budget plus the one reply that would have passed it.
+    expect(slowLink.stats.peakBufferedBytes).toBeLessThanOrEqual(BUDGET + reply.length);
+    for (let seq = 1; seq <= 3; seq++) hand.emit({ seq, spans: [] });
+    const got = await fast.next((m) => (m.frame as { seq: number } | undefined)?.seq === 3);
+    expect(got.type).toBe('frame');
+    await expect.poll(() => small.links().includes(slowLink), { timeout: 5000 }).toBe(false);
+    fast.ws.close();
   });
 });

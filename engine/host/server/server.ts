@@ -1,24 +1,28 @@
 /**
  * Browser mode (docs/design.md §6–7): the built renderer over HTTP and the protocol over one WebSocket
  * per client, bound to 127.0.0.1 only. A random token in the printed URL guards the page and the
- * socket: a request without it (or with a wrong one) gets 401, so another local user's browser
- * tab cannot drive the engine.
+ * socket: a request without it (or its cookie) gets 401, so another local user's browser tab
+ * cannot drive the engine; a request naming another host, or an upgrade from another page's
+ * origin, gets 403 (request-guard.ts).
+ *
+ * Bounded per client: a message over `maxMessageBytes` is answered `MESSAGE_TOO_LARGE` and the
+ * connection closed; frames are coalesced past `highWaterBytes`; and replies (snapshots are
+ * large) may leave at most `maxBufferedBytes` unread before the client is told `CLIENT_TOO_SLOW`
+ * and dropped (client-link.ts), so one client that stops reading cannot grow the server.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import type { EventEmitter } from 'node:events';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ErrorInfo } from '../../../shared/errors.ts';
 import { WS_PATH } from '../../../shared/transport.ts';
 import { ClientLink, type PreparedFrame } from './client-link.ts';
-import { contentSecurityPolicy } from './csp.ts';
 import type { AnyHostSession } from './host-session.ts';
-import { resolveInside, sendFile } from './static-files.ts';
-import { createToken, tokenMatches } from './token.ts';
+import { handleHttp, HOST, rawRefusal } from './http-handler.ts';
+import { isLoopbackHost, isOwnOrigin, requestPath, tokenProof } from './request-guard.ts';
+import { createToken } from './token.ts';
 
-export const HOST = '127.0.0.1';
+export { HOST };
 
 export interface ServerOptions {
   session: AnyHostSession;
@@ -32,6 +36,8 @@ export interface ServerOptions {
   highWaterBytes?: number;
   /** Largest accepted client message (a workload document fits easily). */
   maxMessageBytes?: number;
+  /** Unsent reply bytes per client past which it is dropped (default 64 MiB). */
+  maxBufferedBytes?: number;
 }
 
 export interface RunningServer {
@@ -49,28 +55,34 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const token = options.token ?? createToken();
   const highWater = options.highWaterBytes ?? 1 << 20;
+  const maxMessage = options.maxMessageBytes ?? 16 << 20;
+  const budget = options.maxBufferedBytes ?? 64 << 20;
   const links = new Map<WebSocket, ClientLink>();
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: options.maxMessageBytes ?? 16 << 20,
-  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessage });
   let port = 0;
 
   const http = createServer((req, res) => {
-    void handleHttp(req, res, options.staticDir, token, port).catch(() => res.destroy());
+    void handleHttp(req, res, { staticDir: options.staticDir, token, port }).catch(() =>
+      res.destroy(),
+    );
   });
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = requestUrl(req);
-    if (url.pathname !== WS_PATH || !tokenMatches(url.searchParams.get('token'), token)) {
-      const body = unauthorizedBody();
-      socket.end(
-        `HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
+    const target = requestPath(req);
+    if (!isLoopbackHost(req.headers.host, port) || !isOwnOrigin(req.headers.origin, port)) {
+      socket.end(rawRefusal(403, port));
+      return;
+    }
+    if (target?.path !== WS_PATH || tokenProof(req, target.query, token, port) === null) {
+      socket.end(rawRefusal(401, port));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const link = new ClientLink(ws, options.session, highWater);
+      const link = new ClientLink(ws, options.session, {
+        highWaterBytes: highWater,
+        maxBufferedBytes: budget,
+      });
       links.set(ws, link);
+      onTooLarge(ws, () => link.refuseTooLarge(maxMessage));
       ws.on('message', (data, isBinary) => {
         void link.receive(toText(data), isBinary);
       });
@@ -116,71 +128,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-async function handleHttp(
-  req: IncomingMessage,
-  res: ServerResponse,
-  staticDir: string,
-  token: string,
-  port: number,
-): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD' }).end();
-    return;
-  }
-  const url = requestUrl(req);
-  const headOnly = req.method === 'HEAD';
-  if (url.pathname === '/' || url.pathname === '/index.html') {
-    if (!tokenMatches(url.searchParams.get('token'), token)) {
-      res
-        .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
-        .end(unauthorizedBody());
-      return;
-    }
-    const index = join(staticDir, 'index.html');
-    if (!existsSync(index)) {
-      res
-        .writeHead(503, { 'content-type': 'text/plain; charset=utf-8' })
-        .end('the renderer is not built: run `npx vite build`\n');
-      return;
-    }
-    await sendFile(res, index, pageHeaders(port), headOnly);
-    return;
-  }
-  // Built assets (scripts, styles) hold no secrets; the page and the socket hold the token.
-  const file = resolveInside(staticDir, url.pathname);
-  if (file === null) {
-    res.writeHead(404).end();
-    return;
-  }
-  await sendFile(res, file, { 'cache-control': 'no-cache' }, headOnly);
-}
-
 /**
- * A refused token's answer, as a coded error (shared/errors.ts) a tab can show: a page left open
- * across a server restart finds out here that its session ended.
+ * `ws` closes a connection whose message passes `maxPayload` (code 1009) before any handler of
+ * ours runs; its receiver reports the error first, while the socket is still open, so the client
+ * is told why (`MESSAGE_TOO_LARGE` with the limit) just ahead of the close. The receiver is not
+ * public API: without one the client still gets the close code.
  */
-export function unauthorizedBody(): string {
-  const error: ErrorInfo = {
-    code: 'UNAUTHORIZED',
-    message:
-      "this URL's token is not this server's: the session it opened has ended (the server restarted or stopped); open the URL SchedLab printed, token included",
-    field: 'token',
-  };
-  return `${JSON.stringify({ ok: false, error })}\n`;
-}
-
-function pageHeaders(port: number): Record<string, string> {
-  return {
-    'content-security-policy': contentSecurityPolicy([`ws://${HOST}:${port}`]),
-    // The token is in the page URL: never send it on as a referrer, never cache the page.
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'x-frame-options': 'DENY',
-  };
-}
-
-function requestUrl(req: IncomingMessage): URL {
-  return new URL(req.url ?? '/', `http://${HOST}`);
+function onTooLarge(ws: WebSocket, tell: () => void): void {
+  const receiver = (ws as unknown as { _receiver?: EventEmitter })._receiver;
+  receiver?.prependListener('error', (e: Error & { code?: string }) => {
+    if (e.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') tell();
+  });
 }
 
 function toText(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

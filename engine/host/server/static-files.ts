@@ -22,7 +22,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The file under `root` that `urlPath` names, or null when it would escape the root. */
+/** The file under `root` that `urlPath` (percent-encoded) names, or null when it would escape. */
 export function resolveInside(root: string, urlPath: string): string | null {
   let decoded: string;
   try {
@@ -30,6 +30,11 @@ export function resolveInside(root: string, urlPath: string): string | null {
   } catch {
     return null;
   }
+  return resolveDecoded(root, decoded);
+}
+
+/** As `resolveInside` for a path already decoded (browser mode decodes exactly once). */
+export function resolveDecoded(root: string, decoded: string): string | null {
   if (decoded.includes('\0')) return null;
   const full = normalize(join(root, decoded));
   const base = normalize(root.endsWith(sep) ? root : root + sep);

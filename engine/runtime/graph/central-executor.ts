@@ -17,7 +17,7 @@
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
-import type { CompiledGraph } from '../../core/graph/compile.ts';
+import { firstNodeOfKernel, type CompiledGraph } from '../../core/graph/compile.ts';
 import type { CostHistory } from '../../core/graph/cost-history.ts';
 import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
 import type { Backend, KernelName, QuantumEnd, SplitWork } from '../backend.ts';
@@ -103,7 +103,7 @@ export class CentralGraphRun {
     private readonly graph: CompiledGraph,
     options: CentralRunOptions,
   ) {
-    this.works = graph.kernels.map((k, i) => toWork(k, i));
+    this.works = graph.kernels.map((k, i) => toWork(k, i, graph));
     this.base = options.splitIdBase ?? 0;
     this.quantum = options.quantumNanos ?? Number.MAX_SAFE_INTEGER;
     this.spans = new SpanRing(options.maxSpans ?? 65_536);
@@ -294,7 +294,11 @@ export class CentralGraphRun {
   }
 }
 
-function toWork(kernel: CompiledGraph['kernels'][number], index: number): SplitWork {
+function toWork(
+  kernel: CompiledGraph['kernels'][number],
+  index: number,
+  graph: CompiledGraph,
+): SplitWork {
   if (kernel === null) return { kernel: DEFAULT_CENTRAL_KERNEL, totalNanos: 0 };
   if (typeof kernel !== 'string') {
     return {
@@ -308,7 +312,7 @@ function toWork(kernel: CompiledGraph['kernels'][number], index: number): SplitW
   if (!BACKEND_KERNELS.includes(kernel)) {
     throw new SchedLabError(
       'UNKNOWN_KERNEL',
-      `kernel: no backend kernel "${kernel}" (kernel table entry ${index})`,
+      `kernel: no backend kernel "${kernel}" (node "${graph.nodeId(Math.max(0, firstNodeOfKernel(graph, index)))}")`,
       'kernel',
     );
   }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { syntheticFrame } from '../data/synthetic-frame.ts';
 import type { ConnectionStatus } from './transport.ts';
-import { createWebSocketTransport, webSocketUrl } from './ws-transport.ts';
+import { createWebSocketTransport, dropTokenFromAddress, webSocketUrl } from './ws-transport.ts';
 
 /** Just enough of a WebSocket for the transport: the test plays the host. */
 class FakeSocket {
@@ -44,6 +44,18 @@ describe('WebSocket transport', () => {
     expect(webSocketUrl({ protocol: 'http:', host: '127.0.0.1:8080', search: '?token=a b' })).toBe(
       'ws://127.0.0.1:8080/ws?token=a%20b',
     );
+  });
+
+  it('takes the token out of the address bar, keeping the rest of the URL', () => {
+    const calls: string[] = [];
+    const hist = {
+      state: null,
+      replaceState: (_s: unknown, _t: string, url: string) => calls.push(url),
+    };
+    dropTokenFromAddress({ href: 'http://127.0.0.1:8080/?view=gantt&token=abc#x' }, hist);
+    expect(calls).toEqual(['/?view=gantt#x']);
+    dropTokenFromAddress({ href: 'http://127.0.0.1:8080/' }, hist);
+    expect(calls).toHaveLength(1);
   });
 
   it('sends {id, command} and resolves with the reply of the same id', async () => {

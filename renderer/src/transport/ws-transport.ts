@@ -29,6 +29,20 @@ export function webSocketUrl(location: { protocol: string; host: string; search:
   return `${scheme}//${location.host}${WS_PATH}?token=${encodeURIComponent(token)}`;
 }
 
+/**
+ * Browser mode sets an HttpOnly cookie holding the token on the first page load, so the token
+ * can leave the address bar (and the history): reloads and the WebSocket present the cookie.
+ */
+export function dropTokenFromAddress(
+  loc: { href: string } = location,
+  hist: Pick<History, 'replaceState' | 'state'> = history,
+): void {
+  const url = new URL(loc.href);
+  if (!url.searchParams.has('token')) return;
+  url.searchParams.delete('token');
+  hist.replaceState(hist.state, '', `${url.pathname}${url.search}${url.hash}`);
+}
+
 export function createWebSocketTransport(opts: WebSocketTransportOptions): Transport {
   const factory = opts.socketFactory ?? ((url: string) => new WebSocket(url));
   const minBackoff = opts.minBackoffMs ?? 250;

@@ -1,0 +1,78 @@
+// Small input defects, each answered with a clear error naming what is wrong (or accepted, for a
+// byte-order mark), never silently mis-read.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseWorkload } from '../../shared/workload.ts';
+import { runCli, tmpFile, TINY_WORKLOAD } from './cli-testing.ts';
+
+describe('prototype keys', () => {
+  it('--set refuses __proto__, constructor and prototype in a path; nothing is polluted', async () => {
+    for (const key of [
+      'config.__proto__.polluted',
+      'classes[0].constructor.x',
+      'config.prototype',
+    ]) {
+      const r = await runCli(['run', 'interactive-vs-scan', '--set', `${key}=1`]);
+      expect(r.code, key).toBe(2);
+      expect(r.err).toContain('is not allowed in a field path');
+    }
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('a workload refuses such keys in config and threads', () => {
+    const doc = (field: string, key: string) =>
+      JSON.parse(
+        `{"${field}": {"${key}": {"x": 1}}, "classes": ${JSON.stringify(TINY_WORKLOAD.classes)}}`,
+      ) as unknown;
+    expect(() => parseWorkload(doc('config', '__proto__'))).toThrow(
+      'config.__proto__ is not allowed as a setting name',
+    );
+    expect(() => parseWorkload(doc('threads', 'constructor'))).toThrow(
+      'threads.constructor is not allowed as a setting name',
+    );
+  });
+});
+
+describe('CLI input edges', () => {
+  it('serve --preset nope exits 2 naming the presets, before serving', async () => {
+    const r = await runCli(['serve', '--preset', 'nope', '--no-build']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--preset nope: no such preset (interactive-vs-scan');
+    expect(r.out).toBe('');
+  });
+
+  it('bench with an unknown suite exits 2 with the list of suites', async () => {
+    const r = await runCli(['bench', 'nosuchsuite']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('no suite nosuchsuite (suites: ');
+    expect(r.err).toMatch(/suites: .*\bpool\b.*\bdag\b/);
+  });
+
+  it('reads a workload file that starts with a UTF-8 byte-order mark', async () => {
+    const file = tmpFile('bom.json', `\uFEFF${JSON.stringify(TINY_WORKLOAD)}`);
+    const r = await runCli(['run', file, '--json']);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ workload: 'tiny' });
+  });
+
+  it('says a directory is a directory, not "no such file"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'schedlab-dir-'));
+    try {
+      const r = await runCli(['run', dir]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`workload ${dir}: is a directory, not a JSON file`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names an integer knob’s own maximum at 1e308', async () => {
+    const r = await runCli(['run', 'interactive-vs-scan', '--set', 'workers=1e308']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('workers must be <= 256');
+    const w = await runCli(['run', 'interactive-vs-scan', '--set', 'classes[0].tasks=1e308']);
+    expect(w.err).toContain('classes[0].tasks must be <= 10000');
+  });
+});

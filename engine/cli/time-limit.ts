@@ -1,0 +1,31 @@
+/**
+ * `schedlab run --time-limit`: a run whose workload has no duration ends when its jobs do, and a
+ * user module that never finishes would keep it going for ever; so such a run is bounded in wall
+ * time (10 minutes unless the flag says otherwise). Past the limit the CLI says so and exits 1;
+ * `main.ts` then ends the process even though stuck workers are still running.
+ */
+export const DEFAULT_TIME_LIMIT = '10m';
+export const DEFAULT_TIME_LIMIT_MS = 600_000;
+
+export class TimeLimitError extends Error {
+  constructor(limit: string) {
+    super(
+      `the run passed its time limit of ${limit} (wall clock) and was stopped; give the workload a durationMs (or --duration), or raise --time-limit`,
+    );
+    this.name = 'TimeLimitError';
+  }
+}
+
+/** `run` as it settles, or a `TimeLimitError` once `limitMs` of wall time has passed first. */
+export function withTimeLimit<T>(
+  limitMs: number | null,
+  label: string,
+  run: Promise<T>,
+): Promise<T> {
+  if (limitMs === null) return run;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeLimitError(label)), limitMs);
+  });
+  return Promise.race([run, limit]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,183 @@
+/**
+ * User modules (`kernel: { module, exportName }`) run code in the engine's own process, so they
+ * load only from directories the operator allowed when starting (`schedlab serve --modules DIR`,
+ * `schedlab run`'s workload directory): every module a workload names is resolved to its real
+ * path (symlinks followed, `..` gone) and must lie inside one of those directories' real paths.
+ * The checked workload names the real paths, so what runs is the file that was checked.
+ *
+ * Modules run on the threads backend only; on the simulator they are refused rather than ignored,
+ * and on threads each is loaded once in a throwaway worker before the run (`probeModule`).
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SchedLabError } from '../../../shared/errors.ts';
+import { fieldPath } from '../../../shared/schema-error.ts';
+import { probeModule } from '../../runtime/threads/module-probe.ts';
+
+interface ModuleRef {
+  module: string;
+  exportName?: string;
+}
+
+/** One module a document names, where it names it, and a way to point it at the checked file. */
+export interface ModuleUse {
+  readonly field: string;
+  readonly ref: Readonly<ModuleRef>;
+  set(path: string): void;
+}
+
+function isModuleRef(k: unknown): k is ModuleRef {
+  return typeof k === 'object' && k !== null && typeof (k as ModuleRef).module === 'string';
+}
+
+/** Every `kernel: {module}` in a (cloned, editable) workload or bare graph document. */
+export function moduleUses(doc: Record<string, unknown>): ModuleUse[] {
+  const uses: ModuleUse[] = [];
+  const visit = (holder: unknown, path: (string | number)[]) => {
+    if (typeof holder !== 'object' || holder === null) return;
+    const h = holder as { kernel?: unknown };
+    const k = h.kernel;
+    if (!isModuleRef(k)) return;
+    uses.push({
+      field: fieldPath([...path, 'kernel', 'module']),
+      ref: k,
+      set: (p) => (h.kernel = { ...k, module: p }),
+    });
+  };
+  const list = (v: unknown) => (Array.isArray(v) ? v : []);
+  list(doc['classes']).forEach((c: { work?: unknown }, i) =>
+    visit(c?.work, ['classes', i, 'work']),
+  );
+  const trino = doc['trino'] as { specs?: unknown } | undefined;
+  list(trino?.specs).forEach((s, i) => visit(s, ['trino', 'specs', i]));
+  const graphDoc = (g: unknown, path: (string | number)[]) => {
+    visit(g, path);
+    list((g as { nodes?: unknown } | null)?.nodes).forEach((n, i) =>
+      visit(n, [...path, 'nodes', i]),
+    );
+  };
+  if ('graph' in doc) {
+    const g = doc['graph'];
+    if (Array.isArray(g)) g.forEach((d, i) => graphDoc(d, ['graph', i]));
+    else graphDoc(g, ['graph']);
+  } else graphDoc(doc, []);
+  return uses;
+}
+
+/** The real paths of the allowed directories; a missing one or a file is an error naming it. */
+export function allowedDirs(dirs: readonly string[], flag = '--modules'): string[] {
+  return dirs.map((dir) => {
+    let real: string;
+    try {
+      real = realpathSync(resolve(dir));
+    } catch {
+      throw new SchedLabError('INVALID_ARGUMENT', `${flag} ${dir}: no such directory`, flag);
+    }
+    if (!statSync(real).isDirectory())
+      throw new SchedLabError('INVALID_ARGUMENT', `${flag} ${dir}: not a directory`, flag);
+    return real;
+  });
+}
+
+function modulePath(module: string): string | null {
+  if (module.startsWith('file:')) {
+    try {
+      return fileURLToPath(module);
+    } catch {
+      return null;
+    }
+  }
+  return isAbsolute(module) ? module : null;
+}
+
+/**
+ * Points every module use at its real path, after checking it lies in `dirs` (real paths, see
+ * `allowedDirs`); throws `MODULE_NOT_ALLOWED` or `MODULE_UNLOADABLE` naming the field.
+ */
+export function confineModules(uses: readonly ModuleUse[], dirs: readonly string[]): void {
+  for (const use of uses) {
+    const path = modulePath(use.ref.module);
+    if (path === null)
+      throw new SchedLabError(
+        'MODULE_UNLOADABLE',
+        `${use.field} must be an absolute path or a file: URL, got ${use.ref.module}`,
+        use.field,
+      );
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      throw new SchedLabError('MODULE_UNLOADABLE', `${use.field}: no such file ${path}`, use.field);
+    }
+    if (!dirs.some((d) => real.startsWith(d.endsWith(sep) ? d : d + sep))) {
+      const where =
+        dirs.length === 0
+          ? 'no module directory is allowed (start with --modules DIR)'
+          : `allowed: ${dirs.join(', ')}`;
+      throw new SchedLabError(
+        'MODULE_NOT_ALLOWED',
+        `${use.field}: ${path} is outside the module directories (${where})`,
+        use.field,
+      );
+    }
+    if (!statSync(real).isFile())
+      throw new SchedLabError(
+        'MODULE_UNLOADABLE',
+        `${use.field}: ${path} is not a file`,
+        use.field,
+      );
+    use.set(real);
+  }
+}
+
+/** Modules need real threads: on the simulator a module kernel is refused, not ignored. */
+export function refuseModulesOnSim(uses: readonly ModuleUse[]): void {
+  const first = uses[0];
+  if (first === undefined) return;
+  throw new SchedLabError(
+    'INVALID_WORKLOAD',
+    `${first.field}: a user module runs on the threads backend only (--backend threads)`,
+    first.field,
+  );
+}
+
+/** Loads each distinct module once in a throwaway worker; the first failure is thrown. */
+export async function probeModules(uses: readonly ModuleUse[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const use of uses) {
+    const exportName = use.ref.exportName ?? 'default';
+    const key = `${use.ref.module}#${exportName}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const reason = await probeModule(use.ref.module, exportName);
+    if (reason !== null)
+      throw new SchedLabError(
+        'MODULE_UNLOADABLE',
+        `${use.field}: ${use.ref.module} ${reason}`,
+        use.field,
+      );
+  }
+}
+
+/**
+ * A workload (or bare graph document) checked for its backend: on threads its modules confined
+ * to `dirs` (and pointed at their real paths) and loaded once; on the simulator any module is
+ * refused. Returns the document to run (a copy when a module path changed).
+ */
+export async function checkModules<T>(
+  doc: T,
+  backend: 'sim' | 'threads' | 'cluster',
+  dirs: readonly string[],
+): Promise<T> {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return doc;
+  // Looked for first on the document itself: most name no module and need no copy.
+  if (moduleUses(doc as Record<string, unknown>).length === 0) return doc;
+  const copy = structuredClone(doc) as T & Record<string, unknown>;
+  const uses = moduleUses(copy);
+  if (backend === 'sim') refuseModulesOnSim(uses);
+  confineModules(uses, dirs);
+  // On a cluster the worker nodes load modules, each from its own `--modules` directories.
+  if (backend !== 'cluster') await probeModules(uses);
+  return copy;
+}

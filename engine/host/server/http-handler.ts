@@ -1,0 +1,113 @@
+/**
+ * Browser mode's HTTP side: the page (token or its cookie required), the built assets, and the
+ * headers every response carries, refusals included. Requests are vetted by request-guard.ts.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ErrorInfo } from '../../../shared/errors.ts';
+import { contentSecurityPolicy } from './csp.ts';
+import { isLoopbackHost, requestPath, tokenCookie, tokenProof } from './request-guard.ts';
+import { resolveDecoded, sendFile } from './static-files.ts';
+
+export const HOST = '127.0.0.1';
+
+/** What every response carries, whatever its status: no sniffing, framing, referrer or caching. */
+export function securityHeaders(port: number): Record<string, string> {
+  return {
+    'content-security-policy': contentSecurityPolicy([`ws://${HOST}:${port}`]),
+    // The token may be in the page URL: never send it on as a referrer, never cache the page.
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'cross-origin-resource-policy': 'same-origin',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+}
+
+export interface HttpContext {
+  readonly staticDir: string;
+  readonly token: string;
+  readonly port: number;
+}
+
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+}
+
+export async function handleHttp(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: HttpContext,
+): Promise<void> {
+  for (const [name, value] of Object.entries(securityHeaders(ctx.port))) res.setHeader(name, value);
+  if (!isLoopbackHost(req.headers.host, ctx.port)) {
+    plain(res, 403, '403: this server answers only to its loopback address\n');
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  const target = requestPath(req);
+  if (target === null) {
+    plain(res, 400, '400: the path is not valid percent-encoding\n');
+    return;
+  }
+  const headOnly = req.method === 'HEAD';
+  const proof = tokenProof(req, target.query, ctx.token, ctx.port);
+  const page = target.path === '/' || target.path === '/index.html';
+  // The page and the source maps (which hold the source) need the token; built scripts and
+  // styles hold no secrets.
+  if ((page || target.path.endsWith('.map')) && proof === null) {
+    res
+      .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
+      .end(unauthorizedBody());
+    return;
+  }
+  if (page) {
+    const index = join(ctx.staticDir, 'index.html');
+    if (!existsSync(index)) {
+      plain(res, 503, 'the renderer is not built: run `npx vite build`\n');
+      return;
+    }
+    // The URL's token becomes a cookie; the page then drops it from the address bar.
+    if (proof === 'query') res.setHeader('set-cookie', tokenCookie(ctx.token, ctx.port));
+    await sendFile(res, index, {}, headOnly);
+    return;
+  }
+  const file = resolveDecoded(ctx.staticDir, target.path);
+  if (file === null) {
+    plain(res, 404, 'not found\n');
+    return;
+  }
+  await sendFile(res, file, { 'cache-control': 'no-cache' }, headOnly);
+}
+
+/** A refusal written on a raw socket (an upgrade that never became a WebSocket). */
+export function rawRefusal(status: 401 | 403, port: number): string {
+  const reason = status === 401 ? 'Unauthorized' : 'Forbidden';
+  const body = status === 401 ? unauthorizedBody() : '';
+  const headers = Object.entries({
+    ...securityHeaders(port),
+    ...(body === '' ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+  })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return `HTTP/1.1 ${status} ${reason}\r\n${headers}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/**
+ * A refused token's answer, as a coded error (shared/errors.ts) a tab can show: a page left open
+ * across a server restart finds out here that its session ended.
+ */
+export function unauthorizedBody(): string {
+  const error: ErrorInfo = {
+    code: 'UNAUTHORIZED',
+    message:
+      "this URL's token is not this server's: the session it opened has ended (the server restarted or stopped); open the URL SchedLab printed, token included",
+    field: 'token',
+  };
+  return `${JSON.stringify({ ok: false, error })}\n`;
+}
