@@ -1,8 +1,9 @@
 /**
- * `schedlab` (DESIGN.md §2 `engine/cli`): run, compare, presets, serve, bench. Exit codes: 0 on
+ * `schedlab` (DESIGN.md §2 `engine/cli`): run, compare, presets, serve, attach, bench. Exit codes: 0 on
  * success, 2 on bad input (one line naming what is wrong), 1 when the engine fails.
  */
 import { isSchedLabError } from '../../shared/errors.ts';
+import { attachCommand } from './attach.ts';
 import { compareCommand, presetsCommand, runCommand } from './commands.ts';
 import { processIo, type CliIo } from './io.ts';
 import { benchCommand, serveCommand } from './long-running.ts';
@@ -17,6 +18,7 @@ export const USAGE = `usage: schedlab <command> [options]
       --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--json]
   presets [--json]       list the shipped workloads
   serve [--port N] [--preset NAME]   browser mode: the app over HTTP + WebSocket on 127.0.0.1
+  attach URL [--no-open] the app on a service's console (scheduler.serveConsole() printed URL)
   bench [suite…]         run the benchmarks (bench/index.ts)
 
 --duration is workload time (on threads a Trino preset's 20 minutes pass in 12 s of wall time).
@@ -28,7 +30,7 @@ plain lines on stderr about once a second.
 field (classes[1].arrival.rate=2, seed=7). Its times are workload time: on threads the engine
 gets them multiplied by the workload's timeScale (quantumMs=1000 at timeScale 0.01 is 10 ms).`;
 
-const COMMANDS = 'run, compare, presets, serve, bench';
+const COMMANDS = 'run, compare, presets, serve, attach, bench';
 
 /** Codes that mean the input was wrong rather than the engine. */
 const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE)/;
@@ -45,6 +47,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         return presetsCommand(rest, io);
       case 'serve':
         return await serveCommand(rest, io);
+      case 'attach':
+        return await attachCommand(rest, io);
       case 'bench':
         return await benchCommand(rest);
       case 'help':
