@@ -1,9 +1,11 @@
 /**
- * Pool throughput, side by side, 2 workers each: `TaskPool` (priority order, shared-memory rings)
+ * Pools side by side with Piscina, 2 workers each. First the library's path, `scheduler.run`
+ * (pool-scheduler.ts: tiny tasks, factorial, boot, memory with runs queued). Then `TaskPool` (priority order, shared-memory rings)
  * vs Piscina on (a) 200k tiny tasks (`x + 1`) and (b) 20k BigInt factorial(1000) tasks. Both pools
  * load the same task module. Higher tasks/s is better; figures are TaskPool / Piscina.
  */
 import { TaskPool } from '../engine/runtime/threads/task-pool.ts';
+import { runSchedulerPool } from './pool-scheduler.ts';
 import { createPiscina, POOL_TASKS, runPiscina } from './baselines/piscina-pool.ts';
 import type { BenchReport } from './report.ts';
 
@@ -21,6 +23,7 @@ const TINY_ROUNDS = 4;
 const ROUNDS = 10;
 
 export async function run(report: BenchReport): Promise<void> {
+  await runSchedulerPool(report);
   const module = POOL_TASKS.href;
   const pool = new TaskPool({
     workers: WORKERS,

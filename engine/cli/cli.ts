@@ -1,8 +1,9 @@
 /**
- * `schedlab` (docs/design.md §2 `engine/cli`): run, compare, presets, serve, bench. Exit codes: 0 on
+ * `schedlab` (docs/design.md §2 `engine/cli`): run, compare, presets, serve, attach, bench, worker. Exit codes: 0 on
  * success, 2 on bad input (one line naming what is wrong), 1 when the engine fails.
  */
 import { isSchedLabError } from '../../shared/errors.ts';
+import { attachCommand } from './attach.ts';
 import { compareCommand, presetsCommand, runCommand } from './commands.ts';
 import { processIo, type CliIo } from './io.ts';
 import { benchCommand, serveCommand } from './long-running.ts';
@@ -24,6 +25,7 @@ export const USAGE = `usage: schedlab <command> [options]
                          browser mode: the app over HTTP + WebSocket on 127.0.0.1
       [--backend threads|sim|cluster] [--speed X|max] [--seed N]
       [--token TOKEN | --token-file PATH | --keep-token] [--redis URL (with --backend cluster)]
+  attach URL [--no-open] the app on a service's console (scheduler.serveConsole() printed URL)
   bench [suite…]         run the benchmarks (bench/index.ts)
   worker --redis URL [--threads N] [--name NAME]   a worker node for --backend cluster
 
@@ -47,7 +49,7 @@ User modules run on --backend threads only.
 --time-limit: a run whose workload has no durationMs (it ends when its jobs do) stops after
 10m of wall time by default, exit 1; the flag sets the limit for any run.`;
 
-const COMMANDS = 'run, compare, presets, serve, bench, worker';
+const COMMANDS = 'run, compare, presets, serve, attach, bench, worker';
 
 /** Codes that mean the input was wrong rather than the engine. */
 const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE|MODULE_)/;
@@ -69,6 +71,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         return presetsCommand(rest, io);
       case 'serve':
         return await serveCommand(rest, io);
+      case 'attach':
+        return await attachCommand(rest, io);
       case 'bench':
         return await benchCommand(rest);
       case 'worker':

@@ -21,7 +21,7 @@ describe('schedlab usage and bad input', () => {
     expect(await cli()).toEqual({
       code: 2,
       out: '',
-      err: 'schedlab: no command given (run, compare, presets, serve, bench, worker; schedlab --help for usage)\n',
+      err: 'schedlab: no command given (run, compare, presets, serve, attach, bench, worker; schedlab --help for usage)\n',
     });
   });
 

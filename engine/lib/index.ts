@@ -1,5 +1,6 @@
 // The library's public surface: `import { Scheduler } from 'schedlab'` (engine/index.ts re-exports it).
 export { Scheduler, type SchedulerStats, type TenantStats } from './scheduler.ts';
+export type { ConsoleOptions, RunningConsole } from './console.ts';
 export { Pool, type PoolOptions, type PoolRunOptions } from './pool.ts';
 export { LIBRARY_DEFAULTS, type RunOptions, type SchedulerOptions } from './options.ts';
 export type {

@@ -21,6 +21,7 @@ import {
   type RunOptions,
   type SchedulerOptions,
 } from './options.ts';
+import { serveSchedulerConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
 import { taskWork, type Task } from './task.ts';
 
 /** One tenant as `stats()` shows it. */
@@ -77,6 +78,7 @@ export class Scheduler {
   private submitting: PendingRun | null = null;
   private closing = false;
   private closed: Promise<void> | null = null;
+  private console: RunningConsole | null = null;
 
   /** Starts the worker threads (see `ready()`); bad options throw `INVALID_CONFIG`. */
   constructor(options: SchedulerOptions = {}) {
@@ -176,9 +178,35 @@ export class Scheduler {
   }
 
   /**
+   * Serves the app's telemetry and command protocol for this scheduler on 127.0.0.1, guarded by
+   * a token; `schedlab attach <url>` opens the app on it. Read-only unless `allowControl`
+   * (console.ts). One console at a time; `close()` of the scheduler closes it too.
+   */
+  async serveConsole(options: ConsoleOptions = {}): Promise<RunningConsole> {
+    if (this.closing) {
+      throw new SchedLabError('ENGINE_CLOSED', 'the scheduler is closed', 'scheduler');
+    }
+    if (this.console !== null) {
+      throw new SchedLabError('INVALID_ARGUMENT', 'a console is already served', 'serveConsole');
+    }
+    const running = await serveSchedulerConsole(this.executor, options);
+    const served: RunningConsole = {
+      url: running.url,
+      port: running.port,
+      token: running.token,
+      close: async () => {
+        if (this.console === served) this.console = null;
+        await running.close();
+      },
+    };
+    this.console = served;
+    return served;
+  }
+
+  /**
    * Stops taking runs (`run` rejects with `ENGINE_CLOSED`), then by default waits for every run
    * to end; with `{ cancel: true }` cancels them instead (they reject with `ENGINE_CLOSED`). Then
-   * stops the workers. Later calls return the first call's promise.
+   * stops the console and the workers. Later calls return the first call's promise.
    */
   close(options: { readonly cancel?: boolean } = {}): Promise<void> {
     this.closing = true;
@@ -187,6 +215,7 @@ export class Scheduler {
 
   private async shutdown(cancel: boolean): Promise<void> {
     if (!cancel) await this.executor.drain();
+    await this.console?.close();
     await this.executor.close();
   }
 

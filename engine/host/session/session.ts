@@ -46,6 +46,12 @@ export interface WorkloadHandler {
 
 export interface SessionOptions {
   readonly backend?: Backend;
+  /**
+   * An executor already running (the library's `Scheduler`, engine/lib): the session adopts it
+   * and its backend instead of making its own; `config`, `backend` and `executor` options are
+   * then unused. Its waits and latencies are counted from the session's start.
+   */
+  readonly adopt?: Executor;
   readonly config?: EngineConfigPatch;
   readonly frameHz?: number;
   /** Sim only: virtual ms per real ms in the live loop (default 1), or `max`. */
@@ -102,9 +108,11 @@ export class Session {
     this.history = new SeriesHistory(Math.ceil(HISTORY_SECONDS * hz));
     this.speed = options.speed ?? 1;
     this.backend =
+      options.adopt?.backend ??
       options.backend ??
       new SimBackend({ workers: options.config?.workers ?? 4, seed: options.seed ?? DEFAULT_SEED });
-    const executor = new Executor(this.backend, options.config ?? {}, options.executor);
+    const executor =
+      options.adopt ?? new Executor(this.backend, options.config ?? {}, options.executor);
     this.executor = executor;
     this.workloads = options.workloads;
     this.graphs = new SessionGraphs(this.executor, options.seed ?? DEFAULT_SEED);

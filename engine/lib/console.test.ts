@@ -1,0 +1,113 @@
+// scheduler.serveConsole: the app's protocol over WebSocket for a library scheduler, read-only
+// unless allowControl, token required, on 127.0.0.1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { WS_PATH } from '../../shared/transport.ts';
+import { Scheduler } from './scheduler.ts';
+
+const TASKS = new URL('./fixtures/tasks.mjs', import.meta.url);
+
+/** A client that keeps what it receives and waits for a matching message. */
+class Client {
+  readonly ws: WebSocket;
+  private readonly inbox: Record<string, unknown>[] = [];
+  private waiter: (() => void) | undefined;
+  private nextId = 1;
+  constructor(url: string) {
+    this.ws = new WebSocket(url);
+    this.ws.on('message', (data: Buffer) => {
+      this.inbox.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>);
+      this.waiter?.();
+    });
+  }
+  async next(match: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    for (;;) {
+      const i = this.inbox.findIndex(match);
+      if (i >= 0) return this.inbox.splice(i, 1)[0]!;
+      await new Promise<void>((resolve) => (this.waiter = resolve));
+    }
+  }
+  /** Sends a command; resolves with its reply's result. */
+  async command(command: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    if (this.ws.readyState === WebSocket.CONNECTING)
+      await new Promise((r) => this.ws.once('open', r));
+    this.ws.send(JSON.stringify({ id, command }));
+    const reply = await this.next((m) => m['type'] === 'reply' && m['id'] === id);
+    return reply['result'] as Record<string, unknown>;
+  }
+}
+
+function socketUrl(pageUrl: string, token: string | null): string {
+  const page = new URL(pageUrl);
+  const ws = new URL(WS_PATH, `ws://${page.host}`);
+  if (token !== null) ws.searchParams.set('token', token);
+  return ws.href;
+}
+
+describe('Scheduler.serveConsole', () => {
+  let s: Scheduler;
+  beforeAll(() => {
+    s = new Scheduler({ workers: 1, policy: 'fair' });
+  });
+  afterAll(() => s.close());
+
+  it('is read-only by default: snapshots and frames flow, commands are refused READ_ONLY', async () => {
+    const served = await s.serveConsole({ build: false });
+    try {
+      expect(new URL(served.url).hostname).toBe('127.0.0.1');
+      const client = new Client(socketUrl(served.url, served.token));
+      const snapshot = await client.next((m) => m['type'] === 'snapshot');
+      expect(snapshot['snapshot']).toMatchObject({ type: 'snapshot' });
+      expect(await s.run({ module: TASKS }, 4, { tenant: 'acme' })).toBe(8);
+      const frame = await client.next(
+        (m) =>
+          m['type'] === 'frame' &&
+          (m['frame'] as { counters: { succeeded: number } }).counters.succeeded >= 1,
+      );
+      expect(frame).toBeDefined();
+      const refused = await client.command({ type: 'configure', config: { policy: 'fifo' } });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'READ_ONLY', field: 'type' } });
+      expect(s.config.policy).toBe('fair');
+      expect(await client.command({ type: 'snapshot' })).toMatchObject({ ok: true });
+      client.ws.close();
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('refuses a socket without the token', async () => {
+    const served = await s.serveConsole({ build: false });
+    try {
+      const ws = new WebSocket(socketUrl(served.url, null));
+      const status = await new Promise<number>((resolve) =>
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+      );
+      expect(status).toBe(401);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('with allowControl, a command changes the scheduler', async () => {
+    const token = 'a-token-of-sixteen-chars';
+    const served = await s.serveConsole({ build: false, allowControl: true, token });
+    try {
+      expect(served.token).toBe(token);
+      const client = new Client(socketUrl(served.url, token));
+      const result = await client.command({ type: 'configure', config: { policy: 'mlfq' } });
+      expect(result).toMatchObject({ ok: true });
+      expect(s.config.policy).toBe('mlfq');
+      client.ws.close();
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('a short token is a coded error naming the field', async () => {
+    await expect(s.serveConsole({ build: false, token: 'short' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      field: 'token',
+    });
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * `scheduler.serveConsole()`: the app's telemetry and command protocol for a library scheduler,
+ * the way tokio-console attaches to a Tokio program. It is browser mode's server (server.ts
+ * `startServer`: 127.0.0.1 only, a token guarding the page and the socket) over an engine
+ * `Session` that adopts the scheduler's executor, so an attached app sees the service's runs,
+ * queues and workers as it sees a local session. Read-only unless `allowControl`: every command
+ * but `snapshot` is then answered `READ_ONLY`.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SchedLabError } from '../../shared/errors.ts';
+import type { CommandResult, Frame, Snapshot } from '../../shared/protocol.ts';
+import type { Executor } from '../runtime/executor/index.ts';
+import type { HostSession } from '../host/server/host-session.ts';
+import { ensureRendererBuilt, rendererDir } from '../host/server/renderer-build.ts';
+import { startServer } from '../host/server/server.ts';
+import { commandId } from '../host/session/commands.ts';
+import { Session } from '../host/session/index.ts';
+
+export interface ConsoleOptions {
+  /** 0 (the default) picks a free port. Always bound to 127.0.0.1. */
+  readonly port?: number;
+  /** The token clients must present (at least 16 characters); default: a fresh random one. */
+  readonly token?: string;
+  /** Let attached clients change the scheduler (configure, pause, cancel…). Default false. */
+  readonly allowControl?: boolean;
+  /** Build the app's page (`dist/renderer`) first when it is missing or stale. Default true. */
+  readonly build?: boolean;
+  /** Frames a second to attached clients. Default 10. */
+  readonly frameHz?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningConsole {
+  /** What `schedlab attach` takes (or a browser opens): the page, token included. */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  /** Stops serving; the scheduler runs on. */
+  close(): Promise<void>;
+}
+
+const MIN_TOKEN = 16;
+
+export async function serveSchedulerConsole(
+  executor: Executor,
+  options: ConsoleOptions,
+): Promise<RunningConsole> {
+  const token = options.token;
+  if (token !== undefined && (typeof token !== 'string' || token.length < MIN_TOKEN)) {
+    throw new SchedLabError(
+      'INVALID_ARGUMENT',
+      `token must be a string of at least ${MIN_TOKEN} characters`,
+      'token',
+    );
+  }
+  const root = packageRoot();
+  if (options.build !== false) ensureRendererBuilt(root, options.log ?? (() => {}));
+  const session = sessionFor(executor, options.frameHz ?? 10);
+  session.start();
+  const host = options.allowControl === true ? session : readOnly(session);
+  try {
+    const server = await startServer({
+      session: host,
+      staticDir: rendererDir(root),
+      port: options.port ?? 0,
+      ...(token === undefined ? {} : { token }),
+    });
+    return {
+      url: server.url,
+      port: server.port,
+      token: server.token,
+      close: async () => {
+        await server.close();
+        session.stop();
+      },
+    };
+  } catch (e) {
+    session.stop();
+    throw e;
+  }
+}
+
+/** One session per executor: it counts waits from the first attach on (a visitor set once). */
+const sessions = new WeakMap<Executor, Session>();
+
+function sessionFor(executor: Executor, frameHz: number): Session {
+  let session = sessions.get(executor);
+  if (session === undefined || session.frameHz !== frameHz) {
+    if (session !== undefined) {
+      throw new SchedLabError('INVALID_ARGUMENT', 'frameHz cannot change once served', 'frameHz');
+    }
+    session = new Session({ adopt: executor, frameHz });
+    sessions.set(executor, session);
+  }
+  return session;
+}
+
+function readOnly(session: Session): HostSession<CommandResult, Snapshot, Frame> {
+  return {
+    handleCommand: async (command) => {
+      const type = (command as { type?: unknown } | null)?.type;
+      if (type === 'snapshot') return session.handleCommand(command);
+      const id = commandId(command);
+      const error = {
+        code: 'READ_ONLY' as const,
+        message: `${String(type)} is refused: the service serves its console read-only (allowControl is off)`,
+        field: 'type',
+      };
+      return id === undefined ? { ok: false, error } : { ok: false, error, id };
+    },
+    snapshot: () => session.snapshot(),
+    onFrame: (listener) => session.onFrame(listener),
+    spanCount: (frame) => session.spanCount(frame),
+  };
+}
+
+/** The folder of SchedLab's package.json, from here (engine/lib) or from dist/lib/engine/lib. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (
+    !existsSync(join(dir, 'package.json')) ||
+    existsSync(join(dir, 'engine', 'lib')) === false
+  ) {
+    const up = dirname(dir);
+    if (up === dir) throw new SchedLabError('INVALID_ARGUMENT', 'SchedLab package root not found');
+    dir = up;
+  }
+  return dir;
+}
