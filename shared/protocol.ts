@@ -462,8 +462,13 @@ export interface Frame {
   jobs: JobRow[];
   /** Alarms raised now (empty when all is well). Optional: added after the first release. */
   alarms?: Alarm[];
-  /** Longest current wait (ms) of a split waiting to run (admission FIFO or ready queue). */
+  /** Longest current wait (ms) of a split in the ready queue. */
   oldestWaitMs?: number;
+  /**
+   * Leaf splits' queued time (ms): creation → admission to the ready queue, Trino's
+   * `splitQueuedTime`; `wait` starts after it. Optional: added after the first release.
+   */
+  queued?: PercentileTable;
   /** The session's latest graph run (null before any). Optional: added with graph runs. */
   graph?: GraphFrame | null;
   /** Graph policy / executor overrides now (`configureGraph`). */

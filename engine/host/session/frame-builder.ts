@@ -26,6 +26,8 @@ export interface FrameBuilderOptions {
    * percentiles and give `oldestWaitMs`; without it only ended waits count.
    */
   readonly waitsInProgress?: () => readonly OpenSample[];
+  /** The queued times in progress now (leaf splits held by admission), for `queued`. */
+  readonly queuedInProgress?: () => readonly OpenSample[];
 }
 
 export class FrameBuilder {
@@ -47,12 +49,14 @@ export class FrameBuilder {
     this.maxSpans = options.maxSpansPerFrame ?? 20_000;
     this.maxJobs = options.maxJobRows ?? 200;
     this.waitsInProgress = options.waitsInProgress ?? null;
+    this.queuedInProgress = options.queuedInProgress ?? null;
     this.lastTime = executor.now();
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
     this.starvationMs = options.alarms?.starvationMs ?? 120_000;
   }
 
   private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
+  private readonly queuedInProgress: (() => readonly OpenSample[]) | null;
   private readonly urgentMs: number;
   private readonly starvationMs: number;
 
@@ -138,6 +142,7 @@ export class FrameBuilder {
       eventsDropped: this.eventsDropped,
       jobs: ex.jobs(this.maxJobs),
       alarms: this.alarms(wait, oldestWaitMs),
+      queued: this.stats.queued.read(this.queuedInProgress?.() ?? []),
       oldestWaitMs,
     };
   }

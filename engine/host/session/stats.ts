@@ -173,19 +173,23 @@ function ms(micros: number): number {
 }
 
 /**
- * Job latency (submit → end) and split waits: each stretch a split spent ready but not running
- * (admission FIFO and ready queue before its first quantum, back in the queue after a quantum,
- * after waking from blocked or a retry backoff), one sample each.
+ * Job latency (submit → end) and split waits: each stretch a split spent in the ready queue (from
+ * creation or admission to its first quantum, back in the queue after a quantum, after waking
+ * from blocked or a retry backoff), one sample each; and leaf splits' queued time in admission.
  */
 export class LatencyStats {
   readonly latency: Table;
   readonly wait: Table;
+  /** Leaf splits' time in admission before the ready queue (Trino's queued time), one each. */
+  readonly queued: Table;
   constructor(maxClasses = 32) {
     this.latency = new Table(maxClasses);
     this.wait = new Table(maxClasses);
+    this.queued = new Table(maxClasses);
   }
   reset(): void {
     this.latency.reset();
     this.wait.reset();
+    this.queued.reset();
   }
 }

@@ -114,8 +114,14 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
   }
 
   private readonly startAdmitted = (split: ExecSplit): void => {
+    const now = this.backend.now();
+    // Its queued time ends here and its first wait starts (Trino's startSplit: queue offer).
+    const queued = now - split.enqueuedAt;
+    split.queuedNanos = queued;
+    split.enqueuedAt = now;
+    this.admissionQueued?.(split.job.clsIndex, queued, split.basePriority);
     this.move(split, SplitState.queued);
-    this.queue.offer(split, this.backend.now(), 'new');
+    this.queue.offer(split, now, 'new');
   };
 
   // ─── endings ─────────────────────────────────────────────────────────────────────────────
