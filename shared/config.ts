@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 export const POLICY_NAMES = ['mlfq', 'priority', 'fifo', 'fair'] as const;
 export const FAIRNESS_MODES = ['split', 'task', 'query'] as const;
+/** What a split running when its job is cancelled does (docs/trino-experiments.md). */
+export const CANCEL_RUNNING_MODES = ['cooperative', 'finish-quantum'] as const;
 export const LEVEL_COUNT = 5;
 
 export const policyNameSchema = z.enum(POLICY_NAMES);
@@ -62,6 +64,11 @@ export const engineConfigShape = {
   retryBackoffMs: ms(3_600_000),
   retryBackoffMultiplier: z.number().finite().min(1).max(100),
   retryBackoffMaxMs: ms(3_600_000),
+  /**
+   * A split running when its job is cancelled: `cooperative` stops it at its next unit of work;
+   * `finish-quantum` lets it run out its quantum and charges all of it, as Trino's `removeTask`.
+   */
+  cancelRunning: z.enum(CANCEL_RUNNING_MODES),
 };
 
 export const engineConfigSchema = z
@@ -107,6 +114,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   retryBackoffMs: 100,
   retryBackoffMultiplier: 2,
   retryBackoffMaxMs: 10_000,
+  cancelRunning: 'cooperative',
 });
 
 /** Parses a possibly partial config document, filling in the defaults. */

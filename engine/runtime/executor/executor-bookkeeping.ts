@@ -201,7 +201,10 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
         s.task.live.delete(s);
         if (s.leaf) this.admission.release(s.task);
         this.book.splitEnded(s, SplitState.cancelled, this.backend.now());
-        this.backend.cancel(s.id);
+        if (this.cfg.cancelRunning === 'cooperative') this.backend.cancel(s.id);
+        // Trino's removeTask: the runner finishes `processFor` and is charged the whole quantum;
+        // the backend is told once it has ended, to drop what it keeps for the split.
+        else s.cancelAfterQuantum = true;
         return;
       default:
         return;

@@ -125,6 +125,8 @@ export class ExecSplit implements ReadySplit {
   queuedNanos = 0;
   /** Level it was dispatched at (MLFQ), for the Gantt. */
   level = 0;
+  /** Cancelled while running under `finish-quantum`: the backend is told when its quantum ends. */
+  cancelAfterQuantum = false;
   /** Pending wake-up or retry timer. */
   cancelTimer: (() => void) | null = null;
   /**
