@@ -360,6 +360,13 @@ export interface GraphMetricsRow {
   grahamRatio: number;
   utilization: number;
   steals: number;
+  /**
+   * Real threads: `workMs` and `criticalPathMs` are measured (run times), and so are the lower
+   * bound and efficiency made from them; these are the graph's own figures from its node costs.
+   * Optional: added after the first release.
+   */
+  declaredWorkMs?: number;
+  declaredCriticalPathMs?: number;
 }
 
 /** The graph run of a session (the latest one, kept after it ends). */
