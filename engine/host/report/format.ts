@@ -31,6 +31,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
     `makespan ${fmtMs(r.makespanMs)}${stopped} · utilization ${pct(r.workers.utilization)} · Jain ${r.fairness.jain} · ${r.counters.quanta.toLocaleString('en-US')} quanta`,
   );
   out.push('');
+  const queued = Object.values(r.classes).some((c) => c.queuedMs !== undefined);
   out.push(
     table(
       [
@@ -48,6 +49,8 @@ export function formatReport(r: RunReport, wallMs?: number): string {
         'lat max',
         'wait p95',
         'wait max',
+        // Trino's queued time (leaf splits in admission), when some class has leaf splits.
+        ...(queued ? ['queued max'] : []),
         'scheduled',
       ],
       Object.entries(r.classes).map(([name, c]) => {
@@ -68,6 +71,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
           lat(latency?.max),
           fmtMs(c.waitMs.p95),
           fmtMs(c.waitMs.max),
+          ...(queued ? [c.queuedMs === undefined ? '-' : fmtMs(c.queuedMs.max)] : []),
           fmtMs(c.scheduledMs),
         ];
       }),
