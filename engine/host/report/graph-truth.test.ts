@@ -65,4 +65,19 @@ describe('graph runs that report the truth', () => {
     expect(dag.lowerBoundMs).toBeLessThanOrEqual(report.makespanMs);
     expect(dag.efficiency).toBeLessThanOrEqual(1);
   });
+
+  it('--trace on a work-stealing run says how its spans were sampled', async () => {
+    const { report } = await runWorkload(
+      graphWorkload({
+        generator: 'independent',
+        count: 20_001,
+        kernel: 'noop',
+        executor: 'stealing',
+      }),
+      { backend: 'threads', trace: true },
+    );
+    // About 10k spans are kept by sampling one node in ceil(20,001 / 10,000) = 3: not a drop.
+    expect(report.dags?.[0]?.spanSampleEvery).toBe(3);
+    expect(report.dags?.[0]?.droppedSpans).toBeUndefined();
+  });
 });

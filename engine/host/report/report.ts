@@ -51,6 +51,8 @@ export interface RunReport {
     failed: number;
     /** Spans the executor's ring let go before the trace saw them (with `--trace` only). */
     droppedSpans?: number;
+    /** Work stealing with `--trace`: one node in this many has a span (sampled, not dropped). */
+    spanSampleEvery?: number;
   })[];
   trino?: TrinoSummaryJson;
 }

@@ -38,6 +38,8 @@ export interface GraphOutcome {
     failed: number;
     /** Spans the executor's ring let go before the trace saw them (with `--trace` only). */
     droppedSpans?: number;
+    /** Work stealing with `--trace`: one node in this many has a span (sampled, not dropped). */
+    spanSampleEvery?: number;
   })[];
   classes: Record<string, ClassReport>;
   makespanNanos: number;
@@ -222,6 +224,9 @@ export async function runGraphs(
         nodes: graph.nodeCount,
         failed,
         ...(dropped > 0 ? { droppedSpans: dropped } : {}),
+        ...(trace !== null && result.executor === 'stealing' && result.spanSampleEvery > 1
+          ? { spanSampleEvery: result.spanSampleEvery }
+          : {}),
         ...dagOf(
           config.workers,
           result.makespanNanos,
