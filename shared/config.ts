@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 export const POLICY_NAMES = ['mlfq', 'priority', 'fifo', 'fair'] as const;
 export const FAIRNESS_MODES = ['split', 'task', 'query'] as const;
+/** What a split running when its job is cancelled does (docs/trino-experiments.md). */
+export const CANCEL_RUNNING_MODES = ['cooperative', 'finish-quantum'] as const;
 export const LEVEL_COUNT = 5;
 
 export const policyNameSchema = z.enum(POLICY_NAMES);
@@ -77,6 +79,11 @@ export const engineConfigShape = {
    * `stuck-worker` alarm is raised. Past `hardKillAfterMs` (threads, user modules) it is killed.
    */
   runawayAfterMs: ms(86_400_000),
+  /**
+   * A split running when its job is cancelled: `cooperative` stops it at its next unit of work;
+   * `finish-quantum` lets it run out its quantum and charges all of it, as Trino's `removeTask`.
+   */
+  cancelRunning: z.enum(CANCEL_RUNNING_MODES),
 };
 
 export const engineConfigSchema = z
@@ -124,6 +131,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   retryBackoffMaxMs: 10_000,
   hardKillAfterMs: 0,
   runawayAfterMs: 1000,
+  cancelRunning: 'cooperative',
 });
 
 /** Parses a possibly partial config document, filling in the defaults. */

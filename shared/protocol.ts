@@ -438,6 +438,13 @@ export interface GraphMetricsRow {
   grahamRatio: number;
   utilization: number;
   steals: number;
+  /**
+   * Real threads: `workMs` and `criticalPathMs` are measured (run times), and so are the lower
+   * bound and efficiency made from them; these are the graph's own figures from its node costs.
+   * Optional: added after the first release.
+   */
+  declaredWorkMs?: number;
+  declaredCriticalPathMs?: number;
 }
 
 /** The graph run of a session (the latest one, kept after it ends). */
@@ -550,10 +557,15 @@ export interface Frame {
   jobs: JobRow[];
   /** Alarms raised now (empty when all is well). Optional: added after the first release. */
   alarms?: Alarm[];
-  /** Longest current wait (ms) of a split waiting to run (admission FIFO or ready queue). */
+  /** Longest current wait (ms) of a split in the ready queue. */
   oldestWaitMs?: number;
   /** Runaway splits now, at most one per worker. Optional: added with the hard limit. */
   runawaySplits?: RunawaySplit[];
+  /**
+   * Leaf splits' queued time (ms): creation → admission to the ready queue, Trino's
+   * `splitQueuedTime`; `wait` starts after it. Optional: added after the first release.
+   */
+  queued?: PercentileTable;
   /** The session's latest graph run (null before any). Optional: added with graph runs. */
   graph?: GraphFrame | null;
   /** Graph policy / executor overrides now (`configureGraph`). */

@@ -13,7 +13,7 @@
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
 import type { CompiledGraph } from './compile.ts';
-import { graphMetrics, type GraphMetrics } from './metrics.ts';
+import { graphMetrics, measuredCriticalPath, type GraphMetrics } from './metrics.ts';
 import {
   CANCELLED,
   FAILED,
@@ -57,6 +57,8 @@ export class GraphRun {
   private terminal = 0;
   private totalAttempts = 0;
   private workNanos = 0;
+  /** Run time per node, all attempts and quanta (for the measured critical path). */
+  private readonly ranNanos: Float64Array;
   private lastEnd: number;
   private halted = false;
   private cause: RootCause | null = null;
@@ -69,6 +71,7 @@ export class GraphRun {
     const n = graph.nodeCount;
     this.states = new Uint8Array(n);
     this.attempts = new Uint16Array(n);
+    this.ranNanos = new Float64Array(n);
     this.pendingDeps = graph.inDegree.slice();
     this.ready = new ReadyOrder(graph, options.policy);
     this.lastEnd = startNanos;
@@ -133,9 +136,10 @@ export class GraphRun {
     this.endAttempt(v, now, ranNanos, CANCELLED);
   }
 
-  /** Work of a quantum that did not end its node (it yielded or blocked). */
-  addWork(now: number, ranNanos: number): void {
+  /** Work of a quantum that did not end its node `v` (it yielded or blocked). */
+  addWork(now: number, ranNanos: number, v: number): void {
     this.workNanos += ranNanos;
+    this.ranNanos[v]! += ranNanos;
     if (now > this.lastEnd) this.lastEnd = now;
   }
 
@@ -158,10 +162,28 @@ export class GraphRun {
     }
   }
 
-  report(workers: number): GraphReport {
+  /**
+   * The run's figures. `measured` (real threads): CP is the longest path by measured run time,
+   * so LB and efficiency use measured W and CP alike, the graph's declared ones beside them; on
+   * the simulator a node runs for its cost and the declared CP is the run's.
+   */
+  report(workers: number, measured = false): GraphReport {
     const makespan = this.lastEnd - this.startNanos;
+    const g = this.graph;
+    const metrics = measured
+      ? {
+          ...graphMetrics(
+            workers,
+            makespan,
+            this.workNanos,
+            measuredCriticalPath(g, this.ranNanos),
+          ),
+          declaredWorkNanos: g.workNanos,
+          declaredCriticalPathNanos: g.criticalPathNanos,
+        }
+      : graphMetrics(workers, makespan, this.workNanos, g.criticalPathNanos);
     return {
-      ...graphMetrics(workers, makespan, this.workNanos, this.graph.criticalPathNanos),
+      ...metrics,
       counts: countStates(this.states),
       states: this.states,
       rootCause: this.cause,
@@ -180,6 +202,7 @@ export class GraphRun {
     this.move(v, to);
     this.running--;
     this.workNanos += ranNanos;
+    this.ranNanos[v]! += ranNanos;
     if (now > this.lastEnd) this.lastEnd = now;
   }
 

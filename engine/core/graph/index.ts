@@ -3,6 +3,7 @@ export * from './compile.ts';
 export * from './generators.ts';
 export * from './graph-run.ts';
 export * from './indexed-graph.ts';
+export * from './kernels.ts';
 export * from './metrics.ts';
 export * from './node-state.ts';
 export { mulberry32 } from '../../../shared/lib/rng.ts';

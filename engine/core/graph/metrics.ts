@@ -16,6 +16,13 @@ export interface GraphMetrics {
   readonly grahamRatio: number;
   /** W / (p·T). */
   readonly utilization: number;
+  /**
+   * Set when W and CP above are measured (real threads): the graph's own figures from its node
+   * costs, shown beside them. LB and efficiency always come from one kind of figure, so a run
+   * never shows an efficiency above 1 from measuring one and declaring the other.
+   */
+  readonly declaredWorkNanos?: number;
+  readonly declaredCriticalPathNanos?: number;
 }
 
 export function graphMetrics(
@@ -38,4 +45,33 @@ export function graphMetrics(
     grahamRatio: ratio(makespanNanos, graham),
     utilization: ratio(workNanos, p * makespanNanos),
   };
+}
+
+/**
+ * The longest path through the graph weighted by each node's measured run time (`nodeNanos`):
+ * the critical path the run actually had. Each node runs after its predecessors end, so it never
+ * exceeds the makespan measured on the same clock.
+ */
+export function measuredCriticalPath(
+  graph: {
+    readonly nodeCount: number;
+    readonly topoOrder: Int32Array;
+    readonly successorStart: Int32Array;
+    readonly successors: Int32Array;
+  },
+  nodeNanos: Float64Array,
+): number {
+  const b = new Float64Array(graph.nodeCount);
+  let longest = 0;
+  for (let k = graph.nodeCount - 1; k >= 0; k--) {
+    const v = graph.topoOrder[k]!;
+    let tail = 0;
+    for (let e = graph.successorStart[v]!; e < graph.successorStart[v + 1]!; e++) {
+      const s = b[graph.successors[e]!]!;
+      if (s > tail) tail = s;
+    }
+    b[v] = nodeNanos[v]! + tail;
+    if (b[v]! > longest) longest = b[v]!;
+  }
+  return longest;
 }

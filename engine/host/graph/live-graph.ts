@@ -59,6 +59,8 @@ export class LiveGraph {
   private error: string | null = null;
   private cancelled = false;
   private totals = { makespan: 0, work: 0, cp: 0, steals: 0 };
+  /** The graphs' declared work and CP, when the runs' are measured (threads): shown beside. */
+  private declared: { work: number; cp: number } | null = null;
 
   /** What runs: the compiled graphs (their edges, for a frame's `graph.edges`). */
   get plan(): GraphPlan {
@@ -171,6 +173,12 @@ export class LiveGraph {
         grahamRatio: m.grahamRatio,
         utilization: m.utilization,
         steals: t.steals,
+        ...(this.declared === null
+          ? {}
+          : {
+              declaredWorkMs: this.declared.work / 1e6,
+              declaredCriticalPathMs: this.declared.cp / 1e6,
+            }),
       };
       this.state = this.cancelled ? 'cancelled' : ok ? 'succeeded' : 'failed';
     } finally {
@@ -207,6 +215,7 @@ export class LiveGraph {
       this.spans.dropped += report.droppedSpans;
       tracker.settle(report.states);
       this.add(report.makespanNanos, report.workNanos, report.criticalPathNanos, report.steals);
+      this.addDeclared(report);
       if (report.rootCause !== null) this.error = report.rootCause.message;
       return report.counts.succeeded === graph.nodeCount;
     }
@@ -236,9 +245,16 @@ export class LiveGraph {
     this.central = null;
     tracker.settle(report.states);
     this.add(report.makespanNanos, report.workNanos, report.criticalPathNanos, 0);
+    this.addDeclared(report);
     if (report.rootCause !== null)
       this.error = `${report.rootCause.node}: ${report.rootCause.message}`;
     return report.counts.succeeded === graph.nodeCount;
+  }
+
+  private addDeclared(r: { declaredWorkNanos?: number; declaredCriticalPathNanos?: number }): void {
+    if (r.declaredWorkNanos === undefined || r.declaredCriticalPathNanos === undefined) return;
+    const d = this.declared ?? { work: 0, cp: 0 };
+    this.declared = { work: d.work + r.declaredWorkNanos, cp: d.cp + r.declaredCriticalPathNanos };
   }
 
   private add(makespan: number, work: number, cp: number, steals: number): void {

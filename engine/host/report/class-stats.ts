@@ -1,8 +1,10 @@
 /**
- * Per-class outcome counts, latency (submit → end of succeeded jobs) and wait (each wait of a
- * split for a worker: the first one, admission FIFO included, and every one after a quantum, a
- * wake-up or a retry; waits in progress at the end count up to then — wait-recorder.ts)
- * summaries, and scheduled time (from spans, so time of unfinished jobs counts too).
+ * Per-class outcome counts, latency (submit → end of succeeded jobs), wait (each wait of a split
+ * in the ready queue: the first one, from its creation or, for a leaf split, its admission, and
+ * every one after a quantum, a wake-up or a retry; Trino's split wait time) and queued time (a
+ * leaf split's time in its task's admission FIFO, creation → admission; Trino's
+ * `splitQueuedTime`) summaries — waits and queued times in progress at the end count up to then
+ * (collector.ts) — and scheduled time (from spans, so time of unfinished jobs counts too).
  */
 import type { Percentiles } from './summary-stats.ts';
 import { Summary } from './summary-stats.ts';
@@ -16,8 +18,13 @@ export interface ClassReport {
   /** Jobs still running when the run stopped (duration reached). */
   unfinished: number;
   latencyMs: Percentiles;
-  /** Each wait of a split for a worker (see the header), not a split's total. */
+  /** Each wait of a split in the ready queue (see the header), not a split's total. */
   waitMs: Percentiles;
+  /**
+   * Each leaf split's time in admission before it entered the ready queue (Trino's queued time);
+   * absent for a class without leaf splits.
+   */
+  queuedMs?: Percentiles;
   scheduledMs: number;
   /**
    * Longest wait of a split back in the queue after running (yielded, woken or retried) for its
@@ -36,8 +43,10 @@ export class ClassStats {
   maxRequeueWaitNanos = 0;
   basePriority: number | null = null;
   readonly latency = new Summary();
-  /** Every wait of the class's splits for a worker (ns), recorded by the collector. */
+  /** Every wait of the class's splits in the ready queue (ns), recorded by the collector. */
   readonly wait = new Summary();
+  /** Every queued time of the class's leaf splits (ns), recorded by the collector. */
+  readonly queued = new Summary();
 
   onJobEnd(state: string, latencyNanos: number, basePriority: number): void {
     this.basePriority ??= basePriority;
@@ -56,6 +65,7 @@ export class ClassStats {
   /** Times in workload ms: backend time divided by `scale` (threads `timeScale`). */
   toReport(submitted: number, scale = 1): ClassReport {
     const jobs = Math.max(submitted, this.ended);
+    const queued = this.queued.count > 0 ? { queuedMs: this.queued.toMs(scale) } : {};
     return {
       jobs,
       succeeded: this.succeeded,
@@ -65,6 +75,7 @@ export class ClassStats {
       unfinished: jobs - this.ended,
       latencyMs: this.latency.toMs(scale),
       waitMs: this.wait.toMs(scale),
+      ...queued,
       scheduledMs: Math.round(this.scheduledNanos / scale / 1000) / 1000,
       maxRequeueWaitMs: Math.round(this.maxRequeueWaitNanos / scale / 1000) / 1000,
       basePriority: this.basePriority,

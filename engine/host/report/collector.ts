@@ -43,6 +43,7 @@ export class RunCollector {
       executor.onSplitEnd(() => this.splitsCompleted++),
     ];
     executor.onDispatchWait(this.recordWait);
+    executor.onAdmissionQueued(this.recordQueued);
   }
 
   stats(cls: string): ClassStats {
@@ -136,21 +137,31 @@ export class RunCollector {
     this.poll();
     for (const u of this.unsubscribe) u();
     this.executor.forEachWaitInProgress(this.recordWait);
+    this.executor.forEachQueuedInProgress(this.recordQueued);
   }
 
   /**
-   * A wait runs from when a split became ready — created (a leaf split's time in its task's
-   * admission FIFO included), back in the queue after a quantum, woken from blocked, or its retry
-   * backoff over — to its dispatch. That is once per quantum, so the stats are found by the span
-   * ring's class index, with no Map lookup.
+   * A wait runs from when a split entered the ready queue — created, or for a leaf split admitted,
+   * back in the queue after a quantum, woken from blocked, or its retry backoff over — to its
+   * dispatch. That is once per quantum, so the stats are found by the span ring's class index,
+   * with no Map lookup.
    */
   private readonly recordWait = (cls: number, waitNanos: number): void => {
+    this.byRing(cls).wait.record(waitNanos);
+  };
+
+  /** A leaf split's queued time: its creation to its admission (Trino's `splitQueuedTime`). */
+  private readonly recordQueued = (cls: number, queuedNanos: number): void => {
+    this.byRing(cls).queued.record(queuedNanos);
+  };
+
+  private byRing(cls: number): ClassStats {
     let stats = this.byRingClass[cls];
     if (stats === undefined) {
       this.byRingClass[cls] = stats = this.stats(this.executor.spans.className(cls));
     }
-    stats.wait.record(waitNanos);
-  };
+    return stats;
+  }
 
   private onJobEnd(e: JobEnd): void {
     this.stats(e.class).onJobEnd(e.state, e.endNanos - e.submitNanos, e.basePriority);

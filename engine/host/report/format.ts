@@ -45,6 +45,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
   const extra = [cpu, runaway].filter((x) => x !== '').join(' · ');
   if (extra !== '') out.push(extra);
   out.push('');
+  const queued = Object.values(r.classes).some((c) => c.queuedMs !== undefined);
   out.push(
     table(
       [
@@ -62,6 +63,8 @@ export function formatReport(r: RunReport, wallMs?: number): string {
         'lat max',
         'wait p95',
         'wait max',
+        // Trino's queued time (leaf splits in admission), when some class has leaf splits.
+        ...(queued ? ['queued max'] : []),
         'scheduled',
       ],
       Object.entries(r.classes).map(([name, c]) => {
@@ -82,6 +85,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
           lat(latency?.max),
           fmtMs(c.waitMs.p95),
           fmtMs(c.waitMs.max),
+          ...(queued ? [c.queuedMs === undefined ? '-' : fmtMs(c.queuedMs.max)] : []),
           fmtMs(c.scheduledMs),
         ];
       }),

@@ -74,9 +74,14 @@ export interface RunReport {
   dags?: (DagReport & {
     name: string;
     executor: string;
-    policy: string;
+    /** The ready-queue policy: central runs only (work stealing has none). */
+    policy?: string;
     nodes: number;
     failed: number;
+    /** Spans the executor's ring let go before the trace saw them (with `--trace` only). */
+    droppedSpans?: number;
+    /** Work stealing with `--trace`: one node in this many has a span (sampled, not dropped). */
+    spanSampleEvery?: number;
   })[];
   trino?: TrinoSummaryJson;
 }

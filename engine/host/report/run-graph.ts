@@ -17,7 +17,7 @@ import type { Workload } from '../../../shared/workload.ts';
 import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
 import { graphMetrics } from '../../core/graph/metrics.ts';
 import type { Backend } from '../../runtime/backend.ts';
-import { runGraphDocument, type GraphRunResult } from '../../runtime/graph/run-graph.ts';
+import { runCompiledGraph, type GraphRunResult } from '../../runtime/graph/run-graph.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { StealingExecutor } from '../../runtime/stealing/stealing-executor.ts';
 import { TappedBackend } from '../graph/tapped-backend.ts';
@@ -31,9 +31,14 @@ export interface GraphOutcome {
   dags: (DagReport & {
     name: string;
     executor: string;
-    policy: string;
+    /** The ready-queue policy: central runs only (work stealing has none). */
+    policy?: string;
     nodes: number;
     failed: number;
+    /** Spans the executor's ring let go before the trace saw them (with `--trace` only). */
+    droppedSpans?: number;
+    /** Work stealing with `--trace`: one node in this many has a span (sampled, not dropped). */
+    spanSampleEvery?: number;
   })[];
   classes: Record<string, ClassReport>;
   makespanNanos: number;
@@ -106,12 +111,19 @@ function compileAt(workload: Workload, doc: GraphDocument, i: number): CompiledG
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
+/** The graph's declared work and critical path, when the run's are measured (threads). */
+interface Declared {
+  work: number;
+  cp: number;
+}
+
 function dagOf(
   workers: number,
   makespan: number,
   work: number,
   cp: number,
   steals: number,
+  declared: Declared | null = null,
 ): DagReport {
   const m = graphMetrics(workers, makespan, work, cp);
   return {
@@ -122,7 +134,20 @@ function dagOf(
     grahamRatio: round3(m.grahamRatio),
     utilization: round3(m.utilization),
     steals,
+    ...(declared === null
+      ? {}
+      : { declaredWorkMs: ms3(declared.work), declaredCriticalPathMs: ms3(declared.cp) }),
   };
+}
+
+function addDeclared(a: Declared | null, b: Declared): Declared {
+  return a === null ? b : { work: a.work + b.work, cp: a.cp + b.cp };
+}
+
+function declaredOf(r: GraphRunResult): Declared | null {
+  return r.declaredWorkNanos === undefined || r.declaredCriticalPathNanos === undefined
+    ? null
+    : { work: r.declaredWorkNanos, cp: r.declaredCriticalPathNanos };
 }
 
 function graphName(doc: GraphDocument, i: number): string {
@@ -158,6 +183,7 @@ export async function runGraphs(
   };
   let work = 0;
   let cp = 0;
+  let declared: Declared | null = null;
   let steals = 0;
   let splitBase = 0;
   // Progress needs every graph's node count up front; without it one graph is held at a time.
@@ -173,8 +199,10 @@ export async function runGraphs(
       const name = docs.length === 1 ? workload.name : graphName(doc, i);
       const graph = compiled?.[i] ?? compileAt(workload, doc, i);
       const start = backend.now();
-      const pending = runGraphDocument(
+      // The document is validated and compiled already (graphDocuments, compileAt): once per run.
+      const pending = runCompiledGraph(
         doc,
+        graph,
         stealing === null ? { backend: run } : { backend: run, stealing },
       );
       // Behind a tap the sim is not recognised as one, so it is run to idle here instead.
@@ -185,18 +213,26 @@ export async function runGraphs(
         (result.counts['failed'] ?? 0) +
         (result.counts['cancelled'] ?? 0) +
         (result.counts['skipped'] ?? 0);
+      // With a trace, spans the executor's ring dropped are the trace's loss too: counted.
+      const dropped = trace === null ? 0 : result.droppedSpans;
+      trace?.addDropped(dropped);
       out.dags.push({
         name,
         executor: result.executor,
-        policy: doc.policy,
+        ...(result.executor === 'central' ? { policy: doc.policy } : {}),
         nodes: graph.nodeCount,
         failed,
+        ...(dropped > 0 ? { droppedSpans: dropped } : {}),
+        ...(trace !== null && result.executor === 'stealing' && result.spanSampleEvery > 1
+          ? { spanSampleEvery: result.spanSampleEvery }
+          : {}),
         ...dagOf(
           config.workers,
           result.makespanNanos,
           result.workNanos,
           result.criticalPathNanos,
           s,
+          declaredOf(result),
         ),
       });
       out.classes[name] = graphClass(result, failed);
@@ -204,6 +240,8 @@ export async function runGraphs(
       out.dispatches += result.executor === 'central' ? result.dispatches : graph.nodeCount;
       work += result.workNanos;
       cp += result.criticalPathNanos;
+      const d = declaredOf(result);
+      if (d !== null) declared = addDeclared(declared as Declared | null, d);
       steals += s;
       if (trace !== null)
         addToTrace(
@@ -221,7 +259,7 @@ export async function runGraphs(
   } finally {
     await stealing?.close();
   }
-  out.dag = dagOf(config.workers, out.makespanNanos, work, cp, steals);
+  out.dag = dagOf(config.workers, out.makespanNanos, work, cp, steals, declared);
   return out;
 }
 

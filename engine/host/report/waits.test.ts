@@ -56,4 +56,31 @@ describe('waits in a report', () => {
       );
     expect(await run()).toBe(await run());
   });
+
+  it("reports Trino's queued time (admission) apart from the wait (ready queue)", async () => {
+    const held = parseWorkload({
+      name: 'held',
+      config: { policy: 'fifo', workers: 1, quantumMs: 100, guaranteedPerTask: 1, minDrivers: 1 },
+      classes: [
+        {
+          name: 'scan',
+          arrival: { kind: 'once', atMs: 0 },
+          splits: { leaf: 3 },
+          work: { kernel: 'spin', totalMs: 10 },
+        },
+        {
+          name: 'agg',
+          arrival: { kind: 'once', atMs: 0 },
+          splits: { intermediate: 1 },
+          work: { kernel: 'spin', totalMs: 10 },
+        },
+      ],
+    });
+    const { report } = await runWorkload(held);
+    // One driver per task: scan's leaves are admitted at 0, 10 (when the first ends) and 30 ms
+    // (the second waits 10 ms in the ready queue behind agg's split, then runs 20–30).
+    expect(report.classes['scan']!.queuedMs).toMatchObject({ max: 30, mean: 13.333 });
+    expect(report.classes['scan']!.waitMs).toMatchObject({ max: 10, mean: 3.333 });
+    expect(report.classes['agg']!.queuedMs).toBeUndefined(); // no leaf splits, no queued time
+  });
 });

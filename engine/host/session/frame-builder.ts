@@ -28,6 +28,8 @@ export interface FrameBuilderOptions {
   readonly waitsInProgress?: () => readonly OpenSample[];
   /** Sim sessions: the live loop's pace now (`Frame.speed`). */
   readonly speed?: () => number | 'max';
+  /** The queued times in progress now (leaf splits held by admission), for `queued`. */
+  readonly queuedInProgress?: () => readonly OpenSample[];
 }
 
 /** A duration (ms) as the app writes them: `850 ms`, `17.4 s`, `2:05`. */
@@ -61,6 +63,7 @@ export class FrameBuilder {
     this.maxJobs = options.maxJobRows ?? 200;
     this.waitsInProgress = options.waitsInProgress ?? null;
     this.speed = options.speed ?? null;
+    this.queuedInProgress = options.queuedInProgress ?? null;
     this.lastTime = executor.now();
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
     this.starvationMs = options.alarms?.starvationMs ?? 120_000;
@@ -68,6 +71,7 @@ export class FrameBuilder {
 
   private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
   private readonly speed: (() => number | 'max') | null;
+  private readonly queuedInProgress: (() => readonly OpenSample[]) | null;
   private readonly urgentMs: number;
   private readonly starvationMs: number;
 
@@ -157,6 +161,7 @@ export class FrameBuilder {
       eventsDropped: this.eventsDropped,
       jobs: ex.jobs(this.maxJobs),
       alarms,
+      queued: this.stats.queued.read(now, this.queuedInProgress?.() ?? []),
       oldestWaitMs,
       runawaySplits: runaway,
       ...(this.speed === null ? {} : { speed: this.speed() }),

@@ -128,6 +128,13 @@ export class Session {
         );
         return open;
       },
+      queuedInProgress: () => {
+        const open: OpenSample[] = [];
+        executor.forEachQueuedInProgress((cls, nanos, priority) =>
+          open.push({ cls: className(cls), priority, nanos }),
+        );
+        return open;
+      },
     });
     this.executor.onJobEnd((e) => {
       // Succeeded jobs only, as a headless report's latency (report/class-stats.ts).
@@ -138,6 +145,9 @@ export class Session {
     // Each wait as it ends, like a headless report (report/collector.ts); open ones at frame time.
     executor.onDispatchWait((cls, nanos, priority) =>
       this.stats.wait.record(className(cls), priority, nanos, executor.now()),
+    );
+    executor.onAdmissionQueued((cls, nanos, priority) =>
+      this.stats.queued.record(className(cls), priority, nanos, executor.now()),
     );
   }
 

@@ -189,17 +189,20 @@ class StatsWindow {
 }
 
 /**
- * Job latency (submit → end of succeeded jobs) and split waits: each stretch a split spent
- * ready but not running (admission FIFO and ready queue before its first quantum, back in the
- * queue after a quantum, after waking from blocked or a retry backoff), one sample each.
+ * Job latency (submit → end of succeeded jobs) and split waits: each stretch a split spent in the ready queue (from
+ * creation or admission to its first quantum, back in the queue after a quantum, after waking
+ * from blocked or a retry backoff), one sample each; and leaf splits' queued time in admission.
  */
 export class LatencyStats {
   private readonly window = new StatsWindow();
   readonly latency: Table;
   readonly wait: Table;
+  /** Leaf splits' time in admission before the ready queue (Trino's queued time), one each. */
+  readonly queued: Table;
   constructor(maxClasses = 32) {
     this.latency = new Table(maxClasses, this.window);
     this.wait = new Table(maxClasses, this.window);
+    this.queued = new Table(maxClasses, this.window);
   }
 
   /** Backend time (ns) the window starts at, read at `now` (`Frame.statsSinceNanos`). */
@@ -212,5 +215,6 @@ export class LatencyStats {
     this.window.resetAt = now;
     this.latency.reset();
     this.wait.reset();
+    this.queued.reset();
   }
 }

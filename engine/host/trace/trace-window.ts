@@ -94,8 +94,15 @@ export class TraceWindow {
     this.edges = new Ring(capacity);
   }
 
+  /** Spans let go before they reached the window (a graph executor's ring), counted here. */
+  private droppedBefore = 0;
+
   get droppedSpans(): number {
-    return this.spans.dropped;
+    return this.spans.dropped + this.droppedBefore;
+  }
+
+  addDropped(count: number): void {
+    this.droppedBefore += count;
   }
 
   addSpan(span: TraceSpan): void {
@@ -152,7 +159,7 @@ export class TraceWindow {
       spans,
       samples,
       edges: this.edges.toArray(),
-      dropped: this.spans.dropped,
+      dropped: this.droppedSpans,
       droppedSamples: dropped,
     };
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimBackend } from '../sim/sim-backend.ts';
 import { Executor } from './executor.ts';
-import { MS, intermediates, oneTaskJob, spin } from './testing.ts';
+import { MS, intermediates, leaves, oneTaskJob, spin } from './testing.ts';
 
 function oneWorker(quantumMs: number) {
   const sim = new SimBackend({ workers: 1, seed: 1 });
@@ -40,5 +40,29 @@ describe('dispatch waits', () => {
     expect(() => ex.onDispatchWait(() => {})).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'onDispatchWait' }),
     );
+  });
+
+  it("Trino's getWaitNanos and splitQueuedTime: a leaf split's wait starts when admission puts it in the ready queue", () => {
+    const sim = new SimBackend({ workers: 1, seed: 1 });
+    const ex = new Executor(sim, {
+      workers: 1,
+      quantumMs: 100,
+      policy: 'fifo',
+      guaranteedPerTask: 1,
+      minDrivers: 1,
+    });
+    const waits: number[] = [];
+    const queued: number[] = [];
+    ex.onDispatchWait((_cls, wait) => waits.push(wait / MS));
+    ex.onAdmissionQueued((_cls, q) => queued.push(q / MS));
+    // One driver per task: the second leaf is held by admission until the first ends at 10 ms.
+    ex.submitJob(oneTaskJob('scan', leaves(3, spin(10))));
+    sim.runUntil(15 * MS);
+    const open: number[] = [];
+    ex.forEachQueuedInProgress((_cls, q) => open.push(q / MS));
+    expect(open).toEqual([15]); // the third, held since 0
+    sim.runUntilIdle();
+    expect(queued).toEqual([0, 10, 20]); // creation → admission
+    expect(waits).toEqual([0, 0, 0]); // admission → dispatch: the worker was free each time
   });
 });

@@ -116,8 +116,14 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
   }
 
   private readonly startAdmitted = (split: ExecSplit): void => {
+    const now = this.backend.now();
+    // Its queued time ends here and its first wait starts (Trino's startSplit: queue offer).
+    const queued = now - split.enqueuedAt;
+    split.queuedNanos = queued;
+    split.enqueuedAt = now;
+    this.admissionQueued?.(split.job.clsIndex, queued, split.basePriority);
     this.move(split, SplitState.queued);
-    this.queue.offer(split, this.backend.now(), 'new');
+    this.queue.offer(split, now, 'new');
   };
 
   // ─── endings ─────────────────────────────────────────────────────────────────────────────
@@ -197,7 +203,10 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
         s.task.live.delete(s);
         if (s.leaf) this.admission.release(s.task);
         this.book.splitEnded(s, SplitState.cancelled, this.backend.now());
-        this.backend.cancel(s.id);
+        if (this.cfg.cancelRunning === 'cooperative') this.backend.cancel(s.id);
+        // Trino's removeTask: the runner finishes `processFor` and is charged the whole quantum;
+        // the backend is told once it has ended, to drop what it keeps for the split.
+        else s.cancelAfterQuantum = true;
         return;
       default:
         return;

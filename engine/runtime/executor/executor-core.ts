@@ -109,6 +109,7 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       split.job.clsIndex,
     );
     if (split.state === SplitState.cancelling) {
+      if (split.cancelAfterQuantum) this.backend.cancel(split.id);
       this.finishSplit(split, SplitState.cancelled);
     } else {
       this.afterQuantum(split, end, now);

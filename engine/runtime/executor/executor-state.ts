@@ -24,9 +24,11 @@ import { toSettings, type EngineSettings } from './settings.ts';
 
 /**
  * A split's wait for a worker, as it ends (at its dispatch) or so far: its job's class (the span
- * ring's class index, `spans.className`), the wait in ns, and its base priority. A wait runs from
- * when the split became ready (created, admission FIFO included; requeued; woken; retry backoff
- * over) to its dispatch.
+ * ring's class index, `spans.className`), the wait in ns, and its base priority. As Trino's
+ * split wait time, a wait runs from when the split entered the ready queue (created, or, for a
+ * leaf split, admitted; requeued; woken; retry backoff over) to its dispatch. A leaf split's time
+ * in its task's admission FIFO before that is its *queued time* (Trino's `splitQueuedTime`),
+ * reported to the same kind of visitor through `Executor.onAdmissionQueued`.
  */
 export type WaitVisitor = (clsIndex: number, waitNanos: number, basePriority: number) => void;
 
@@ -59,6 +61,8 @@ export abstract class ExecutorState {
   protected readonly stateCounts = new Int32Array(9);
   /** Told every wait as it ends (`Executor.onDispatchWait`); null costs one check a quantum. */
   protected dispatchWait: WaitVisitor | null = null;
+  /** Told every leaf split's queued time as it is admitted (`Executor.onAdmissionQueued`). */
+  protected admissionQueued: WaitVisitor | null = null;
   protected nextJobId = 1;
   protected nextTaskId = 1;
   protected nextSplitId = 1;

@@ -128,7 +128,7 @@ export class Executor extends ExecutorReconfig {
     return this.book.jain(now, running);
   }
 
-  /** Longest current wait (ns) of a split that is waiting to run (not running, not blocked). */
+  /** Longest current wait (ns) of a split in the ready queue (not held by admission). */
   oldestWaitNanos(): number {
     let oldest = 0;
     this.forEachWaitInProgress((_cls, wait) => {
@@ -138,15 +138,25 @@ export class Executor extends ExecutorReconfig {
   }
 
   /**
-   * Visits every split waiting to run (queued, or held by admission) with its wait so far: the
-   * waits `onDispatchWait` has not seen yet (a split queued for minutes and never run).
+   * Visits every split in the ready queue with its wait so far: the waits `onDispatchWait` has
+   * not seen yet (a split queued for minutes and never run).
    */
   forEachWaitInProgress(visit: WaitVisitor): void {
+    this.forEachIn(SplitState.queued, visit);
+  }
+
+  /**
+   * Visits every leaf split held by admission with its queued time so far: the ones
+   * `onAdmissionQueued` has not seen yet.
+   */
+  forEachQueuedInProgress(visit: WaitVisitor): void {
+    this.forEachIn(SplitState.waiting, visit);
+  }
+
+  private forEachIn(state: SplitState, visit: WaitVisitor): void {
     const now = this.backend.now();
     for (const s of this.splits.values()) {
-      if (s.state === SplitState.queued || s.state === SplitState.waiting) {
-        visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
-      }
+      if (s.state === state) visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
     }
   }
 
@@ -198,6 +208,21 @@ export class Executor extends ExecutorReconfig {
       );
     }
     this.dispatchWait = visit;
+  }
+
+  /**
+   * Tells `visit` each leaf split's queued time (creation → admission, Trino's
+   * `splitQueuedTime`) the moment admission starts it. One visitor, set once.
+   */
+  onAdmissionQueued(visit: WaitVisitor): void {
+    if (this.admissionQueued !== null) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        'onAdmissionQueued is already set',
+        'onAdmissionQueued',
+      );
+    }
+    this.admissionQueued = visit;
   }
 
   // ─── controlling ─────────────────────────────────────────────────────────────────────────

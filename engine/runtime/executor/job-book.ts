@@ -24,7 +24,7 @@ export interface JobEnd {
   submitNanos: number;
   endNanos: number;
   scheduledNanos: number;
-  /** Sum over the job's splits of time spent waiting (admission FIFO and ready queue). */
+  /** Sum over the job's splits of their waits in the ready queue (not their queued time). */
   waitNanos: number;
   splits: number;
   /** The tenant it was submitted for (`JobSpec.tenant`). */

@@ -138,16 +138,21 @@ export class ExecSplit implements ReadySplit {
   errorCode: ErrorCode | undefined = undefined;
   worker = -1;
   dispatchedAt = 0;
-  /** When the split last started waiting (admission FIFO or ready queue). */
+  /** When the split last started waiting (admission FIFO, then each time in the ready queue). */
   enqueuedAt: number;
+  /** Its waits in the ready queue (Trino's split wait time). */
   waitNanos = 0;
+  /** A leaf split's time in its task's admission FIFO (Trino's queued time); 0 for others. */
+  queuedNanos = 0;
   /** Level it was dispatched at (MLFQ), for the Gantt. */
   level = 0;
+  /** Cancelled while running under `finish-quantum`: the backend is told when its quantum ends. */
+  cancelAfterQuantum = false;
   /** Pending wake-up or retry timer. */
   cancelTimer: (() => void) | null = null;
   /**
    * Whether the split has been back in the ready queue after running (yielded, woken, retried):
-   * its waits from then on are requeue waits (a new split's first wait includes admission).
+   * its waits from then on are requeue waits (a new split's first wait starts once admitted).
    */
   requeued = false;
   /** Its own fairness group, made on first use (split fairness); see `ownGroup`. */

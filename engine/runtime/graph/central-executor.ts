@@ -19,14 +19,15 @@ import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
 import { firstNodeOfKernel, type CompiledGraph } from '../../core/graph/compile.ts';
 import type { CostHistory } from '../../core/graph/cost-history.ts';
+import { DEFAULT_GRAPH_KERNEL, canonicalKernel } from '../../core/graph/kernels.ts';
 import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
 import type { Backend, KernelName, QuantumEnd, SplitWork } from '../backend.ts';
 import { SpanRing, type GraphSpan } from './span-ring.ts';
 import { WorkerLookahead } from './worker-lookahead.ts';
 
 const BACKEND_KERNELS: readonly string[] = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'];
-/** The kernel a node without one runs. */
-export const DEFAULT_CENTRAL_KERNEL: KernelName = 'spin';
+/** The kernel a node without one runs (engine/core/graph/kernels.ts). */
+export const DEFAULT_CENTRAL_KERNEL = DEFAULT_GRAPH_KERNEL as KernelName;
 
 export interface CentralRunOptions {
   readonly policy?: GraphPolicy;
@@ -242,14 +243,14 @@ export class CentralGraphRun {
         this.ranNanos[v]! += end.ranNanos;
         if (stopped) this.run.cancelled(v, end.endNanos, end.ranNanos);
         else this.continuations.push(v);
-        this.run.addWork(end.endNanos, end.ranNanos);
+        this.run.addWork(end.endNanos, end.ranNanos, v);
         break;
       case 'blocked':
         this.doneNanos[v]! += end.workNanos;
         this.ranNanos[v]! += end.ranNanos;
         if (stopped) this.run.cancelled(v, end.endNanos, end.ranNanos);
         else this.park(v, end.endNanos + (end.blockedNanos ?? 0));
-        this.run.addWork(end.endNanos, end.ranNanos);
+        this.run.addWork(end.endNanos, end.ranNanos, v);
         break;
     }
     this.pump();
@@ -282,7 +283,7 @@ export class CentralGraphRun {
   private finish(): void {
     if (this.settled) return;
     this.settled = true;
-    const report = this.run.report(this.backend.workerCount);
+    const report = this.run.report(this.backend.workerCount, this.backend.kind === 'threads');
     const seconds = report.makespanNanos / 1e9;
     this.resolve({
       ...report,
@@ -309,12 +310,14 @@ function toWork(
       totalNanos: 0,
     };
   }
-  if (!BACKEND_KERNELS.includes(kernel)) {
+  // `spin-us` (the stealing executor's name) is `spin` here: one vocabulary for both executors.
+  const name = canonicalKernel(kernel);
+  if (!BACKEND_KERNELS.includes(name)) {
     throw new SchedLabError(
       'UNKNOWN_KERNEL',
       `kernel: no backend kernel "${kernel}" (node "${graph.nodeId(Math.max(0, firstNodeOfKernel(graph, index)))}")`,
       'kernel',
     );
   }
-  return { kernel: kernel as KernelName, totalNanos: 0 };
+  return { kernel: name as KernelName, totalNanos: 0 };
 }

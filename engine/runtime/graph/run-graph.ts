@@ -1,11 +1,13 @@
 /**
  * Runs a graph document as its `executor` field says (docs/design.md §3.4: selectable per run):
  * `central` drives the given backend (a sim backend is run to idle here), `stealing` uses the
- * given work-stealing executor. The document's `policy` and `errorMode` apply to the run.
+ * given work-stealing executor. The document's `policy` (central only: work stealing has no
+ * ready queue) and `errorMode` apply to the run. A caller that has already validated and compiled
+ * the document passes both to `runCompiledGraph`, so a graph is compiled once per run.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
-import { parseGraphDocument } from '../../../shared/graph.ts';
-import { compileDocument } from '../../core/graph/compile.ts';
+import { parseGraphDocument, type GraphDocument } from '../../../shared/graph.ts';
+import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
 import { withCosts, type CostHistory } from '../../core/graph/cost-history.ts';
 import type { Backend } from '../backend.ts';
 import { SimBackend } from '../sim/index.ts';
@@ -28,7 +30,15 @@ export async function runGraphDocument(
   executors: GraphExecutors,
 ): Promise<GraphRunResult> {
   const doc = parseGraphDocument(input);
-  const graph = compileDocument(doc);
+  return runCompiledGraph(doc, compileDocument(doc), executors);
+}
+
+/** Runs `graph`, compiled from the validated `doc`, as `doc` says. */
+export async function runCompiledGraph(
+  doc: GraphDocument,
+  graph: CompiledGraph,
+  executors: GraphExecutors,
+): Promise<GraphRunResult> {
   if (doc.executor === 'stealing') {
     if (executors.stealing === undefined) {
       throw new SchedLabError(

@@ -3,6 +3,8 @@
  * cross threads; docs/design.md §3.4). A kernel returns true when it completed and false when it
  * stopped early because the run was cancelled (fail-fast); it throws to fail the node.
  */
+import { DEFAULT_GRAPH_KERNEL } from '../../core/graph/kernels.ts';
+
 export interface KernelContext {
   /** Per-node integer results (the `add` kernel writes here; checked after the run). */
   readonly results: Int32Array;
@@ -17,18 +19,23 @@ export function addResult(node: number): number {
   return (Math.imul(node, 0x9e3779b1) + 12345) ^ (node >>> 3);
 }
 
+/** Busy for the node's cost (in µs granularity of the clock), checking for cancellation. */
+const spin: StealingKernel = (_node, costNanos, ctx) => {
+  if (costNanos <= 0) return true;
+  const until = performance.now() + costNanos / 1e6;
+  while (performance.now() < until) if (ctx.stopped()) return false;
+  return true;
+};
+
 const builtins: Record<string, StealingKernel> = {
   noop: () => true,
   add: (node, _cost, ctx) => {
     ctx.results[node] = addResult(node);
     return true;
   },
-  /** Busy for the node's cost (in µs granularity of the clock), checking for cancellation. */
-  'spin-us': (_node, costNanos, ctx) => {
-    const until = performance.now() + costNanos / 1e6;
-    while (performance.now() < until) if (ctx.stopped()) return false;
-    return true;
-  },
+  // One kernel under both names, as on the central executor (engine/core/graph/kernels.ts).
+  spin,
+  'spin-us': spin,
   /** Always throws: exercises error modes and retries. */
   fail: (node) => {
     throw new Error(`kernel "fail" failed on node ${node}`);
@@ -36,8 +43,8 @@ const builtins: Record<string, StealingKernel> = {
 };
 
 export const STEALING_KERNELS: readonly string[] = Object.keys(builtins);
-/** The kernel a node without one runs. */
-export const DEFAULT_STEALING_KERNEL = 'noop';
+/** The kernel a node without one runs: its cost honoured, as on the central executor. */
+export const DEFAULT_STEALING_KERNEL = DEFAULT_GRAPH_KERNEL;
 
 export function stealingKernel(name: string): StealingKernel | undefined {
   return Object.hasOwn(builtins, name) ? builtins[name] : undefined;

@@ -31,6 +31,8 @@ export interface RunBuffers {
   /** 1 when a predecessor failed or was skipped (continue mode). */
   readonly poisoned: SharedArrayBuffer;
   readonly results: SharedArrayBuffer;
+  /** Measured run time (ns) of each node with a cost; 0 for the others (never timed). */
+  readonly ranNanos: SharedArrayBuffer;
   readonly dequeMeta: SharedArrayBuffer;
   readonly dequeRing: SharedArrayBuffer;
   /** Verification only (empty otherwise): runs per node and global start/finish stamps. */
@@ -59,6 +61,7 @@ export interface RunViews {
   readonly states: Uint8Array;
   readonly poisoned: Uint8Array;
   readonly results: Int32Array;
+  readonly ranNanos: Float64Array;
   readonly dequeMeta: Int32Array;
   readonly dequeRing: Int32Array;
   readonly runCount: Int32Array;
@@ -101,6 +104,7 @@ export function allocateRun(graph: CompiledGraph, workers: number): RunBuffers {
     states: shared(u8, n),
     poisoned: shared(u8, n),
     results: shared(i32, 4 * n),
+    ranNanos: shared((b) => new Float64Array(b), 8 * n),
     dequeMeta: shared(i32, 4 * DEQUE_META_INTS * workers),
     dequeRing: shared(i32, 4 * ringCapacity(n) * workers),
     runCount: shared(i32, 4 * n),
@@ -126,6 +130,7 @@ export function resetRun(v: RunViews, nodeCount: number): void {
   v.states.fill(0);
   v.poisoned.fill(0);
   v.results.fill(0);
+  v.ranNanos.fill(0);
   v.runCount.fill(0);
   v.dequeMeta.fill(0);
 }
@@ -144,6 +149,7 @@ export function viewRun(b: RunBuffers): RunViews {
     states: new Uint8Array(b.states),
     poisoned: new Uint8Array(b.poisoned),
     results: i32(b.results),
+    ranNanos: new Float64Array(b.ranNanos),
     dequeMeta: i32(b.dequeMeta),
     dequeRing: i32(b.dequeRing),
     runCount: i32(b.runCount),

@@ -1,12 +1,13 @@
 /**
  * Turns a finished work-stealing run (shared memory + each worker's loop stats) into the report
  * every graph run gives (docs/design.md §3.4): makespan from the first worker start to the last end,
- * work = the workers' busy time (wall time minus idle), critical path from the node costs; plus
+ * work = the workers' busy time (wall time minus idle), critical path measured from the nodes'
+ * run times (the graph's declared work and critical path beside them); plus
  * steals, idle time, verification and the sampled spans.
  */
 import type { CompiledGraph } from '../../core/graph/compile.ts';
 import type { GraphReport, RootCause } from '../../core/graph/graph-run.ts';
-import { graphMetrics } from '../../core/graph/metrics.ts';
+import { graphMetrics, measuredCriticalPath } from '../../core/graph/metrics.ts';
 import { FAILED, SUCCEEDED, countStates } from '../../core/graph/node-state.ts';
 import type { GraphSpan } from '../graph/span-ring.ts';
 import { CTL_FAILED_NODE, SPANS_PER_WORKER, type RunViews } from './layout.ts';
@@ -45,8 +46,12 @@ export function buildReport(
   const makespanNanos = Math.max(...stats.map((s) => s.endNanos)) - originNanos;
   const sum = (f: (s: LoopStats) => number) => stats.reduce((acc, s) => acc + f(s), 0);
   const busy = sum((s) => Math.max(0, s.endNanos - s.startNanos - s.idleNanos));
+  // W is measured (busy time), so CP is too: the longest path by the nodes' measured times
+  // (nodes without a cost count 0, which keeps it a lower bound). The declared ones go beside.
   return {
-    ...graphMetrics(p, makespanNanos, busy, graph.criticalPathNanos),
+    ...graphMetrics(p, makespanNanos, busy, measuredCriticalPath(graph, views.ranNanos)),
+    declaredWorkNanos: graph.workNanos,
+    declaredCriticalPathNanos: graph.criticalPathNanos,
     counts: countStates(views.states),
     // Copies: the shared memory is reused by this graph's next run.
     states: views.states.slice(),

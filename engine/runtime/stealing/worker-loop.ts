@@ -119,6 +119,10 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     else if (Atomics.load(poisoned, node) !== 0) outcome = SKIPPED;
     else {
       const kernel = o.kernels[kernelOf[node]!]!;
+      // Only a node with a cost is timed (two clock reads would dominate a tiny node): its
+      // measured time feeds the report's measured critical path (stealing-report.ts).
+      const cost = costNanos[node]!;
+      const timedFrom = cost > 0 ? performance.now() : 0;
       for (let attempt = 0; ; attempt++) {
         attempts++;
         try {
@@ -131,6 +135,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
           }
         }
       }
+      if (cost > 0) v.ranNanos[node] = (performance.now() - timedFrom) * 1e6;
       executed++;
     }
     states[node] = outcome;

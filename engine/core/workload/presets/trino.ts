@@ -23,6 +23,8 @@ export const TRINO_SIM_CONFIG = {
   levelThresholdsMs: [0, 1000, 10_000, 60_000, 300_000],
   levelContributionCapMs: 30_000,
   fairness: 'task',
+  // Trino's removeTask: a running split finishes its quantum and is charged all of it.
+  cancelRunning: 'finish-quantum',
 } as const;
 
 /** ÷100 in time, on the machine's cores. */

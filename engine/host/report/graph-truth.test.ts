@@ -1,0 +1,83 @@
+// Graph runs that report the truth: only the settings that applied, every span the executor let
+// go counted when a trace is kept, each graph compiled once, and on threads a lower bound and an
+// efficiency made from measured figures only.
+import { describe, expect, it, vi } from 'vitest';
+import { parseWorkload } from '../../../shared/workload.ts';
+import { runWorkload } from './run-workload.ts';
+
+const compiles = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../core/graph/compile.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../core/graph/compile.ts')>();
+  return {
+    ...real,
+    compileDocument: (...args: Parameters<typeof real.compileDocument>) => {
+      compiles.count++;
+      return real.compileDocument(...args);
+    },
+  };
+});
+
+const graphWorkload = (graph: unknown, config: Record<string, unknown> = { workers: 2 }) =>
+  parseWorkload({ name: 'g', config, graph });
+
+describe('graph runs that report the truth', () => {
+  it('schema-checks and compiles each graph document once per run', async () => {
+    compiles.count = 0;
+    await runWorkload(
+      graphWorkload([
+        { generator: 'chain', length: 5, cost: 1 },
+        { generator: 'diamond', cost: 1 },
+      ]),
+    );
+    expect(compiles.count).toBe(2);
+  });
+
+  it('--trace over the span ring counts the spans the executor let go and reports them', async () => {
+    // 70,000 nodes on the central executor, whose span ring keeps the last 65,536.
+    const { report, trace } = await runWorkload(
+      graphWorkload({ generator: 'independent', count: 70_000, cost: 0.001 }),
+      { trace: true, traceCapacity: 200_000 },
+    );
+    expect(report.dags?.[0]?.droppedSpans).toBe(70_000 - 65_536);
+    expect(report.counters.spansDropped).toBe(70_000 - 65_536);
+    expect(trace).not.toBeNull();
+  });
+
+  it('names no ready-queue policy for a work-stealing run; measured CP and LB on threads, declared beside', async () => {
+    const { report } = await runWorkload(
+      graphWorkload({
+        generator: 'chain',
+        length: 3,
+        cost: 20,
+        executor: 'stealing',
+        policy: 'critical-path',
+      }),
+      { backend: 'threads' },
+    );
+    const dag = report.dag!;
+    expect(report.dags?.[0]?.executor).toBe('stealing');
+    expect(report.dags?.[0]).not.toHaveProperty('policy');
+    expect(dag.declaredCriticalPathMs).toBe(60);
+    expect(dag.declaredWorkMs).toBe(60);
+    // Measured on the run's own clock: the node costs were honoured, and nothing beats the bound.
+    expect(dag.criticalPathMs).toBeGreaterThanOrEqual(60);
+    expect(dag.criticalPathMs).toBeLessThanOrEqual(report.makespanMs);
+    expect(dag.lowerBoundMs).toBeLessThanOrEqual(report.makespanMs);
+    expect(dag.efficiency).toBeLessThanOrEqual(1);
+  });
+
+  it('--trace on a work-stealing run says how its spans were sampled', async () => {
+    const { report } = await runWorkload(
+      graphWorkload({
+        generator: 'independent',
+        count: 20_001,
+        kernel: 'noop',
+        executor: 'stealing',
+      }),
+      { backend: 'threads', trace: true },
+    );
+    // About 10k spans are kept by sampling one node in ceil(20,001 / 10,000) = 3: not a drop.
+    expect(report.dags?.[0]?.spanSampleEvery).toBe(3);
+    expect(report.dags?.[0]?.droppedSpans).toBeUndefined();
+  });
+});
