@@ -37,6 +37,8 @@ export interface AppState {
   hasSnapshot: boolean;
   /** The share panel's window (ms): one of `SHARE_WINDOWS`. */
   shareWindowMs: number;
+  /** The graph run (its `jobId`) that was the latest when the user switched preset. */
+  dismissedGraphJob: number | null;
 }
 
 export interface AppActions {
@@ -48,6 +50,7 @@ export interface AppActions {
   setFieldError(field: string, message: string | null): void;
   setNotice(notice: AppState['notice']): void;
   setShareWindow(ms: number): void;
+  dismissGraph(jobId: number | null): void;
   applyFrame(frame: Frame): void;
   applySnapshot(snapshot: Snapshot): void;
 }
@@ -100,6 +103,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     notice: null,
     hasSnapshot: false,
     shareWindowMs: SHARE_WINDOWS[0].ms,
+    dismissedGraphJob: null,
   };
 }
 
@@ -144,6 +148,7 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     },
     setNotice: (notice) => set({ notice }),
     setShareWindow: (shareWindowMs) => set({ shareWindowMs }),
+    dismissGraph: (dismissedGraphJob) => set({ dismissedGraphJob }),
     applyFrame: (frame) => {
       const delta = frameDelta(get(), frame);
       if (Object.keys(delta).length > 0) set(delta);
