@@ -96,7 +96,13 @@ function Header() {
             <span>{s.workers} workers</span>
           </>
         ) : (
-          <span>{s.status === 'connecting' ? 'connecting…' : 'disconnected'}</span>
+          <span>
+            {s.status === 'connecting'
+              ? 'connecting…'
+              : s.status === 'ended'
+                ? 'session ended'
+                : 'disconnected'}
+          </span>
         )}
       </div>
       <button
@@ -126,6 +132,16 @@ function Banner() {
     useShallow((s) => ({ status: s.status, hasSnapshot: s.hasSnapshot })),
   );
   if (status === 'open') return null;
+  if (status === 'ended') {
+    return (
+      <div className="banner ended" role="alert" data-testid="session-ended">
+        <b>This session has ended.</b> The SchedLab server this page belonged to was restarted or
+        stopped, and the server now running does not accept this page’s token. Open the URL the new
+        server printed when it started (<code>http://127.0.0.1:…/?token=…</code>); what you see
+        below is the last state this page received.
+      </div>
+    );
+  }
   return (
     <div className="banner" role="status" data-testid="disconnected-banner">
       {status === 'connecting' && !hasSnapshot

@@ -2,7 +2,7 @@
 import { createBenchTransport, type BenchHooks } from './bench-transport.ts';
 import { createElectronTransport, electronBridge } from './electron-transport.ts';
 import type { Transport } from './transport.ts';
-import { createWebSocketTransport, webSocketUrl } from './ws-transport.ts';
+import { createWebSocketTransport, pageProbe, webSocketUrl } from './ws-transport.ts';
 
 export function pickTransport(): Transport {
   if (new URLSearchParams(location.search).get('bench') === '1') {
@@ -10,5 +10,5 @@ export function pickTransport(): Transport {
   }
   const bridge = electronBridge();
   if (bridge !== null) return createElectronTransport(bridge);
-  return createWebSocketTransport({ url: webSocketUrl(location) });
+  return createWebSocketTransport({ url: webSocketUrl(location), probe: pageProbe(location) });
 }
