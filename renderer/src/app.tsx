@@ -53,6 +53,7 @@ function Header() {
       paused: st.paused,
       policy: st.policy,
       backend: st.backend,
+      speed: st.speed,
       workers: st.workerCount,
       theme: st.theme,
       setView: st.setView,
@@ -92,7 +93,14 @@ function Header() {
         {s.status === 'open' ? (
           <>
             <b data-testid="engine-policy">{s.policy ?? '…'}</b>
-            <span>{s.backend ?? ''}</span>
+            <span data-testid="engine-backend">
+              {s.backend ?? ''}
+              {s.backend === 'sim' && s.speed !== null
+                ? s.speed === 'max'
+                  ? ' · as fast as it goes'
+                  : ` · ${s.speed}× real time`
+                : ''}
+            </span>
             <span>{s.workers} workers</span>
           </>
         ) : (

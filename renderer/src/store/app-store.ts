@@ -26,6 +26,8 @@ export interface AppState {
   graphConfig: GraphConfig | null;
   policy: PolicyName | null;
   backend: 'threads' | 'sim' | null;
+  /** The sim's pacing (virtual time per real time, or `max`); null on threads or when not reported. */
+  speed: number | 'max' | null;
   paused: boolean;
   policies: PolicyName[];
   presets: string[];
@@ -95,6 +97,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     graphConfig: null,
     policy: null,
     backend: null,
+    speed: null,
     paused: false,
     policies: ['mlfq', 'priority', 'fifo', 'fair'],
     presets: DEFAULT_PRESETS,
@@ -112,6 +115,8 @@ export function frameDelta(state: AppState, frame: Frame): Partial<AppState> {
   const delta: Partial<AppState> = {};
   if (state.policy !== frame.policy) delta.policy = frame.policy;
   if (state.backend !== frame.backend) delta.backend = frame.backend;
+  const speed = frame.speed ?? null;
+  if (state.speed !== speed) delta.speed = speed;
   if (state.paused !== frame.paused) delta.paused = frame.paused;
   if (state.workerCount !== frame.workers.length) delta.workerCount = frame.workers.length;
   if (state.config === null || !sameConfig(state.config, frame.config)) delta.config = frame.config;
