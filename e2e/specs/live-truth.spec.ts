@@ -5,6 +5,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app.ts';
 import { counters, openApp, runPreset, screenshot, setField, view } from './app-helpers.ts';
 
+// Each test switches views and knobs several times; on a loaded machine a click can take seconds.
+test.describe.configure({ timeout: 300_000 });
+
 const canvasNumber = async (page: Page, attr: string) =>
   Number(await page.getByTestId('gantt-canvas').getAttribute(attr));
 
@@ -54,7 +57,6 @@ test('a running quantum is drawn while it runs', async ({ page, appUrl }) => {
 });
 
 test('after 4 → 1 workers the retired lanes still show their spans', async ({ page, appUrl }) => {
-  test.setTimeout(120_000);
   await openApp(page, appUrl);
   await view(page, 'controls');
   const echo = page.getByTestId('echo-workers');
@@ -91,7 +93,6 @@ test('a preset switch with "cancel" leaves no live job from the old preset', asy
   page,
   appUrl,
 }) => {
-  test.setTimeout(120_000);
   await openApp(page, appUrl);
   await expect.poll(async () => (await counters(page)).live).toBeGreaterThan(0);
   await view(page, 'workloads');
