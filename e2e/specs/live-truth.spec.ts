@@ -73,6 +73,10 @@ test('after 4 → 1 workers the retired lanes still show their spans', async ({ 
     await expect
       .poll(async () => (await laneSpans()).filter((n) => n > 0).length, { timeout: 60_000 })
       .toBe(4);
+    // Lanes stay while their spans are in the visible window: widen it past how long the trip to
+    // Controls and back can take here (10 s → about 76 s).
+    for (let k = 0; k < 5; k++) await page.getByTestId('zoom-out').click();
+    await expect.poll(() => canvasNumber(page, 'data-window-ms')).toBeGreaterThan(60_000);
     await view(page, 'controls');
     await setField(page, 'workers', '1');
     await expect(echo).toHaveText('engine: 1');
