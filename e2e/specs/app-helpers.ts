@@ -55,3 +55,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function activeLevels(page: Page): Promise<number> {
   return Number(await page.getByTestId('level-share-readout').getAttribute('data-active-levels'));
 }
+
+/**
+ * Starts a preset the way a user does. When the running workload still has live jobs the app
+ * asks whether to let them drain or to cancel what is queued; `choice` answers it.
+ */
+export async function runPreset(
+  page: Page,
+  name: string,
+  choice: 'drain' | 'cancel' = 'drain',
+): Promise<void> {
+  await view(page, 'workloads');
+  const button = page.getByTestId(`preset-${name}`);
+  await button.click();
+  const ask = page.getByTestId('preset-switch');
+  await expect(ask.or(page.getByTestId('notice'))).toBeVisible();
+  if (await ask.isVisible()) await page.getByTestId(`preset-switch-${choice}`).click();
+  await expect(button).toBeEnabled();
+}

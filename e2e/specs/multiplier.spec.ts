@@ -2,7 +2,15 @@
 // and moves scheduled time between levels the way docs/design.md §3.1 says — a larger m gives each
 // busy level more time than the next, so the time-weighted mean level drops.
 import { expect, test } from '../fixtures/app.ts';
-import { activeLevels, meanLevel, openApp, screenshot, setField, view } from './app-helpers.ts';
+import {
+  activeLevels,
+  meanLevel,
+  openApp,
+  runPreset,
+  screenshot,
+  setField,
+  view,
+} from './app-helpers.ts';
 
 // The running preset needs a while before its jobs spread over several levels (under Trino's
 // charging, level 1 waits until level 0 drains), and each reading spans a 5 s window.
@@ -15,10 +23,7 @@ test('a larger multiplier is echoed by the engine and shifts scheduled time towa
   await openApp(page, appUrl);
   // Earlier specs share this engine; after minutes of running, all its work can sit on level 4,
   // where m has nothing left to decide. A fresh run of the default preset starts at level 0.
-  await view(page, 'workloads');
-  const preset = page.getByTestId('preset-interactive-vs-scan');
-  await preset.click();
-  await expect(preset).toBeEnabled();
+  await runPreset(page, 'interactive-vs-scan');
   await view(page, 'controls');
   await page.getByTestId('field-policy').selectOption('mlfq');
   await expect(page.getByTestId('echo-policy')).toHaveText('engine: mlfq');

@@ -53,6 +53,7 @@ function Header() {
       paused: st.paused,
       policy: st.policy,
       backend: st.backend,
+      speed: st.speed,
       workers: st.workerCount,
       theme: st.theme,
       setView: st.setView,
@@ -92,11 +93,24 @@ function Header() {
         {s.status === 'open' ? (
           <>
             <b data-testid="engine-policy">{s.policy ?? '…'}</b>
-            <span>{s.backend ?? ''}</span>
+            <span data-testid="engine-backend">
+              {s.backend ?? ''}
+              {s.backend === 'sim' && s.speed !== null
+                ? s.speed === 'max'
+                  ? ' · as fast as it goes'
+                  : ` · ${s.speed}× real time`
+                : ''}
+            </span>
             <span>{s.workers} workers</span>
           </>
         ) : (
-          <span>{s.status === 'connecting' ? 'connecting…' : 'disconnected'}</span>
+          <span>
+            {s.status === 'connecting'
+              ? 'connecting…'
+              : s.status === 'ended'
+                ? 'session ended'
+                : 'disconnected'}
+          </span>
         )}
       </div>
       <button
@@ -126,6 +140,16 @@ function Banner() {
     useShallow((s) => ({ status: s.status, hasSnapshot: s.hasSnapshot })),
   );
   if (status === 'open') return null;
+  if (status === 'ended') {
+    return (
+      <div className="banner ended" role="alert" data-testid="session-ended">
+        <b>This session has ended.</b> The SchedLab server this page belonged to was restarted or
+        stopped, and the server now running does not accept this page’s token. Open the URL the new
+        server printed when it started (<code>http://127.0.0.1:…/?token=…</code>); what you see
+        below is the last state this page received.
+      </div>
+    );
+  }
   return (
     <div className="banner" role="status" data-testid="disconnected-banner">
       {status === 'connecting' && !hasSnapshot

@@ -21,6 +21,11 @@ export function bandLabel(band: number): string {
   return `p${low}-${high}`;
 }
 
+/** Every band's label, most urgent first. */
+export const BAND_LABELS: readonly string[] = Array.from({ length: BAND_COUNT }, (_, b) =>
+  bandLabel(b),
+);
+
 /** The label of the band a priority falls in. */
 export function bandLabelOf(priority: number): string {
   return bandLabel(bandOf(priority));

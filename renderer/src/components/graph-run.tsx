@@ -4,7 +4,8 @@
  * Gantt shows a sample (the stealing executor records one node in `sampleEvery`).
  */
 import { NODE_STATES } from '../../../shared/protocol.ts';
-import { useApp } from '../context.ts';
+import { useApp, useAppState } from '../context.ts';
+import { showGraphPanel } from '../data/preset-switch.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { Panel } from './panel.tsx';
@@ -12,8 +13,9 @@ import { Panel } from './panel.tsx';
 export function GraphRunPanel() {
   useTelemetryTick(500);
   const { telemetry } = useApp();
+  const dismissed = useAppState((s) => s.dismissedGraphJob);
   const g = telemetry.latest?.graph;
-  if (g === undefined || g === null) return null;
+  if (g === undefined || g === null || !showGraphPanel(g, dismissed)) return null;
   const m = g.metrics;
   return (
     <Panel
@@ -22,7 +24,7 @@ export function GraphRunPanel() {
       testId="graph-run"
     >
       <div className="counters">
-        <div className="counter" data-testid="graph-state" data-value={g.state}>
+        <div className="counter wide" data-testid="graph-state" data-value={g.state}>
           <span className={`counter-value state-${g.state}`}>{g.state}</span>
           <span className="counter-label">state · {formatMs(g.makespanMs)}</span>
         </div>

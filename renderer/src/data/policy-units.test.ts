@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAND_LABELS, bandOf } from '../../../shared/priority-bands.ts';
+import { BAND_LABELS, bandOf } from '../../../shared/lib/priority-bands.ts';
 import type { JobRow, Percentiles } from '../../../shared/protocol.ts';
 import { selectionRates } from './derive.ts';
 import { agingText, bandWaits, groupShares, policyUnits } from './policy-units.ts';

@@ -5,7 +5,7 @@
  */
 import type { FairnessMode, PolicyName } from '../../../shared/config.ts';
 import type { JobRow, Percentiles } from '../../../shared/protocol.ts';
-import { BAND_LABELS } from '../../../shared/priority-bands.ts';
+import { BAND_LABELS } from '../../../shared/lib/priority-bands.ts';
 
 export interface PolicyUnits {
   /** `level`, `priority band`, `job`, `queue`. */

@@ -16,6 +16,14 @@ describe('app store reducers on frames', () => {
     expect(s.policy).toBe('mlfq');
   });
 
+  it('mirrors the sim’s pacing when the host reports it', () => {
+    const store = createAppStore();
+    store.getState().applyFrame(syntheticFrame({ seq: 1, timeMs: 100 }));
+    expect(store.getState().speed).toBeNull();
+    store.getState().applyFrame({ ...syntheticFrame({ seq: 2, timeMs: 200 }), speed: 'max' });
+    expect(store.getState().speed).toBe('max');
+  });
+
   it('does not notify subscribers for frames whose metadata did not change', () => {
     const store = createAppStore();
     store.getState().applyFrame(syntheticFrame({ seq: 1, timeMs: 100 }));

@@ -26,6 +26,8 @@ export interface AppState {
   graphConfig: GraphConfig | null;
   policy: PolicyName | null;
   backend: 'threads' | 'sim' | null;
+  /** The sim's pacing (virtual time per real time, or `max`); null on threads or when not reported. */
+  speed: number | 'max' | null;
   paused: boolean;
   policies: PolicyName[];
   presets: string[];
@@ -37,6 +39,8 @@ export interface AppState {
   hasSnapshot: boolean;
   /** The share panel's window (ms): one of `SHARE_WINDOWS`. */
   shareWindowMs: number;
+  /** The graph run (its `jobId`) that was the latest when the user switched preset. */
+  dismissedGraphJob: number | null;
 }
 
 export interface AppActions {
@@ -48,6 +52,7 @@ export interface AppActions {
   setFieldError(field: string, message: string | null): void;
   setNotice(notice: AppState['notice']): void;
   setShareWindow(ms: number): void;
+  dismissGraph(jobId: number | null): void;
   applyFrame(frame: Frame): void;
   applySnapshot(snapshot: Snapshot): void;
 }
@@ -92,6 +97,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     graphConfig: null,
     policy: null,
     backend: null,
+    speed: null,
     paused: false,
     policies: ['mlfq', 'priority', 'fifo', 'fair'],
     presets: DEFAULT_PRESETS,
@@ -100,6 +106,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     notice: null,
     hasSnapshot: false,
     shareWindowMs: SHARE_WINDOWS[0].ms,
+    dismissedGraphJob: null,
   };
 }
 
@@ -108,6 +115,8 @@ export function frameDelta(state: AppState, frame: Frame): Partial<AppState> {
   const delta: Partial<AppState> = {};
   if (state.policy !== frame.policy) delta.policy = frame.policy;
   if (state.backend !== frame.backend) delta.backend = frame.backend;
+  const speed = frame.speed ?? null;
+  if (state.speed !== speed) delta.speed = speed;
   if (state.paused !== frame.paused) delta.paused = frame.paused;
   if (state.workerCount !== frame.workers.length) delta.workerCount = frame.workers.length;
   if (state.config === null || !sameConfig(state.config, frame.config)) delta.config = frame.config;
@@ -144,6 +153,7 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     },
     setNotice: (notice) => set({ notice }),
     setShareWindow: (shareWindowMs) => set({ shareWindowMs }),
+    dismissGraph: (dismissedGraphJob) => set({ dismissedGraphJob }),
     applyFrame: (frame) => {
       const delta = frameDelta(get(), frame);
       if (Object.keys(delta).length > 0) set(delta);

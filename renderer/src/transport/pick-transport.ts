@@ -2,7 +2,12 @@
 import { createBenchTransport, type BenchHooks } from './bench-transport.ts';
 import { createElectronTransport, electronBridge } from './electron-transport.ts';
 import type { Transport } from './transport.ts';
-import { createWebSocketTransport, dropTokenFromAddress, webSocketUrl } from './ws-transport.ts';
+import {
+  createWebSocketTransport,
+  dropTokenFromAddress,
+  pageProbe,
+  webSocketUrl,
+} from './ws-transport.ts';
 
 export function pickTransport(): Transport {
   if (new URLSearchParams(location.search).get('bench') === '1') {
@@ -11,6 +16,7 @@ export function pickTransport(): Transport {
   const bridge = electronBridge();
   if (bridge !== null) return createElectronTransport(bridge);
   const url = webSocketUrl(location);
+  const probe = pageProbe(location);
   dropTokenFromAddress();
-  return createWebSocketTransport({ url });
+  return createWebSocketTransport({ url, probe });
 }

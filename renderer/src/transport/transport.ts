@@ -6,7 +6,11 @@
 import type { Command, CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
 import type { Skipped } from '../../../shared/transport.ts';
 
-export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+/**
+ * `ended`: the host refused this page's token (a restarted server has a new one); reconnecting
+ * cannot help, so the transport stops trying and the UI says how to open the new session.
+ */
+export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'ended';
 
 /**
  * Commands of the live view's contract (`cancelAll` → `{cancelled}`, `resetStats`) that a host

@@ -138,4 +138,35 @@ describe('WebSocket transport', () => {
     vi.advanceTimersByTime(1000);
     expect(FakeSocket.all).toHaveLength(3); // closed on purpose: no reconnect
   });
+
+  it('a refused token (HTTP 401 after a server restart) ends the session instead of reconnecting', async () => {
+    const probes: string[] = [];
+    const t = createWebSocketTransport({
+      url: 'ws://127.0.0.1:1/ws?token=old',
+      socketFactory: (url) => new FakeSocket(url) as unknown as WebSocket,
+      minBackoffMs: 100,
+      probe: () => {
+        probes.push('probe');
+        return Promise.resolve(probes.length === 1 ? null : 401);
+      },
+    });
+    const statuses: ConnectionStatus[] = [];
+    t.onStatus((s) => statuses.push(s));
+    FakeSocket.all[0]!.onopen?.();
+    // The server goes away: an open socket closes, the transport reconnects without probing.
+    FakeSocket.all[0]!.close();
+    expect(probes).toEqual([]);
+    vi.advanceTimersByTime(100);
+    // Still down: the page cannot be fetched either (null), so it keeps trying.
+    FakeSocket.all[1]!.close();
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(FakeSocket.all).toHaveLength(3);
+    // Back with a new token: the page answers 401. The session has ended; no more attempts.
+    FakeSocket.all[2]!.close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(statuses.at(-1)).toBe('ended');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(FakeSocket.all).toHaveLength(3);
+  });
 });

@@ -20,6 +20,28 @@ export interface WebSocketTransportOptions {
   socketFactory?: (url: string) => WebSocket;
   minBackoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * After a socket closes without opening: the HTTP status of this page's URL (token included),
+   * or null when the host could not be reached. A browser hides why an upgrade failed, so this
+   * is how a 401 — the token of a server that has since restarted — is told from a host that is
+   * down. Absent: always reconnect.
+   */
+  probe?: () => Promise<number | null>;
+}
+
+/** The probe for a page served by browser mode: GET the page itself, token and all. */
+export function pageProbe(location: {
+  pathname: string;
+  search: string;
+}): () => Promise<number | null> {
+  return async () => {
+    try {
+      const r = await fetch(location.pathname + location.search, { cache: 'no-store' });
+      return r.status;
+    } catch {
+      return null;
+    }
+  };
 }
 
 /** The WebSocket URL for a page served at `location` (token carried over from the query). */
@@ -63,11 +85,18 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
     statuses.emit(s);
   };
 
+  const reconnect = () => {
+    timer = setTimeout(connect, backoff);
+    backoff = Math.min(maxBackoff, backoff * 2);
+  };
+
   const connect = () => {
     setStatus('connecting');
     const ws = factory(opts.url);
     socket = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       backoff = minBackoff;
       setStatus('open');
     };
@@ -95,10 +124,16 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
       for (const [id] of pending)
         settle(id, disconnected('the connection closed before the engine answered'));
       setStatus('closed');
-      if (!closed) {
-        timer = setTimeout(connect, backoff);
-        backoff = Math.min(maxBackoff, backoff * 2);
+      if (closed) return;
+      if (opened || opts.probe === undefined) {
+        reconnect();
+        return;
       }
+      void opts.probe().then((httpStatus) => {
+        if (closed) return;
+        if (httpStatus === 401) setStatus('ended');
+        else reconnect();
+      });
     };
   };
 

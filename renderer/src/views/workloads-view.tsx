@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { jobSpecSchema, KERNEL_NAMES, type Command } from '../../../shared/protocol.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
 import { useApp, useAppState } from '../context.ts';
-import { sendCommand } from '../data/commands.ts';
+import { switchPreset, type SwitchChoice } from '../data/preset-switch.ts';
 import { JobTable } from '../components/job-table.tsx';
 
 /** What the host said of a started preset: fitted to this machine's cores, or as written. */
@@ -15,34 +15,87 @@ function presetNotice(preset: string, result: unknown): string {
 }
 
 function Presets() {
-  const { transport, store } = useApp();
+  const { transport, store, telemetry } = useApp();
   const presets = useAppState((s) => s.presets);
   const [running, setRunning] = useState<string | null>(null);
+  // A preset picked while the old workload has live jobs: the user chooses drain or cancel.
+  const [asking, setAsking] = useState<{ preset: string; live: number } | null>(null);
+
+  const start = async (preset: string, choice: SwitchChoice) => {
+    setAsking(null);
+    setRunning(preset);
+    store.getState().dismissGraph(telemetry.latest?.graph?.jobId ?? null);
+    const out = await switchPreset(transport, preset, choice);
+    const s = store.getState();
+    if (out.failed !== null) {
+      s.setNotice({
+        kind: 'error',
+        text: `${out.failed.command.type}: ${out.failed.result.error.message}`,
+      });
+    } else {
+      const cancelled = choice === 'cancel' ? `cancelled ${out.cancelled} jobs · ` : '';
+      const result = out.started?.ok === true ? out.started['result'] : undefined;
+      s.setNotice({ kind: 'info', text: cancelled + presetNotice(preset, result) });
+    }
+    setRunning(null);
+  };
+
   return (
     <section className="panel" data-testid="presets">
       <header>
         <h3>Presets</h3>
         <span className="hint">replaces the running workload</span>
       </header>
-      <div className="panel-body preset-list">
-        {presets.map((p) => (
-          <button
-            key={p}
-            className="preset"
-            data-testid={`preset-${p}`}
-            disabled={running !== null}
-            onClick={async () => {
-              setRunning(p);
-              const r = await sendCommand(transport, store, { type: 'runPreset', preset: p });
-              if (r.ok)
-                store.getState().setNotice({ kind: 'info', text: presetNotice(p, r.result) });
-              setRunning(null);
-            }}
-          >
-            <span>{p}</span>
-            <span className="preset-run">{running === p ? '…' : 'run ▸'}</span>
-          </button>
-        ))}
+      <div className="panel-body">
+        {asking !== null && (
+          <div className="preset-switch" role="dialog" data-testid="preset-switch">
+            <span>
+              {asking.live} {asking.live === 1 ? 'job' : 'jobs'} of the running workload are still
+              live. Start <b>{asking.preset}</b> and…
+            </span>
+            <div className="actions">
+              <button
+                className="btn"
+                data-testid="preset-switch-drain"
+                onClick={() => void start(asking.preset, 'drain')}
+              >
+                let them drain
+              </button>
+              <button
+                className="btn danger"
+                data-testid="preset-switch-cancel"
+                onClick={() => void start(asking.preset, 'cancel')}
+              >
+                cancel what is queued
+              </button>
+              <button
+                className="btn"
+                data-testid="preset-switch-back"
+                onClick={() => setAsking(null)}
+              >
+                back
+              </button>
+            </div>
+          </div>
+        )}
+        <div className="preset-list">
+          {presets.map((p) => (
+            <button
+              key={p}
+              className="preset"
+              data-testid={`preset-${p}`}
+              disabled={running !== null}
+              onClick={() => {
+                const live = telemetry.latest?.counters.live ?? 0;
+                if (live > 0) setAsking({ preset: p, live });
+                else void start(p, 'drain');
+              }}
+            >
+              <span>{p}</span>
+              <span className="preset-run">{running === p ? '…' : 'run ▸'}</span>
+            </button>
+          ))}
+        </div>
       </div>
     </section>
   );

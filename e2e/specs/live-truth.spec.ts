@@ -1,0 +1,135 @@
+// The Live view tells the truth (issue 11): each policy's panels count in its own unit, a quantum
+// is visible while it runs, a smaller pool keeps the lanes of the workers that left, and a preset
+// switch that cancels leaves nothing of the old workload running.
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/app.ts';
+import { counters, openApp, runPreset, screenshot, setField, view } from './app-helpers.ts';
+
+// Each test switches views and knobs several times; on a loaded machine a click can take seconds.
+test.describe.configure({ timeout: 300_000 });
+
+const canvasNumber = async (page: Page, attr: string) =>
+  Number(await page.getByTestId('gantt-canvas').getAttribute(attr));
+
+test('each policy’s panels render its own unit', async ({ page, appUrl }) => {
+  await openApp(page, appUrl);
+  const expected = {
+    mlfq: { unit: 'level', share: 'Charged time per level', depth: 'Queue depth per level' },
+    priority: {
+      unit: 'priority band',
+      share: 'Charged time per priority band',
+      depth: 'Queue depth per priority band',
+    },
+    fair: { unit: /^(task|split|job)$/, share: /Service share per/, depth: 'one fair queue' },
+    fifo: { unit: 'queue', share: 'Queue age', depth: 'one FIFO queue' },
+  } as const;
+  const policy = page.getByTestId('field-policy');
+  try {
+    for (const [name, want] of Object.entries(expected)) {
+      await view(page, 'controls');
+      await policy.selectOption(name);
+      await expect(page.getByTestId('echo-policy')).toHaveText(`engine: ${name}`);
+      await view(page, 'live');
+      const share = page.getByTestId('share');
+      await expect(share).toHaveAttribute('data-unit', want.unit);
+      await expect(share.locator('h3')).toHaveText(want.share);
+      await expect(page.getByTestId('depth').locator('h3')).toContainText(want.depth);
+      if (name === 'priority') {
+        // The bands are named as bands wherever they appear.
+        await expect(page.getByTestId('band-waits')).toContainText('p80-100');
+        await expect(page.getByTestId('selections')).not.toContainText('L0');
+      }
+      await screenshot(page, `live-policy-${name}`);
+    }
+  } finally {
+    await view(page, 'controls');
+    await policy.selectOption('mlfq');
+    await expect(page.getByTestId('echo-policy')).toHaveText('engine: mlfq');
+  }
+});
+
+test('a running quantum is drawn while it runs', async ({ page, appUrl }) => {
+  await openApp(page, appUrl);
+  // The preset keeps workers busy: some worker is always inside a quantum.
+  await expect
+    .poll(() => canvasNumber(page, 'data-in-flight'), { timeout: 30_000 })
+    .toBeGreaterThan(0);
+});
+
+test('after 4 → 1 workers the retired lanes still show their spans', async ({ page, appUrl }) => {
+  await openApp(page, appUrl);
+  await view(page, 'controls');
+  const echo = page.getByTestId('echo-workers');
+  const before = ((await echo.textContent()) ?? '').replace('engine: ', '');
+  try {
+    await setField(page, 'workers', '4');
+    await expect(echo).toHaveText('engine: 4');
+    await view(page, 'live');
+    const laneSpans = async () =>
+      ((await page.getByTestId('gantt-canvas').getAttribute('data-lane-spans')) ?? '')
+        .split(',')
+        .map(Number);
+    // Every one of the four workers has run something in the window.
+    await expect
+      .poll(async () => (await laneSpans()).filter((n) => n > 0).length, { timeout: 60_000 })
+      .toBe(4);
+    // Lanes stay while their spans are in the visible window: widen it past how long the trip to
+    // Controls and back can take here (10 s → about 76 s).
+    for (let k = 0; k < 5; k++) await page.getByTestId('zoom-out').click();
+    await expect.poll(() => canvasNumber(page, 'data-window-ms')).toBeGreaterThan(60_000);
+    await view(page, 'controls');
+    await setField(page, 'workers', '1');
+    await expect(echo).toHaveText('engine: 1');
+    await view(page, 'live');
+    await expect.poll(() => canvasNumber(page, 'data-retired-lanes')).toBe(3);
+    expect(await canvasNumber(page, 'data-lanes')).toBe(4);
+    const spans = await laneSpans();
+    expect(spans.slice(1).every((n) => n > 0)).toBe(true);
+    await screenshot(page, 'live-retired-lanes');
+  } finally {
+    await view(page, 'controls');
+    await setField(page, 'workers', before);
+    await expect(echo).toHaveText(`engine: ${before}`);
+  }
+});
+
+test('a preset switch with "cancel" leaves no live job from the old preset', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await expect.poll(async () => (await counters(page)).live).toBeGreaterThan(0);
+  await view(page, 'workloads');
+  // The highest job id so far: every job of the old workload has an id at most this.
+  const oldMax = await page.evaluate(() =>
+    Math.max(
+      0,
+      ...[...document.querySelectorAll<HTMLElement>('[data-testid^="job-row-"]')].map((el) =>
+        Number(el.dataset.testid!.slice('job-row-'.length)),
+      ),
+    ),
+  );
+  await page.getByTestId('preset-batch-service').click();
+  await expect(page.getByTestId('preset-switch')).toBeVisible();
+  await page.getByTestId('preset-switch-cancel').click();
+  const notice = page.getByTestId('notice');
+  await expect(notice).toBeVisible();
+  const text = (await notice.textContent()) ?? '';
+  const noCancelAll = /no command named 'cancelAll'/.test(text);
+  const why = `this host does not answer cancelAll (${text}); the engine side of issue 11 adds it`;
+  if (noCancelAll) console.log(`skipped: ${why}`);
+  test.skip(noCancelAll, why);
+  expect(text).toMatch(/^cancelled \d+ jobs · running preset batch-service/);
+  // No job of the old workload is still live in the job table (live jobs are listed first).
+  const oldLive = await page.evaluate(
+    (max) =>
+      [...document.querySelectorAll<HTMLElement>('[data-testid^="job-row-"]')].filter(
+        (el) =>
+          Number(el.dataset.testid!.slice('job-row-'.length)) <= max &&
+          el.dataset.state === 'running',
+      ).length,
+    oldMax,
+  );
+  expect(oldLive).toBe(0);
+  await runPreset(page, 'interactive-vs-scan', 'cancel');
+});
