@@ -162,6 +162,7 @@ export class ClusterBackend implements Backend {
     this.assertOpen();
     const grew = count > this.cap;
     this.cap = checkCount(count);
+    this.promoteSpares();
     if (grew) queueMicrotask(() => this.listener?.capacity?.());
   }
 
@@ -264,6 +265,9 @@ export class ClusterBackend implements Backend {
     this.closed = true;
     this.timers.clear();
     await this.fleet.close();
+    // `quit` sends what is queued first (the cancels of a closing executor); a Redis that is
+    // away gets half a second.
+    await withTimeout(this.redis.quit(), 500, () => new Error('quit')).catch(() => {});
     this.redis.disconnect();
   }
 
@@ -338,7 +342,6 @@ export class ClusterBackend implements Backend {
 
   private gone(node: FleetNode, why: string): void {
     for (const id of node.workerIds) if (this.slots[id] === node) this.slots[id] = null;
-    while (this.slots.length > 0 && this.slots[this.slots.length - 1] === null) this.slots.pop();
     const left = why === 'left';
     for (const flight of [...this.flights.values()]) {
       if (flight.node !== node) continue;
@@ -346,6 +349,28 @@ export class ClusterBackend implements Backend {
       this.endFlight(flight.jobId, lostEnd(flight, this.now(), reason));
     }
     this.alarm(left ? 'node-left' : 'node-lost', `node ${node.record.name} ${why}`);
+    if (this.promoteSpares()) this.listener?.capacity?.();
+  }
+
+  /**
+   * Moves idle spare slots (ids at or beyond the count) down into free ids below it, so a node
+   * that joined while the count was full takes the place of one that is gone. True if any moved.
+   */
+  private promoteSpares(): boolean {
+    let moved = false;
+    for (let id = this.cap; id < this.slots.length; id++) {
+      const node = this.slots[id];
+      if (node == null || this.byWorker[id] != null) continue;
+      let free = 0;
+      while (free < this.cap && this.slots[free] != null) free++;
+      if (free >= this.cap) break;
+      this.slots[free] = node;
+      this.slots[id] = null;
+      node.workerIds[node.workerIds.indexOf(id)] = free;
+      moved = true;
+    }
+    while (this.slots.length > 0 && this.slots[this.slots.length - 1] == null) this.slots.pop();
+    return moved;
   }
 
   private redisLost(): void {

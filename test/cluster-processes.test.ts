@@ -7,13 +7,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyName } from '../../../shared/config.ts';
-import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
-import { Executor, type JobEnd } from '../executor/executor.ts';
-import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
-import { ClusterBackend, type ClusterAlarm } from './cluster-backend.ts';
+import type { PolicyName } from '../shared/config.ts';
+import { startTestRedis, type TestRedis } from './redis-server.ts';
+import { Executor, type JobEnd } from '../engine/runtime/executor/executor.ts';
+import { leaves, oneTaskJob, spin } from '../engine/runtime/executor/testing.ts';
+import { ClusterBackend, type ClusterAlarm } from '../engine/runtime/cluster/cluster-backend.ts';
+import { parseWorkload } from '../shared/workload.ts';
+import { runWorkload } from '../engine/host/report/run-workload.ts';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 let redis: TestRedis;
 const nodes = new Map<string, ChildProcess>();
 
@@ -143,6 +145,30 @@ describe('three schedlab worker processes', () => {
     });
   }
 
+  it('take a headless run (schedlab run --backend cluster): every slot used, every job ended', async () => {
+    const workload = parseWorkload({
+      name: 'tiny-cluster',
+      classes: [
+        {
+          name: 'a',
+          arrival: { kind: 'once', count: 4 },
+          splits: { leaf: 2 },
+          work: { totalMs: 30 },
+        },
+      ],
+    });
+    const lines: string[] = [];
+    const { report } = await runWorkload(workload, {
+      backend: 'cluster',
+      redis: redis.url,
+      config: { quantumMs: 10 },
+      log: (l) => lines.push(l),
+    });
+    expect(report).toMatchObject({ backend: 'cluster', workers: { count: 3 } });
+    expect(report.classes.a).toMatchObject({ jobs: 4, succeeded: 4, unfinished: 0 });
+    expect(lines.filter((l) => l.includes('joined'))).toHaveLength(3);
+  });
+
   it('a node killed with SIGKILL mid-quantum loses nothing, and a node started again is used', async () => {
     const r = await rig('mlfq');
     try {
@@ -157,6 +183,9 @@ describe('three schedlab worker processes', () => {
         })
         .toBe(true);
       nodes.get('n3')!.kill('SIGKILL');
+      // It starts again at once (a new instance under the same name), while its loss is pending:
+      // it waits as a spare until the lost one's worker id is free.
+      const back = startNode('n3');
       await expect
         .poll(() => r.alarms.find((a) => a.kind === 'node-lost')?.message, { timeout: 15_000 })
         .toMatch(/node n3 stopped heartbeating/);
@@ -167,7 +196,7 @@ describe('three schedlab worker processes', () => {
       expect(r.broken).toEqual([]);
 
       // n3 comes back (a new instance under the same name) and gets work again.
-      await startNode('n3');
+      await back;
       await r.backend.waitForSlots(3, 30_000);
       const more = r.ex.submitJob(oneTaskJob('long', leaves(4, spin(60))));
       await expect
