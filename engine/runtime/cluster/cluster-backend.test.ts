@@ -68,6 +68,49 @@ describe('the cluster backend', () => {
       await ex.close();
     }
   });
+
+  it('stops sending to a node that leaves (Ctrl-C) and loses nothing it had', async () => {
+    const east = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 'east',
+      namespace: 'unit',
+    });
+    const alarms: string[] = [];
+    const backend = new ClusterBackend({
+      redis: redis.url,
+      namespace: 'unit',
+      workers: 3,
+      onAlarm: (a) => alarms.push(a.kind),
+    });
+    await backend.connect();
+    await backend.waitForSlots(3, 30_000);
+    const ex = new Executor(backend, { workers: 3, policy: 'fair', quantumMs: 5 });
+    const ends: JobEnd[] = [];
+    ex.onJobEnd((e) => ends.push(e));
+    try {
+      const ids = Array.from({ length: 6 }, () =>
+        ex.submitJob(oneTaskJob('a', leaves(2, spin(80)))),
+      );
+      await expect
+        .poll(() => ex.workers().some((w) => w.node === 'east' && w.state === 'running'), {
+          timeout: 20_000,
+          interval: 5,
+        })
+        .toBe(true);
+      const leaving = east.close();
+      await ex.drain();
+      await leaving;
+      await expect.poll(() => alarms.includes('node-left'), { timeout: 10_000 }).toBe(true);
+      expect(ends.map((e) => e.jobId).sort((a, b) => a - b)).toEqual(ids);
+      expect(ends.every((e) => e.state === 'succeeded')).toBe(true);
+      expect(ex.counters.retries).toBe(0); // nothing it had was lost
+      expect(alarms).not.toContain('node-lost');
+    } finally {
+      await ex.close();
+      await east.close();
+    }
+  });
 });
 
 describe('--redis URLs', () => {

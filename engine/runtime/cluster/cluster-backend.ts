@@ -340,16 +340,39 @@ export class ClusterBackend implements Backend {
     this.listener?.capacity?.();
   }
 
-  private gone(node: FleetNode, why: string): void {
+  private async gone(node: FleetNode, why: string): Promise<void> {
     for (const id of node.workerIds) if (this.slots[id] === node) this.slots[id] = null;
     const left = why === 'left';
     for (const flight of [...this.flights.values()]) {
       if (flight.node !== node) continue;
+      if (left && (await this.settleLeft(flight))) continue;
       const reason = `worker lost: node ${node.record.name} (${node.record.instance}) ${why}`;
       this.endFlight(flight.jobId, lostEnd(flight, this.now(), reason));
     }
     this.alarm(left ? 'node-left' : 'node-lost', `node ${node.record.name} ${why}`);
     if (this.promoteSpares()) this.listener?.capacity?.();
+  }
+
+  /**
+   * A flight on a node that left in good order (it ran what it had taken): a job it finished ends
+   * with its stored result; one it never took (sent as it was leaving) runs elsewhere. False when
+   * Redis cannot say: the flight is then lost like a killed node's.
+   */
+  private async settleLeft(flight: Flight): Promise<boolean> {
+    try {
+      const state = await flight.node.queue.getJobState(flight.jobId);
+      if (state === 'completed') {
+        const job = await Job.fromId(flight.node.queue, flight.jobId);
+        if (job?.returnvalue == null) return false;
+        this.completed(flight.jobId, job.returnvalue as QuantumResult);
+        return true;
+      }
+      if (state === 'active' || state === 'failed') return false;
+      this.endFlight(flight.jobId, unstarted(flight, this.now()));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**

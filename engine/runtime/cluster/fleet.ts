@@ -29,7 +29,8 @@ export interface FleetNode {
 export interface FleetHooks {
   joined(node: FleetNode): void;
   /** `why`: lost (heartbeat expired, registry entry gone) or left (said `leaving` first). */
-  gone(node: FleetNode, why: string): void;
+  /** Resolves once every flight on the node has ended (its queue is then emptied). */
+  gone(node: FleetNode, why: string): Promise<void>;
   leaving(node: FleetNode): void;
   completed(node: FleetNode, jobId: string, result: QuantumResult): void;
   failed(node: FleetNode, jobId: string, reason: string): void;
@@ -130,7 +131,7 @@ export class Fleet {
     const was = node.state;
     node.state = 'gone';
     this.nodes.delete(node.record.instance);
-    if (was !== 'joining') this.hooks.gone(node, why);
+    if (was !== 'joining') await this.hooks.gone(node, why);
     await node.events.close().catch(() => {});
     // Nothing will ever take what is left on a gone node's queue.
     await node.queue.obliterate({ force: true }).catch(() => {});
