@@ -20,7 +20,8 @@ export const USAGE = `usage: schedlab <command> [options]
   serve [--port N] [--preset NAME] [--backend cluster --redis URL]
                          browser mode: the app over HTTP + WebSocket on 127.0.0.1
   bench [suite…]         run the benchmarks (bench/index.ts)
-  worker --redis URL [--threads N] [--name NAME]   a worker node for --backend cluster
+  worker --redis URL [--threads N] [--name NAME] [--modules DIR]…
+                         a worker node for --backend cluster (user modules only from DIRs)
 
 --duration is workload time (on threads a Trino preset's 20 minutes pass in 12 s of wall time).
 --policy on a graph workload (diamond, random-layered-dag, …) is the graph's ready-queue policy:
