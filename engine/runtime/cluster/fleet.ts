@@ -72,7 +72,10 @@ export class Fleet {
         : [];
       const alive = new Map<string, NodeRecord>();
       instances.forEach((instance, i) => {
-        if (beats[i] !== null) alive.set(instance, JSON.parse(entries[instance]!) as NodeRecord);
+        if (beats[i] === null) return;
+        const record = parseRecord(entries[instance]!);
+        // An entry that is not a node record (another program's key) is not a node.
+        if (record !== null) alive.set(instance, record);
       });
       for (const [instance, record] of alive) {
         const known = this.nodes.get(instance);
@@ -149,5 +152,20 @@ export class Fleet {
         await n.queue.close().catch(() => {});
       }),
     );
+  }
+}
+
+function parseRecord(text: string): NodeRecord | null {
+  try {
+    const r = JSON.parse(text) as Partial<NodeRecord>;
+    const ok =
+      typeof r.instance === 'string' &&
+      typeof r.name === 'string' &&
+      Number.isInteger(r.slots) &&
+      (r.slots ?? 0) >= 1 &&
+      (r.status === 'up' || r.status === 'leaving');
+    return ok ? (r as NodeRecord) : null;
+  } catch {
+    return null;
   }
 }
