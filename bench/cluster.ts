@@ -10,7 +10,8 @@
  * - `cluster.small_tenant_p95_*`: two tenants over 3 slots, one flooding (one query of FLOOD
  *   splits of 20 ms), one submitting a 20 ms job every 100 ms: the small tenant's p95 latency
  *   (submit to end) under SchedLab `fair` and `mlfq` (query fairness) vs plain BullMQ workers on
- *   the same Redis in FIFO order. Lower is better; ratio < 1 means SchedLab is better.
+ *   the same Redis in FIFO order, and with BullMQ priorities set by hand per tenant. Lower is
+ *   better; ratio < 1 means SchedLab is better.
  */
 import { Queue, QueueEvents, Worker as BullWorker } from 'bullmq';
 import { startTestRedis, type TestRedis } from '../test/redis-server.ts';
@@ -43,7 +44,8 @@ export async function run(report: BenchReport): Promise<void> {
     const util = await utilisation(await cluster(redis, 3));
     report.add('cluster.utilisation_3x1', util, 'share', await utilisation(await threads(3)));
 
-    const fifo = await bullmqSmallTenant(redis);
+    const fifo = await bullmqSmallTenant(redis, false);
+    const prioritised = await bullmqSmallTenant(redis, true);
     for (const policy of ['fair', 'mlfq'] as const) {
       const ours = await schedlabSmallTenant(await cluster(redis, 3), {
         policy,
@@ -51,6 +53,12 @@ export async function run(report: BenchReport): Promise<void> {
         quantumMs: SPIN_MS,
       });
       report.add(`cluster.small_tenant_p95_${policy}_vs_bullmq_fifo`, ours, 'ms', fifo);
+      report.add(
+        `cluster.small_tenant_p95_${policy}_vs_bullmq_priorities`,
+        ours,
+        'ms',
+        prioritised,
+      );
     }
   } finally {
     await Promise.all(nodes.map((n) => n.close()));
@@ -128,10 +136,14 @@ async function schedlabSmallTenant(backend: Backend, config: EngineConfigPatch):
   }
 }
 
-/** The same two tenants on plain BullMQ: one queue, 3 workers of concurrency 1, FIFO. */
-async function bullmqSmallTenant(redis: TestRedis): Promise<number> {
+/**
+ * The same two tenants on plain BullMQ: one queue, 3 workers of concurrency 1, FIFO; or with
+ * BullMQ priorities set by hand per tenant (the small tenant 1, the flood 2), which needs an
+ * operator who knows in advance who floods.
+ */
+async function bullmqSmallTenant(redis: TestRedis, prioritised: boolean): Promise<number> {
   const connection = connectionOptions(parseRedisUrl(redis.url));
-  const name = 'bench-fifo';
+  const name = prioritised ? 'bench-priorities' : 'bench-fifo';
   const queue = new Queue(name, { connection });
   const events = new QueueEvents(name, { connection });
   await events.waitUntilReady();
@@ -154,14 +166,15 @@ async function bullmqSmallTenant(redis: TestRedis): Promise<number> {
       Array.from({ length: FLOOD }, (_, i) => ({
         name: 'flood',
         data: { ms: SPIN_MS },
-        opts: { jobId: `f${i}`, removeOnComplete: true },
+        opts: { jobId: `f${i}`, removeOnComplete: true, ...(prioritised ? { priority: 2 } : {}) },
       })),
     );
     for (let i = 0; i < SMALL_JOBS; i++) {
       await sleep(SMALL_EVERY_MS);
       const jobId = `s${i}`;
       submitted.set(jobId, performance.now());
-      await queue.add('small', { ms: SPIN_MS }, { jobId, removeOnComplete: true });
+      const priority = prioritised ? { priority: 1 } : {};
+      await queue.add('small', { ms: SPIN_MS }, { jobId, removeOnComplete: true, ...priority });
     }
     await allEnded;
     return p95(latencies);

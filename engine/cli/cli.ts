@@ -27,7 +27,8 @@ export const USAGE = `usage: schedlab <command> [options]
       [--token TOKEN | --token-file PATH | --keep-token] [--redis URL (with --backend cluster)]
   attach URL [--no-open] the app on a service's console (scheduler.serveConsole() printed URL)
   bench [suite…]         run the benchmarks (bench/index.ts)
-  worker --redis URL [--threads N] [--name NAME]   a worker node for --backend cluster
+  worker --redis URL [--threads N] [--name NAME] [--modules DIR]…
+                         a worker node for --backend cluster (user modules only from DIRs)
 
 --duration is workload time (on threads a Trino preset's 20 minutes pass in 12 s of wall time).
 --policy on a graph workload (diamond, random-layered-dag, …) is the graph's ready-queue policy:

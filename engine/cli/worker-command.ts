@@ -1,6 +1,7 @@
 /**
- * `schedlab worker --redis URL [--threads N] [--name NAME]`: a worker node of the cluster
- * backend (engine/runtime/cluster/worker-node.ts). It offers N slots (default: one per core),
+ * `schedlab worker --redis URL [--threads N] [--name NAME] [--modules DIR]…`: a worker node of
+ * the cluster backend (engine/runtime/cluster/worker-node.ts). It offers N slots (default: one per
+ * core), runs user modules only from the `--modules` directories (none: built-in kernels only),
  * runs quanta until stopped; Ctrl-C / SIGTERM lets what runs finish and deregisters it. It may
  * join and leave at any time: the coordinator uses it as soon as it beats and stops when it is
  * gone.
@@ -16,6 +17,7 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
     threads: { type: 'string' },
     name: { type: 'string' },
     namespace: { type: 'string' },
+    modules: { type: 'string', multiple: true },
   });
   if (positionals.length > 0)
     throw new UsageError(`worker takes no arguments, got ${positionals[0]}`);
@@ -32,6 +34,7 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
     threads,
     ...(values.name === undefined ? {} : { name: values.name }),
     ...(values.namespace === undefined ? {} : { namespace: values.namespace }),
+    moduleDirs: values.modules ?? [],
     log: (line) => io.err(`${line}\n`),
   });
   io.out(

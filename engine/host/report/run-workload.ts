@@ -26,6 +26,7 @@ import { statusLine } from './trino-status.ts';
 import { runOnThreads } from './threads-loop.ts';
 import { Executor } from '../../runtime/executor/executor.ts';
 import { startClusterRun } from './cluster-run.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
 
 export interface RunProgress {
   elapsedMs: number;
@@ -78,6 +79,14 @@ export async function runWorkload(
   const graphs = workload.graph === undefined ? null : graphDocuments(workload);
   const wallStart = performance.now();
   let backend: Backend;
+  if (backendKind === 'cluster' && graphs?.some((d) => d.executor === 'stealing')) {
+    // Work stealing runs its own local threads: it would never reach a node.
+    throw new SchedLabError(
+      'INVALID_WORKLOAD',
+      'graph.executor stealing runs on the threads backend only, not on cluster nodes',
+      'graph.executor',
+    );
+  }
   if (backendKind === 'cluster') {
     const explicit = options.config?.workers;
     const log = options.log ?? (() => {});

@@ -1,13 +1,17 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import { Executor, type JobEnd } from '../executor/executor.ts';
 import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
+import { moduleRefusal } from './module-dirs.ts';
 import { parseRedisUrl } from './redis-url.ts';
 import { WorkerNode } from './worker-node.ts';
 
 // In-process nodes (each its own lanes of worker threads, its own Redis connections): the
 // process-level tests, kill -9 included, are in cluster-processes.test.ts.
+const FIXTURES = fileURLToPath(new URL('../threads/fixtures', import.meta.url));
 let redis: TestRedis;
 let nodes: WorkerNode[] = [];
 
@@ -15,7 +19,13 @@ beforeAll(async () => {
   redis = await startTestRedis();
   nodes = await Promise.all(
     ['north', 'south'].map((name) =>
-      WorkerNode.start({ redis: redis.url, threads: 1, name, namespace: 'unit' }),
+      WorkerNode.start({
+        redis: redis.url,
+        threads: 1,
+        name,
+        namespace: 'unit',
+        moduleDirs: [FIXTURES],
+      }),
     ),
   );
 });
@@ -56,6 +66,27 @@ describe('the cluster backend', () => {
     }
   });
 
+  it('runs a user module across quanta: the coordinator keeps its yielded state for whichever node runs next', async () => {
+    const { ex, ends } = await coordinator();
+    try {
+      const module = join(FIXTURES, 'count-up.mjs');
+      const work = {
+        kernel: { module, exportName: 'countUp' },
+        input: { i: 0, target: 3000, quanta: 0 },
+        totalNanos: 1,
+      };
+      const id = ex.submitJob(oneTaskJob('mine', leaves(1, work)));
+      await ex.drain();
+      expect(ends).toHaveLength(1);
+      expect(ends[0]).toMatchObject({ jobId: id, state: 'succeeded' });
+      const result = ends[0]?.result as { count: number; quanta: number } | undefined;
+      expect(result?.count).toBe(3000);
+      expect(result?.quanta).toBeGreaterThan(1);
+    } finally {
+      await ex.close();
+    }
+  });
+
   it('cancels a job whose split runs on a node', async () => {
     const { ex, ends } = await coordinator();
     try {
@@ -67,6 +98,61 @@ describe('the cluster backend', () => {
     } finally {
       await ex.close();
     }
+  });
+
+  it('stops sending to a node that leaves (Ctrl-C) and loses nothing it had', async () => {
+    const east = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 'east',
+      namespace: 'unit',
+    });
+    const alarms: string[] = [];
+    const backend = new ClusterBackend({
+      redis: redis.url,
+      namespace: 'unit',
+      workers: 3,
+      onAlarm: (a) => alarms.push(a.kind),
+    });
+    await backend.connect();
+    await backend.waitForSlots(3, 30_000);
+    const ex = new Executor(backend, { workers: 3, policy: 'fair', quantumMs: 5 });
+    const ends: JobEnd[] = [];
+    ex.onJobEnd((e) => ends.push(e));
+    try {
+      const ids = Array.from({ length: 6 }, () =>
+        ex.submitJob(oneTaskJob('a', leaves(2, spin(80)))),
+      );
+      await expect
+        .poll(() => ex.workers().some((w) => w.node === 'east' && w.state === 'running'), {
+          timeout: 20_000,
+          interval: 5,
+        })
+        .toBe(true);
+      const leaving = east.close();
+      await ex.drain();
+      await leaving;
+      await expect.poll(() => alarms.includes('node-left'), { timeout: 10_000 }).toBe(true);
+      expect(ends.map((e) => e.jobId).sort((a, b) => a - b)).toEqual(ids);
+      expect(ends.every((e) => e.state === 'succeeded')).toBe(true);
+      expect(ex.counters.retries).toBe(0); // nothing it had was lost
+      expect(alarms).not.toContain('node-lost');
+    } finally {
+      await ex.close();
+      await east.close();
+    }
+  });
+});
+
+describe('user modules on a node', () => {
+  it('load only from the directories the node was started with', () => {
+    expect(moduleRefusal({ module: join(FIXTURES, 'count-up.mjs') }, [FIXTURES])).toBeNull();
+    expect(moduleRefusal({ module: join(FIXTURES, 'count-up.mjs') }, [])).toMatch(
+      /none were given/,
+    );
+    const outside = fileURLToPath(new URL('./protocol.ts', import.meta.url));
+    expect(moduleRefusal({ module: outside }, [FIXTURES])).toMatch(/outside this node's --modules/);
+    expect(moduleRefusal({ module: 'count-up.mjs' }, [FIXTURES])).toMatch(/absolute path/);
   });
 });
 

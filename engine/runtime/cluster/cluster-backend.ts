@@ -10,7 +10,7 @@
  * without a node show as `starting` and a node's slots beyond the count wait as spares.
  *
  * Every dispatch ends exactly once (a quantum end is emitted only by whoever takes the flight
- * out of `flights` first):
+ * out of `Flights` first, flights.ts):
  * - the node reports it (QueueEvents `completed`);
  * - the node is lost (heartbeat expired): `failed`, `WORKER_LOST`, naming the node — the
  *   executor retries it elsewhere if the job has retries left, else the job fails;
@@ -22,7 +22,6 @@
  * has for threads (timeScale, the `threads` config layer) holds here too.
  */
 import { randomBytes } from 'node:crypto';
-import { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
@@ -30,7 +29,11 @@ import { nanosSince, originNow } from '../threads/clock.ts';
 import { FaultInjector } from '../threads/fault-injection.ts';
 import { checkCount, checkCut } from '../threads/threads-options.ts';
 import { WallTimers } from '../threads/wall-timers.ts';
+import { lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
+import { Flights, type Flight } from './flights.ts';
+import { reconcile, settleLeft, type Settler } from './recovery.ts';
+import { SlotTable } from './slot-table.ts';
 import {
   DEFAULT_NAMESPACE,
   HEARTBEAT,
@@ -59,15 +62,6 @@ export interface ClusterAlarm {
   readonly message: string;
 }
 
-interface Flight {
-  readonly jobId: string;
-  readonly dispatch: Dispatch;
-  readonly node: FleetNode;
-  readonly sentAt: number;
-  added: boolean;
-  cancelAsked: boolean;
-}
-
 export class ClusterBackend implements Backend {
   readonly kind = 'threads';
   readonly target: RedisTarget;
@@ -77,11 +71,8 @@ export class ClusterBackend implements Backend {
   private readonly fleet: Fleet;
   private readonly ns: string;
   private readonly coordinator = randomBytes(4).toString('hex');
-  /** Node slot behind each worker id (null: no node has it now). */
-  private readonly slots: (FleetNode | null)[] = [];
-  private readonly flights = new Map<string, Flight>();
-  private readonly byWorker: (Flight | null)[] = [];
-  private readonly bySplit = new Map<number, Flight>();
+  private readonly slots = new SlotTable();
+  private readonly flights = new Flights();
   private readonly moduleState = new Map<number, { value: unknown }>();
   private readonly faults: FaultInjector;
   private listener: BackendEvents | null = null;
@@ -147,7 +138,7 @@ export class ClusterBackend implements Backend {
 
   /** The node (its `--name`) holding worker id `id` now. */
   workerNode(id: number): string | undefined {
-    return this.slots[id]?.record.name;
+    return this.slots.get(id)?.record.name;
   }
 
   now(): number {
@@ -162,6 +153,7 @@ export class ClusterBackend implements Backend {
     this.assertOpen();
     const grew = count > this.cap;
     this.cap = checkCount(count);
+    this.slots.promote(this.cap, this.busy);
     if (grew) queueMicrotask(() => this.listener?.capacity?.());
   }
 
@@ -170,7 +162,7 @@ export class ClusterBackend implements Backend {
     if (!this.redisUp || this.closed) return idle;
     const n = Math.min(this.cap, this.slots.length);
     for (let id = 0; id < n; id++) {
-      if (this.slots[id]?.state === 'up' && (this.byWorker[id] ?? null) === null) idle.push(id);
+      if (this.slots.get(id)?.state === 'up' && !this.busy(id)) idle.push(id);
     }
     return idle;
   }
@@ -178,15 +170,15 @@ export class ClusterBackend implements Backend {
   start(dispatch: Dispatch): void {
     this.assertOpen();
     const id = dispatch.workerId;
-    const node = this.slots[id];
-    if (!this.idleWorkers().includes(id) || node == null) {
+    const node = this.slots.get(id);
+    if (!this.idleWorkers().includes(id) || node === null) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
         `workerId ${id} is not an idle worker`,
         'workerId',
       );
     }
-    if (this.bySplit.has(dispatch.splitId)) {
+    if (this.flights.split(dispatch.splitId) !== undefined) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
         `splitId ${dispatch.splitId} is already running`,
@@ -202,9 +194,7 @@ export class ClusterBackend implements Backend {
       added: false,
       cancelAsked: false,
     };
-    this.flights.set(jobId, flight);
-    this.byWorker[id] = flight;
-    this.bySplit.set(dispatch.splitId, flight);
+    this.flights.add(flight);
     const state = this.moduleState.get(dispatch.splitId);
     const input = state === undefined ? dispatch.work.input : state.value;
     const data: QuantumJob = {
@@ -223,11 +213,11 @@ export class ClusterBackend implements Backend {
       })
       .then(() => (flight.added = true))
       // Never stored: nothing ran; the split goes back to the executor.
-      .catch(() => this.endFlight(jobId, unstarted(flight, this.now())));
+      .catch(() => this.endFlight(jobId, unstartedEnd(dispatch, this.now())));
   }
 
   cancel(splitId: number): void {
-    const flight = this.bySplit.get(splitId);
+    const flight = this.flights.split(splitId);
     if (flight === undefined) {
       this.moduleState.delete(splitId);
       return;
@@ -237,8 +227,8 @@ export class ClusterBackend implements Backend {
   }
 
   shortenQuantum(workerId: number, quantumNanos: number): void {
-    const flight = this.byWorker[workerId];
-    if (flight == null) return;
+    const flight = this.flights.worker(workerId);
+    if (flight === null) return;
     this.send(flight.node, {
       type: 'cut',
       splitId: flight.dispatch.splitId,
@@ -264,30 +254,20 @@ export class ClusterBackend implements Backend {
     this.closed = true;
     this.timers.clear();
     await this.fleet.close();
+    // `quit` sends what is queued first (the cancels of a closing executor); a Redis that is
+    // away gets half a second.
+    await withTimeout(this.redis.quit(), 500, () => new Error('quit')).catch(() => {});
     this.redis.disconnect();
   }
 
   // ─── ends ──────────────────────────────────────────────────────────────────────────────
 
   private completed(jobId: string, result: QuantumResult): void {
-    const flight = this.flights.get(jobId);
+    const flight = this.flights.job(jobId);
     if (flight === undefined) return; // another coordinator's, or ended already
-    const now = this.now();
     const split = flight.dispatch.splitId;
-    let outcome = result.outcome;
-    let report: QuantumEnd = {
-      splitId: split,
-      workerId: flight.dispatch.workerId,
-      startNanos: Math.max(flight.sentAt, now - result.ranNanos),
-      endNanos: now,
-      ranNanos: result.ranNanos,
-      workNanos: result.workNanos,
-      outcome,
-      ...(result.blockedNanos === undefined ? {} : { blockedNanos: result.blockedNanos }),
-      ...(result.error === undefined ? {} : { error: result.error }),
-      ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
-      ...(result.result === undefined ? {} : { result: result.result }),
-    };
+    let report = measuredEnd(flight.dispatch, flight.sentAt, this.now(), result);
+    let outcome = report.outcome;
     if (!flight.cancelAsked) {
       const injected = this.faults.apply({ ...report, outcome }, flight.dispatch.work);
       if (injected.outcome !== outcome) {
@@ -302,19 +282,15 @@ export class ClusterBackend implements Backend {
   }
 
   private bullFailed(jobId: string, reason: string): void {
-    const flight = this.flights.get(jobId);
+    const flight = this.flights.job(jobId);
     if (flight === undefined) return;
-    this.endFlight(jobId, lostEnd(flight, this.now(), `job failed in BullMQ: ${reason}`));
+    const why = `job failed in BullMQ: ${reason}`;
+    this.endFlight(jobId, lostEnd(flight.dispatch, flight.sentAt, this.now(), why));
   }
 
   /** The one place a flight ends: it leaves every map, then its end goes to the executor. */
   private endFlight(jobId: string, end: QuantumEnd): void {
-    const flight = this.flights.get(jobId);
-    if (flight === undefined) return;
-    this.flights.delete(jobId);
-    this.bySplit.delete(flight.dispatch.splitId);
-    if (this.byWorker[flight.dispatch.workerId] === flight)
-      this.byWorker[flight.dispatch.workerId] = null;
+    if (this.flights.take(jobId) === undefined) return;
     if (end.outcome === 'failed') this.moduleState.delete(end.splitId);
     this.listener?.quantumEnd(end);
   }
@@ -322,13 +298,7 @@ export class ClusterBackend implements Backend {
   // ─── nodes and Redis ───────────────────────────────────────────────────────────────────
 
   private joined(node: FleetNode): void {
-    for (let slot = 0; slot < node.record.slots; slot++) {
-      // The lowest free id (a gone node's flights have all ended, so its ids are free).
-      let id = 0;
-      while (this.slots[id] != null) id++;
-      this.slots[id] = node;
-      node.workerIds.push(id);
-    }
+    this.slots.assign(node);
     this.alarm(
       'node-joined',
       `node ${node.record.name} joined with ${node.record.slots} slot(s): workers ${node.workerIds.join(', ')}`,
@@ -336,16 +306,17 @@ export class ClusterBackend implements Backend {
     this.listener?.capacity?.();
   }
 
-  private gone(node: FleetNode, why: string): void {
-    for (const id of node.workerIds) if (this.slots[id] === node) this.slots[id] = null;
-    while (this.slots.length > 0 && this.slots[this.slots.length - 1] === null) this.slots.pop();
+  private async gone(node: FleetNode, why: string): Promise<void> {
+    this.slots.free(node);
     const left = why === 'left';
-    for (const flight of [...this.flights.values()]) {
+    for (const flight of this.flights.all()) {
       if (flight.node !== node) continue;
+      if (left && (await settleLeft(flight, this.settler))) continue;
       const reason = `worker lost: node ${node.record.name} (${node.record.instance}) ${why}`;
-      this.endFlight(flight.jobId, lostEnd(flight, this.now(), reason));
+      this.endFlight(flight.jobId, lostEnd(flight.dispatch, flight.sentAt, this.now(), reason));
     }
     this.alarm(left ? 'node-left' : 'node-lost', `node ${node.record.name} ${why}`);
+    if (this.slots.promote(this.cap, this.busy)) this.listener?.capacity?.();
   }
 
   private redisLost(): void {
@@ -364,24 +335,7 @@ export class ClusterBackend implements Backend {
     if (!wasDown) return;
     this.fleet.reconnected();
     this.alarm('redis-up', `Redis at ${this.target.display} is back: dispatch resumed`);
-    void this.reconcile().finally(() => this.listener?.capacity?.());
-  }
-
-  /** After an outage: a flight whose job Redis no longer has runs again; a finished one ends. */
-  private async reconcile(): Promise<void> {
-    for (const flight of [...this.flights.values()]) {
-      if (!flight.added) continue;
-      try {
-        const state = await flight.node.queue.getJobState(flight.jobId);
-        if (state === 'unknown') this.endFlight(flight.jobId, unstarted(flight, this.now()));
-        else if (state === 'completed') {
-          const job = await Job.fromId(flight.node.queue, flight.jobId);
-          if (job?.returnvalue) this.completed(flight.jobId, job.returnvalue as QuantumResult);
-        } else if (state === 'failed') this.bullFailed(flight.jobId, 'failed during the outage');
-      } catch {
-        return; // down again: the next `ready` reconciles
-      }
-    }
+    void reconcile(this.flights.all(), this.settler).finally(() => this.listener?.capacity?.());
   }
 
   private send(node: FleetNode, message: ControlMessage): void {
@@ -394,37 +348,17 @@ export class ClusterBackend implements Backend {
     this.options.onAlarm?.({ kind, message });
   }
 
+  private readonly busy = (id: number): boolean => this.flights.worker(id) !== null;
+
+  private readonly settler: Settler = {
+    completed: (jobId, result) => this.completed(jobId, result),
+    failed: (jobId, reason) => this.bullFailed(jobId, reason),
+    unstarted: (flight) => this.endFlight(flight.jobId, unstartedEnd(flight.dispatch, this.now())),
+  };
+
   private assertOpen(): void {
     if (this.closed) throw new SchedLabError('ENGINE_CLOSED', 'the cluster backend is closed');
   }
-}
-
-function unstarted(flight: Flight, at: number): QuantumEnd {
-  const { splitId, workerId } = flight.dispatch;
-  return {
-    splitId,
-    workerId,
-    startNanos: at,
-    endNanos: at,
-    ranNanos: 0,
-    workNanos: 0,
-    outcome: 'yielded',
-  };
-}
-
-function lostEnd(flight: Flight, at: number, error: string): QuantumEnd {
-  const { splitId, workerId } = flight.dispatch;
-  return {
-    splitId,
-    workerId,
-    startNanos: flight.sentAt,
-    endNanos: at,
-    ranNanos: 0,
-    workNanos: 0,
-    outcome: 'failed',
-    error,
-    errorCode: 'WORKER_LOST',
-  };
 }
 
 function unavailable(message: string): SchedLabError {

@@ -29,7 +29,8 @@ export interface FleetNode {
 export interface FleetHooks {
   joined(node: FleetNode): void;
   /** `why`: lost (heartbeat expired, registry entry gone) or left (said `leaving` first). */
-  gone(node: FleetNode, why: string): void;
+  /** Resolves once every flight on the node has ended (its queue is then emptied). */
+  gone(node: FleetNode, why: string): Promise<void>;
   leaving(node: FleetNode): void;
   completed(node: FleetNode, jobId: string, result: QuantumResult): void;
   failed(node: FleetNode, jobId: string, reason: string): void;
@@ -71,7 +72,10 @@ export class Fleet {
         : [];
       const alive = new Map<string, NodeRecord>();
       instances.forEach((instance, i) => {
-        if (beats[i] !== null) alive.set(instance, JSON.parse(entries[instance]!) as NodeRecord);
+        if (beats[i] === null) return;
+        const record = parseRecord(entries[instance]!);
+        // An entry that is not a node record (another program's key) is not a node.
+        if (record !== null) alive.set(instance, record);
       });
       for (const [instance, record] of alive) {
         const known = this.nodes.get(instance);
@@ -130,7 +134,7 @@ export class Fleet {
     const was = node.state;
     node.state = 'gone';
     this.nodes.delete(node.record.instance);
-    if (was !== 'joining') this.hooks.gone(node, why);
+    if (was !== 'joining') await this.hooks.gone(node, why);
     await node.events.close().catch(() => {});
     // Nothing will ever take what is left on a gone node's queue.
     await node.queue.obliterate({ force: true }).catch(() => {});
@@ -148,5 +152,20 @@ export class Fleet {
         await n.queue.close().catch(() => {});
       }),
     );
+  }
+}
+
+function parseRecord(text: string): NodeRecord | null {
+  try {
+    const r = JSON.parse(text) as Partial<NodeRecord>;
+    const ok =
+      typeof r.instance === 'string' &&
+      typeof r.name === 'string' &&
+      Number.isInteger(r.slots) &&
+      (r.slots ?? 0) >= 1 &&
+      (r.status === 'up' || r.status === 'leaving');
+    return ok ? (r as NodeRecord) : null;
+  } catch {
+    return null;
   }
 }

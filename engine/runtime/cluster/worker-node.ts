@@ -33,6 +33,7 @@ import {
   type QuantumJob,
   type QuantumResult,
 } from './protocol.ts';
+import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 
 export interface WorkerNodeOptions {
@@ -42,6 +43,8 @@ export interface WorkerNodeOptions {
   readonly name?: string;
   readonly namespace?: string;
   readonly heartbeat?: HeartbeatTiming;
+  /** Directories user modules may be loaded from (module-dirs.ts); none: built-ins only. */
+  readonly moduleDirs?: readonly string[];
   readonly log?: (line: string) => void;
 }
 
@@ -69,6 +72,7 @@ export class WorkerNode {
   private readonly timing: HeartbeatTiming;
   private readonly log: (line: string) => void;
   private readonly startedAt = Date.now();
+  private readonly moduleDirs: readonly string[];
 
   private constructor(
     private readonly options: WorkerNodeOptions,
@@ -87,6 +91,7 @@ export class WorkerNode {
     this.ns = options.namespace ?? DEFAULT_NAMESPACE;
     this.timing = options.heartbeat ?? HEARTBEAT;
     this.log = options.log ?? (() => {});
+    this.moduleDirs = resolveModuleDirs(options.moduleDirs ?? []);
     const connection = connectionOptions(parseRedisUrl(options.redis));
     this.redis = new Redis(connection);
     this.sub = new Redis(connection);
@@ -228,6 +233,9 @@ export class WorkerNode {
     if (lane === undefined) {
       return failed(job.splitId, -1, 'no free lane on the node', 'WORKER_LOST');
     }
+    const { kernel } = job.work;
+    const refused = typeof kernel === 'string' ? null : moduleRefusal(kernel, this.moduleDirs);
+    if (refused !== null) return failed(job.splitId, lane.id, refused, 'KERNEL_FAILED');
     if (this.earlyCancels.delete(job.splitId)) {
       return {
         splitId: job.splitId,
