@@ -1,5 +1,5 @@
 /**
- * The one Chrome trace-event builder (the JSON Perfetto and chrome://tracing open; DESIGN.md §6),
+ * The one Chrome trace-event builder (the JSON Perfetto and chrome://tracing open; docs/design.md §6),
  * pure, for both the CLI's traces (engine/host/trace) and the app's export (renderer):
  * - `M` events: the process name, and per worker a `thread_name` and `thread_sort_index`
  *   (tid = worker + 1, because tid 0 reads as "no thread");

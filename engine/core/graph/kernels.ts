@@ -1,5 +1,5 @@
 /**
- * The kernel vocabulary both graph executors share (DESIGN.md §3.4 — docs/design.md §3.4): a
+ * The kernel vocabulary both graph executors share (docs/design.md §3.4 — docs/design.md §3.4): a
  * node's `cost` is what it runs for under either executor, so one graph document runs on both.
  * `spin` (the central executor's name) and `spin-us` (the work-stealing executor's) are one
  * kernel: busy for the node's cost; a node without a kernel runs it, so a node of cost 0 returns

@@ -1,5 +1,5 @@
 /**
- * Who may talk to browser mode, decided per request before anything is served (DESIGN.md §7):
+ * Who may talk to browser mode, decided per request before anything is served (docs/design.md §7):
  * - the `Host` header must name the loopback address the server listens on, so a DNS-rebound
  *   name (`evil.example` resolving to 127.0.0.1) gets 403;
  * - a WebSocket upgrade must come from the server's own origin (or carry no `Origin`, as a

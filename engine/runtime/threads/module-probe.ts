@@ -1,5 +1,5 @@
 /**
- * Checks, before a run starts, that a user module loads and has its export (DESIGN.md §4): in a
+ * Checks, before a run starts, that a user module loads and has its export (docs/design.md §4): in a
  * throwaway worker with a time limit, so a missing file, a syntax error or a missing export is a
  * coded error up front rather than every job failing later, and a module whose top-level code
  * never finishes cannot hang the host.
