@@ -44,9 +44,9 @@ describe('graph workloads', () => {
     },
   );
 
-  it('a bad graph document names the field inside the workload', async () => {
-    await expect(() =>
-      runWorkload(parseWorkload({ graph: { generator: 'chain', length: 0 } })),
-    ).rejects.toThrow('graph.length must be >= 1');
+  it('a bad graph document names the field inside the workload, before anything runs', () => {
+    expect(() => parseWorkload({ graph: { generator: 'chain', length: 0 } })).toThrow(
+      'graph.length must be >= 1',
+    );
   });
 });
