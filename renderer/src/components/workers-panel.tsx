@@ -7,7 +7,7 @@
 import { useApp } from '../context.ts';
 import { STATE_COLORS } from '../data/gantt-draw.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
-import { groupText, workerGroups } from '../data/node-lanes.ts';
+import { groupText, workerGroups, workersText } from '../data/node-lanes.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { Panel } from './panel.tsx';
 
@@ -24,7 +24,7 @@ export function WorkersPanel() {
   return (
     <Panel
       title="Workers by node"
-      hint={`${nodes} ${nodes === 1 ? 'node' : 'nodes'} · ${workers.length} workers`}
+      hint={`${nodes} ${nodes === 1 ? 'node' : 'nodes'} · ${workersText(workers.length)}`}
       testId="workers"
     >
       <table className="table compact">

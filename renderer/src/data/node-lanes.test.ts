@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkerRow } from '../../../shared/protocol.ts';
 import { drawGantt, laneAt, laneGeometry, type GanttLayout } from './gantt-draw.ts';
-import { groupText, laneGroups, workerGroups } from './node-lanes.ts';
+import { groupText, laneGroups, workerGroups, type LaneGroups } from './node-lanes.ts';
 import { syntheticFrame } from './synthetic-frame.ts';
 import { Telemetry } from './telemetry.ts';
 
@@ -113,7 +113,7 @@ const theme = {
 };
 
 describe('the Gantt grouped by node', () => {
-  const layout = (groups: GanttLayout['groups']): GanttLayout => ({
+  const layout = (groups: LaneGroups | null): GanttLayout => ({
     width: 800,
     height: 22 + 5 * 20 + 3 * 16,
     gutter: 150,
