@@ -92,6 +92,8 @@ export interface LaneGroups {
  * carries a node: the lanes stay in id order with no header.
  */
 export function laneGroups(workers: readonly WorkerRow[], lanes: number): LaneGroups | null {
+  // Called on every Gantt draw: the threads and sim backends leave here without allocating.
+  if (!workers.some((w) => w.node !== undefined)) return null;
   const groups = workerGroups(workers.filter((w) => w.id >= 0 && w.id < lanes));
   if (groups === null) return null;
   const placed = new Set<number>();
