@@ -2,22 +2,28 @@
  * The live Gantt. Drawing happens in requestAnimationFrame straight from the span ring; React
  * only mounts the canvas. While following a running engine the right edge glides with the
  * engine clock (extrapolated between frames), otherwise it redraws only when something changed.
- * `data-span-count` tells tests how many spans were in the window at the last draw.
+ * `data-span-count` tells tests how many spans were in the window at the last draw; on the
+ * cluster backend `data-nodes` names the node groups top down (`a:2,b:1`) and `data-lane-order`
+ * the worker ids from the top.
  */
 import { useEffect, useRef } from 'react';
 import { useApp } from '../context.ts';
 import {
   drawGantt,
-  laneHeight,
+  laneAt,
+  laneGeometry,
   spanAt,
   type GanttLayout,
   type GanttTheme,
 } from '../data/gantt-draw.ts';
 import { inFlightQuanta, laneLayout, type InFlight } from '../data/gantt-lanes.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
+import { laneGroups } from '../data/node-lanes.ts';
 import { SPAN_OUTCOMES } from '../../../shared/protocol.ts';
 
 const GUTTER = 72;
+/** Room for `node · worker N` labels when the lanes are grouped by node. */
+const NODE_GUTTER = 150;
 const AXIS = 22;
 
 function readTheme(el: HTMLElement): GanttTheme {
@@ -86,6 +92,8 @@ export function GanttCanvas() {
       );
       layout.lanes = lanes.lanes;
       layout.retiredFromMs = lanes.retiredFromMs;
+      layout.groups = laneGroups(workers, lanes.lanes);
+      layout.gutter = layout.groups === null ? GUTTER : NODE_GUTTER;
       // Draw running quanta up to the engine's now (or the window's end when looking back).
       inFlight = inFlightQuanta(workers, Math.max(t1, telemetry.nowMs));
       layout.inFlight = inFlight;
@@ -104,6 +112,10 @@ export function GanttCanvas() {
       canvas.dataset.lanes = String(layout.lanes);
       canvas.dataset.retiredLanes = String(r.retired);
       canvas.dataset.laneSpans = r.visibleByLane.join(',');
+      canvas.dataset.nodes = (layout.groups?.headers ?? [])
+        .map((h) => `${h.node ?? ''}:${h.lanes}`)
+        .join(',');
+      canvas.dataset.laneOrder = (layout.groups?.order ?? []).join(',');
       canvas.dataset.windowMs = String(viewport.windowMs);
       canvas.dataset.draws = String(draws);
       if (live()) schedule();
@@ -161,8 +173,9 @@ export function GanttCanvas() {
     });
 
     // Interaction: wheel zooms around the cursor, drag pans (and leaves follow mode).
-    const plotX = (clientX: number) => clientX - canvas.getBoundingClientRect().left - GUTTER;
-    const plotW = () => Math.max(1, layout.width - GUTTER);
+    const plotX = (clientX: number) =>
+      clientX - canvas.getBoundingClientRect().left - layout.gutter;
+    const plotW = () => Math.max(1, layout.width - layout.gutter);
     const onWheel = (ev: WheelEvent) => {
       ev.preventDefault();
       const anchor = following() ? 1 : Math.min(1, Math.max(0, plotX(ev.clientX) / plotW()));
@@ -191,16 +204,17 @@ export function GanttCanvas() {
       const rect = canvas.getBoundingClientRect();
       const x = ev.clientX - rect.left;
       const y = ev.clientY - rect.top;
-      const lane = Math.floor((y - AXIS) / laneHeight(layout));
-      if (x < GUTTER || y < AXIS || lane >= layout.lanes) {
+      const lane = laneAt(laneGeometry(layout), y);
+      if (x < layout.gutter || lane < 0) {
         tip.hidden = true;
         return;
       }
       const t1 = viewport.endMs;
       const msPerPx = viewport.windowMs / plotW();
-      const t = t1 - viewport.windowMs + (x - GUTTER) * msPerPx;
+      const t = t1 - viewport.windowMs + (x - layout.gutter) * msPerPx;
       const i = spanAt(telemetry.spans, lane, t, 3 * msPerPx);
       const q = inFlight.find((f) => f.lane === lane && f.startMs <= t && t <= f.endMs);
+      const workerName = layout.groups?.labels[lane] ?? String(lane);
       let rows: [string, string][];
       if (i >= 0) {
         const sp = telemetry.spans;
@@ -212,14 +226,14 @@ export function GanttCanvas() {
           ['level', String(sp.level[i])],
           ['duration', formatMs(sp.end[i]! - sp.start[i]!)],
           ['outcome', SPAN_OUTCOMES[sp.outcome[i]!] ?? '?'],
-          ['worker', String(lane)],
+          ['worker', workerName],
         ];
       } else if (q !== undefined) {
         rows = [
           ['job', q.job === null ? '?' : String(q.job)],
           ['running for', formatMs(q.endMs - q.startMs)],
           ['outcome', 'in progress'],
-          ['worker', String(lane)],
+          ['worker', workerName],
         ];
       } else {
         tip.hidden = true;

@@ -1,10 +1,12 @@
 /**
  * Draws the Gantt: one lane per worker, only spans inside the window, sub-pixel spans merged
  * (span-merge.ts), rectangles batched by colour so a frame costs a handful of fills however many
- * quanta it shows, then knob-change markers and the time axis.
+ * quanta it shows, then knob-change markers and the time axis. On the cluster backend the lanes
+ * come node by node, each node under a header band (`laneGroups`, node-lanes.ts).
  */
 import type { WorkerState } from '../../../shared/protocol.ts';
 import type { InFlight } from './gantt-lanes.ts';
+import type { LaneGroups } from './node-lanes.ts';
 import { CATEGORICAL, categoricalIndex, LEVEL_COLORS } from './palette.ts';
 import { LaneMerger, MIXED } from './span-merge.ts';
 import type { SpanRing } from './span-ring.ts';
@@ -33,9 +35,12 @@ export interface GanttLayout {
   inFlight?: readonly InFlight[];
   /** Per lane: when its worker left the pool, or null (`laneLayout`). */
   retiredFromMs?: readonly (number | null)[];
+  /** Lanes grouped by node (`laneGroups`); absent or null: lanes in worker-id order. */
+  groups?: LaneGroups | null;
 }
 
-const STATE_COLORS: Record<WorkerState, string> = {
+/** A worker state's dot colour (the Gantt's gutter, the workers panel). */
+export const STATE_COLORS: Record<WorkerState, string> = {
   running: '#4ade80',
   idle: '#8a93a3',
   retiring: '#fbbf24',
@@ -53,24 +58,61 @@ export interface DrawResult {
   retired: number;
   /** Spans inside the window per lane. */
   visibleByLane: number[];
+  /** Node headers drawn. */
+  headers: number;
 }
 
 const PALETTE_SIZE = CATEGORICAL.length;
 
-export function laneHeight(l: GanttLayout): number {
-  return (l.height - l.axis) / Math.max(1, l.lanes);
+/** A node header band's height (px), less when headers would take over half the plot. */
+const HEADER_H = 16;
+
+export interface LaneGeometry {
+  laneH: number;
+  headerH: number;
+  /** Per lane (worker id): the y of its top edge. */
+  top: number[];
+}
+
+/** Where each lane sits: rows of equal height below the axis, a header band above each group. */
+export function laneGeometry(l: GanttLayout): LaneGeometry {
+  const plotH = l.height - l.axis;
+  const headers = l.groups?.headers ?? [];
+  const headerH = headers.length === 0 ? 0 : Math.min(HEADER_H, plotH / 2 / headers.length);
+  const laneH = (plotH - headers.length * headerH) / Math.max(1, l.lanes);
+  const top = new Array<number>(l.lanes);
+  const order = l.groups?.order;
+  if (order === undefined) {
+    for (let lane = 0; lane < l.lanes; lane++) top[lane] = l.axis + lane * laneH;
+  } else {
+    let h = 0;
+    order.forEach((lane, row) => {
+      while (h < headers.length && headers[h]!.row <= row) h++;
+      top[lane] = l.axis + row * laneH + h * headerH;
+    });
+  }
+  return { laneH, headerH, top };
+}
+
+/** The lane at height `y`, or -1 (the axis, a header, below the last lane). */
+export function laneAt(geo: LaneGeometry, y: number): number {
+  for (let lane = 0; lane < geo.top.length; lane++) {
+    const t = geo.top[lane]!;
+    if (y >= t && y < t + geo.laneH) return lane;
+  }
+  return -1;
 }
 
 // Reused between frames: the draw loop allocates nothing per span.
 const batches: number[][] = Array.from({ length: PALETTE_SIZE + 1 }, () => []);
 let mergers: LaneMerger[] = [];
 let mergerLane = 0;
-let mergerY = 0;
-let mergerH = 0;
+let mergerInset = 0;
+let mergerTop: number[] = [];
 
 function emit(x: number, w: number, color: number): void {
   const b = batches[color === MIXED ? PALETTE_SIZE : color]!;
-  b.push(x, mergerY + mergerLane * mergerH, w, mergerH);
+  b.push(x, mergerTop[mergerLane]! + mergerInset, w, 0);
 }
 
 export function drawGantt(
@@ -86,17 +128,24 @@ export function drawGantt(
   const { width, height, gutter, axis, lanes } = layout;
   const plotW = Math.max(1, width - gutter);
   const pxPerMs = plotW / Math.max(1e-9, t1 - t0);
-  const laneH = laneHeight(layout);
+  const geo = laneGeometry(layout);
+  const { laneH, top } = geo;
   const barH = Math.max(1, laneH - Math.min(6, laneH * 0.25));
+  const groups = layout.groups ?? null;
+  const headerTops = (groups?.headers ?? []).map((h) => {
+    const first = groups!.order[h.row];
+    return first === undefined ? height : top[first]! - geo.headerH;
+  });
 
   ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = theme.laneAlt;
   for (let l = 0; l < lanes; l++) {
-    if (l % 2 === 1) {
-      ctx.fillStyle = theme.laneAlt;
-      ctx.fillRect(gutter, axis + l * laneH, plotW, laneH);
-    }
+    if ((groups?.rowOf[l] ?? l) % 2 === 1) ctx.fillRect(gutter, top[l]!, plotW, laneH);
   }
+  // Node header bands, drawn with the background so markers stay on top of them.
+  ctx.fillStyle = theme.grid;
+  for (const y of headerTops) ctx.fillRect(gutter, y, plotW, geo.headerH);
 
   // Time grid.
   const step = tickStep(t1 - t0);
@@ -127,8 +176,8 @@ export function drawGantt(
     );
   }
   for (const b of batches) b.length = 0;
-  mergerY = axis + (laneH - barH) / 2;
-  mergerH = laneH;
+  mergerInset = (laneH - barH) / 2;
+  mergerTop = top;
   let visible = 0;
   const visibleByLane = new Array<number>(lanes).fill(0);
   const n = ring.size;
@@ -174,7 +223,7 @@ export function drawGantt(
     if (q.lane < 0 || q.lane >= lanes || q.endMs < t0 || q.startMs > t1) continue;
     const x0 = gutter + (Math.max(q.startMs, t0) - t0) * pxPerMs;
     const x1 = Math.max(x0 + 2, gutter + (Math.min(q.endMs, t1) - t0) * pxPerMs);
-    const y = axis + q.lane * laneH + (laneH - barH) / 2;
+    const y = top[q.lane]! + (laneH - barH) / 2;
     ctx.globalAlpha = 0.45;
     ctx.fillStyle =
       colorBy === 'job' && q.job !== null ? CATEGORICAL[categoricalIndex(q.job)]! : theme.mixed;
@@ -195,10 +244,10 @@ export function drawGantt(
     const x0 = gutter + (Math.max(from, t0) - t0) * pxPerMs;
     ctx.globalAlpha = 0.7;
     ctx.fillStyle = theme.background;
-    ctx.fillRect(x0, axis + lane * laneH, width - x0, laneH);
+    ctx.fillRect(x0, top[lane]!, width - x0, laneH);
     ctx.globalAlpha = 1;
     ctx.fillStyle = theme.text;
-    if (x0 + 60 < width) ctx.fillText('retired', x0 + 6, axis + lane * laneH + laneH / 2);
+    if (x0 + 60 < width) ctx.fillText('retired', x0 + 6, top[lane]! + laneH / 2);
   });
 
   // Knob-change markers.
@@ -236,11 +285,18 @@ export function drawGantt(
     }
   }
 
-  // Lane labels over a solid gutter.
+  // Lane labels over a solid gutter; node headers (name, worker count) start in it.
   ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, gutter, height);
+  groups?.headers.forEach((h, k) => {
+    const y = headerTops[k]!;
+    ctx.fillStyle = theme.grid;
+    ctx.fillRect(0, y, gutter, geo.headerH);
+    ctx.fillStyle = theme.text;
+    ctx.fillText(h.text, 6, y + geo.headerH / 2);
+  });
   for (let l = 0; l < lanes; l++) {
-    const y = axis + l * laneH + laneH / 2;
+    const y = top[l]! + laneH / 2;
     const state = layout.workerStates?.[l];
     if (layout.retiredFromMs?.[l] != null) {
       // A hollow dot: the worker is gone, its lane stays for the spans in view.
@@ -255,9 +311,9 @@ export function drawGantt(
       ctx.fill();
     }
     ctx.fillStyle = theme.text;
-    ctx.fillText(`worker ${l}`, 22, y);
+    ctx.fillText(groups?.labels[l] ?? `worker ${l}`, 22, y);
   }
-  return { visible, rects, inFlight, retired, visibleByLane };
+  return { visible, rects, inFlight, retired, visibleByLane, headers: headerTops.length };
 }
 
 /** The span under a point, for the hover tooltip; -1 when none. Tolerance in px. */

@@ -1,6 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { PolicyName } from '../../../shared/config.ts';
+import type { WorkerRow } from '../../../shared/protocol.ts';
 import { Ctx, type AppContext } from '../context.ts';
 import { GanttViewport } from '../data/gantt-viewport.ts';
 import { syntheticFrame } from '../data/synthetic-frame.ts';
@@ -10,9 +11,14 @@ import type { Transport } from '../transport/transport.ts';
 import { LiveView } from './live-view.tsx';
 
 /** The Live view rendered once (server-side) over one frame of `policy`. */
-function render(policy: PolicyName): string {
+function render(policy: PolicyName, workerRows?: WorkerRow[]): string {
   const telemetry = new Telemetry();
-  const frame = syntheticFrame({ seq: 1, timeMs: 1000, config: { policy } });
+  const frame = syntheticFrame({
+    seq: 1,
+    timeMs: 1000,
+    config: { policy },
+    ...(workerRows === undefined ? {} : { workerRows }),
+  });
   telemetry.ingestFrame(frame);
   // Server rendering reads a zustand store's initial state: give it the frame's.
   const store = createAppStore({ policy, config: frame.config, workerCount: 4 });
@@ -51,5 +57,32 @@ describe('the Live view', () => {
     const html = render(policy);
     expect(html).toContain(`data-unit="${unit}"`);
     expect(html).toContain(title);
+  });
+});
+
+describe('the workers panel', () => {
+  const row = (id: number, node: string, jobId: number | null = null): WorkerRow => ({
+    id,
+    state: jobId === null ? 'idle' : 'running',
+    splitId: jobId,
+    jobId,
+    sinceNanos: jobId === null ? null : 400e6,
+    node,
+  });
+
+  it('lists the workers node by node on the cluster backend', () => {
+    const html = render('mlfq', [row(0, 'b', 7), row(1, 'a'), row(2, 'b'), row(3, 'a')]);
+    expect(html).toContain('data-testid="workers"');
+    const nodes = [...html.matchAll(/data-testid="node-group" data-node="([^"]*)"/g)];
+    expect(nodes.map((m) => m[1])).toEqual(['a', 'b']);
+    const ids = [...html.matchAll(/data-testid="worker-row" data-worker="(\d+)"/g)];
+    expect(ids.map((m) => Number(m[1]))).toEqual([1, 3, 0, 2]);
+    expect(html).toContain('b · 2 workers · 1 running');
+    // Worker 0's quantum began at 400 ms of a 1 s frame.
+    expect(html).toContain('600 ms');
+  });
+
+  it('is absent when no worker carries a node (threads, sim)', () => {
+    expect(render('mlfq')).not.toContain('data-testid="workers"');
   });
 });

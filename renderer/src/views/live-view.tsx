@@ -13,6 +13,7 @@ import { Alarms, CountersPanel, LatencyPanel, WaitPanel } from '../components/li
 import { CATEGORICAL, levelColor } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
+import { WorkersPanel } from '../components/workers-panel.tsx';
 
 const COLOR_BY: ColorBy[] = ['job', 'class', 'level'];
 
@@ -122,6 +123,7 @@ export function LiveView() {
         <GanttCanvas />
         {!hasData && <div className="overlay-empty">Waiting for the engine’s first frame…</div>}
       </section>
+      <WorkersPanel />
       <div className="chart-grid">
         <QueueDepthChart />
         <LevelShareChart />
