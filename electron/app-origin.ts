@@ -6,7 +6,9 @@
  */
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'schedlab';
-export const APP_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
+/** The page's origin as `postMessage` compares it (a standard scheme: scheme://host). */
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+export const APP_URL = `${APP_ORIGIN}/index.html`;
 
 export function isOwnPage(url: string | null | undefined): boolean {
   if (typeof url !== 'string' || url === '') return false;

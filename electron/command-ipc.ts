@@ -7,27 +7,34 @@ import { ipcMain } from 'electron';
 import { COMMAND_CHANNEL } from '../shared/transport.ts';
 import type { AnyHostSession } from '../engine/host/server/host-session.ts';
 import { isOwnPage } from './app-origin.ts';
+import type { CommandReview } from './module-consent.ts';
 
 interface Sender {
   readonly senderFrame: { readonly url: string } | null;
 }
 
-export function answerCommand(
+/**
+ * `review` sees each command from our page before the session does (the module-directory
+ * question, module-consent.ts) and may answer it instead.
+ */
+export async function answerCommand(
   session: AnyHostSession,
   event: Sender,
   command: unknown,
+  review?: CommandReview,
 ): Promise<unknown> {
   const url = event.senderFrame?.url;
   if (!isOwnPage(url)) {
-    return Promise.reject(new Error(`command refused: sender ${url ?? 'unknown'} is not SchedLab`));
+    throw new Error(`command refused: sender ${url ?? 'unknown'} is not SchedLab`);
   }
-  return session.handleCommand(command);
+  const refused = review === undefined ? null : await review(command);
+  return refused ?? session.handleCommand(command);
 }
 
 /** Registers the handler; returns its removal (for a clean quit). */
-export function serveCommands(session: AnyHostSession): () => void {
+export function serveCommands(session: AnyHostSession, review?: CommandReview): () => void {
   ipcMain.handle(COMMAND_CHANNEL, (event, command: unknown) =>
-    answerCommand(session, event, command),
+    answerCommand(session, event, command, review),
   );
   return () => ipcMain.removeHandler(COMMAND_CHANNEL);
 }

@@ -12,6 +12,9 @@ const fake = vi.hoisted(() => {
     opened: [] as string[],
     handlers: new Map<string, (...args: unknown[]) => unknown>(),
     ports: [] as { posted: unknown[]; closed: boolean; started: boolean }[],
+    // Every dialog shown, and the button index the "user" clicks next (0: the first button).
+    dialogs: [] as { parent: unknown; options: { message: string; detail?: string } }[],
+    answer: 1,
   };
   return state;
 });
@@ -71,6 +74,12 @@ vi.mock('electron', async () => {
     BrowserWindow,
     MessageChannelMain,
     shell: { openExternal: (url: string) => (fake.opened.push(url), Promise.resolve()) },
+    dialog: {
+      showMessageBox: (parent: unknown, options: { message: string; detail?: string }) => {
+        fake.dialogs.push({ parent, options });
+        return Promise.resolve({ response: fake.answer, checkboxChecked: false });
+      },
+    },
     ipcMain: {
       handle: (channel: string, fn: (...args: unknown[]) => unknown) =>
         fake.handlers.set(channel, fn),
@@ -110,6 +119,8 @@ beforeEach(() => {
   fake.opened.length = 0;
   fake.handlers.clear();
   fake.ports.length = 0;
+  fake.dialogs.length = 0;
+  fake.answer = 1;
 });
 
 type Contents = EventEmitter & {
@@ -139,18 +150,71 @@ describe('the app window', () => {
     expect(win?.loaded).toEqual(['app://schedlab/index.html']);
   });
 
-  it('blocks navigation away, opens web links outside, denies new windows and permissions', () => {
+  it('blocks navigation away, denies new windows and permissions', () => {
     createAppWindow('/tmp/preload.cjs');
     const contents = fake.windows[0]?.contents as Contents;
     expect(navigate(contents, 'app://schedlab/index.html')).toBe(false);
     expect(navigate(contents, 'https://example.com/')).toBe(true);
     expect(navigate(contents, 'file:///etc/passwd')).toBe(true);
-    expect(fake.opened).toEqual(['https://example.com/']);
     expect(contents.openHandler({ url: 'https://example.com/x' })).toEqual({ action: 'deny' });
     let granted: boolean | undefined;
     contents.permission(null, 'media', (ok) => (granted = ok));
     expect(granted).toBe(false);
     expect(contents.permissionCheck()).toBe(false);
+  });
+});
+
+/** Lets the dialog's promise and the open that follows it settle. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('links leaving the app', () => {
+  it('open in the browser only after the user confirms a dialog naming the address', async () => {
+    createAppWindow('/tmp/preload.cjs');
+    const contents = fake.windows[0]?.contents as Contents;
+    fake.answer = 1; // Cancel
+    navigate(contents, 'https://example.com/a?b=c');
+    await settle();
+    expect(fake.dialogs).toHaveLength(1);
+    expect(fake.dialogs[0]?.options.detail).toBe('https://example.com/a?b=c');
+    expect(fake.dialogs[0]?.parent).toBeDefined();
+    expect(fake.opened).toEqual([]);
+
+    fake.answer = 0; // Open in browser
+    contents.openHandler({ url: 'http://example.org/' });
+    await settle();
+    expect(fake.dialogs.map((d) => d.options.detail)).toEqual([
+      'https://example.com/a?b=c',
+      'http://example.org/',
+    ]);
+    expect(fake.opened).toEqual(['http://example.org/']);
+  });
+
+  it('never offers a scheme other than http(s), nor an address hiding its host', async () => {
+    createAppWindow('/tmp/preload.cjs');
+    const contents = fake.windows[0]?.contents as Contents;
+    fake.answer = 0; // the user would click yes to anything
+    for (const url of [
+      'file:///etc/passwd',
+      'smb://attacker.example/share',
+      'javascript:alert(1)',
+      'ms-msdt:/id PCWDiagnostic',
+      'https://app.schedlab.dev@evil.example/',
+      `https://example.com/${'x'.repeat(3000)}`,
+    ]) {
+      navigate(contents, url);
+      contents.openHandler({ url });
+    }
+    await settle();
+    expect(fake.dialogs).toEqual([]);
+    expect(fake.opened).toEqual([]);
+  });
+
+  it('shows one dialog at a time: asks while one is open are dropped', async () => {
+    createAppWindow('/tmp/preload.cjs');
+    const contents = fake.windows[0]?.contents as Contents;
+    for (let i = 0; i < 50; i++) contents.openHandler({ url: `https://example.com/${i}` });
+    await settle();
+    expect(fake.dialogs).toHaveLength(1);
   });
 });
 

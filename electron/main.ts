@@ -2,8 +2,9 @@
  * The Electron main process (docs/design.md §6–7): hosts one live engine session on real worker
  * threads (the default preset running from launch, the last configuration restored), serves the
  * built renderer on `app://schedlab/`, answers the page's commands on one IPC channel (from our
- * own page only) and streams frames over a MessagePort. Quitting stops the workers cleanly and
- * remembers the configuration.
+ * own page only) and streams frames over a MessagePort. User modules run only from folders the
+ * user allowed (module-consent.ts). Quitting stops the workers cleanly and remembers the
+ * configuration.
  */
 import { app, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
@@ -12,8 +13,9 @@ import { ensureRendererBuilt, rendererDir } from '../engine/host/server/renderer
 import { startLiveSession, type LiveSession } from '../engine/host/server/live-session.ts';
 import { registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { serveCommands } from './command-ipc.ts';
-import { loadLastConfig, saveLastConfig } from './config-store.ts';
+import { loadLastConfig, loadModuleDirs, saveLastConfig, saveModuleDirs } from './config-store.ts';
 import { streamFramesTo } from './frame-port.ts';
+import { askInDialog, moduleConsent } from './module-consent.ts';
 import { bundlePreload } from './preload-bundle.ts';
 import { createAppWindow } from './window.ts';
 
@@ -34,14 +36,29 @@ async function main(): Promise<void> {
   serveRenderer(rendererDir(root));
 
   const userData = app.getPath('userData');
+  // Grown in place as the user allows folders; the session reads it on every load.
+  const moduleDirs = loadModuleDirs(userData, log);
   const session = await startLiveSession({
     config: loadLastConfig(userData, log) ?? {},
     log,
+    modules: moduleDirs,
   });
 
-  serveCommands(session);
+  let window: BrowserWindow | null = null;
+  const review = moduleConsent({
+    allowed: moduleDirs,
+    ask: askInDialog(() => window),
+    onAllow: (dirs) => {
+      try {
+        saveModuleDirs(userData, dirs);
+      } catch (e) {
+        log(`could not remember the module folders: ${String(e)}`);
+      }
+    },
+  });
+  serveCommands(session, review);
 
-  let window: BrowserWindow | null = openWindow(preload, session);
+  window = openWindow(preload, session);
   app.on('second-instance', () => window?.focus());
   app.on('activate', () => {
     if (window === null) window = openWindow(preload, session);

@@ -52,10 +52,11 @@ describe('Electron preload', () => {
     expect(invoked).toEqual([[COMMAND_CHANNEL, { type: 'pause' }]]);
   });
 
-  it('forwards the frame port from main to the page', () => {
+  it("forwards the frame port from main to the page, addressed to the app's own origin only", () => {
     const { listeners, posted } = loadPreload();
     const port = { name: 'port2' };
     listeners.get(PORT_MESSAGE)?.({ ports: [port] });
-    expect(posted).toEqual([[PORT_MESSAGE, '*', [port]]]);
+    // Never '*': whatever document the frame holds, only app://schedlab receives the port.
+    expect(posted).toEqual([[PORT_MESSAGE, 'app://schedlab', [port]]]);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The one app window, with Electron's security defaults (docs/design.md §7): context isolation,
- * sandbox, no Node in the page, no navigation away from our own origin, no new windows, no
- * webviews, no permissions (camera, notifications, …) granted.
+ * sandbox, no Node in the page, no navigation away from our own origin, no new windows (web
+ * links open in the browser once the user confirms), no webviews, no permissions granted.
  */
-import { BrowserWindow, shell } from 'electron';
+import { BrowserWindow } from 'electron';
 import { APP_URL, isOwnPage } from './app-origin.ts';
+import { externalLinkOpener } from './external-links.ts';
 
 export function createAppWindow(preload: string): BrowserWindow {
   const window = new BrowserWindow({
@@ -29,12 +30,13 @@ export function createAppWindow(preload: string): BrowserWindow {
   });
   const contents = window.webContents;
 
-  // Reloads of our own page are fine; anything else is refused (and http(s) links open in the
-  // user's browser rather than inside the app).
+  // Reloads of our own page are fine; anything else is refused (and http(s) links may open in
+  // the user's browser, once the user confirms, rather than inside the app).
+  const openExternal = externalLinkOpener(window);
   const guard = (event: { preventDefault(): void }, url: string) => {
     if (isOwnPage(url)) return;
     event.preventDefault();
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    void openExternal(url);
   };
   contents.on('will-navigate', guard);
   contents.on('will-redirect', guard);
@@ -42,7 +44,7 @@ export function createAppWindow(preload: string): BrowserWindow {
     if (!isOwnPage(event.url)) event.preventDefault();
   });
   contents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    void openExternal(url);
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
