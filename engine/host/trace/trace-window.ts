@@ -6,18 +6,12 @@
  * executor's span ring (columnar reads, shared/protocol.ts `SpanColumns`).
  */
 import { SPAN_OUTCOMES, type SpanColumns } from '../../../shared/protocol.ts';
+import type { TraceSlice } from '../../../shared/lib/chrome-trace.ts';
 import { Ring } from '../../../shared/lib/ring.ts';
 
-export interface TraceSpan {
-  worker: number;
-  startNanos: number;
-  endNanos: number;
-  jobId: number;
-  taskId: number;
-  splitId: number;
-  level: number;
+/** A quantum as the trace builder takes it, its outcome one of the protocol's. */
+export interface TraceSpan extends Omit<TraceSlice, 'outcome' | 'flowKey'> {
   outcome: (typeof SPAN_OUTCOMES)[number];
-  cls: string;
 }
 
 /**
