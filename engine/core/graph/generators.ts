@@ -1,13 +1,15 @@
 /**
  * Graph generators (docs/design.md §5): Taskflow's benchmark shapes, seeded random DAGs and the
  * `diamond` that separates FIFO from critical-path scheduling. Each builds an `IndexedGraph`
- * directly in typed arrays; same spec and seed → the same graph.
+ * directly in typed arrays; same spec and seed → the same graph, whether built in one piece
+ * (`generateGraph`) or in bounded steps (`generateGraphSteps`, steps.ts).
  */
 import type { GeneratorSpec, GraphKernel } from '../../../shared/graph.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { MAX_GRAPH_EDGES } from '../../../shared/limits.ts';
 import { msToNanos, type IndexedGraph } from './indexed-graph.ts';
 import { mulberry32 } from '../../../shared/lib/rng.ts';
+import { runSteps, UNBOUNDED, WorkBudget, type Steps } from './steps.ts';
 
 /**
  * Graphs beyond this many edges are refused rather than exhausting memory (the schema refuses
@@ -59,7 +61,12 @@ interface Shape {
 }
 
 export function generateGraph(spec: GeneratorSpec): IndexedGraph {
-  const shape = buildShape(spec);
+  return runSteps(generateGraphSteps(spec, new WorkBudget(UNBOUNDED)));
+}
+
+/** `generateGraph` pausing after each `budget` of work (a unit: one node or one edge). */
+export function* generateGraphSteps(spec: GeneratorSpec, budget: WorkBudget): Steps<IndexedGraph> {
+  const shape = yield* buildShape(spec, budget);
   const { n } = shape;
   const costNanos = new Float64Array(n);
   const maxCost = 'maxCost' in spec ? spec.maxCost : undefined;
@@ -69,6 +76,7 @@ export function generateGraph(spec: GeneratorSpec): IndexedGraph {
     if (maxCost !== undefined && maxCost > spec.cost)
       ms = spec.cost + random() * (maxCost - spec.cost);
     costNanos[i] = msToNanos(ms);
+    if (budget.spend()) yield;
   }
   const kernels: (GraphKernel | null)[] = [spec.kernel ?? null];
   return {
@@ -85,11 +93,14 @@ export function generateGraph(spec: GeneratorSpec): IndexedGraph {
   };
 }
 
-function buildShape(spec: GeneratorSpec): Shape {
+function* buildShape(spec: GeneratorSpec, budget: WorkBudget): Steps<Shape> {
   switch (spec.generator) {
     case 'chain': {
       const b = new EdgeBuilder(spec.length - 1);
-      for (let i = 0; i + 1 < spec.length; i++) b.add(i, i + 1);
+      for (let i = 0; i + 1 < spec.length; i++) {
+        b.add(i, i + 1);
+        if (budget.spend()) yield;
+      }
       return { n: spec.length, edges: b.finish() };
     }
     case 'binary-tree': {
@@ -99,6 +110,7 @@ function buildShape(spec: GeneratorSpec): Shape {
       for (let i = 0; 2 * i + 2 < n; i++) {
         b.add(i, 2 * i + 1);
         b.add(i, 2 * i + 2);
+        if (budget.spend(2)) yield;
       }
       return { n, edges: b.finish() };
     }
@@ -112,21 +124,28 @@ function buildShape(spec: GeneratorSpec): Shape {
           const v = r * cols + c;
           if (r + 1 < rows) b.add(v, v + cols);
           if (c + 1 < cols) b.add(v, v + 1);
+          if (budget.spend(2)) yield;
         }
       }
       return { n: rows * cols, edges: b.finish() };
     }
     case 'layered-random':
-      return layeredRandom(spec.levels, spec.width, spec.seed);
+      return yield* layeredRandom(spec.levels, spec.width, spec.seed, budget);
     case 'erdos-renyi':
-      return erdosRenyi(spec.nodes, spec.p, spec.seed);
+      return yield* erdosRenyi(spec.nodes, spec.p, spec.seed, budget);
     case 'diamond':
+      // At most 1000 wide (shared/graph.ts): small enough for one step.
       return diamond(spec.width, spec.longCost);
   }
 }
 
 /** Every node of level l has 1–4 distinct successors in level l+1 (fewer when the level is narrower). */
-function layeredRandom(levels: number, width: number, seed: number): Shape {
+function* layeredRandom(
+  levels: number,
+  width: number,
+  seed: number,
+  budget: WorkBudget,
+): Steps<Shape> {
   const random = mulberry32(seed);
   const n = levels * width;
   const b = new EdgeBuilder(n * 2);
@@ -141,13 +160,14 @@ function layeredRandom(levels: number, width: number, seed: number): Shape {
         picked[count++] = target;
         b.add(l * width + k, (l + 1) * width + target);
       }
+      if (budget.spend(1 + out)) yield;
     }
   }
   return { n, edges: b.finish() };
 }
 
 /** Edge i→j for each i<j with probability p; geometric skips make it O(n + edges). */
-function erdosRenyi(n: number, p: number, seed: number): Shape {
+function* erdosRenyi(n: number, p: number, seed: number, budget: WorkBudget): Steps<Shape> {
   const expected = (p * n * (n - 1)) / 2;
   if (expected > MAX_GENERATED_EDGES) {
     throw new SchedLabError(
@@ -167,7 +187,9 @@ function erdosRenyi(n: number, p: number, seed: number): Shape {
         j += p >= 1 ? 1 : 1 + Math.floor(Math.log(1 - random()) / logq);
         if (j >= n) break;
         b.add(i, j);
+        if (budget.spend()) yield;
       }
+      if (budget.spend()) yield;
     }
   }
   return { n, edges: b.finish() };
