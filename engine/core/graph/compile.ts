@@ -79,22 +79,26 @@ function* compileGraphSteps(graph: IndexedGraph, budget: WorkBudget): Steps<Comp
     inDegree[b]!++;
     if (budget.spend()) yield;
   }
+  // Copies are made inside the bounded loops, not by `slice()`: touching every page of a large
+  // array at once takes tens of ms on a loaded machine.
+  const fill = new Int32Array(n);
   for (let v = 0; v < n; v++) {
+    fill[v] = successorStart[v]!;
     successorStart[v + 1]! += successorStart[v]!;
     if (budget.spend()) yield;
   }
   const successors = new Int32Array(m);
-  const fill = successorStart.slice(0, n);
   for (let e = 0; e < m; e++) {
     successors[fill[from[e]!]!++] = to[e]!;
     if (budget.spend()) yield;
   }
 
   // Kahn's algorithm; the order array doubles as the queue.
-  const remaining = inDegree.slice();
+  const remaining = new Int32Array(n);
   const topoOrder = new Int32Array(n);
   let tail = 0;
   for (let v = 0; v < n; v++) {
+    remaining[v] = inDegree[v]!;
     if (remaining[v] === 0) topoOrder[tail++] = v;
     if (budget.spend()) yield;
   }
@@ -108,8 +112,9 @@ function* compileGraphSteps(graph: IndexedGraph, budget: WorkBudget): Steps<Comp
     if (budget.spend(1 + end - successorStart[v]!)) yield;
   }
   if (tail < n) {
-    const cycle = (yield* findCycle(n, from, to, remaining, budget)).map(nodeId);
-    throw new SchedLabError('INVALID_GRAPH', `edges form a cycle: ${cycleText(cycle)}`, 'edges');
+    const cycle = yield* findCycle(n, from, to, remaining, budget);
+    const text = cycleText(cycle, nodeId);
+    throw new SchedLabError('INVALID_GRAPH', `edges form a cycle: ${text}`, 'edges');
   }
 
   const cost = graph.costNanos;
@@ -150,11 +155,15 @@ function* compileGraphSteps(graph: IndexedGraph, budget: WorkBudget): Steps<Comp
 /** Nodes of a cycle named in an error before the rest is only counted. */
 export const CYCLE_NODES_SHOWN = 20;
 
-/** `a → b → c → a`; a long cycle (a 100k-node ring) shows its first nodes and a count. */
-function cycleText(cycle: readonly string[]): string {
-  if (cycle.length <= CYCLE_NODES_SHOWN + 1) return cycle.join(' → ');
+/**
+ * `a → b → c → a`; a long cycle (a 100k-node ring) shows its first nodes and a count. Only the
+ * nodes shown are named (naming a million-node ring would take one long step).
+ */
+function cycleText(cycle: readonly number[], nodeId: (i: number) => string): string {
+  if (cycle.length <= CYCLE_NODES_SHOWN + 1) return cycle.map(nodeId).join(' → ');
   const more = cycle.length - 1 - CYCLE_NODES_SHOWN;
-  return `${cycle.slice(0, CYCLE_NODES_SHOWN).join(' → ')} → … and ${more} more (${cycle.length - 1} nodes in all)`;
+  const shown = cycle.slice(0, CYCLE_NODES_SHOWN).map(nodeId).join(' → ');
+  return `${shown} → … and ${more} more (${cycle.length - 1} nodes in all)`;
 }
 
 /** The first node whose kernel is table entry `k` (to name it in an error), or -1. */
@@ -174,21 +183,26 @@ function* findCycle(
   remaining: Int32Array,
   budget: WorkBudget,
 ): Steps<number[]> {
-  const pred = new Int32Array(n).fill(-1);
+  // Both arrays hold value + 1, so a fresh (zero) array means "none" with no fill pass.
+  const predPlus1 = new Int32Array(n);
   for (let e = 0; e < from.length; e++) {
-    if (remaining[from[e]!]! > 0 && remaining[to[e]!]! > 0) pred[to[e]!] = from[e]!;
+    if (remaining[from[e]!]! > 0 && remaining[to[e]!]! > 0) predPlus1[to[e]!] = from[e]! + 1;
     if (budget.spend()) yield;
   }
-  let start = remaining.findIndex((r) => r > 0);
-  const seenAt = new Int32Array(n).fill(-1);
+  let start = 0;
+  while (remaining[start]! <= 0) {
+    start++;
+    if (budget.spend()) yield;
+  }
+  const seenAtPlus1 = new Int32Array(n);
   const walk: number[] = [];
-  while (seenAt[start]! < 0) {
-    seenAt[start] = walk.length;
+  while (seenAtPlus1[start] === 0) {
     walk.push(start);
-    start = pred[start]!;
+    seenAtPlus1[start] = walk.length;
+    start = predPlus1[start]! - 1;
     if (budget.spend()) yield;
   }
-  const cycle = walk.slice(seenAt[start]!).reverse();
+  const cycle = walk.slice(seenAtPlus1[start]! - 1).reverse();
   cycle.push(cycle[0]!);
   return cycle;
 }
