@@ -3,13 +3,15 @@
  * range, acyclic (the error names the nodes of one cycle) — and computes, in typed arrays, what
  * every executor needs: in-degrees, successors in CSR form, a topological order, b-levels
  * (cost + max b-level of the successors = the critical-path rank), total work and critical path.
- * O(nodes + edges); a 100k-node graph compiles in milliseconds.
+ * O(nodes + edges); a 100k-node graph compiles in milliseconds. `compileDocumentSteps` does the
+ * same work in bounded steps (steps.ts) for a live host; the result is the same to the byte.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphDocument, GraphKernel } from '../../../shared/graph.ts';
-import { generateGraph } from './generators.ts';
-import { emptyGraph, indexExplicitGraph, type IndexedGraph } from './indexed-graph.ts';
+import { generateGraphSteps } from './generators.ts';
+import { emptyGraph, indexExplicitGraphSteps, type IndexedGraph } from './indexed-graph.ts';
 import { fieldPath } from '../../../shared/schema-error.ts';
+import { runSteps, UNBOUNDED, WorkBudget, type Steps } from './steps.ts';
 
 export interface CompiledGraph {
   readonly nodeCount: number;
@@ -33,10 +35,30 @@ export interface CompiledGraph {
 
 /** Parses nothing: takes an already validated document (see `parseGraphDocument`). */
 export function compileDocument(doc: GraphDocument): CompiledGraph {
-  return compileGraph('generator' in doc ? generateGraph(doc) : indexExplicitGraph(doc));
+  return runSteps(compileDocumentSteps(doc, UNBOUNDED));
+}
+
+/**
+ * `compileDocument` (generation or indexing included) pausing after about `unitsPerStep` units
+ * of work (a unit: one node or one edge handled by one pass).
+ */
+export function* compileDocumentSteps(
+  doc: GraphDocument,
+  unitsPerStep: number,
+): Steps<CompiledGraph> {
+  const budget = new WorkBudget(unitsPerStep);
+  const graph =
+    'generator' in doc
+      ? yield* generateGraphSteps(doc, budget)
+      : yield* indexExplicitGraphSteps(doc, budget);
+  return yield* compileGraphSteps(graph, budget);
 }
 
 export function compileGraph(graph: IndexedGraph): CompiledGraph {
+  return runSteps(compileGraphSteps(graph, new WorkBudget(UNBOUNDED)));
+}
+
+function* compileGraphSteps(graph: IndexedGraph, budget: WorkBudget): Steps<CompiledGraph> {
   const n = graph.nodeCount;
   if (n === 0) throw emptyGraph();
   const { from, to } = graph;
@@ -55,27 +77,44 @@ export function compileGraph(graph: IndexedGraph): CompiledGraph {
     }
     successorStart[a + 1]!++;
     inDegree[b]!++;
+    if (budget.spend()) yield;
   }
-  for (let v = 0; v < n; v++) successorStart[v + 1]! += successorStart[v]!;
+  // Copies are made inside the bounded loops, not by `slice()`: touching every page of a large
+  // array at once takes tens of ms on a loaded machine.
+  const fill = new Int32Array(n);
+  for (let v = 0; v < n; v++) {
+    fill[v] = successorStart[v]!;
+    successorStart[v + 1]! += successorStart[v]!;
+    if (budget.spend()) yield;
+  }
   const successors = new Int32Array(m);
-  const fill = successorStart.slice(0, n);
-  for (let e = 0; e < m; e++) successors[fill[from[e]!]!++] = to[e]!;
+  for (let e = 0; e < m; e++) {
+    successors[fill[from[e]!]!++] = to[e]!;
+    if (budget.spend()) yield;
+  }
 
   // Kahn's algorithm; the order array doubles as the queue.
-  const remaining = inDegree.slice();
+  const remaining = new Int32Array(n);
   const topoOrder = new Int32Array(n);
   let tail = 0;
-  for (let v = 0; v < n; v++) if (remaining[v] === 0) topoOrder[tail++] = v;
+  for (let v = 0; v < n; v++) {
+    remaining[v] = inDegree[v]!;
+    if (remaining[v] === 0) topoOrder[tail++] = v;
+    if (budget.spend()) yield;
+  }
   for (let head = 0; head < tail; head++) {
     const v = topoOrder[head]!;
-    for (let k = successorStart[v]!; k < successorStart[v + 1]!; k++) {
+    const end = successorStart[v + 1]!;
+    for (let k = successorStart[v]!; k < end; k++) {
       const s = successors[k]!;
       if (--remaining[s]! === 0) topoOrder[tail++] = s;
     }
+    if (budget.spend(1 + end - successorStart[v]!)) yield;
   }
   if (tail < n) {
-    const cycle = findCycle(n, from, to, remaining).map(nodeId);
-    throw new SchedLabError('INVALID_GRAPH', `edges form a cycle: ${cycleText(cycle)}`, 'edges');
+    const cycle = yield* findCycle(n, from, to, remaining, budget);
+    const text = cycleText(cycle, nodeId);
+    throw new SchedLabError('INVALID_GRAPH', `edges form a cycle: ${text}`, 'edges');
   }
 
   const cost = graph.costNanos;
@@ -85,12 +124,13 @@ export function compileGraph(graph: IndexedGraph): CompiledGraph {
   for (let i = n - 1; i >= 0; i--) {
     const v = topoOrder[i]!;
     let best = 0;
-    for (let k = successorStart[v]!; k < successorStart[v + 1]!; k++)
-      best = Math.max(best, bLevel[successors[k]!]!);
+    const end = successorStart[v + 1]!;
+    for (let k = successorStart[v]!; k < end; k++) best = Math.max(best, bLevel[successors[k]!]!);
     const b = cost[v]! + best;
     bLevel[v] = b;
     workNanos += cost[v]!;
     if (b > criticalPathNanos) criticalPathNanos = b;
+    if (budget.spend(1 + end - successorStart[v]!)) yield;
   }
 
   return {
@@ -115,11 +155,15 @@ export function compileGraph(graph: IndexedGraph): CompiledGraph {
 /** Nodes of a cycle named in an error before the rest is only counted. */
 export const CYCLE_NODES_SHOWN = 20;
 
-/** `a → b → c → a`; a long cycle (a 100k-node ring) shows its first nodes and a count. */
-function cycleText(cycle: readonly string[]): string {
-  if (cycle.length <= CYCLE_NODES_SHOWN + 1) return cycle.join(' → ');
+/**
+ * `a → b → c → a`; a long cycle (a 100k-node ring) shows its first nodes and a count. Only the
+ * nodes shown are named (naming a million-node ring would take one long step).
+ */
+function cycleText(cycle: readonly number[], nodeId: (i: number) => string): string {
+  if (cycle.length <= CYCLE_NODES_SHOWN + 1) return cycle.map(nodeId).join(' → ');
   const more = cycle.length - 1 - CYCLE_NODES_SHOWN;
-  return `${cycle.slice(0, CYCLE_NODES_SHOWN).join(' → ')} → … and ${more} more (${cycle.length - 1} nodes in all)`;
+  const shown = cycle.slice(0, CYCLE_NODES_SHOWN).map(nodeId).join(' → ');
+  return `${shown} → … and ${more} more (${cycle.length - 1} nodes in all)`;
 }
 
 /** The first node whose kernel is table entry `k` (to name it in an error), or -1. */
@@ -132,20 +176,33 @@ export function firstNodeOfKernel(graph: CompiledGraph, k: number): number {
  * walking predecessors from any of them must revisit a node: that loop is a cycle. Returns it in
  * edge direction, first node repeated at the end (`a → b → c → a`).
  */
-function findCycle(n: number, from: Int32Array, to: Int32Array, remaining: Int32Array): number[] {
-  const pred = new Int32Array(n).fill(-1);
+function* findCycle(
+  n: number,
+  from: Int32Array,
+  to: Int32Array,
+  remaining: Int32Array,
+  budget: WorkBudget,
+): Steps<number[]> {
+  // Both arrays hold value + 1, so a fresh (zero) array means "none" with no fill pass.
+  const predPlus1 = new Int32Array(n);
   for (let e = 0; e < from.length; e++) {
-    if (remaining[from[e]!]! > 0 && remaining[to[e]!]! > 0) pred[to[e]!] = from[e]!;
+    if (remaining[from[e]!]! > 0 && remaining[to[e]!]! > 0) predPlus1[to[e]!] = from[e]! + 1;
+    if (budget.spend()) yield;
   }
-  let start = remaining.findIndex((r) => r > 0);
-  const seenAt = new Int32Array(n).fill(-1);
+  let start = 0;
+  while (remaining[start]! <= 0) {
+    start++;
+    if (budget.spend()) yield;
+  }
+  const seenAtPlus1 = new Int32Array(n);
   const walk: number[] = [];
-  while (seenAt[start]! < 0) {
-    seenAt[start] = walk.length;
+  while (seenAtPlus1[start] === 0) {
     walk.push(start);
-    start = pred[start]!;
+    seenAtPlus1[start] = walk.length;
+    start = predPlus1[start]! - 1;
+    if (budget.spend()) yield;
   }
-  const cycle = walk.slice(seenAt[start]!).reverse();
+  const cycle = walk.slice(seenAtPlus1[start]! - 1).reverse();
   cycle.push(cycle[0]!);
   return cycle;
 }

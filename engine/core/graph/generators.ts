@@ -1,13 +1,15 @@
 /**
  * Graph generators (docs/design.md §5): Taskflow's benchmark shapes, seeded random DAGs and the
  * `diamond` that separates FIFO from critical-path scheduling. Each builds an `IndexedGraph`
- * directly in typed arrays; same spec and seed → the same graph.
+ * directly in typed arrays; same spec and seed → the same graph, whether built in one piece
+ * (`generateGraph`) or in bounded steps (`generateGraphSteps`, steps.ts).
  */
 import type { GeneratorSpec, GraphKernel } from '../../../shared/graph.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { MAX_GRAPH_EDGES } from '../../../shared/limits.ts';
 import { msToNanos, type IndexedGraph } from './indexed-graph.ts';
 import { mulberry32 } from '../../../shared/lib/rng.ts';
+import { runSteps, UNBOUNDED, WorkBudget, type Steps } from './steps.ts';
 
 /**
  * Graphs beyond this many edges are refused rather than exhausting memory (the schema refuses
@@ -45,8 +47,12 @@ class EdgeBuilder {
     this.to[this.length] = b;
     this.length++;
   }
+  /**
+   * Views, not copies: the lists live only until the graph is compiled, and copying them would
+   * touch every page of two more arrays in one step (≈ 30 ms per 8 MB on a loaded machine).
+   */
   finish(): { from: Int32Array; to: Int32Array } {
-    return { from: this.from.slice(0, this.length), to: this.to.slice(0, this.length) };
+    return { from: this.from.subarray(0, this.length), to: this.to.subarray(0, this.length) };
   }
 }
 
@@ -59,9 +65,17 @@ interface Shape {
 }
 
 export function generateGraph(spec: GeneratorSpec): IndexedGraph {
-  const shape = buildShape(spec);
+  return runSteps(generateGraphSteps(spec, new WorkBudget(UNBOUNDED)));
+}
+
+/** `generateGraph` pausing after each `budget` of work (a unit: one node or one edge). */
+export function* generateGraphSteps(spec: GeneratorSpec, budget: WorkBudget): Steps<IndexedGraph> {
+  const shape = yield* buildShape(spec, budget);
   const { n } = shape;
   const costNanos = new Float64Array(n);
+  // Filled in the same bounded loop as the costs (a fresh array is zeros already).
+  const retries = new Uint8Array(n);
+  const failProbability = spec.failProbability > 0 ? new Float64Array(n) : null;
   const maxCost = 'maxCost' in spec ? spec.maxCost : undefined;
   const random = mulberry32(('seed' in spec ? spec.seed : 1) ^ 0x9e3779b9);
   for (let i = 0; i < n; i++) {
@@ -69,6 +83,9 @@ export function generateGraph(spec: GeneratorSpec): IndexedGraph {
     if (maxCost !== undefined && maxCost > spec.cost)
       ms = spec.cost + random() * (maxCost - spec.cost);
     costNanos[i] = msToNanos(ms);
+    if (spec.retries !== 0) retries[i] = spec.retries;
+    if (failProbability !== null) failProbability[i] = spec.failProbability;
+    if (budget.spend()) yield;
   }
   const kernels: (GraphKernel | null)[] = [spec.kernel ?? null];
   return {
@@ -76,20 +93,22 @@ export function generateGraph(spec: GeneratorSpec): IndexedGraph {
     from: shape.edges.from,
     to: shape.edges.to,
     costNanos,
-    retries: new Uint8Array(n).fill(spec.retries),
-    failProbability:
-      spec.failProbability > 0 ? new Float64Array(n).fill(spec.failProbability) : null,
+    retries,
+    failProbability,
     kernels,
     kernelOf: new Uint16Array(n),
     ids: shape.ids ?? null,
   };
 }
 
-function buildShape(spec: GeneratorSpec): Shape {
+function* buildShape(spec: GeneratorSpec, budget: WorkBudget): Steps<Shape> {
   switch (spec.generator) {
     case 'chain': {
       const b = new EdgeBuilder(spec.length - 1);
-      for (let i = 0; i + 1 < spec.length; i++) b.add(i, i + 1);
+      for (let i = 0; i + 1 < spec.length; i++) {
+        b.add(i, i + 1);
+        if (budget.spend()) yield;
+      }
       return { n: spec.length, edges: b.finish() };
     }
     case 'binary-tree': {
@@ -99,6 +118,7 @@ function buildShape(spec: GeneratorSpec): Shape {
       for (let i = 0; 2 * i + 2 < n; i++) {
         b.add(i, 2 * i + 1);
         b.add(i, 2 * i + 2);
+        if (budget.spend(2)) yield;
       }
       return { n, edges: b.finish() };
     }
@@ -112,24 +132,33 @@ function buildShape(spec: GeneratorSpec): Shape {
           const v = r * cols + c;
           if (r + 1 < rows) b.add(v, v + cols);
           if (c + 1 < cols) b.add(v, v + 1);
+          if (budget.spend(2)) yield;
         }
       }
       return { n: rows * cols, edges: b.finish() };
     }
     case 'layered-random':
-      return layeredRandom(spec.levels, spec.width, spec.seed);
+      return yield* layeredRandom(spec.levels, spec.width, spec.seed, budget);
     case 'erdos-renyi':
-      return erdosRenyi(spec.nodes, spec.p, spec.seed);
+      return yield* erdosRenyi(spec.nodes, spec.p, spec.seed, budget);
     case 'diamond':
+      // At most 1000 wide (shared/graph.ts): small enough for one step.
       return diamond(spec.width, spec.longCost);
   }
 }
 
 /** Every node of level l has 1–4 distinct successors in level l+1 (fewer when the level is narrower). */
-function layeredRandom(levels: number, width: number, seed: number): Shape {
+function* layeredRandom(
+  levels: number,
+  width: number,
+  seed: number,
+  budget: WorkBudget,
+): Steps<Shape> {
   const random = mulberry32(seed);
   const n = levels * width;
-  const b = new EdgeBuilder(n * 2);
+  // The most it can need, so it never grows (a growth copies both lists in one step); pages
+  // never written cost no memory.
+  const b = new EdgeBuilder((levels - 1) * width * Math.min(4, width));
   const picked = new Int32Array(4);
   for (let l = 0; l + 1 < levels; l++) {
     for (let k = 0; k < width; k++) {
@@ -137,17 +166,20 @@ function layeredRandom(levels: number, width: number, seed: number): Shape {
       let count = 0;
       while (count < out) {
         const target = Math.floor(random() * width);
-        if (picked.subarray(0, count).includes(target)) continue;
+        let seen = false; // a plain loop: no view allocated per draw
+        for (let q = 0; q < count; q++) if (picked[q] === target) seen = true;
+        if (seen) continue;
         picked[count++] = target;
         b.add(l * width + k, (l + 1) * width + target);
       }
+      if (budget.spend(1 + out)) yield;
     }
   }
   return { n, edges: b.finish() };
 }
 
 /** Edge i→j for each i<j with probability p; geometric skips make it O(n + edges). */
-function erdosRenyi(n: number, p: number, seed: number): Shape {
+function* erdosRenyi(n: number, p: number, seed: number, budget: WorkBudget): Steps<Shape> {
   const expected = (p * n * (n - 1)) / 2;
   if (expected > MAX_GENERATED_EDGES) {
     throw new SchedLabError(
@@ -167,7 +199,9 @@ function erdosRenyi(n: number, p: number, seed: number): Shape {
         j += p >= 1 ? 1 : 1 + Math.floor(Math.log(1 - random()) / logq);
         if (j >= n) break;
         b.add(i, j);
+        if (budget.spend()) yield;
       }
+      if (budget.spend()) yield;
     }
   }
   return { n, edges: b.finish() };

@@ -10,3 +10,4 @@ export { mulberry32 } from '../../../shared/lib/rng.ts';
 export * from './ready-order.ts';
 export * from './random-dag.ts';
 export * from './cost-history.ts';
+export * from './steps.ts';

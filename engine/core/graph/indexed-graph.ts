@@ -6,6 +6,7 @@
 import type { ExplicitGraph, GraphKernel } from '../../../shared/graph.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { fieldPath } from '../../../shared/schema-error.ts';
+import { runSteps, UNBOUNDED, WorkBudget, type Steps } from './steps.ts';
 
 export interface IndexedGraph {
   readonly nodeCount: number;
@@ -36,6 +37,14 @@ export const msToNanos = (ms: number): number => Math.round(ms * 1e6);
 
 /** Maps string ids to indices; rejects duplicate ids and edges naming unknown nodes. */
 export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>): IndexedGraph {
+  return runSteps(indexExplicitGraphSteps(doc, new WorkBudget(UNBOUNDED)));
+}
+
+/** `indexExplicitGraph` pausing after each `budget` of work (a unit: one node or one edge). */
+export function* indexExplicitGraphSteps(
+  doc: Pick<ExplicitGraph, 'nodes' | 'edges'>,
+  budget: WorkBudget,
+): Steps<IndexedGraph> {
   const n = doc.nodes.length;
   if (n === 0) throw emptyGraph();
   const index = new Map<string, number>();
@@ -46,7 +55,7 @@ export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>):
   const kernels: (GraphKernel | null)[] = [null];
   const kernelIndex = new Map<string, number>();
   const ids: string[] = [];
-  doc.nodes.forEach((node, i) => {
+  for (const [i, node] of doc.nodes.entries()) {
     if (index.has(node.id)) {
       const field = fieldPath(['nodes', i, 'id']);
       throw new SchedLabError('DUPLICATE_ID', `${field} duplicates node id "${node.id}"`, field);
@@ -66,11 +75,12 @@ export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>):
       }
       kernelOf[i] = k;
     }
-  });
+    if (budget.spend()) yield;
+  }
   const m = doc.edges.length;
   const from = new Int32Array(m);
   const to = new Int32Array(m);
-  doc.edges.forEach((edge, e) => {
+  for (const [e, edge] of doc.edges.entries()) {
     const a = index.get(edge.from);
     const b = index.get(edge.to);
     if (a === undefined || b === undefined) {
@@ -80,7 +90,8 @@ export function indexExplicitGraph(doc: Pick<ExplicitGraph, 'nodes' | 'edges'>):
     }
     from[e] = a;
     to[e] = b;
-  });
+    if (budget.spend()) yield;
+  }
   return {
     nodeCount: n,
     from,

@@ -2,7 +2,9 @@
  * Turns what a live session is asked to run (a graph workload, or a bare graph document) into
  * compiled graphs with the session's overrides applied — everything checked before anything
  * starts, so a cyclic or unknown-kernel document is refused (`INVALID_GRAPH`, `UNKNOWN_KERNEL`)
- * and the session runs on untouched.
+ * and the session runs on untouched. `planGraphSteps` does the compiling in bounded steps, so a live
+ * session driving it between frames (drive-steps.ts) keeps its frames flowing while a graph at the
+ * size limit is built.
  *
  * The presets name the threads kernel `spin` (busy for the node's cost); the stealing executor's
  * equivalent is `spin-us`, so a run switched to stealing maps one to the other.
@@ -18,10 +20,11 @@ import type {
 import { parseGraphDocument } from '../../../shared/graph.ts';
 import { KERNEL_NAMES, type GraphConfig } from '../../../shared/protocol.ts';
 import {
-  compileDocument,
+  compileDocumentSteps,
   firstNodeOfKernel,
   type CompiledGraph,
 } from '../../core/graph/compile.ts';
+import { runSteps, UNBOUNDED, type Steps } from '../../core/graph/steps.ts';
 import { STEALING_KERNELS } from '../../runtime/stealing/kernels.ts';
 
 export interface GraphPlan {
@@ -46,6 +49,15 @@ export function isGraphDocument(doc: unknown): boolean {
  * executor, policy and error mode for the run unless `config` overrides them.
  */
 export function planGraphs(raw: unknown, config: GraphConfig): GraphPlan {
+  return runSteps(planGraphSteps(raw, config, UNBOUNDED));
+}
+
+/** `planGraphs` pausing after about `unitsPerStep` units of compiling (see core/graph/steps.ts). */
+export function* planGraphSteps(
+  raw: unknown,
+  config: GraphConfig,
+  unitsPerStep: number,
+): Steps<GraphPlan> {
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0)
     throw new SchedLabError('INVALID_GRAPH', 'graph: the list of graphs is empty', 'graph');
@@ -54,7 +66,10 @@ export function planGraphs(raw: unknown, config: GraphConfig): GraphPlan {
   const executor = config.executor ?? first.executor;
   const policy = config.graphPolicy ?? first.policy;
   const errorMode = config.graphErrorMode ?? first.errorMode;
-  const graphs = docs.map((d, i) => compileAt(forExecutor(d, executor), list.length > 1, i));
+  const graphs: CompiledGraph[] = [];
+  for (const [i, d] of docs.entries()) {
+    graphs.push(yield* compileAt(forExecutor(d, executor), list.length > 1, i, unitsPerStep));
+  }
   graphs.forEach((g, i) => {
     try {
       checkKernels(g, executor, docs[i]!);
@@ -66,9 +81,14 @@ export function planGraphs(raw: unknown, config: GraphConfig): GraphPlan {
 }
 
 /** In a list, a cyclic or dangling graph is named where it sits: `graph[1].edges[0].to`. */
-function compileAt(doc: GraphDocument, many: boolean, i: number): CompiledGraph {
+function* compileAt(
+  doc: GraphDocument,
+  many: boolean,
+  i: number,
+  unitsPerStep: number,
+): Steps<CompiledGraph> {
   try {
-    return compileDocument(doc);
+    return yield* compileDocumentSteps(doc, unitsPerStep);
   } catch (e) {
     if (!many || !(e instanceof SchedLabError)) throw e;
     throw prefixField(e, ['graph', i]);

@@ -5,6 +5,10 @@
  * backend or stealing pool with as many workers as the session has; when the graph ends the
  * executor resumes if a graph run paused it. A user's `resume` during a graph run lets both run,
  * sharing the cores; a user's `pause` before the run is left alone.
+ *
+ * A graph is prepared (generated and compiled) in bounded steps between frames before it starts,
+ * so a graph at the size limit does not stall the session's frames (docs/limits.md); what runs
+ * meanwhile runs on. A later `start`, or `cancel`, abandons a preparation under way.
  */
 import type {
   Frame,
@@ -12,15 +16,23 @@ import type {
   GraphConfigPatch,
   SpanColumns,
 } from '../../../shared/protocol.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
-import { planGraphs } from './graph-docs.ts';
+import { driveSteps } from './drive-steps.ts';
+import { planGraphSteps, type GraphPlan } from './graph-docs.ts';
 import { LiveGraph } from './live-graph.ts';
 
 /** Graph runs' job ids start here, clear of the executor's. */
 export const GRAPH_JOB_BASE = 1_000_000_000;
+
+/**
+ * Units of work (a node or an edge through one pass) per step of a graph's preparation: a few ms
+ * here, so a 2^20-node graph is built in a few hundred steps with frames between them.
+ */
+export const PREPARE_STEP_UNITS = 1 << 16;
 
 export interface GraphRunStarted {
   readonly jobId: number;
@@ -37,6 +49,8 @@ export class SessionGraphs {
   private runs = 0;
   /** The executor was paused by a graph run (and is resumed when the last one ends). */
   private pausedForGraph = false;
+  /** The preparation under way (set `abandoned` to drop it). */
+  private preparing: { abandoned: boolean } | null = null;
 
   constructor(
     private readonly executor: Executor,
@@ -64,11 +78,30 @@ export class SessionGraphs {
   }
 
   /**
-   * Validates `raw` (one graph document or a list) and starts it; throws, changing nothing, on a
-   * bad document. A graph already running is cancelled first. `override` applies to this run only.
+   * Validates and prepares `raw` (one graph document or a list) in steps between frames, then
+   * starts it; rejects, changing nothing, on a bad document, or with `CANCELLED` when a later
+   * `start` or a `cancel` abandons it first. A graph already running is cancelled when the new
+   * one is ready. `override` applies to this run only.
    */
-  start(name: string, raw: unknown, override: GraphConfigPatch = {}): GraphRunStarted {
-    const plan = planGraphs(raw, merge(this.config, override));
+  async start(
+    name: string,
+    raw: unknown,
+    override: GraphConfigPatch = {},
+  ): Promise<GraphRunStarted> {
+    this.abandonPreparation();
+    const ticket = { abandoned: false };
+    this.preparing = ticket;
+    const check = () => {
+      if (ticket.abandoned) throw abandoned(name);
+    };
+    let plan: GraphPlan;
+    try {
+      const steps = planGraphSteps(raw, merge(this.config, override), PREPARE_STEP_UNITS);
+      plan = await driveSteps(steps, check);
+      check();
+    } finally {
+      if (this.preparing === ticket) this.preparing = null;
+    }
     this.cancel();
     const ex = this.executor;
     const workers = ex.backend.workerCount;
@@ -101,8 +134,15 @@ export class SessionGraphs {
     };
   }
 
+  /** Cancels the running graph and abandons one being prepared. */
   cancel(): void {
+    this.abandonPreparation();
     if (this.active) this.current?.cancel();
+  }
+
+  private abandonPreparation(): void {
+    if (this.preparing !== null) this.preparing.abandoned = true;
+    this.preparing = null;
   }
 
   /** Sim sessions: steps the graph's backend to the session's time. */
@@ -129,6 +169,13 @@ export class SessionGraphs {
     this.cancel();
     await this.current?.done;
   }
+}
+
+function abandoned(name: string): SchedLabError {
+  return new SchedLabError(
+    'CANCELLED',
+    `graph "${name}" was abandoned while it was prepared: a later load, preset or cancelAll replaced it`,
+  );
 }
 
 function merge(config: GraphConfig, patch: GraphConfigPatch): GraphConfig {

@@ -69,7 +69,9 @@ export interface LiveWorkloadOptions {
 export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads {
   let running: Running | null = null;
 
-  const startGraph = (
+  // The graph is prepared between frames (engine/host/graph/session-graphs.ts): the workload
+  // running now runs on until the graph is ready, and a bad graph leaves it untouched.
+  const startGraph = async (
     name: string,
     graph: unknown,
     ctx: WorkloadContext,
@@ -77,21 +79,25 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
   ) => {
     const override = graphConfigPatchSchema.safeParse(options ?? {});
     if (!override.success) throw zodToError(override.error, 'INVALID_ARGUMENT');
-    const started = ctx.session.graphs.start(name, graph, override.data);
+    const started = await ctx.session.graphs.start(name, graph, override.data);
     running?.stop();
     running = null;
     return { workload: name, graph: started };
   };
 
-  const start = (workload: Workload, ctx: WorkloadContext, extra?: Record<string, unknown>) => {
+  const start = async (
+    workload: Workload,
+    ctx: WorkloadContext,
+    extra?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> => {
     if (workload.graph !== undefined) {
       try {
-        return startGraph(workload.name, workload.graph, ctx, extra);
+        return await startGraph(workload.name, workload.graph, ctx, extra);
       } catch (e) {
         // One document is checked as if bare; in a workload it sits under `graph` (a list's
-        // entries are already named `graph[i]`).
+        // entries are already named `graph[i]`). An abandoned preparation names no field.
         if (!(e instanceof SchedLabError) || Array.isArray(workload.graph)) throw e;
-        if (e.code === 'INVALID_ARGUMENT') throw e;
+        if (e.code === 'INVALID_ARGUMENT' || e.code === 'CANCELLED') throw e;
         throw prefixField(e, ['graph']);
       }
     }
@@ -108,13 +114,13 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
     get current() {
       return running?.name ?? null;
     },
-    runPreset: (name, extra, ctx) => {
+    runPreset: async (name, extra, ctx) => {
       const preset = loadPreset(name);
       if (ctx.backend.kind !== 'threads' || options.cores === undefined) {
         return start(preset, ctx, extra);
       }
       const { workload, note } = fitToMachine(preset, options.cores);
-      const started = start(workload, ctx, extra);
+      const started = await start(workload, ctx, extra);
       if (note === null) return started;
       options.log?.(note);
       return { ...started, fitted: note };

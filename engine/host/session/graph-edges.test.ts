@@ -19,7 +19,7 @@ const chain = {
 describe('graph edges on frames', () => {
   it('a small run carries its edges as [graph, from, to] node indices', async () => {
     const s = new Session({ config: { workers: 2 } });
-    s.graphs.start('chain', chain);
+    await s.graphs.start('chain', chain);
     const f = s.advance(100).at(-1)!;
     expect(f.graph?.edges).toEqual([
       [0, 0, 1],
@@ -35,7 +35,7 @@ describe('graph edges on frames', () => {
 
   it(`a run with more than ${GRAPH_FRAME_MAX_EDGES} edges leaves them off`, async () => {
     const s = new Session({ config: { workers: 2 } });
-    s.graphs.start('big', { generator: 'binary-tree', depth: 10, cost: 1 });
+    await s.graphs.start('big', { generator: 'binary-tree', depth: 10, cost: 1 });
     const f = s.advance(100).at(-1)!;
     expect(f.graph?.nodes.total).toBeGreaterThan(GRAPH_FRAME_MAX_EDGES);
     expect(f.graph?.edges).toBeUndefined();
