@@ -2,8 +2,8 @@
 // one piece, while pausing about once per budget of work (what lets a live host keep its frames).
 import { describe, expect, it } from 'vitest';
 import { parseGraphDocument, type GraphDocument } from '../../../shared/graph.ts';
-import { SchedLabError } from '../../../shared/errors.ts';
 import { compileDocument, compileDocumentSteps, type CompiledGraph } from './compile.ts';
+import { schedLabErrorOf } from '../../../shared/testing.ts';
 
 /** Drives the steps to the end, counting the pauses. */
 function stepped(doc: GraphDocument, units: number): { graph: CompiledGraph; pauses: number } {
@@ -47,16 +47,6 @@ const docs: Record<string, object> = {
   },
 };
 
-function errorOf(fn: () => unknown): SchedLabError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SchedLabError) return e;
-    throw e;
-  }
-  throw new Error('expected a SchedLabError');
-}
-
 describe('compileDocumentSteps', () => {
   for (const [name, raw] of Object.entries(docs)) {
     it(`builds the same ${name} graph as compileDocument, whatever the step`, () => {
@@ -94,8 +84,8 @@ describe('compileDocumentSteps', () => {
       p: 1,
     };
     for (const doc of [parseGraphDocument(ring), parseGraphDocument(dangling), dense]) {
-      const whole = errorOf(() => compileDocument(doc));
-      const parts = errorOf(() => stepped(doc, 3));
+      const whole = schedLabErrorOf(() => compileDocument(doc));
+      const parts = schedLabErrorOf(() => stepped(doc, 3));
       expect(parts.toInfo()).toEqual(whole.toInfo());
       expect(parts.code).toBe('INVALID_GRAPH');
     }

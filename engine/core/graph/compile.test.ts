@@ -1,26 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseGraphDocument } from '../../../shared/graph.ts';
-import { SchedLabError } from '../../../shared/errors.ts';
 import { compileDocument, compileGraph, CYCLE_NODES_SHOWN } from './compile.ts';
 import { indexExplicitGraph } from './indexed-graph.ts';
 import { randomDag } from './random-dag.ts';
+import { schedLabErrorOf } from '../../../shared/testing.ts';
 
 const explicit = (nodes: string[], edges: [string, string][]) =>
   parseGraphDocument({
     nodes: nodes.map((id) => ({ id, cost: 1 })),
     edges: edges.map(([from, to]) => ({ from, to })),
   });
-
-function errorOf(fn: () => unknown): SchedLabError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SchedLabError) return e;
-    throw e;
-  }
-  throw new Error('expected a SchedLabError');
-}
 
 describe('compileGraph', () => {
   it('computes in-degree, successors, topological order, b-level and the critical path of the diamond', () => {
@@ -48,7 +38,7 @@ describe('compileGraph', () => {
   });
 
   it('rejects a cycle and names its nodes in edge order', () => {
-    const e = errorOf(() =>
+    const e = schedLabErrorOf(() =>
       compileDocument(
         explicit(
           ['a', 'b', 'c', 'x'],
@@ -69,25 +59,27 @@ describe('compileGraph', () => {
   });
 
   it('rejects a self-loop as a cycle of one node', () => {
-    expect(errorOf(() => compileDocument(explicit(['a'], [['a', 'a']]))).message).toBe(
+    expect(schedLabErrorOf(() => compileDocument(explicit(['a'], [['a', 'a']]))).message).toBe(
       'edges form a cycle: a → a',
     );
   });
 
   it('rejects duplicate ids and unknown endpoints naming the field', () => {
-    const dup = errorOf(() => compileDocument(explicit(['a', 'a'], [])));
+    const dup = schedLabErrorOf(() => compileDocument(explicit(['a', 'a'], [])));
     expect(dup.code).toBe('DUPLICATE_ID');
     expect(dup.field).toBe('nodes[1].id');
     expect(dup.message).toBe('nodes[1].id duplicates node id "a"');
-    const unknown = errorOf(() => compileDocument(explicit(['a'], [['a', 'zz']])));
+    const unknown = schedLabErrorOf(() => compileDocument(explicit(['a'], [['a', 'zz']])));
     expect(unknown.code).toBe('INVALID_GRAPH');
     expect(unknown.field).toBe('edges[0].to');
     expect(unknown.message).toBe('edges[0].to names no node "zz"');
   });
 
   it('rejects an empty graph', () => {
-    expect(errorOf(() => indexExplicitGraph({ nodes: [], edges: [] })).code).toBe('INVALID_GRAPH');
-    expect(errorOf(() => parseGraphDocument({ nodes: [] })).field).toBe('nodes');
+    expect(schedLabErrorOf(() => indexExplicitGraph({ nodes: [], edges: [] })).code).toBe(
+      'INVALID_GRAPH',
+    );
+    expect(schedLabErrorOf(() => parseGraphDocument({ nodes: [] })).field).toBe('nodes');
   });
 
   it('always rejects a random DAG plus one back edge, naming a real cycle', () => {
@@ -109,7 +101,7 @@ describe('compileGraph', () => {
           const dag = randomDag({ costs: new Array<number>(n).fill(1), pairs, order });
           const from = Int32Array.from([...dag.from, order[sorted.at(-1)!]!]);
           const to = Int32Array.from([...dag.to, order[sorted[0]!]!]);
-          const e = errorOf(() => compileGraph({ ...dag, from, to }));
+          const e = schedLabErrorOf(() => compileGraph({ ...dag, from, to }));
           expect(e.code).toBe('INVALID_GRAPH');
           const names = e.message.replace('edges form a cycle: ', '').split(' → ');
           expect(names[0]).toBe(names.at(-1));

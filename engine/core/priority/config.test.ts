@@ -1,19 +1,9 @@
 // Every invalid knob is a coded INVALID_CONFIG error naming the field, and leaves the queue as it was.
 import { describe, expect, it } from 'vitest';
-import { SchedLabError } from '../../../shared/errors.ts';
 import { PriorityPolicy } from './priority-policy.ts';
 import { PriorityTaskQueue } from './priority-task-queue.ts';
 import { retryPolicy } from './retry.ts';
-
-function caught(fn: () => unknown): SchedLabError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SchedLabError) return e;
-    throw e;
-  }
-  throw new Error('expected a SchedLabError');
-}
+import { schedLabErrorOf } from '../../../shared/testing.ts';
 
 const BAD: [string, unknown][] = [
   ['aging', 'yes'],
@@ -35,7 +25,7 @@ const BAD: [string, unknown][] = [
 
 describe('PRIO configuration', () => {
   it.each(BAD)('PriorityPolicy rejects %s = %s, naming the field', (field, value) => {
-    const err = caught(() => new PriorityPolicy({ [field]: value }));
+    const err = schedLabErrorOf(() => new PriorityPolicy({ [field]: value }));
     expect(err.code).toBe('INVALID_CONFIG');
     expect(err.field).toBe(field);
     expect(err.message.startsWith(field)).toBe(true);
@@ -44,13 +34,15 @@ describe('PRIO configuration', () => {
   it.each(BAD.filter(([f]) => !f.startsWith('agingInterval')))(
     'PriorityTaskQueue rejects %s = %s, naming the field',
     (field, value) => {
-      expect(caught(() => new PriorityTaskQueue({ [field]: value })).field).toBe(field);
+      expect(schedLabErrorOf(() => new PriorityTaskQueue({ [field]: value })).field).toBe(field);
     },
   );
 
   it('a bad partial changes nothing, a good one applies live', () => {
     const policy = new PriorityPolicy({ agingCap: 7 });
-    expect(caught(() => policy.configure({ agingCap: 3, maxQueued: -2 })).field).toBe('maxQueued');
+    expect(schedLabErrorOf(() => policy.configure({ agingCap: 3, maxQueued: -2 })).field).toBe(
+      'maxQueued',
+    );
     expect(policy.config.agingCap).toBe(7);
     policy.configure({ agingCap: 3, agingIntervalNanos: 5e8 });
     expect(policy.config).toMatchObject({ agingCap: 3, agingIntervalNanos: 5e8, quotaBurst: 0 });
@@ -63,7 +55,7 @@ describe('PRIO configuration', () => {
     ['backoffFactor', 0.5],
     ['backoffCapNanos', Number.NaN],
   ])('retryPolicy rejects %s = %s, naming the field', (field, value) => {
-    const err = caught(() => retryPolicy({ [field]: value }));
+    const err = schedLabErrorOf(() => retryPolicy({ [field]: value }));
     expect(err.code).toBe('INVALID_CONFIG');
     expect(err.field).toBe(field);
   });

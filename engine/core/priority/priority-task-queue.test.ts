@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { SchedLabError } from '../../../shared/errors.ts';
 import { PriorityTaskQueue, type QueuedTask } from './priority-task-queue.ts';
 import { QueueFullError } from './queue-full-error.ts';
+import { schedLabErrorOf } from '../../../shared/testing.ts';
 
 function popAll<T>(queue: PriorityTaskQueue<T>): QueuedTask<T>[] {
   const out: QueuedTask<T>[] = [];
   for (let t = queue.pop(); t !== null; t = queue.pop()) out.push(t);
   return out;
-}
-
-function caught(fn: () => unknown): SchedLabError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SchedLabError) return e;
-    throw e;
-  }
-  throw new Error('expected a SchedLabError');
 }
 
 describe('PriorityTaskQueue ordering', () => {
@@ -76,7 +66,7 @@ describe('PriorityTaskQueue ordering', () => {
   it('bulkPush queues all or nothing and keeps FIFO among equals', () => {
     const q = new PriorityTaskQueue<string>();
     q.push('x', 'X', 5);
-    const err = caught(() =>
+    const err = schedLabErrorOf(() =>
       q.bulkPush([
         { id: 'y', item: 'Y', priority: 5 },
         { id: 'x', item: 'X2', priority: 1 },
@@ -147,13 +137,15 @@ describe('PriorityTaskQueue bounds and errors', () => {
     q.push(1, 1, 1);
     q.push(2, 2, 2);
     q.push(3, 3, 3);
-    const err = caught(() => q.push(4, 4, 0));
+    const err = schedLabErrorOf(() => q.push(4, 4, 0));
     expect(err).toBeInstanceOf(QueueFullError);
     expect(err.code).toBe('QUEUE_FULL');
     expect(err.field).toBe('maxQueued');
     expect(err.message).toMatch(/maxQueued.*3/);
     expect(q.rejected).toBe(1);
-    expect(caught(() => q.bulkPush([{ id: 5, item: 5, priority: 0 }])).code).toBe('QUEUE_FULL');
+    expect(schedLabErrorOf(() => q.bulkPush([{ id: 5, item: 5, priority: 0 }])).code).toBe(
+      'QUEUE_FULL',
+    );
     expect(q.rejected).toBe(2);
     expect(q.size).toBe(3);
     expect(q.pop()?.id).toBe(1);
@@ -164,7 +156,7 @@ describe('PriorityTaskQueue bounds and errors', () => {
   it('a duplicate id is a DUPLICATE_ID error naming the id', () => {
     const q = new PriorityTaskQueue<number>();
     q.push('job-7', 1, 1);
-    const err = caught(() => q.push('job-7', 2, 2));
+    const err = schedLabErrorOf(() => q.push('job-7', 2, 2));
     expect(err.code).toBe('DUPLICATE_ID');
     expect(err.field).toBe('id');
     expect(err.message).toContain('job-7');
@@ -181,7 +173,7 @@ describe('PriorityTaskQueue bounds and errors', () => {
         () => q.updatePriority(1, bad),
         () => q.bulkPush([{ id: 3, item: 3, priority: bad }]),
       ]) {
-        const err = caught(fn);
+        const err = schedLabErrorOf(fn);
         expect(err.code).toBe('INVALID_ARGUMENT');
         expect(err.field).toBe('priority');
         expect(err.message).toMatch(/^priority/);
@@ -192,7 +184,7 @@ describe('PriorityTaskQueue bounds and errors', () => {
 
   it('a non-finite time is an INVALID_ARGUMENT naming it', () => {
     const q = new PriorityTaskQueue<number>();
-    expect(caught(() => q.tick(Number.NaN)).field).toBe('now');
-    expect(caught(() => q.push(1, 1, 1, Infinity)).field).toBe('readySince');
+    expect(schedLabErrorOf(() => q.tick(Number.NaN)).field).toBe('now');
+    expect(schedLabErrorOf(() => q.push(1, 1, 1, Infinity)).field).toBe('readySince');
   });
 });
