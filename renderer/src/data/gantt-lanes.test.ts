@@ -1,38 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { recordingContext, TEST_THEME } from './canvas-testing.ts';
 import type { WorkerRow } from '../../../shared/protocol.ts';
 import { drawGantt, type GanttLayout } from './gantt-draw.ts';
 import { inFlightQuanta, laneLayout } from './gantt-lanes.ts';
 import { syntheticFrame } from './synthetic-frame.ts';
 import { Telemetry } from './telemetry.ts';
 
-/** A 2D context that draws nothing: drawGantt's result says what it drew. */
-function fakeContext(): CanvasRenderingContext2D {
-  const target = { measureText: () => ({ width: 10 }) } as Record<string, unknown>;
-  return new Proxy(target, {
-    get: (t, key) => (key in t ? t[key as string] : () => undefined),
-    set: () => true,
-  }) as unknown as CanvasRenderingContext2D;
-}
-
-const theme = {
-  background: '#000',
-  laneAlt: '#111',
-  grid: '#222',
-  text: '#ccc',
-  marker: '#00f',
-  mixed: '#888',
-};
-
 function draw(t: Telemetry, layout: Partial<GanttLayout>, t0: number, t1: number) {
   return drawGantt(
-    fakeContext(),
+    recordingContext().ctx,
     t.spans,
     t.markers.toArray(),
     { width: 800, height: 200, gutter: 72, axis: 22, lanes: 1, ...layout },
     t0,
     t1,
     'job',
-    theme,
+    TEST_THEME,
   );
 }
 

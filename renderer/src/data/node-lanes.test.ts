@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordingContext, TEST_THEME } from './canvas-testing.ts';
 import type { WorkerRow } from '../../../shared/protocol.ts';
 import { drawGantt, laneAt, laneGeometry, type GanttLayout } from './gantt-draw.ts';
 import { groupText, laneGroups, workerGroups, type LaneGroups } from './node-lanes.ts';
@@ -87,31 +88,6 @@ describe('the workers panel’s groups', () => {
   });
 });
 
-/** A 2D context that records the text it writes and the rectangles of span bars. */
-function recordingContext() {
-  const texts: { text: string; y: number }[] = [];
-  const rects: { x: number; y: number }[] = [];
-  const target: Record<string, unknown> = {
-    measureText: () => ({ width: 10 }),
-    fillText: (text: string, _x: number, y: number) => texts.push({ text, y }),
-    rect: (x: number, y: number) => rects.push({ x, y }),
-  };
-  const ctx = new Proxy(target, {
-    get: (t, key) => (key in t ? t[key as string] : () => undefined),
-    set: () => true,
-  }) as unknown as CanvasRenderingContext2D;
-  return { ctx, texts, rects };
-}
-
-const theme = {
-  background: '#000',
-  laneAlt: '#111',
-  grid: '#222',
-  text: '#ccc',
-  marker: '#00f',
-  mixed: '#888',
-};
-
 describe('the Gantt grouped by node', () => {
   const layout = (groups: LaneGroups | null): GanttLayout => ({
     width: 800,
@@ -150,7 +126,7 @@ describe('the Gantt grouped by node', () => {
     );
     const { ctx, texts, rects } = recordingContext();
     const l = layout(laneGroups(t.latest!.workers, 5));
-    const r = drawGantt(ctx, t.spans, [], l, 0, 1000, 'job', theme);
+    const r = drawGantt(ctx, t.spans, [], l, 0, 1000, 'job', TEST_THEME);
     expect(r.headers).toBe(3);
     const written = texts.map((x) => x.text);
     expect(written).toEqual(
