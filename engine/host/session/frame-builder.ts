@@ -8,6 +8,7 @@
 import type { Alarm, Frame, RunawaySplit, SpanColumns } from '../../../shared/protocol.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
 import type { LatencyStats, OpenSample } from './stats.ts';
+import { formatMs } from '../../../shared/lib/format.ts';
 
 export interface AlarmThresholds {
   /** Alarm when the most urgent band's (p0-19) p95 wait exceeds this (ms). */
@@ -30,17 +31,6 @@ export interface FrameBuilderOptions {
   readonly speed?: () => number | 'max';
   /** The queued times in progress now (leaf splits held by admission), for `queued`. */
   readonly queuedInProgress?: () => readonly OpenSample[];
-}
-
-/** A duration (ms) as the app writes them: `850 ms`, `17.4 s`, `2:05`. */
-export function formatDuration(ms: number): string {
-  if (ms >= 60_000) {
-    const min = Math.floor(ms / 60_000);
-    const sec = Math.floor((ms - min * 60_000) / 1000);
-    return `${min}:${String(sec).padStart(2, '0')}`;
-  }
-  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 0 : 1)} s`;
-  return `${ms.toFixed(ms >= 100 ? 0 : 1)} ms`;
 }
 
 export class FrameBuilder {
@@ -81,13 +71,13 @@ export class FrameBuilder {
     if (urgent !== undefined && urgent.p95 > this.urgentMs) {
       out.push({
         kind: 'urgent-wait',
-        message: `p0-19 p95 wait ${formatDuration(urgent.p95)} exceeds ${formatDuration(this.urgentMs)}`,
+        message: `p0-19 p95 wait ${formatMs(urgent.p95)} exceeds ${formatMs(this.urgentMs)}`,
       });
     }
     if (oldestWaitMs > this.starvationMs) {
       out.push({
         kind: 'starvation',
-        message: `a split has waited ${formatDuration(oldestWaitMs)} (threshold ${formatDuration(this.starvationMs)})`,
+        message: `a split has waited ${formatMs(oldestWaitMs)} (threshold ${formatMs(this.starvationMs)})`,
       });
     }
     return out;
