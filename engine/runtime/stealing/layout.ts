@@ -15,8 +15,14 @@ export const CTL_STOP = 64;
 export const CTL_FAILED_NODE = 65;
 export const CTL_DONE = 80;
 const CTL_INTS = 96;
-/** Sampled spans kept per worker and run (a ring: the most recent win). */
-export const SPANS_PER_WORKER = 4096;
+/** Spans a run samples by default: one node in ceil(nodes / SAMPLED_SPANS). */
+export const SAMPLED_SPANS = 10_000;
+/**
+ * Sampled spans kept per worker and run (a ring: the most recent win). As many as a run samples,
+ * because on a busy machine one worker may run nearly every node; a smaller ring dropped spans
+ * whenever the work was uneven.
+ */
+export const SPANS_PER_WORKER = SAMPLED_SPANS;
 
 export interface RunBuffers {
   readonly ctl: SharedArrayBuffer;

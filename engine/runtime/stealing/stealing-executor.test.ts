@@ -189,8 +189,9 @@ describe('StealingExecutor', () => {
     // Each worker samples every second node it processed.
     const sampled = large.perWorker.reduce((sum, w) => sum + Math.floor(w.executed / 2), 0);
     expect(sampled).toBeGreaterThanOrEqual(9_999);
-    expect(large.spans.length + large.droppedSpans).toBe(sampled);
-    expect(large.spans.length).toBeLessThanOrEqual(2 * 4096);
+    // However unevenly the workers shared the nodes, every sample fits: none dropped.
+    expect(large.droppedSpans).toBe(0);
+    expect(large.spans.length).toBe(sampled);
   }, 30_000);
 
   it('reports every time as integer ns from the run start, within the makespan', async () => {

@@ -14,6 +14,7 @@ import { WorkDeque, ringCapacity } from './deque.ts';
 import { DEFAULT_STEALING_KERNEL, stealingKernel } from './kernels.ts';
 import {
   CTL_STOP,
+  SAMPLED_SPANS,
   allocateRun,
   resetRun,
   viewRun,
@@ -123,7 +124,8 @@ export class StealingExecutor {
     const p = this.workers.length;
     const verify = options.verify ?? false;
     const failFast = (options.errorMode ?? 'fail-fast') === 'fail-fast';
-    const sampleEvery = options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / 10_000));
+    const sampleEvery =
+      options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
     const { buffers, views, roots } = this.memoryFor(graph);
     resetRun(views, graph.nodeCount);
     // Seed the roots in contiguous chunks; the workers have not started this run, so this thread
