@@ -38,7 +38,12 @@ describe('runWorkload on threads', () => {
         expect(completed[i]).toBeGreaterThanOrEqual(completed[i - 1]!);
         expect(selections[i]).toBeGreaterThanOrEqual(selections[i - 1]!);
       }
-      expect(new Set(selections).size).toBeGreaterThan(status.length / 2);
+      // Lines whose timers fire in one stall of the event loop read the same counters (a line is
+      // 10 ms of wall time): on a quiet machine most lines differ; on a busy one, still not all
+      // are alike, as they were when every line was built at the end.
+      const distinct = new Set(selections).size;
+      expect(distinct).toBeGreaterThan(1);
+      if (lag.max / 1e6 < 10) expect(distinct).toBeGreaterThan(status.length / 2);
     },
   );
 
