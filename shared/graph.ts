@@ -4,6 +4,7 @@
  * Costs are in milliseconds like every other user-facing time.
  */
 import { z } from 'zod';
+import { retriesSchema } from './job.ts';
 import { MAX_CLASSES, MAX_GRAPH_EDGES, MAX_GRAPH_NODES } from './limits.ts';
 import { schemaError } from './schema-error.ts';
 
@@ -44,7 +45,6 @@ export const graphKernelSchema = z.union([
 export type GraphKernel = z.infer<typeof graphKernelSchema>;
 
 const costMs = z.number().finite().min(0).max(86_400_000);
-const retries = z.number().int().min(0).max(100);
 /** Fault injection: the chance an attempt fails (honoured by backends that inject faults: sim). */
 const failProbability = z.number().finite().min(0).max(1);
 
@@ -53,7 +53,7 @@ export const graphNodeSchema = z
     id: z.string().min(1),
     kernel: graphKernelSchema.optional(),
     cost: costMs.optional(),
-    retries: retries.optional(),
+    retries: retriesSchema.optional(),
     failProbability: failProbability.optional(),
   })
   .strict();
@@ -72,7 +72,7 @@ const runShape = {
 const nodeDefaults = {
   kernel: graphKernelSchema.optional(),
   cost: costMs.default(0),
-  retries: retries.default(0),
+  retries: retriesSchema.default(0),
   failProbability: failProbability.default(0),
 };
 

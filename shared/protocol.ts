@@ -7,6 +7,7 @@
  */
 import { QUANTUM_OUTCOMES } from './lib/outcomes.ts';
 import { z } from 'zod';
+import { jobSpecSchema, prioritySchema, type splitSpecSchema } from './job.ts';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
   engineConfigPatchSchema,
@@ -26,46 +27,14 @@ import {
 
 // ─── job specs ──────────────────────────────────────────────────────────────────────────────
 
-export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
-
-/** Mirrors `SplitWork` of engine/runtime/backend.ts (shared/ cannot import the engine). */
-export const splitWorkSchema = z
-  .object({
-    kernel: z.union([
-      z.enum(KERNEL_NAMES),
-      z.object({ module: z.string().min(1), exportName: z.string().min(1).optional() }).strict(),
-    ]),
-    input: z.unknown().optional(),
-    totalNanos: z.number().finite().min(0),
-    perCallNanos: z.number().finite().gt(0).optional(),
-    blockedNanosPerCall: z.number().finite().min(0).optional(),
-    failProbability: z.number().min(0).max(1).optional(),
-  })
-  .strict();
-
-export const splitSpecSchema = z
-  .object({ kind: z.enum(['leaf', 'intermediate']), work: splitWorkSchema })
-  .strict();
-
-export const taskSpecSchema = z
-  .object({
-    splits: z.array(splitSpecSchema).max(1_000_000),
-    /** An open task takes more splits later (`addSplits`) and ends only after `closeTask`. */
-    open: z.boolean().optional(),
-    /** Its own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
-    maxDriversPerTask: z.number().int().min(1).max(100_000).optional(),
-  })
-  .strict();
-
-export const jobSpecSchema = z
-  .object({
-    class: z.string().min(1).max(64),
-    basePriority: z.number().int().min(0).max(100).optional(),
-    retries: z.number().int().min(0).max(100).optional(),
-    tasks: z.array(taskSpecSchema).min(1).max(100_000),
-  })
-  .strict();
-
+// The job schemas live in shared/job.ts (the engine's job types are inferred from them).
+export {
+  jobSpecSchema,
+  KERNEL_NAMES,
+  splitSpecSchema,
+  splitWorkSchema,
+  taskSpecSchema,
+} from './job.ts';
 export type SplitSpecWire = z.infer<typeof splitSpecSchema>;
 export type JobSpecWire = z.infer<typeof jobSpecSchema>;
 
@@ -167,7 +136,7 @@ export const commandSchemas = {
     ...base,
     type: z.literal('reprioritize'),
     jobId: z.number().int().min(0),
-    priority: z.number().int().min(0).max(100),
+    priority: prioritySchema,
   }),
   pause: z.object({ ...base, type: z.literal('pause') }),
   resume: z.object({ ...base, type: z.literal('resume') }),

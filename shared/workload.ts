@@ -18,9 +18,16 @@ import {
   MAX_WORKLOAD_SPLITS,
 } from './limits.ts';
 import { checkGraphField } from './graph.ts';
+import {
+  classNameSchema,
+  kernelSchema,
+  maxDriversSchema,
+  prioritySchema,
+  retriesSchema,
+} from './job.ts';
 import { schemaError } from './schema-error.ts';
 
-export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
+export { KERNEL_NAMES } from './job.ts';
 
 /** Trino's `SplitGenerators` by name (docs/design.md §9). */
 export const TRINO_GENERATORS = [
@@ -101,11 +108,6 @@ export const distributionSchema = z.preprocess(
 );
 export type Distribution = z.output<typeof distributionObject>;
 
-const kernelSchema = z.union([
-  z.enum(KERNEL_NAMES),
-  z.strictObject({ module: z.string().min(1), exportName: z.string().min(1).optional() }),
-]);
-
 const simpleGenerator = z.strictObject({
   simple: z.strictObject({ totalMs: positive, perCallMs: positive }),
 });
@@ -154,7 +156,7 @@ const arrivalSchema = z.discriminatedUnion('kind', [
 export type Arrival = z.output<typeof arrivalSchema>;
 
 const jobClassSchema = z.strictObject({
-  name: z.string().min(1),
+  name: classNameSchema,
   arrival: arrivalSchema,
   tasks: count(MAX_SPLITS_PER_JOB).default(1),
   /** Splits per task, by kind (docs/design.md §3.1 admission). */
@@ -165,15 +167,15 @@ const jobClassSchema = z.strictObject({
     })
     .refine((s) => s.leaf + s.intermediate >= 1, { message: 'must hold at least one split' }),
   work: workSchema,
-  basePriority: z.number().int().min(0).max(100).default(50),
-  retries: z.number().int().min(0).default(0),
+  basePriority: prioritySchema.default(50),
+  retries: retriesSchema.default(0),
   /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
-  maxDriversPerTask: count(100_000).optional(),
+  maxDriversPerTask: maxDriversSchema.optional(),
 });
 export type JobClass = z.output<typeof jobClassSchema>;
 
 const trinoSpecSchema = z.strictObject({
-  name: z.string().min(1),
+  name: classNameSchema,
   type: z.enum(['leaf', 'intermediate']),
   /** Tasks to run in all; absent = unbounded (Trino's `OptionalInt.empty()`). */
   totalTasks: arrivals.optional(),
@@ -182,7 +184,7 @@ const trinoSpecSchema = z.strictObject({
   generator: z.union([z.enum(TRINO_GENERATORS), simpleGenerator]),
   kernel: kernelSchema.default('spin'),
   /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
-  maxDriversPerTask: count(100_000).optional(),
+  maxDriversPerTask: maxDriversSchema.optional(),
 });
 export type TrinoSpec = z.output<typeof trinoSpecSchema>;
 

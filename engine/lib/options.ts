@@ -4,7 +4,8 @@
  */
 import type { EngineConfigPatch } from '../../shared/config.ts';
 import { SchedLabError } from '../../shared/errors.ts';
-import { checkPriority } from '../runtime/executor/job-spec.ts';
+import { MAX_CLASS_NAME } from '../../shared/job.ts';
+import { assertPriority } from '../core/priority/index.ts';
 import type { ResourceLimits } from '../runtime/threads/threads-options.ts';
 
 /**
@@ -42,7 +43,6 @@ export interface RunOptions {
 }
 
 const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's limit
-const MAX_CLASS = 100;
 
 function bad(field: string, requirement: string): SchedLabError {
   return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
@@ -54,11 +54,11 @@ export function checkRunOptions(options: RunOptions): void {
   const cls = options.class;
   if (
     cls !== undefined &&
-    (typeof cls !== 'string' || cls.length === 0 || cls.length > MAX_CLASS)
+    (typeof cls !== 'string' || cls.length === 0 || cls.length > MAX_CLASS_NAME)
   ) {
-    throw bad('class', `must be a string of 1 to ${MAX_CLASS} characters`);
+    throw bad('class', `must be a string of 1 to ${MAX_CLASS_NAME} characters`);
   }
-  if (options.priority !== undefined) checkPriority(options.priority, 'priority');
+  if (options.priority !== undefined) assertPriority(options.priority, 'priority');
   const t = options.timeoutMs;
   if (t !== undefined && !(typeof t === 'number' && t > 0 && t <= MAX_TIMEOUT_MS)) {
     throw bad('timeoutMs', `must be a number of ms > 0 and <= ${MAX_TIMEOUT_MS}`);

@@ -12,31 +12,12 @@
  * - With `blockedNanosPerCall` set, a call that leaves work undone ends `blocked` for that long:
  *   the worker is free at once and the executor re-offers the split when it wakes.
  */
+import type { SplitWork } from '../../shared/job.ts';
 import type { QuantumOutcome } from '../../shared/lib/outcomes.ts';
 
-export type KernelName = 'hash' | 'sort' | 'compress' | 'matmul' | 'spin' | 'sleep';
-
-/** A user's own function: `import(module)[exportName](input, ctx)`. */
-export interface ModuleRef {
-  readonly module: string;
-  readonly exportName?: string;
-}
-
-/** Serializable description of a split's work; crosses the worker boundary as is. */
-export interface SplitWork {
-  readonly kernel: KernelName | ModuleRef;
-  readonly input?: unknown;
-  /** Total work, expressed as the time it takes (ns). */
-  readonly totalNanos: number;
-  readonly perCallNanos?: number;
-  readonly blockedNanosPerCall?: number;
-  /**
-   * Fault injection: the chance that a dispatch doing CPU work (not `sleep`) ends `failed`, its
-   * work lost. Both backends draw it from their RNG (sim: seeded, so runs stay reproducible;
-   * threads: seeded with its `seed`, else `Math.random`).
-   */
-  readonly failProbability?: number;
-}
+// A split's work (kernel, input, total and per-call time, blocking, fault injection) is defined
+// once, by the schema in shared/job.ts.
+export type { KernelName, ModuleRef, SplitWork } from '../../shared/job.ts';
 
 /** The reason of a dispatch failed by `failProbability`, the same on every backend. */
 export const INJECTED_FAILURE = 'injected failure (failProbability)';

@@ -1,8 +1,9 @@
 /**
  * Turns a job class into concrete jobs: tasks of splits whose costs are drawn from the class's
- * distributions or Trino generator with a seeded Rng. The result has the shape of the executor's
- * `JobSpec` (engine/runtime/executor/job-spec.ts) without core depending on the runtime.
+ * distributions or Trino generator with a seeded Rng: a `JobSpec` of shared/job.ts, which the
+ * executor takes as it is.
  */
+import type { JobSpec, SplitSpec, SplitWork } from '../../../shared/job.ts';
 import type { JobClass, TrinoSpec, WorkSpec } from '../../../shared/workload.ts';
 import { sampleNanos } from './distributions.ts';
 import type { Rng } from '../../../shared/lib/rng.ts';
@@ -11,26 +12,6 @@ import { generateSplit, simpleSplit, type SplitCost } from './trino-generators.t
 const MS = 1_000_000;
 
 export type Kernel = WorkSpec['kernel'];
-
-export interface DraftWork {
-  readonly kernel: Kernel;
-  readonly input?: unknown;
-  readonly totalNanos: number;
-  readonly perCallNanos?: number;
-  readonly blockedNanosPerCall?: number;
-}
-
-export interface DraftSplit {
-  readonly kind: 'leaf' | 'intermediate';
-  readonly work: DraftWork;
-}
-
-export interface DraftJob {
-  readonly class: string;
-  readonly basePriority: number;
-  readonly retries: number;
-  readonly tasks: { readonly splits: DraftSplit[]; readonly maxDriversPerTask?: number }[];
-}
 
 /** Multiplies every time of a split's cost by `scale` (threads `timeScale`); never below 1 ns. */
 export function scaleCost(cost: SplitCost, scale: number): SplitCost {
@@ -49,14 +30,14 @@ export function generatorCost(rng: Rng, generator: TrinoSpec['generator']): Spli
     : simpleSplit(generator.simple.totalMs * MS, generator.simple.perCallMs * MS);
 }
 
-export function drawWork(rng: Rng, w: WorkSpec, scale = 1): DraftWork {
+export function drawWork(rng: Rng, w: WorkSpec, scale = 1): SplitWork {
   const base = w.input === undefined ? { kernel: w.kernel } : { kernel: w.kernel, input: w.input };
   if (w.generator !== undefined)
     return { ...base, ...scaleCost(generatorCost(rng, w.generator), scale) };
   const r = (x: number) => Math.round(x * scale);
   // A zero-time split still has to be dispatched once to finish.
   const totalNanos = r(sampleNanos(rng, w.totalMs ?? { kind: 'fixed', ms: 0 }));
-  let work: DraftWork = { ...base, totalNanos };
+  let work: SplitWork = { ...base, totalNanos };
   if (w.perCallMs !== undefined)
     work = { ...work, perCallNanos: Math.max(1, r(sampleNanos(rng, w.perCallMs))) };
   if (w.blockedMs !== undefined)
@@ -64,9 +45,9 @@ export function drawWork(rng: Rng, w: WorkSpec, scale = 1): DraftWork {
   return work;
 }
 
-export function drawJob(rng: Rng, c: JobClass, scale = 1): DraftJob {
+export function drawJob(rng: Rng, c: JobClass, scale = 1): JobSpec {
   const tasks = Array.from({ length: c.tasks }, () => {
-    const splits: DraftSplit[] = [];
+    const splits: SplitSpec[] = [];
     for (let i = 0; i < c.splits.leaf; i++)
       splits.push({ kind: 'leaf', work: drawWork(rng, c.work, scale) });
     for (let i = 0; i < c.splits.intermediate; i++)

@@ -2,7 +2,8 @@
  * Command validation (docs/design.md §6): a message is checked against the zod schemas of
  * shared/protocol.ts before anything acts on it. Not an object or no `type` → `BAD_MESSAGE`;
  * an unknown `type` → `UNKNOWN_COMMAND`; a known command of the wrong shape → `BAD_MESSAGE`
- * naming the field (`job.tasks[0].splits`); a `configure` value out of range → `INVALID_CONFIG`
+ * naming the field (`cancelJob`'s `jobId`); a bad job in `submitJob` → `INVALID_ARGUMENT`, as the
+ * executor says it, naming the field (`job.tasks[0].splits`); a `configure` value out of range → `INVALID_CONFIG`
  * naming the config field (`levelTimeMultiplier`); a `compare` column's bad value likewise names
  * its column (`configs[1].levelTimeMultiplier`).
  */
@@ -45,6 +46,10 @@ export function parseCommand(msg: unknown): Command {
     (issue.path.length > 2 || (unknownKey && issue.path.length === 2))
   ) {
     throw zodToError(parsed.error, 'INVALID_CONFIG');
+  }
+  // A bad job is the fault the executor's `submitJob` reports for the same spec (shared/job.ts).
+  if (type === 'submitJob' && issue && issue.path[0] === 'job' && issue.path.length > 1) {
+    throw zodToError(parsed.error, 'INVALID_ARGUMENT');
   }
   throw zodToError(parsed.error, 'BAD_MESSAGE');
 }

@@ -2,9 +2,10 @@
  * What each validated command does to a session. Errors are thrown as coded `SchedLabError`s and
  * turned into `{ok: false, error}` by `Session.handleCommand`.
  */
-import { SchedLabError } from '../../../shared/errors.ts';
+import { SchedLabError, isSchedLabError } from '../../../shared/errors.ts';
+import type { JobSpec } from '../../../shared/job.ts';
 import type { Command } from '../../../shared/protocol.ts';
-import type { JobSpec } from '../../runtime/executor/index.ts';
+import { prefixField } from '../../../shared/schema-error.ts';
 import { runCompare } from './compare-command.ts';
 import type { Session } from './session.ts';
 
@@ -24,7 +25,7 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
       ex.setWorkers(cmd.workers);
       return { workers: ex.backend.workerCount, config: ex.config };
     case 'submitJob': {
-      const jobId = ex.submitJob(cmd.job as JobSpec);
+      const jobId = submitJob(session, cmd.job);
       if (ex.jobState(jobId) === 'rejected') {
         throw new SchedLabError(
           'QUEUE_FULL',
@@ -105,5 +106,15 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
         comparing.delete(session);
       }
     }
+  }
+}
+
+/** A bad field found past the schema (a task's limit over the engine's) is named from `job`. */
+function submitJob(session: Session, job: JobSpec): number {
+  try {
+    return session.executor.submitJob(job);
+  } catch (e) {
+    if (isSchedLabError(e) && e.code === 'INVALID_ARGUMENT') throw prefixField(e, ['job']);
+    throw e;
   }
 }

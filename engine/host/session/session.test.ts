@@ -100,7 +100,7 @@ describe('Session commands', () => {
       field: 'workers',
     });
     expect(await fails(s, { type: 'submitJob', job: { class: 'a', tasks: [] } })).toMatchObject({
-      code: 'BAD_MESSAGE',
+      code: 'INVALID_ARGUMENT',
       field: 'job.tasks',
     });
     expect(
@@ -112,7 +112,7 @@ describe('Session commands', () => {
         },
       }),
     ).toMatchObject({
-      code: 'BAD_MESSAGE',
+      code: 'INVALID_ARGUMENT',
       field: 'job.tasks[0].splits[0].work.totalNanos',
       message: 'job.tasks[0].splits[0].work.totalNanos must be >= 0',
     });

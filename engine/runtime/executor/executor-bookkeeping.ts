@@ -54,7 +54,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
   addSplits(taskId: number, splits: readonly SplitSpec[]): number[] {
     this.ensureOpen();
     const task = this.liveTask(taskId);
-    checkSplits(splits, 'splits');
+    checkSplits(splits);
     if (this.pendingSplits() + splits.length > this.cfg.maxQueued) {
       this.book.counts.rejectedSplits += splits.length;
       throw new SchedLabError('QUEUE_FULL', `maxQueued ${this.cfg.maxQueued} reached`, 'maxQueued');

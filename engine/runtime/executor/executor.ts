@@ -13,12 +13,12 @@ import {
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { Counters, LevelRow, RunawaySplit, WorkerRow } from '../../../shared/protocol.ts';
+import { assertPriority } from '../../core/priority/index.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
 import type { ExecutorOptions, WaitVisitor } from './executor-state.ts';
 import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
-import { checkPriority } from './job-spec.ts';
 import { SplitState } from './lifecycle.ts';
 import { ExecutorReconfig } from './live-reconfig.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
@@ -245,7 +245,7 @@ export class Executor extends ExecutorReconfig {
   }
 
   reprioritize(jobId: number, priority: number): void {
-    checkPriority(priority, 'priority');
+    assertPriority(priority, 'priority');
     const job = this.book.live(jobId);
     if (job === undefined) throw new SchedLabError('UNKNOWN_ID', `no live job ${jobId}`, 'jobId');
     const old = job.basePriority;

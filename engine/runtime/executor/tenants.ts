@@ -5,11 +5,9 @@
  * stays bounded however many tenant names a service sees. A forgotten tenant that returns starts
  * from zero time.
  */
-import { SchedLabError } from '../../../shared/errors.ts';
 import { TenantGroup } from './records.ts';
 
 export const MAX_IDLE_TENANTS = 10_000;
-export const MAX_TENANT_NAME = 200;
 
 export interface TenantRow {
   readonly name: string;
@@ -23,15 +21,8 @@ export class Tenants {
   /** Idle tenants in the order they went idle (Map order), oldest first. */
   private readonly idle = new Map<string, TenantGroup>();
 
-  /** The tenant's group with one more live job. */
-  acquire(name: unknown): TenantGroup {
-    if (typeof name !== 'string' || name.length === 0 || name.length > MAX_TENANT_NAME) {
-      throw new SchedLabError(
-        'INVALID_ARGUMENT',
-        `tenant must be a string of 1 to ${MAX_TENANT_NAME} characters, got ${describe(name)}`,
-        'tenant',
-      );
-    }
+  /** The tenant's group with one more live job (its name checked with the job, shared/job.ts). */
+  acquire(name: string): TenantGroup {
     let group = this.live.get(name);
     if (group === undefined) {
       group = this.idle.get(name) ?? new TenantGroup(name);
@@ -69,8 +60,4 @@ export class Tenants {
     }
     return out;
   }
-}
-
-function describe(value: unknown): string {
-  return typeof value === 'string' ? `${value.length} characters` : typeof value;
 }

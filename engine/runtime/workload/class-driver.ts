@@ -9,7 +9,6 @@ import { arrivals, type ArrivalCursor } from '../../core/workload/arrivals.ts';
 import { drawJob } from '../../core/workload/jobs.ts';
 import { fork, type Rng } from '../../../shared/lib/rng.ts';
 import type { Executor } from '../executor/executor.ts';
-import type { JobSpec } from '../executor/job-spec.ts';
 
 export interface ClassDriverOptions {
   /** Backend time (ns) the workload's time 0 maps to. */
@@ -76,8 +75,7 @@ export class ClassDriver {
   }
 
   private submit(s: ClassState): void {
-    const draft = drawJob(s.rng, s.klass, this.options.scale);
-    this.executor.submitJob(draft as JobSpec);
+    this.executor.submitJob(drawJob(s.rng, s.klass, this.options.scale));
     this.submitted.set(s.klass.name, (this.submitted.get(s.klass.name) ?? 0) + 1);
   }
 }

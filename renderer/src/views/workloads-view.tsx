@@ -173,7 +173,10 @@ function SubmitJob() {
     };
     const parsed = jobSpecSchema.safeParse(job);
     if (!parsed.success) {
-      setResult({ ok: false, text: schemaError(parsed.error, 'BAD_MESSAGE', [], 'job').message });
+      setResult({
+        ok: false,
+        text: schemaError(parsed.error, 'INVALID_ARGUMENT', [], 'job').message,
+      });
       return;
     }
     if (job.tasks[0]!.splits.length === 0) {

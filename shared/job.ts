@@ -1,0 +1,100 @@
+/**
+ * What a job is (docs/design.md §1): a job of tasks of splits, each split a piece of work for a
+ * kernel. The zod schemas here are the one definition: the protocol's `submitJob` command, the
+ * executor's `submitJob`/`addSplits` checks and the workload document's job classes all use them,
+ * and the engine's `JobSpec`, `SplitSpec` and `SplitWork` types are inferred from them. Each
+ * field's limit is said once, here.
+ */
+import { z } from 'zod';
+import { PRIORITY_MAX, PRIORITY_MIN } from './lib/priority-bands.ts';
+
+export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
+
+/** A job's class: a label for reports (latency per class) and the Gantt's span names. */
+export const MAX_CLASS_NAME = 100;
+/** Failed attempts a split (or a graph node) may retry. */
+export const MAX_RETRIES = 100;
+/** A tenant's name (the library's `run(…, { tenant })`). */
+export const MAX_TENANT_NAME = 200;
+/** A task's own limit on running leaf splits; the engine's `maxDriversPerTask` has the same. */
+export const MAX_DRIVERS_PER_TASK = 100_000;
+
+export const classNameSchema = z.string().min(1).max(MAX_CLASS_NAME);
+/** PRIO priority: an integer, smaller = more urgent (shared/lib/priority-bands.ts). */
+export const prioritySchema = z.number().int().min(PRIORITY_MIN).max(PRIORITY_MAX);
+export const retriesSchema = z.number().int().min(0).max(MAX_RETRIES);
+/** The bound comes before `int`, so a huge value names the limit, not the safe-integer range. */
+export const maxDriversSchema = z.number().min(1).max(MAX_DRIVERS_PER_TASK).int();
+
+/** A user's own function: `import(module)[exportName](input, ctx)`. */
+export const moduleRefSchema = z
+  .object({ module: z.string().min(1), exportName: z.string().min(1).optional() })
+  .strict();
+export const kernelSchema = z.union([z.enum(KERNEL_NAMES), moduleRefSchema]);
+
+/** Serializable description of a split's work; crosses the worker boundary as is. */
+export const splitWorkSchema = z
+  .object({
+    kernel: kernelSchema,
+    input: z.unknown().optional(),
+    /** Total work, expressed as the time it takes (ns). */
+    totalNanos: z.number().finite().min(0),
+    perCallNanos: z.number().finite().gt(0).optional(),
+    blockedNanosPerCall: z.number().finite().min(0).optional(),
+    /**
+     * Fault injection: the chance that a dispatch doing CPU work (not `sleep`) ends `failed`, its
+     * work lost. Both backends draw it from their RNG (sim: seeded, so runs stay reproducible;
+     * threads: seeded with its `seed`, else `Math.random`).
+     */
+    failProbability: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+
+export const splitSpecSchema = z
+  .object({ kind: z.enum(['leaf', 'intermediate']), work: splitWorkSchema })
+  .strict();
+
+export const splitSpecsSchema = z.array(splitSpecSchema).max(1_000_000);
+
+export const taskSpecSchema = z
+  .object({
+    splits: splitSpecsSchema,
+    /** An open task takes more splits later (`addSplits`) and ends only after `closeTask`. */
+    open: z.boolean().optional(),
+    /**
+     * Its own limit on running leaf splits (Trino's `addTask(…, maxDriversPerTask)`): at most the
+     * engine's `maxDriversPerTask`; below `guaranteedPerTask` it also lowers the task's guarantee.
+     */
+    maxDriversPerTask: maxDriversSchema.optional(),
+  })
+  .strict();
+
+export const jobSpecSchema = z
+  .object({
+    class: classNameSchema,
+    /** PRIO base priority (smaller = more urgent); default 50. */
+    basePriority: prioritySchema.optional(),
+    /** Failed attempts a split may retry; default 0. */
+    retries: retriesSchema.optional(),
+    /**
+     * The tenant it is for: under `query` fairness all jobs of a tenant share one fairness group
+     * (engine/runtime/executor/records.ts `TenantGroup`). Absent: the job is its own group.
+     */
+    tenant: z.string().min(1).max(MAX_TENANT_NAME).optional(),
+    tasks: z.array(taskSpecSchema).min(1).max(100_000),
+  })
+  .strict();
+
+/** A parsed value as callers hold it: nothing in a spec is changed after it is handed over. */
+type Frozen<T> = T extends readonly (infer U)[]
+  ? readonly Frozen<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Frozen<T[K]> }
+    : T;
+
+export type KernelName = (typeof KERNEL_NAMES)[number];
+export type ModuleRef = Frozen<z.infer<typeof moduleRefSchema>>;
+export type SplitWork = Frozen<z.infer<typeof splitWorkSchema>>;
+export type SplitSpec = Frozen<z.infer<typeof splitSpecSchema>>;
+export type TaskSpec = Frozen<z.infer<typeof taskSpecSchema>>;
+export type JobSpec = Frozen<z.infer<typeof jobSpecSchema>>;
