@@ -222,6 +222,54 @@ export interface CommandError {
 }
 export type CommandResult = CommandOk | CommandError;
 
+/** A graph run as `runPreset` / `loadWorkload` started it (frames name it by `jobId`). */
+export interface GraphRunStarted {
+  readonly jobId: number;
+  readonly name: string;
+  readonly executor: string;
+  readonly policy: string;
+  readonly graphs: number;
+  readonly nodes: number;
+}
+
+/** What `runPreset` and `loadWorkload` answer in `result`: the workload now running. */
+export interface WorkloadStarted {
+  readonly workload: string;
+  /** A graph workload: its run. */
+  readonly graph?: GraphRunStarted;
+  /** threads: how a preset was fitted to this machine's cores (a note for the user). */
+  readonly fitted?: string;
+}
+
+/**
+ * What each command answers when it succeeds, besides `ok` and `id`: the one definition the host
+ * (engine/host/session/run-command.ts) answers by and clients read by, so neither casts.
+ */
+export interface CommandResults {
+  configure: { config: EngineConfig };
+  setPolicy: { policy: PolicyName; config: EngineConfig };
+  setWorkers: { workers: number; config: EngineConfig };
+  submitJob: { jobId: number; taskIds: number[] };
+  cancelJob: { jobId: number };
+  reprioritize: { jobId: number; priority: number };
+  pause: { paused: true };
+  resume: { paused: false };
+  /** `null` from a host whose loader reports nothing. */
+  loadWorkload: { result: WorkloadStarted | null };
+  runPreset: { result: WorkloadStarted | null };
+  snapshot: { snapshot: Snapshot };
+  configureGraph: { graphConfig: GraphConfig };
+  /** Jobs cancelled; a graph run counts as one. */
+  cancelAll: { cancelled: number };
+  resetStats: Record<never, never>;
+  setSpeed: { speed: number | 'max' };
+  compare: CompareResultWire;
+}
+
+/** The answer to a command of type `T`. */
+export type CommandResultOf<T extends CommandType> =
+  ({ ok: true; id?: string | number } & CommandResults[T]) | CommandError;
+
 // ─── frames ─────────────────────────────────────────────────────────────────────────────────
 
 /**

@@ -14,6 +14,7 @@ import type {
   Frame,
   GraphConfig,
   GraphConfigPatch,
+  GraphRunStarted,
   SpanColumns,
 } from '../../../shared/protocol.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
@@ -33,15 +34,6 @@ export const GRAPH_JOB_BASE = 1_000_000_000;
  * here, so a 2^20-node graph is built in a few hundred steps with frames between them.
  */
 export const PREPARE_STEP_UNITS = 1 << 16;
-
-export interface GraphRunStarted {
-  readonly jobId: number;
-  readonly name: string;
-  readonly executor: string;
-  readonly policy: string;
-  readonly graphs: number;
-  readonly nodes: number;
-}
 
 export class SessionGraphs {
   private config: GraphConfig = { graphPolicy: null, executor: null, graphErrorMode: null };

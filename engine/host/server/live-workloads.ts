@@ -15,7 +15,7 @@
  * graph still running. A document naming a user module runs only when the module lies in one of
  * the `modules` directories the operator allowed (engine/host/report/user-modules.ts).
  */
-import { graphConfigPatchSchema } from '../../../shared/protocol.ts';
+import { graphConfigPatchSchema, type WorkloadStarted } from '../../../shared/protocol.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { prefixField } from '../../../shared/schema-error.ts';
 import { parseWorkload, type Workload } from '../../../shared/workload.ts';
@@ -79,7 +79,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
   ) => {
     const override = graphConfigPatchSchema.safeParse(options ?? {});
     if (!override.success) throw zodToError(override.error, 'INVALID_ARGUMENT');
-    const started = await ctx.session.graphs.start(name, graph, override.data);
+    const started = await ctx.graphs.start(name, graph, override.data);
     running?.stop();
     running = null;
     return { workload: name, graph: started };
@@ -89,7 +89,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
     workload: Workload,
     ctx: WorkloadContext,
     extra?: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> => {
+  ): Promise<WorkloadStarted> => {
     if (workload.graph !== undefined) {
       try {
         return await startGraph(workload.name, workload.graph, ctx, extra);
@@ -104,7 +104,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
     // Validate before touching the engine: a bad document changes nothing.
     const patch = workloadPatch(workload, ctx.backend.kind);
     running?.stop();
-    ctx.session.graphs.cancel();
+    ctx.graphs.cancel();
     ctx.executor.configure(patch);
     running = runLive(workload, ctx, options.loop === true, options.seed ?? workload.seed);
     return { workload: workload.name };

@@ -1,10 +1,5 @@
-export {
-  DEFAULT_SEED,
-  Session,
-  type SessionOptions,
-  type WorkloadContext,
-  type WorkloadHandler,
-} from './session.ts';
+export { DEFAULT_SEED, Session, type SessionOptions } from './session.ts';
+export type { WorkloadContext, WorkloadHandler } from './workload-handler.ts';
 export { parseCommand, errorInfo } from './commands.ts';
 export { LatencyStats } from './stats.ts';
 export { FrameBuilder, type AlarmThresholds, type FrameBuilderOptions } from './frame-builder.ts';

@@ -1,120 +1,160 @@
 /**
- * What each validated command does to a session. Errors are thrown as coded `SchedLabError`s and
- * turned into `{ok: false, error}` by `Session.handleCommand`.
+ * What each validated command does to a session, one handler per command, each answering with
+ * the shape `CommandResults` (shared/protocol.ts) gives it. Errors are thrown as coded
+ * `SchedLabError`s and turned into `{ok: false, error}` by `Session.handleCommand`.
  */
 import { SchedLabError, isSchedLabError } from '../../../shared/errors.ts';
 import type { JobSpec } from '../../../shared/job.ts';
-import type { Command } from '../../../shared/protocol.ts';
+import type {
+  Command,
+  CommandOf,
+  CommandResults,
+  CommandType,
+  Snapshot,
+  WorkloadStarted,
+} from '../../../shared/protocol.ts';
 import { prefixField } from '../../../shared/schema-error.ts';
 import { runCompare } from './compare-command.ts';
-import type { Session } from './session.ts';
+import type { LatencyStats } from './stats.ts';
+import type { WorkloadContext, WorkloadHandler } from './workload-handler.ts';
 
-/** Sessions running a `compare` now: one at a time each, as every run holds the event loop. */
-const comparing = new WeakSet<Session>();
-
-export async function runCommand(session: Session, cmd: Command): Promise<Record<string, unknown>> {
-  const ex = session.executor;
-  const ctx = { session, executor: ex, backend: session.backend };
-  switch (cmd.type) {
-    case 'configure':
-      return { config: ex.configure(cmd.config) };
-    case 'setPolicy':
-      ex.setPolicy(cmd.policy);
-      return { policy: ex.policyName, config: ex.config };
-    case 'setWorkers':
-      ex.setWorkers(cmd.workers);
-      return { workers: ex.backend.workerCount, config: ex.config };
-    case 'submitJob': {
-      const jobId = submitJob(session, cmd.job);
-      if (ex.jobState(jobId) === 'rejected') {
-        throw new SchedLabError(
-          'QUEUE_FULL',
-          `job rejected: maxQueued ${ex.config.maxQueued} reached`,
-          'job',
-        );
-      }
-      return { jobId, taskIds: ex.taskIds(jobId) };
-    }
-    case 'cancelJob':
-      if (!ex.cancelJob(cmd.jobId)) {
-        throw new SchedLabError('UNKNOWN_ID', `jobId: no live job ${cmd.jobId}`, 'jobId');
-      }
-      return { jobId: cmd.jobId };
-    case 'reprioritize':
-      ex.reprioritize(cmd.jobId, cmd.priority);
-      return { jobId: cmd.jobId, priority: cmd.priority };
-    case 'pause':
-      ex.pause();
-      return { paused: true };
-    case 'resume':
-      ex.resume();
-      return { paused: false };
-    case 'loadWorkload': {
-      const load = session.workloads?.loadWorkload;
-      if (!load)
-        throw new SchedLabError(
-          'INVALID_WORKLOAD',
-          'workload: this host has no workload loader',
-          'workload',
-        );
-      const result = await load(cmd.workload, ctx);
-      ex.record('workload', 'workload loaded');
-      session.stats.reset(ex.now());
-      return { result: result ?? null };
-    }
-    case 'runPreset': {
-      const run = session.workloads?.runPreset;
-      if (!run)
-        throw new SchedLabError(
-          'UNKNOWN_PRESET',
-          `preset: this host has no presets ('${cmd.preset}')`,
-          'preset',
-        );
-      const result = await run(cmd.preset, cmd.options, ctx);
-      ex.record('workload', `preset ${cmd.preset}`);
-      // The tables (and their alarms) describe this workload from now on, not the last one.
-      session.stats.reset(ex.now());
-      return { result: result ?? null };
-    }
-    case 'snapshot':
-      return { snapshot: session.snapshot() };
-    case 'configureGraph':
-      return { graphConfig: session.graphs.configure(cmd.config) };
-    case 'cancelAll': {
-      // Arrivals first, so nothing of the old workload is submitted after the cancel.
-      session.workloads?.stop?.();
-      const graph = session.graphs.active ? 1 : 0;
-      session.graphs.cancel();
-      return { cancelled: ex.cancelAll() + graph };
-    }
-    case 'resetStats':
-      session.stats.reset(ex.now());
-      ex.record('stats', 'latency and wait tables reset');
-      return {};
-    case 'setSpeed':
-      session.speed = cmd.speed;
-      ex.record('config', `speed: ${cmd.speed}`);
-      return { speed: cmd.speed };
-    case 'compare': {
-      if (comparing.has(session)) {
-        throw new SchedLabError('QUEUE_FULL', 'type: a compare is already running', 'type');
-      }
-      comparing.add(session);
-      try {
-        return { ...(await runCompare(cmd)) };
-      } finally {
-        comparing.delete(session);
-      }
-    }
-  }
+/** The parts of a session the commands act on (a `Session` is one). */
+export interface CommandTarget extends WorkloadContext {
+  readonly stats: LatencyStats;
+  readonly workloads: WorkloadHandler | undefined;
+  speed: number | 'max';
+  snapshot(): Snapshot;
 }
 
-/** A bad field found past the schema (a task's limit over the engine's) is named from `job`. */
-function submitJob(session: Session, job: JobSpec): number {
-  try {
-    return session.executor.submitJob(job);
-  } catch (e) {
-    if (isSchedLabError(e) && e.code === 'INVALID_ARGUMENT') throw prefixField(e, ['job']);
-    throw e;
+type Handler<T extends CommandType> = (
+  cmd: CommandOf<T>,
+) => CommandResults[T] | Promise<CommandResults[T]>;
+
+/** Runs a session's commands; holds what spans commands (a `compare` in progress). */
+export class CommandRunner {
+  /** One `compare` at a time: each run holds the event loop. */
+  private comparing = false;
+  private readonly handlers: { [T in CommandType]: Handler<T> };
+
+  constructor(private readonly s: CommandTarget) {
+    const ex = s.executor;
+    this.handlers = {
+      configure: (cmd) => ({ config: ex.configure(cmd.config) }),
+      setPolicy: (cmd) => {
+        ex.setPolicy(cmd.policy);
+        return { policy: ex.policyName, config: ex.config };
+      },
+      setWorkers: (cmd) => {
+        ex.setWorkers(cmd.workers);
+        return { workers: ex.backend.workerCount, config: ex.config };
+      },
+      submitJob: (cmd) => {
+        const jobId = this.submitJob(cmd.job);
+        if (ex.jobState(jobId) === 'rejected') {
+          throw new SchedLabError(
+            'QUEUE_FULL',
+            `job rejected: maxQueued ${ex.config.maxQueued} reached`,
+            'job',
+          );
+        }
+        return { jobId, taskIds: ex.taskIds(jobId) };
+      },
+      cancelJob: (cmd) => {
+        if (!ex.cancelJob(cmd.jobId)) {
+          throw new SchedLabError('UNKNOWN_ID', `jobId: no live job ${cmd.jobId}`, 'jobId');
+        }
+        return { jobId: cmd.jobId };
+      },
+      reprioritize: (cmd) => {
+        ex.reprioritize(cmd.jobId, cmd.priority);
+        return { jobId: cmd.jobId, priority: cmd.priority };
+      },
+      pause: () => {
+        ex.pause();
+        return { paused: true };
+      },
+      resume: () => {
+        ex.resume();
+        return { paused: false };
+      },
+      loadWorkload: async (cmd) => {
+        const load = s.workloads?.loadWorkload;
+        if (!load)
+          throw new SchedLabError(
+            'INVALID_WORKLOAD',
+            'workload: this host has no workload loader',
+            'workload',
+          );
+        return this.started(await load(cmd.workload, s), 'workload loaded');
+      },
+      runPreset: async (cmd) => {
+        const run = s.workloads?.runPreset;
+        if (!run)
+          throw new SchedLabError(
+            'UNKNOWN_PRESET',
+            `preset: this host has no presets ('${cmd.preset}')`,
+            'preset',
+          );
+        return this.started(await run(cmd.preset, cmd.options, s), `preset ${cmd.preset}`);
+      },
+      snapshot: () => ({ snapshot: s.snapshot() }),
+      configureGraph: (cmd) => ({ graphConfig: s.graphs.configure(cmd.config) }),
+      cancelAll: () => {
+        // Arrivals first, so nothing of the old workload is submitted after the cancel.
+        s.workloads?.stop?.();
+        const graph = s.graphs.active ? 1 : 0;
+        s.graphs.cancel();
+        return { cancelled: ex.cancelAll() + graph };
+      },
+      resetStats: () => {
+        s.stats.reset(ex.now());
+        ex.record('stats', 'latency and wait tables reset');
+        return {};
+      },
+      setSpeed: (cmd) => {
+        s.speed = cmd.speed;
+        ex.record('config', `speed: ${cmd.speed}`);
+        return { speed: cmd.speed };
+      },
+      compare: async (cmd) => {
+        if (this.comparing) {
+          throw new SchedLabError('QUEUE_FULL', 'type: a compare is already running', 'type');
+        }
+        this.comparing = true;
+        try {
+          return await runCompare(cmd);
+        } finally {
+          this.comparing = false;
+        }
+      },
+    };
+  }
+
+  async run(cmd: Command): Promise<CommandResults[CommandType]> {
+    // `cmd.type` and `cmd` are correlated, which TypeScript cannot follow through the table.
+    const handler = this.handlers[cmd.type] as Handler<CommandType>;
+    return handler(cmd);
+  }
+
+  /** A workload started: noted on the timeline, and the tables describe it from now on. */
+  private started(
+    result: WorkloadStarted | undefined,
+    note: string,
+  ): { result: WorkloadStarted | null } {
+    const ex = this.s.executor;
+    ex.record('workload', note);
+    // The tables (and their alarms) describe this workload from now on, not the last one.
+    this.s.stats.reset(ex.now());
+    return { result: result ?? null };
+  }
+
+  /** A bad field found past the schema (a task's limit over the engine's) is named from `job`. */
+  private submitJob(job: JobSpec): number {
+    try {
+      return this.s.executor.submitJob(job);
+    } catch (e) {
+      if (isSchedLabError(e) && e.code === 'INVALID_ARGUMENT') throw prefixField(e, ['job']);
+      throw e;
+    }
   }
 }

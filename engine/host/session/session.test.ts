@@ -161,7 +161,9 @@ describe('Session commands', () => {
   it('hands loadWorkload and runPreset to the installed workload handler', async () => {
     const s = new Session({
       workloads: {
-        runPreset: (name, _o, ctx) => ({ jobs: [ctx.executor.submitJob(job(name))] }),
+        runPreset: (name, _o, ctx) => ({
+          workload: `${name} ${ctx.executor.submitJob(job(name))}`,
+        }),
         loadWorkload: () => {
           throw Object.assign(new Error('bad'), {});
         },
@@ -169,7 +171,7 @@ describe('Session commands', () => {
     });
     expect(await s.handleCommand({ type: 'runPreset', preset: 'demo' })).toMatchObject({
       ok: true,
-      result: { jobs: [1] },
+      result: { workload: 'demo 1' },
     });
     expect(s.executor.events.since(0).at(-1)).toMatchObject({
       kind: 'workload',

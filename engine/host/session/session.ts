@@ -24,25 +24,10 @@ import { commandId, errorInfo, parseCommand } from './commands.ts';
 import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
 import { SeriesHistory } from './series-history.ts';
 import { LatencyStats, type OpenSample } from './stats.ts';
-import { runCommand } from './run-command.ts';
+import { CommandRunner } from './run-command.ts';
+import type { WorkloadHandler } from './workload-handler.ts';
 
-export interface WorkloadContext {
-  readonly session: Session;
-  readonly executor: Executor;
-  readonly backend: Backend;
-}
-
-/** Supplied by the workloads module: turns a document or a preset name into submitted jobs. */
-export interface WorkloadHandler {
-  loadWorkload?(doc: unknown, ctx: WorkloadContext): unknown;
-  runPreset?(
-    name: string,
-    options: Record<string, unknown> | undefined,
-    ctx: WorkloadContext,
-  ): unknown;
-  /** Stops the running workload's arrivals (`cancelAll`); submitted jobs are left alone. */
-  stop?(): void;
-}
+export type { WorkloadContext, WorkloadHandler } from './workload-handler.ts';
 
 export interface SessionOptions {
   readonly backend?: Backend;
@@ -97,6 +82,7 @@ export class Session {
   private readonly history: SeriesHistory;
   private readonly listeners: FrameListener[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly commands: CommandRunner;
   /** The current graph run's edges, worked out once per run (null: too many for frames). */
   private edges: { run: object; edges: [number, number, number][] | null } | null = null;
 
@@ -116,6 +102,7 @@ export class Session {
     this.executor = executor;
     this.workloads = options.workloads;
     this.graphs = new SessionGraphs(this.executor, options.seed ?? DEFAULT_SEED);
+    this.commands = new CommandRunner(this);
     const className = (i: number) => executor.spans.className(i);
     const { speed: _speed, ...frameOptions } = options;
     this.frames = new FrameBuilder(this.executor, this.stats, {
@@ -262,9 +249,13 @@ export class Session {
       // `configure` may carry the graph knobs too (checked first: a bad value changes nothing).
       const split = splitGraphConfig(msg);
       const cmd = parseCommand(split.message);
-      const data = await runCommand(this, cmd);
-      if (split.graph !== null) data['graphConfig'] = this.graphs.configure(split.graph);
-      return withId({ ok: true as const, ...data });
+      const data = await this.commands.run(cmd);
+      if (split.graph === null) return withId({ ok: true as const, ...data });
+      return withId({
+        ok: true as const,
+        ...data,
+        graphConfig: this.graphs.configure(split.graph),
+      });
     } catch (e) {
       return withId({ ok: false as const, error: errorInfo(e) });
     }

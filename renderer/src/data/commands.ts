@@ -2,16 +2,16 @@
  * Sends a command and turns a failure into something the UI shows: the field's error for config
  * changes, the notice line otherwise. Returns the result so callers can react.
  */
-import type { CommandResult } from '../../../shared/protocol.ts';
+import type { CommandResultOf } from '../../../shared/protocol.ts';
 import type { AppStore } from '../store/app-store.ts';
 import type { ClientCommand, Transport } from '../transport/transport.ts';
 
-export async function sendCommand(
+export async function sendCommand<C extends ClientCommand>(
   transport: Transport,
   store: AppStore,
-  command: ClientCommand,
+  command: C,
   field?: string,
-): Promise<CommandResult> {
+): Promise<CommandResultOf<C['type']>> {
   const result = await transport.send(command);
   const s = store.getState();
   if (result.ok) {

@@ -5,12 +5,7 @@
  */
 import { POLICY_NAMES, type PolicyName } from '../../../shared/config.ts';
 import { GRAPH_POLICIES, type GraphPolicy } from '../../../shared/graph.ts';
-import {
-  commandSchemas,
-  type CommandOf,
-  type CompareReportRow,
-  type CompareResultWire,
-} from '../../../shared/protocol.ts';
+import { commandSchemas, type CommandOf, type CompareReportRow } from '../../../shared/protocol.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
 
 /** One column's form: text as typed; an empty field leaves the workload's own value. */
@@ -98,13 +93,6 @@ export function buildCompare(
 function numberOrText(s: string): number | string {
   const n = Number(s.trim());
   return Number.isFinite(n) ? n : s;
-}
-
-/** The result of a successful `compare`, if the answer has that shape. */
-export function compareResult(r: Record<string, unknown>): CompareResultWire | null {
-  return Array.isArray(r['reports']) && typeof r['workload'] === 'string'
-    ? (r as unknown as CompareResultWire)
-    : null;
 }
 
 export interface TableRow {

@@ -4,18 +4,18 @@
  * `cancelAll`), so the new preset's figures are not the old one's leftovers. Either way the
  * latency and wait windows start again (`resetStats`).
  */
-import type { CommandResult, GraphFrame } from '../../../shared/protocol.ts';
+import type { CommandError, CommandResultOf, GraphFrame } from '../../../shared/protocol.ts';
 import type { ClientCommand, Transport } from '../transport/transport.ts';
 
 export type SwitchChoice = 'drain' | 'cancel';
 
 export interface SwitchOutcome {
   /** The first command that failed, with its result; null when the preset started. */
-  failed: { command: ClientCommand; result: CommandResult & { ok: false } } | null;
+  failed: { command: ClientCommand; result: CommandError } | null;
   /** Jobs `cancelAll` cancelled (0 when draining). */
   cancelled: number;
   /** The `runPreset` answer. */
-  started: CommandResult | null;
+  started: CommandResultOf<'runPreset'> | null;
 }
 
 /**
@@ -33,7 +33,7 @@ export async function switchPreset(
     const command: ClientCommand = { type: 'cancelAll' };
     const r = await transport.send(command);
     if (!r.ok) return { failed: { command, result: r }, cancelled, started: null };
-    cancelled = typeof r['cancelled'] === 'number' ? r['cancelled'] : 0;
+    cancelled = r.cancelled;
   }
   const command: ClientCommand = { type: 'runPreset', preset };
   const started = await transport.send(command);

@@ -3,13 +3,8 @@
  * `window.__schedlabInject(frame)` / `window.__schedlabInjectSnapshot(snapshot)` from the page,
  * so it measures drawing, not a network. Commands answer with a clear error.
  */
-import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
-import {
-  Listeners,
-  type ClientCommand,
-  type ConnectionStatus,
-  type Transport,
-} from './transport.ts';
+import type { Frame, Snapshot } from '../../../shared/protocol.ts';
+import { disconnected, Listeners, type ConnectionStatus, type Transport } from './transport.ts';
 
 export interface BenchHooks {
   __schedlabInject?: (frame: Frame) => void;
@@ -23,11 +18,7 @@ export function createBenchTransport(target: BenchHooks): Transport {
   target.__schedlabInjectSnapshot = (snapshot) => snapshots.emit(snapshot);
   return {
     host: 'bench',
-    send: (command: ClientCommand): Promise<CommandResult> =>
-      Promise.resolve({
-        ok: false,
-        error: { code: 'ENGINE_CLOSED', message: `bench mode has no engine (${command.type})` },
-      }),
+    send: (command) => Promise.resolve(disconnected(`bench mode has no engine (${command.type})`)),
     onFrame: (cb) => frames.add(cb),
     onSnapshot: (cb) => snapshots.add(cb),
     onStatus: (cb: (s: ConnectionStatus) => void) => {

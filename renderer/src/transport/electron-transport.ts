@@ -12,6 +12,7 @@ import {
   type FrameMessage,
 } from '../../../shared/transport.ts';
 import {
+  answerOf,
   disconnected,
   Listeners,
   type ClientCommand,
@@ -54,9 +55,9 @@ export function createElectronTransport(bridge: Bridge, target: Window = window)
 
   return {
     host: 'electron',
-    async send(command: ClientCommand): Promise<CommandResult> {
+    async send(command) {
       try {
-        return await bridge.command(command);
+        return answerOf(command, await bridge.command(command));
       } catch (e) {
         return disconnected(e instanceof Error ? e.message : String(e));
       }

@@ -3,7 +3,14 @@
  * (WebSocket) and Electron (preload bridge + MessagePort) both implement it, and so does the
  * bench's injection transport.
  */
-import type { Command, CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import type {
+  Command,
+  CommandError,
+  CommandResult,
+  CommandResultOf,
+  Frame,
+  Snapshot,
+} from '../../../shared/protocol.ts';
 import type { Skipped } from '../../../shared/transport.ts';
 
 /**
@@ -12,17 +19,13 @@ import type { Skipped } from '../../../shared/transport.ts';
  */
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'ended';
 
-/**
- * Commands of the live view's contract (`cancelAll` → `{cancelled}`, `resetStats`) that a host
- * may not know yet: such a host answers with a coded error, which the UI shows as it is.
- */
-export type LiveCommand = { type: 'cancelAll' } | { type: 'resetStats' };
-/** What the renderer sends: the protocol's commands plus `LiveCommand`. */
-export type ClientCommand = Command | LiveCommand;
+/** What the renderer sends: the protocol's commands. */
+export type ClientCommand = Command;
 
 export interface Transport {
   readonly host: 'electron' | 'browser' | 'bench';
-  send(command: ClientCommand): Promise<CommandResult>;
+  /** Answers with the command's own result shape (`CommandResults` of shared/protocol.ts). */
+  send<C extends ClientCommand>(command: C): Promise<CommandResultOf<C['type']>>;
   onFrame(cb: (frame: Frame, skipped?: Skipped) => void): () => void;
   onSnapshot(cb: (snapshot: Snapshot) => void): () => void;
   onStatus(cb: (status: ConnectionStatus) => void): () => void;
@@ -30,8 +33,19 @@ export interface Transport {
 }
 
 /** What a command resolves to when it cannot reach the host at all. */
-export function disconnected(message = 'not connected to the engine'): CommandResult {
+export function disconnected(message = 'not connected to the engine'): CommandError {
   return { ok: false, error: { code: 'ENGINE_CLOSED', message } };
+}
+
+/**
+ * A host's answer to `command` as the protocol types it: the one place a reply that came over a
+ * wire is taken to be of its command's shape (the host answers by the same `CommandResults`).
+ */
+export function answerOf<C extends ClientCommand>(
+  _command: C,
+  result: CommandResult,
+): CommandResultOf<C['type']> {
+  return result as CommandResultOf<C['type']>;
 }
 
 /** Listener bookkeeping shared by every transport. */

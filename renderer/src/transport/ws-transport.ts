@@ -7,9 +7,9 @@ import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
 import { hostMessageSchema, WS_PATH, type Skipped } from '../../../shared/transport.ts';
 import {
+  answerOf,
   disconnected,
   Listeners,
-  type ClientCommand,
   type ConnectionStatus,
   type Transport,
 } from './transport.ts';
@@ -148,7 +148,7 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
 
   return {
     host: 'browser',
-    send(command: ClientCommand): Promise<CommandResult> {
+    send(command) {
       if (socket === null || status !== 'open') return Promise.resolve(disconnected());
       const id = nextId++;
       const ws = socket;
@@ -160,7 +160,7 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
         );
         pending.set(id, (r) => {
           clearTimeout(timeout);
-          resolve(r);
+          resolve(answerOf(command, r));
         });
         ws.send(JSON.stringify({ id, command }));
       });

@@ -10,7 +10,6 @@ import { GRAPH_PRESETS } from '../store/app-store.ts';
 import {
   DEFAULT_FORMS,
   buildCompare,
-  compareResult,
   fitForms,
   isGraphWorkload,
   nextPolicy,
@@ -116,9 +115,7 @@ export function CompareView() {
     const r = await transport.send(built.command);
     setRunning(false);
     if (!r.ok) return setError(r.error.message);
-    const res = compareResult(r);
-    if (res === null) setError('the engine answered without reports');
-    else setResult(res);
+    setResult(r);
   };
 
   return (

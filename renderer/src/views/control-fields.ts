@@ -1,8 +1,10 @@
 /**
- * The knobs of the Controls view, grouped as an operator thinks of them, each with its range
- * (the engine's schema in shared/config.ts has the final word; these ranges only shape inputs).
+ * The knobs of the Controls view, grouped as an operator thinks of them, each with its range as
+ * the engine's schema (shared/config.ts) states it, so an input offers exactly what the engine
+ * takes.
  */
-import { FAIRNESS_MODES, POLICY_NAMES } from '../../../shared/config.ts';
+import type { z } from 'zod';
+import { engineConfigShape, FAIRNESS_MODES, POLICY_NAMES } from '../../../shared/config.ts';
 import { GRAPH_ERROR_MODES, GRAPH_EXECUTORS, GRAPH_POLICIES } from '../../../shared/graph.ts';
 
 export type Kind = 'number' | 'select' | 'bool' | 'thresholds';
@@ -23,6 +25,26 @@ export interface FieldDef {
   slider?: boolean;
 }
 
+type NumberKnob = {
+  [K in keyof typeof engineConfigShape]: (typeof engineConfigShape)[K] extends z.ZodNumber
+    ? K
+    : never;
+}[keyof typeof engineConfigShape];
+
+/**
+ * A numeric knob's input range and step from its schema; a minimum the schema excludes (m > 1)
+ * starts the input one step above it.
+ */
+export function knobRange(
+  key: NumberKnob,
+  step: number,
+): { min: number; max: number; step: number } {
+  const schema = engineConfigShape[key];
+  const low = schema.minValue ?? 0;
+  const min = schema.safeParse(low).success ? low : low + step;
+  return { min, max: schema.maxValue ?? Number.MAX_SAFE_INTEGER, step };
+}
+
 export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
   {
     title: 'Policy and workers',
@@ -39,18 +61,14 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         key: 'workers',
         label: 'Workers',
         kind: 'number',
-        min: 1,
-        max: 256,
-        step: 1,
+        ...knobRange('workers', 1),
         help: 'worker threads (or simulated slots), resized live',
       },
       {
         key: 'quantumMs',
         label: 'Quantum',
         kind: 'number',
-        min: 0.01,
-        max: 600_000,
-        step: 1,
+        ...knobRange('quantumMs', 1),
         unit: 'ms',
         help: 'time slice per dispatch',
       },
@@ -64,9 +82,7 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         key: 'levelTimeMultiplier',
         label: 'Level time multiplier m',
         kind: 'number',
-        min: 1.1,
-        max: 16,
-        step: 0.1,
+        ...knobRange('levelTimeMultiplier', 0.1),
         slider: true,
         help: '> 1; larger favours level 0 (short work)',
       },
@@ -81,9 +97,7 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         key: 'levelContributionCapMs',
         label: 'Contribution cap',
         kind: 'number',
-        min: 0,
-        max: 86_400_000,
-        step: 1,
+        ...knobRange('levelContributionCapMs', 1),
         unit: 'ms',
         help: 'most time one quantum charges to a level',
       },
@@ -110,9 +124,7 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         key: 'agingAfterMs',
         label: 'Aging after',
         kind: 'number',
-        min: 0,
-        max: 86_400_000,
-        step: 100,
+        ...knobRange('agingAfterMs', 100),
         unit: 'ms',
         help: 'wait before the first boost',
       },
@@ -120,9 +132,7 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         key: 'agingStepMs',
         label: 'Aging step',
         kind: 'number',
-        min: 0.001,
-        max: 86_400_000,
-        step: 100,
+        ...knobRange('agingStepMs', 100),
         unit: 'ms',
         help: 'wait per one-level boost',
       },
@@ -130,9 +140,7 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         key: 'agingCap',
         label: 'Aging cap',
         kind: 'number',
-        min: 0,
-        max: 100,
-        step: 1,
+        ...knobRange('agingCap', 1),
         help: 'largest boost',
       },
     ],

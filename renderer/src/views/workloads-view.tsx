@@ -1,17 +1,15 @@
 /** Workloads: run a preset, load a workload file, submit one job, and the job table. */
 import { useState } from 'react';
-import { jobSpecSchema, KERNEL_NAMES, type Command } from '../../../shared/protocol.ts';
+import { jobSpecSchema, KERNEL_NAMES, type WorkloadStarted } from '../../../shared/protocol.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
 import { useApp, useAppState } from '../context.ts';
 import { switchPreset, type SwitchChoice } from '../data/preset-switch.ts';
 import { JobTable } from '../components/job-table.tsx';
 
 /** What the host said of a started preset: fitted to this machine's cores, or as written. */
-function presetNotice(preset: string, result: unknown): string {
-  const fitted = (result as { fitted?: unknown } | null)?.fitted;
-  return typeof fitted === 'string'
-    ? `running preset ${preset}: ${fitted}`
-    : `running preset ${preset}`;
+function presetNotice(preset: string, result: WorkloadStarted | null | undefined): string {
+  const fitted = result?.fitted;
+  return fitted !== undefined ? `running preset ${preset}: ${fitted}` : `running preset ${preset}`;
 }
 
 function Presets() {
@@ -34,7 +32,7 @@ function Presets() {
       });
     } else {
       const cancelled = choice === 'cancel' ? `cancelled ${out.cancelled} jobs · ` : '';
-      const result = out.started?.ok === true ? out.started['result'] : undefined;
+      const result = out.started?.ok === true ? out.started.result : undefined;
       s.setNotice({ kind: 'info', text: cancelled + presetNotice(preset, result) });
     }
     setRunning(null);
@@ -183,14 +181,10 @@ function SubmitJob() {
       setResult({ ok: false, text: 'splits must be an integer from 1 to 10000' });
       return;
     }
-    const command: Command = { type: 'submitJob', job: parsed.data };
-    const r = await transport.send(command);
-    const jobId = r.ok ? (r as Record<string, unknown>).jobId : undefined;
-    setLastJob(typeof jobId === 'number' ? jobId : null);
+    const r = await transport.send({ type: 'submitJob', job: parsed.data });
+    setLastJob(r.ok ? r.jobId : null);
     setResult(
-      r.ok
-        ? { ok: true, text: `submitted job ${String(jobId ?? '')}`.trim() }
-        : { ok: false, text: r.error.message },
+      r.ok ? { ok: true, text: `submitted job ${r.jobId}` } : { ok: false, text: r.error.message },
     );
   };
 
