@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
   engineConfigPatchSchema,
+  outputBufferSchema,
   POLICY_NAMES,
   policyNameSchema,
   type EngineConfig,
@@ -54,6 +55,8 @@ export const taskSpecSchema = z
     open: z.boolean().optional(),
     /** Its own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
     maxDriversPerTask: z.number().int().min(1).max(100_000).optional(),
+    /** Its output buffer, for the split concurrency controller (utilisation 0 without one). */
+    outputBuffer: outputBufferSchema.optional(),
   })
   .strict();
 
@@ -371,6 +374,22 @@ export interface RunawaySplit {
   overrunMs: number;
 }
 
+/**
+ * A live task under Trino's split concurrency controller (`initialSplitConcurrency` set): how
+ * many leaf splits it runs (admitted, not ended) and may run (`target`), and its output buffer's
+ * utilisation, which moves the target (docs/metrics.md).
+ */
+export interface TaskConcurrencyRow {
+  taskId: number;
+  jobId: number;
+  class: string;
+  runningLeaves: number;
+  waitingLeaves: number;
+  target: number;
+  /** 0..1, 3 decimals; 0 for a task without an output buffer. */
+  utilization: number;
+}
+
 export interface Percentiles {
   count: number;
   p50: number;
@@ -559,6 +578,11 @@ export interface Frame {
   alarms?: Alarm[];
   /** Longest current wait (ms) of a split in the ready queue. */
   oldestWaitMs?: number;
+  /**
+   * Trino's split concurrency controller, while it is on: the first 64 live tasks by id.
+   * Optional: added with the controller.
+   */
+  taskConcurrency?: TaskConcurrencyRow[];
   /** Runaway splits now, at most one per worker. Optional: added with the hard limit. */
   runawaySplits?: RunawaySplit[];
   /**

@@ -17,6 +17,7 @@ import {
   MAX_TRINO_OUTSTANDING,
   MAX_WORKLOAD_SPLITS,
 } from './limits.ts';
+import { outputBufferSchema } from './config.ts';
 import { checkGraphField } from './graph.ts';
 import { schemaError } from './schema-error.ts';
 
@@ -169,6 +170,8 @@ const jobClassSchema = z.strictObject({
   retries: z.number().int().min(0).default(0),
   /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
   maxDriversPerTask: count(100_000).optional(),
+  /** Each task's output buffer (Trino's split concurrency controller reads its utilisation). */
+  outputBuffer: outputBufferSchema.optional(),
 });
 export type JobClass = z.output<typeof jobClassSchema>;
 

@@ -4,6 +4,7 @@
  * `JobSpec` (engine/runtime/executor/job-spec.ts) without core depending on the runtime.
  */
 import type { JobClass, TrinoSpec, WorkSpec } from '../../../shared/workload.ts';
+import type { OutputBufferSpec } from '../concurrency/output-buffer.ts';
 import { sampleNanos } from './distributions.ts';
 import type { Rng } from '../../../shared/lib/rng.ts';
 import { generateSplit, simpleSplit, type SplitCost } from './trino-generators.ts';
@@ -29,7 +30,11 @@ export interface DraftJob {
   readonly class: string;
   readonly basePriority: number;
   readonly retries: number;
-  readonly tasks: { readonly splits: DraftSplit[]; readonly maxDriversPerTask?: number }[];
+  readonly tasks: {
+    readonly splits: DraftSplit[];
+    readonly maxDriversPerTask?: number;
+    readonly outputBuffer?: OutputBufferSpec;
+  }[];
 }
 
 /** Multiplies every time of a split's cost by `scale` (threads `timeScale`); never below 1 ns. */
@@ -71,9 +76,11 @@ export function drawJob(rng: Rng, c: JobClass, scale = 1): DraftJob {
       splits.push({ kind: 'leaf', work: drawWork(rng, c.work, scale) });
     for (let i = 0; i < c.splits.intermediate; i++)
       splits.push({ kind: 'intermediate', work: drawWork(rng, c.work, scale) });
-    return c.maxDriversPerTask === undefined
-      ? { splits }
-      : { splits, maxDriversPerTask: c.maxDriversPerTask };
+    return {
+      splits,
+      ...(c.maxDriversPerTask === undefined ? {} : { maxDriversPerTask: c.maxDriversPerTask }),
+      ...(c.outputBuffer === undefined ? {} : { outputBuffer: c.outputBuffer }),
+    };
   });
   return { class: c.name, basePriority: c.basePriority, retries: c.retries, tasks };
 }

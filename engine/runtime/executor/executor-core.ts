@@ -11,6 +11,7 @@ import type { QuantumEnd } from '../backend.ts';
 import { ExecutorBookkeeping } from './executor-bookkeeping.ts';
 import { SplitState } from './lifecycle.ts';
 import type { ExecSplit } from './records.ts';
+import { quantumOfTask } from './task-concurrency.ts';
 
 export abstract class ExecutorCore extends ExecutorBookkeeping {
   // ─── dispatch ────────────────────────────────────────────────────────────────────────────
@@ -97,6 +98,7 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     split.addScheduledNanos(ran);
     split.doneNanos += end.workNanos;
     this.queue.charge(split, ran, now);
+    quantumOfTask(split.task, split.leaf, ran, ran, now);
     this.spans.record(
       end.workerId,
       end.startNanos,

@@ -12,7 +12,13 @@ import {
   type PolicyName,
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Counters, LevelRow, RunawaySplit, WorkerRow } from '../../../shared/protocol.ts';
+import type {
+  Counters,
+  LevelRow,
+  RunawaySplit,
+  TaskConcurrencyRow,
+  WorkerRow,
+} from '../../../shared/protocol.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
@@ -23,6 +29,7 @@ import { SplitState } from './lifecycle.ts';
 import { ExecutorReconfig } from './live-reconfig.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
 import { mergeConfig } from './settings.ts';
+import { concurrencyRows, type TargetSummary } from './task-concurrency.ts';
 import type { TenantRow } from './tenants.ts';
 
 export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, TenantRow, WaitVisitor };
@@ -101,6 +108,22 @@ export class Executor extends ExecutorReconfig {
     const s = this.settings;
     const now = this.now();
     return runawaySplits(this.backend, this.runningOn, now, s.dispatchQuantumNanos, s.runawayNanos);
+  }
+
+  /**
+   * Live tasks under Trino's split concurrency controller (`initialSplitConcurrency` set): the
+   * first `limit` by id, with their running leaf splits, target and buffer utilisation.
+   */
+  taskConcurrency(limit?: number): TaskConcurrencyRow[] {
+    return concurrencyRows(this.tasks.values(), this.now(), limit);
+  }
+
+  /**
+   * Per class, the controller's target of each task when it ended, or now for a live one (empty
+   * while the controller is off).
+   */
+  taskTargets(): Map<string, TargetSummary> {
+    return this.endedTargets.summary((i) => this.spans.className(i), this.tasks.values());
   }
 
   /** The policy's rows; `chargedNanos` counts from the executor's start (executor-rows.ts). */

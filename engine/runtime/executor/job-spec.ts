@@ -3,6 +3,7 @@
  * with errors naming the field (`tasks[0].splits[2].work.totalNanos`), then trusted inside.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
+import type { OutputBufferSpec } from '../../core/concurrency/output-buffer.ts';
 import type { SplitWork } from '../backend.ts';
 
 export interface SplitSpec {
@@ -19,6 +20,11 @@ export interface TaskSpec {
    * engine's `maxDriversPerTask`; below `guaranteedPerTask` it also lowers the task's guarantee.
    */
   readonly maxDriversPerTask?: number;
+  /**
+   * Its output buffer, whose utilisation steers the split concurrency controller
+   * (`initialSplitConcurrency`); without one the task's utilisation is 0.
+   */
+  readonly outputBuffer?: OutputBufferSpec;
 }
 
 export interface JobSpec {
@@ -85,6 +91,7 @@ export function checkJobSpec(spec: JobSpec, engineMaxDriversPerTask: number): vo
   spec.tasks.forEach((t, i) => {
     checkSplits(t?.splits, `tasks[${i}].splits`);
     checkTaskMaxDrivers(t.maxDriversPerTask, engineMaxDriversPerTask, `tasks[${i}]`);
+    if (t.outputBuffer !== undefined) checkOutputBuffer(t.outputBuffer, `tasks[${i}].outputBuffer`);
   });
 }
 
@@ -97,5 +104,17 @@ function checkTaskMaxDrivers(max: unknown, engineMax: number, task: string): voi
   }
   if (max > engineMax) {
     throw bad(field, `${max} must be <= the engine's maxDriversPerTask ${engineMax}`);
+  }
+}
+
+function checkOutputBuffer(b: OutputBufferSpec, field: string): void {
+  if (b === null || typeof b !== 'object') throw bad(field, 'must be an object');
+  if (!(Number.isFinite(b.capacity) && b.capacity > 0)) {
+    throw bad(`${field}.capacity`, `must be a finite number > 0 (got ${String(b.capacity)})`);
+  }
+  for (const k of ['producedPerSec', 'consumedPerSec'] as const) {
+    if (!(Number.isFinite(b[k]) && b[k] >= 0)) {
+      throw bad(`${field}.${k}`, `must be a finite number >= 0 (got ${String(b[k])})`);
+    }
   }
 }
