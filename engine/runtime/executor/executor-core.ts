@@ -95,10 +95,14 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       this.c.cpuQuanta++;
     }
     if (typeof split.work.kernel !== 'string') this.rememberModuleSplit(split.id, split.job.id);
-    split.addScheduledNanos(ran);
+    // What the queue charges: the quantum's wall time (Trino's scheduled time), or under
+    // `chargeTime: 'cpu'` its thread's CPU time where the backend measured it.
+    const charged =
+      this.cfg.chargeTime === 'cpu' && end.cpuNanos !== undefined ? end.cpuNanos : ran;
+    split.addScheduledNanos(charged);
     split.doneNanos += end.workNanos;
-    this.queue.charge(split, ran, now);
-    quantumOfTask(split.task, split.leaf, ran, ran, now);
+    this.queue.charge(split, charged, now);
+    quantumOfTask(split.task, split.leaf, ran, charged, now);
     this.spans.record(
       end.workerId,
       end.startNanos,
