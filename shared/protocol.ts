@@ -172,6 +172,16 @@ export const commandSchemas = {
     jobId: z.number().int().min(0),
     priority: z.number().int().min(0).max(100),
   }),
+  /**
+   * Interrupts a running split now (Trino's interrupt of a runaway split): it fails with
+   * `INTERRUPTED` (or retries); answers `{ splitId, jobId, workerId }`. A split that is not
+   * running is `UNKNOWN_ID` naming `splitId`.
+   */
+  interruptSplit: z.object({
+    ...base,
+    type: z.literal('interruptSplit'),
+    splitId: z.number().int().min(0),
+  }),
   pause: z.object({ ...base, type: z.literal('pause') }),
   resume: z.object({ ...base, type: z.literal('resume') }),
   /** Runs a workload document (schema owned by the workloads module; validated there). */
@@ -234,6 +244,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.submitJob,
   commandSchemas.cancelJob,
   commandSchemas.reprioritize,
+  commandSchemas.interruptSplit,
   commandSchemas.pause,
   commandSchemas.resume,
   commandSchemas.loadWorkload,

@@ -42,6 +42,8 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
     case 'reprioritize':
       ex.reprioritize(cmd.jobId, cmd.priority);
       return { jobId: cmd.jobId, priority: cmd.priority };
+    case 'interruptSplit':
+      return { splitId: cmd.splitId, ...ex.interruptSplit(cmd.splitId) };
     case 'pause':
       ex.pause();
       return { paused: true };

@@ -141,6 +141,15 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
   }
 
   protected afterQuantum(split: ExecSplit, end: QuantumEnd, now: number): void {
+    if (split.interrupted) {
+      split.interrupted = false;
+      // The interrupt stopped it (or the backend's cancel did, for a backend without one); a
+      // quantum that ended by itself before the interrupt landed keeps its own outcome.
+      if (end.outcome === 'failed' || end.outcome === 'cancelled') {
+        this.failOrRetry(split, 'interrupted on request', 'INTERRUPTED', now);
+        return;
+      }
+    }
     switch (end.outcome) {
       case 'yielded':
         this.requeue(split, now, 'requeue');

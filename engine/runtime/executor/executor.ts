@@ -267,6 +267,25 @@ export class Executor extends ExecutorReconfig {
     return jobs.length;
   }
 
+  /**
+   * Interrupts a running split now (Trino's interrupt of a runaway split, on request): on threads
+   * its worker is terminated and replaced through the hard limit's path; elsewhere its quantum is
+   * cancelled. Either way the split fails with `INTERRUPTED`, or retries if its job allows, and
+   * is charged what it ran. A split that is not running is `UNKNOWN_ID` naming `splitId`.
+   */
+  interruptSplit(splitId: number): { jobId: number; workerId: number } {
+    const split = this.splits.get(splitId);
+    if (split === undefined || split.state !== SplitState.running || split.interrupted) {
+      throw new SchedLabError('UNKNOWN_ID', `splitId: no running split ${splitId}`, 'splitId');
+    }
+    split.interrupted = true;
+    const worker = split.worker;
+    this.record('interrupt', `split ${splitId} (job ${split.job.id}) on worker ${worker}`);
+    const why = `interrupted: split ${splitId} on request`;
+    if (this.backend.interrupt?.(worker, why) !== true) this.backend.cancel(splitId);
+    return { jobId: split.job.id, workerId: worker };
+  }
+
   reprioritize(jobId: number, priority: number): void {
     checkPriority(priority, 'priority');
     const job = this.book.live(jobId);

@@ -164,6 +164,8 @@ export class ExecSplit implements ReadySplit {
   level = 0;
   /** Cancelled while running under `finish-quantum`: the backend is told when its quantum ends. */
   cancelAfterQuantum = false;
+  /** Interrupted on request while running (`interruptSplit`): its quantum ends `INTERRUPTED`. */
+  interrupted = false;
   /** Pending wake-up or retry timer. */
   cancelTimer: (() => void) | null = null;
   /**
