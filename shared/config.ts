@@ -10,12 +10,29 @@ export const POLICY_NAMES = ['mlfq', 'priority', 'fifo', 'fair'] as const;
 export const FAIRNESS_MODES = ['split', 'task', 'query'] as const;
 /** What a split running when its job is cancelled does (docs/trino-experiments.md). */
 export const CANCEL_RUNNING_MODES = ['cooperative', 'finish-quantum'] as const;
+/** Which time of a quantum the queue charges (docs/trino-experiments.md). */
+export const CHARGE_TIME_MODES = ['wall', 'cpu'] as const;
 export const LEVEL_COUNT = 5;
 
 export const policyNameSchema = z.enum(POLICY_NAMES);
 export const fairnessSchema = z.enum(FAIRNESS_MODES);
 
 const ms = (max: number) => z.number().finite().min(0).max(max);
+
+/**
+ * A task's output buffer as the split concurrency controller reads it (its utilisation): leaf
+ * splits fill it while they run, a consumer drains it (engine/core/concurrency/output-buffer.ts).
+ */
+export const outputBufferSchema = z
+  .object({
+    /** Pages it holds. */
+    capacity: z.number().finite().gt(0).max(1e12),
+    /** Pages a leaf split of the task adds per second it runs. */
+    producedPerSec: z.number().finite().min(0).max(1e12),
+    /** Pages the consumer takes per second. */
+    consumedPerSec: z.number().finite().min(0).max(1e12),
+  })
+  .strict();
 
 /** Five thresholds in ms: the first is 0, each strictly larger than the one before. */
 export const levelThresholdsSchema = z
@@ -84,6 +101,20 @@ export const engineConfigShape = {
    * `finish-quantum` lets it run out its quantum and charges all of it, as Trino's `removeTask`.
    */
   cancelRunning: z.enum(CANCEL_RUNNING_MODES),
+  /**
+   * Trino's split concurrency controller: each task starts allowed this many running leaf splits,
+   * a target that moves with its output buffer's utilisation (docs/trino-experiments.md). null
+   * (default): off, a task's leaf splits are limited only by `maxDriversPerTask`.
+   */
+  initialSplitConcurrency: z.number().int().min(1).max(100_000).nullable(),
+  /** The controller's adjustment interval, in the task's quantum time (Trino's default 100 ms). */
+  splitConcurrencyAdjustMs: ms(3_600_000),
+  /**
+   * What a quantum charges to the queue (level time, priority, fair shares): `wall` (default) its
+   * scheduled wall time, as Trino does; `cpu` the CPU time its worker thread used, where the
+   * backend measures it (threads on Linux), else its wall time.
+   */
+  chargeTime: z.enum(CHARGE_TIME_MODES),
 };
 
 export const engineConfigSchema = z
@@ -132,6 +163,9 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   hardKillAfterMs: 0,
   runawayAfterMs: 1000,
   cancelRunning: 'cooperative',
+  initialSplitConcurrency: null,
+  splitConcurrencyAdjustMs: 100,
+  chargeTime: 'wall',
 });
 
 /** Parses a possibly partial config document, filling in the defaults. */

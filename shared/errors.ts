@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   KERNEL_FAILED: 'a kernel or user module threw',
   QUANTUM_OVERRUN_KILLED:
     'a quantum overran past hardKillAfterMs (or did not stop after its cancel): its worker was terminated',
+  INTERRUPTED:
+    'a running split was interrupted on request (interruptSplit): its quantum was stopped (threads: its worker terminated and replaced)',
   CANCELLED: 'the job was cancelled',
   TIMEOUT: 'the job did not end within its timeoutMs and was cancelled',
   READ_ONLY: 'an attached console is read-only unless the service allows control',

@@ -6,6 +6,7 @@
  * field's limit is said once, here.
  */
 import { z } from 'zod';
+import { outputBufferSchema } from './config.ts';
 import { PRIORITY_MAX, PRIORITY_MIN } from './lib/priority-bands.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
@@ -66,6 +67,8 @@ export const taskSpecSchema = z
      * engine's `maxDriversPerTask`; below `guaranteedPerTask` it also lowers the task's guarantee.
      */
     maxDriversPerTask: maxDriversSchema.optional(),
+    /** Its output buffer, for the split concurrency controller (utilisation 0 without one). */
+    outputBuffer: outputBufferSchema.optional(),
   })
   .strict();
 

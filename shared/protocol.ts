@@ -138,6 +138,16 @@ export const commandSchemas = {
     jobId: z.number().int().min(0),
     priority: prioritySchema,
   }),
+  /**
+   * Interrupts a running split now (Trino's interrupt of a runaway split): it fails with
+   * `INTERRUPTED` (or retries); answers `{ splitId, jobId, workerId }`. A split that is not
+   * running is `UNKNOWN_ID` naming `splitId`.
+   */
+  interruptSplit: z.object({
+    ...base,
+    type: z.literal('interruptSplit'),
+    splitId: z.number().int().min(0),
+  }),
   pause: z.object({ ...base, type: z.literal('pause') }),
   resume: z.object({ ...base, type: z.literal('resume') }),
   /** Runs a workload document (schema owned by the workloads module; validated there). */
@@ -200,6 +210,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.submitJob,
   commandSchemas.cancelJob,
   commandSchemas.reprioritize,
+  commandSchemas.interruptSplit,
   commandSchemas.pause,
   commandSchemas.resume,
   commandSchemas.loadWorkload,
@@ -252,6 +263,7 @@ export interface CommandResults {
   submitJob: { jobId: number; taskIds: number[] };
   cancelJob: { jobId: number };
   reprioritize: { jobId: number; priority: number };
+  interruptSplit: { splitId: number; jobId: number; workerId: number };
   pause: { paused: true };
   resume: { paused: false };
   /** `null` from a host whose loader reports nothing. */
@@ -386,6 +398,22 @@ export interface RunawaySplit {
   jobId: number;
   /** How far past its quantum it has run so far (ms). */
   overrunMs: number;
+}
+
+/**
+ * A live task under Trino's split concurrency controller (`initialSplitConcurrency` set): how
+ * many leaf splits it runs (admitted, not ended) and may run (`target`), and its output buffer's
+ * utilisation, which moves the target (docs/metrics.md).
+ */
+export interface TaskConcurrencyRow {
+  taskId: number;
+  jobId: number;
+  class: string;
+  runningLeaves: number;
+  waitingLeaves: number;
+  target: number;
+  /** 0..1, 3 decimals; 0 for a task without an output buffer. */
+  utilization: number;
 }
 
 export interface Percentiles {
@@ -576,6 +604,11 @@ export interface Frame {
   alarms?: Alarm[];
   /** Longest current wait (ms) of a split in the ready queue. */
   oldestWaitMs?: number;
+  /**
+   * Trino's split concurrency controller, while it is on: the first 64 live tasks by id.
+   * Optional: added with the controller.
+   */
+  taskConcurrency?: TaskConcurrencyRow[];
   /** Runaway splits now, at most one per worker. Optional: added with the hard limit. */
   runawaySplits?: RunawaySplit[];
   /**

@@ -17,6 +17,7 @@ import {
   MAX_TRINO_OUTSTANDING,
   MAX_WORKLOAD_SPLITS,
 } from './limits.ts';
+import { outputBufferSchema } from './config.ts';
 import { checkGraphField } from './graph.ts';
 import {
   classNameSchema,
@@ -171,6 +172,8 @@ const jobClassSchema = z.strictObject({
   retries: retriesSchema.default(0),
   /** Each task's own limit on running leaf splits, at most the engine's (Trino's `addTask`). */
   maxDriversPerTask: maxDriversSchema.optional(),
+  /** Each task's output buffer (Trino's split concurrency controller reads its utilisation). */
+  outputBuffer: outputBufferSchema.optional(),
 });
 export type JobClass = z.output<typeof jobClassSchema>;
 

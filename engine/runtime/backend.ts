@@ -59,7 +59,7 @@ export interface QuantumEnd {
    * split, `QUANTUM_OVERRUN_KILLED` when the backend killed it (`setHardKill`); absent means
    * `KERNEL_FAILED` (the kernel or user module threw, or an injected fault).
    */
-  readonly errorCode?: 'WORKER_LOST' | 'KERNEL_FAILED' | 'QUANTUM_OVERRUN_KILLED';
+  readonly errorCode?: 'WORKER_LOST' | 'KERNEL_FAILED' | 'QUANTUM_OVERRUN_KILLED' | 'INTERRUPTED';
   /** A user module's result when it finished. */
   readonly result?: unknown;
 }
@@ -143,6 +143,13 @@ export interface Backend {
    * whose quanta cannot hang (sim) has none.
    */
   setHardKill?(afterNanos: number): void;
+  /**
+   * Stops the quantum running on `workerId` now, on request (the executor's `interruptSplit`),
+   * through the hard limit's path: its worker is terminated and replaced and the quantum ends
+   * `failed` with `INTERRUPTED`. False when the worker runs nothing. Optional: without it the
+   * executor cancels the quantum (it stops at its next unit of work) and fails it itself.
+   */
+  interrupt?(workerId: number, why: string): boolean;
   /** The machine a worker id runs on, where there are several (cluster: the node's name). */
   workerNode?(workerId: number): string | undefined;
   /**

@@ -52,9 +52,11 @@ export function drawJob(rng: Rng, c: JobClass, scale = 1): JobSpec {
       splits.push({ kind: 'leaf', work: drawWork(rng, c.work, scale) });
     for (let i = 0; i < c.splits.intermediate; i++)
       splits.push({ kind: 'intermediate', work: drawWork(rng, c.work, scale) });
-    return c.maxDriversPerTask === undefined
-      ? { splits }
-      : { splits, maxDriversPerTask: c.maxDriversPerTask };
+    return {
+      splits,
+      ...(c.maxDriversPerTask === undefined ? {} : { maxDriversPerTask: c.maxDriversPerTask }),
+      ...(c.outputBuffer === undefined ? {} : { outputBuffer: c.outputBuffer }),
+    };
   });
   return { class: c.name, basePriority: c.basePriority, retries: c.retries, tasks };
 }

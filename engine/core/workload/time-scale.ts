@@ -18,6 +18,7 @@ export const TIMED_SETTINGS = [
   'retryBackoffMaxMs',
   'hardKillAfterMs',
   'runawayAfterMs',
+  'splitConcurrencyAdjustMs',
 ] as const satisfies readonly (keyof EngineConfig)[];
 
 /** Rounded to whole ns: 0.1 × 60 000 must read 6000, not 6000.000000000001. */

@@ -32,6 +32,11 @@ export interface ClassReport {
    */
   maxRequeueWaitMs: number;
   basePriority: number | null;
+  /**
+   * Trino's split concurrency controller (`initialSplitConcurrency` set): over the class's tasks,
+   * each one's target when it ended (or at the end of the run, if live). Absent while it is off.
+   */
+  targetConcurrency?: { tasks: number; min: number; mean: number; max: number };
 }
 
 export class ClassStats {

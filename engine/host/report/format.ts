@@ -7,6 +7,7 @@
  */
 import { BUCKET_LABELS } from './buckets.ts';
 import type { ClassReport } from './class-stats.ts';
+import { formatExecutorSections } from './format-executor.ts';
 import type { RunReport } from './report.ts';
 import { fmtMs, pct, table } from './table.ts';
 import type { TrinoSummaryJson } from './trino-stats.ts';
@@ -105,6 +106,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
       ]),
     ),
   );
+  out.push(...formatExecutorSections(r));
   if (r.trino) out.push('', formatTrino(r.trino));
   return out.join('\n');
 }

@@ -286,6 +286,10 @@ export async function runWorkload(
       splitsRejected: c.rejectedSplits,
     },
   };
+  for (const [name, targets] of executor.taskTargets()) {
+    const cls = report.classes[name];
+    if (cls !== undefined) cls.targetConcurrency = targets;
+  }
   if (trinoStats !== null && workload.trino) {
     report.trino = trinoStats.toJson(
       trino?.runningTasks().length ?? 0,

@@ -154,6 +154,9 @@ export class FrameBuilder {
       queued: this.stats.queued.read(now, this.queuedInProgress?.() ?? []),
       oldestWaitMs,
       runawaySplits: runaway,
+      ...(ex.config.initialSplitConcurrency === null
+        ? {}
+        : { taskConcurrency: ex.taskConcurrency() }),
       ...(this.speed === null ? {} : { speed: this.speed() }),
     };
   }

@@ -69,6 +69,7 @@ export class CommandRunner {
         ex.reprioritize(cmd.jobId, cmd.priority);
         return { jobId: cmd.jobId, priority: cmd.priority };
       },
+      interruptSplit: (cmd) => ({ splitId: cmd.splitId, ...ex.interruptSplit(cmd.splitId) }),
       pause: () => {
         ex.pause();
         return { paused: true };

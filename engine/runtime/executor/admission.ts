@@ -3,8 +3,10 @@
  * `scheduleTaskIfNecessary` / `addNewEntrants` / `pollNextSplitWorker`): leaf splits wait in
  * their task's FIFO; each task is topped up to `guaranteedPerTask` running drivers, then tasks
  * take turns while fewer than `minDrivers` leaf splits run; no task ever runs more than
- * `maxDriversPerTask`, the engine's or the task's own lower one (its guarantee drops to it too). Intermediate splits bypass admission and, as in Trino, do not count
- * towards `minDrivers`.
+ * `maxDriversPerTask`, the engine's or the task's own lower one (its guarantee drops to it too),
+ * nor more than its split concurrency controller's target when that is on
+ * (`initialSplitConcurrency`; engine/core/concurrency/). Intermediate splits bypass admission
+ * and, as in Trino, do not count towards `minDrivers`.
  *
  * The turns follow Trino's task list: a task joins it when it is registered (`addTask`: here,
  * when the executor creates the task), the walk goes in list order, and only the task that gave
@@ -135,9 +137,12 @@ export class Admission {
   }
 }
 
-/** A task's own limit, never above the engine's (the engine's may have been lowered live). */
+/**
+ * A task's own limit, never above the engine's (the engine's may have been lowered live), nor
+ * above its split concurrency controller's target (Trino's `pollNextSplit` refuses a split then).
+ */
 function maxOf(task: ExecTask, limits: AdmissionLimits): number {
-  return Math.min(task.maxDrivers, limits.maxDriversPerTask);
+  return Math.min(task.maxDrivers, limits.maxDriversPerTask, task.targetConcurrency);
 }
 
 /** As Trino's `scheduleTaskIfNecessary`: the guarantee, lowered to the task's own limit. */

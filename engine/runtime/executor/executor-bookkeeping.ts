@@ -11,6 +11,7 @@ import type { TaskEnd } from './job-book.ts';
 import { checkJobSpec, checkSplits, type JobSpec, type SplitSpec } from './job-spec.ts';
 import { SplitState, isTerminalSplit } from './lifecycle.ts';
 import { ExecJob, ExecSplit, ExecTask } from './records.ts';
+import { initTaskConcurrency, splitOfTaskFinished } from './task-concurrency.ts';
 
 export abstract class ExecutorBookkeeping extends ExecutorState {
   // ─── arrivals and admission ──────────────────────────────────────────────────────────────
@@ -40,6 +41,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     spec.tasks.forEach((t, index) => {
       const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
       if (t.maxDriversPerTask !== undefined) task.maxDrivers = t.maxDriversPerTask;
+      initTaskConcurrency(task, t.outputBuffer, this.cfg, this.settings, now);
       if (task.open) job.openTasks++;
       this.admission.register(task);
       job.tasks.push(task);
@@ -139,18 +141,25 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     this.move(split, to);
     if (!isTerminalSplit(to)) return;
     this.splits.delete(split.id);
+    // Trino's splitComplete: the controller hears of it while the split still counts as running.
+    const ran = to === SplitState.succeeded || to === SplitState.failed;
+    const retarget =
+      ran &&
+      !wasCancelling &&
+      splitOfTaskFinished(split.task, split.scheduledNanos, this.backend.now());
     if (wasAdmittedLeaf && !wasCancelling) this.admission.release(split.task);
     if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now(), result);
     // A one-split job's result is its job's too, if the job ends just below.
     const jobResult = split.job.totalSplits === 1 ? result : undefined;
     if (split.task.live.delete(split)) this.settleTask(split.task, jobResult);
-    if (split.leaf) this.admit(split.task);
+    if (split.leaf || retarget) this.admit(split.task);
   }
 
   protected settleTask(task: ExecTask, jobResult?: unknown): void {
     if (task.ended || task.open || task.live.size > 0) return;
     task.ended = true;
     this.tasks.delete(task.id);
+    this.endedTargets.taskEnded(task);
     const job = task.job;
     this.book.taskEnded(
       task,

@@ -11,6 +11,7 @@ import type { QuantumEnd } from '../backend.ts';
 import { ExecutorBookkeeping } from './executor-bookkeeping.ts';
 import { SplitState } from './lifecycle.ts';
 import type { ExecSplit } from './records.ts';
+import { quantumOfTask } from './task-concurrency.ts';
 
 export abstract class ExecutorCore extends ExecutorBookkeeping {
   // ─── dispatch ────────────────────────────────────────────────────────────────────────────
@@ -94,9 +95,14 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       this.c.cpuQuanta++;
     }
     if (typeof split.work.kernel !== 'string') this.rememberModuleSplit(split.id, split.job.id);
-    split.addScheduledNanos(ran);
+    // What the queue charges: the quantum's wall time (Trino's scheduled time), or under
+    // `chargeTime: 'cpu'` its thread's CPU time where the backend measured it.
+    const charged =
+      this.cfg.chargeTime === 'cpu' && end.cpuNanos !== undefined ? end.cpuNanos : ran;
+    split.addScheduledNanos(charged);
     split.doneNanos += end.workNanos;
-    this.queue.charge(split, ran, now);
+    this.queue.charge(split, charged, now);
+    quantumOfTask(split.task, split.leaf, ran, charged, now);
     this.spans.record(
       end.workerId,
       end.startNanos,
@@ -135,6 +141,15 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
   }
 
   protected afterQuantum(split: ExecSplit, end: QuantumEnd, now: number): void {
+    if (split.interrupted) {
+      split.interrupted = false;
+      // The interrupt stopped it (or the backend's cancel did, for a backend without one); a
+      // quantum that ended by itself before the interrupt landed keeps its own outcome.
+      if (end.outcome === 'failed' || end.outcome === 'cancelled') {
+        this.failOrRetry(split, 'interrupted on request', 'INTERRUPTED', now);
+        return;
+      }
+    }
     switch (end.outcome) {
       case 'yielded':
         this.requeue(split, now, 'requeue');

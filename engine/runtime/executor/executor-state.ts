@@ -21,6 +21,7 @@ import { SplitState, checkSplitTransition } from './lifecycle.ts';
 import type { ExecSplit, ExecTask } from './records.ts';
 import { EventRing, SpanRing } from './rings.ts';
 import { toSettings, type EngineSettings } from './settings.ts';
+import { TargetsByClass } from './task-concurrency.ts';
 
 /**
  * A split's wait for a worker, as it ends (at its dispatch) or so far: its job's class (the span
@@ -59,6 +60,8 @@ export abstract class ExecutorState {
   protected readonly requeueWaitMax: number[] = [];
   protected readonly runningOn: (ExecSplit | null)[] = [];
   protected readonly stateCounts = new Int32Array(9);
+  /** Each ended task's split concurrency target, by class (task-concurrency.ts). */
+  protected readonly endedTargets = new TargetsByClass();
   /** Told every wait as it ends (`Executor.onDispatchWait`); null costs one check a quantum. */
   protected dispatchWait: WaitVisitor | null = null;
   /** Told every leaf split's queued time as it is admitted (`Executor.onAdmissionQueued`). */

@@ -12,7 +12,13 @@ import {
   type PolicyName,
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Counters, LevelRow, RunawaySplit, WorkerRow } from '../../../shared/protocol.ts';
+import type {
+  Counters,
+  LevelRow,
+  RunawaySplit,
+  TaskConcurrencyRow,
+  WorkerRow,
+} from '../../../shared/protocol.ts';
 import { assertPriority } from '../../core/priority/index.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
@@ -23,6 +29,7 @@ import { SplitState } from './lifecycle.ts';
 import { ExecutorReconfig } from './live-reconfig.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
 import { mergeConfig } from './settings.ts';
+import { concurrencyRows, type TargetSummary } from './task-concurrency.ts';
 import type { TenantRow } from './tenants.ts';
 
 export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, TenantRow, WaitVisitor };
@@ -101,6 +108,22 @@ export class Executor extends ExecutorReconfig {
     const s = this.settings;
     const now = this.now();
     return runawaySplits(this.backend, this.runningOn, now, s.dispatchQuantumNanos, s.runawayNanos);
+  }
+
+  /**
+   * Live tasks under Trino's split concurrency controller (`initialSplitConcurrency` set): the
+   * first `limit` by id, with their running leaf splits, target and buffer utilisation.
+   */
+  taskConcurrency(limit?: number): TaskConcurrencyRow[] {
+    return concurrencyRows(this.tasks.values(), this.now(), limit);
+  }
+
+  /**
+   * Per class, the controller's target of each task when it ended, or now for a live one (empty
+   * while the controller is off).
+   */
+  taskTargets(): Map<string, TargetSummary> {
+    return this.endedTargets.summary((i) => this.spans.className(i), this.tasks.values());
   }
 
   /** The policy's rows; `chargedNanos` counts from the executor's start (executor-rows.ts). */
@@ -242,6 +265,25 @@ export class Executor extends ExecutorReconfig {
     for (const job of jobs) this.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
     if (jobs.length > 0) this.record('cancel', `all live jobs: ${jobs.length}`);
     return jobs.length;
+  }
+
+  /**
+   * Interrupts a running split now (Trino's interrupt of a runaway split, on request): on threads
+   * its worker is terminated and replaced through the hard limit's path; elsewhere its quantum is
+   * cancelled. Either way the split fails with `INTERRUPTED`, or retries if its job allows, and
+   * is charged what it ran. A split that is not running is `UNKNOWN_ID` naming `splitId`.
+   */
+  interruptSplit(splitId: number): { jobId: number; workerId: number } {
+    const split = this.splits.get(splitId);
+    if (split === undefined || split.state !== SplitState.running || split.interrupted) {
+      throw new SchedLabError('UNKNOWN_ID', `splitId: no running split ${splitId}`, 'splitId');
+    }
+    split.interrupted = true;
+    const worker = split.worker;
+    this.record('interrupt', `split ${splitId} (job ${split.job.id}) on worker ${worker}`);
+    const why = `interrupted: split ${splitId} on request`;
+    if (this.backend.interrupt?.(worker, why) !== true) this.backend.cancel(splitId);
+    return { jobId: split.job.id, workerId: worker };
   }
 
   reprioritize(jobId: number, priority: number): void {

@@ -10,6 +10,7 @@ import { ExecutorCore } from './executor-core.ts';
 import { SplitState } from './lifecycle.ts';
 import { groupFor, type ExecSplit } from './records.ts';
 import { mergeConfig, toSettings } from './settings.ts';
+import { retargetTasks } from './task-concurrency.ts';
 
 export abstract class ExecutorReconfig extends ExecutorCore {
   setPolicy(name: PolicyName): void {
@@ -38,6 +39,12 @@ export abstract class ExecutorReconfig extends ExecutorCore {
     else configurePolicy(this.queue, this.policyKnobs());
     if (next.fairness !== prev.fairness) this.regroup();
     if (this.settings.dispatchQuantumNanos < prevQuantum) this.shortenRunning();
+    if (
+      next.initialSplitConcurrency !== prev.initialSplitConcurrency ||
+      next.splitConcurrencyAdjustMs !== prev.splitConcurrencyAdjustMs
+    ) {
+      retargetTasks(this.tasks.values(), next, this.settings);
+    }
     for (const k of changed) {
       const kind = k === 'policy' ? 'policy' : k === 'workers' ? 'workers' : 'config';
       this.record(kind, `${k}: ${JSON.stringify(prev[k])} → ${JSON.stringify(next[k])}`);

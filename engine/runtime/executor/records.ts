@@ -6,6 +6,8 @@
  * `scheduler.run(…, { tenant })`) has its tenant as its query: under `query` fairness every job of
  * one tenant shares the tenant's group, as the tasks of one Trino query share the query's.
  */
+import type { OutputBuffer } from '../../core/concurrency/output-buffer.ts';
+import type { SplitConcurrencyController } from '../../core/concurrency/split-concurrency-controller.ts';
 import type { FairnessGroup, Priority, ReadySplit } from '../../core/ready-queue.ts';
 import { INITIAL_PRIORITY } from '../../core/ready-queue.ts';
 import type { FairnessMode } from '../../../shared/config.ts';
@@ -80,6 +82,10 @@ export class ExecTask implements FairnessGroup {
   rrKey = 0;
   /** Its own limit on running leaf splits (the spec's `maxDriversPerTask`); none = the engine's. */
   maxDrivers = Infinity;
+  /** Trino's split concurrency controller, while `initialSplitConcurrency` is set; else null. */
+  concurrency: SplitConcurrencyController | null = null;
+  /** Its output buffer (the spec's `outputBuffer`); null: utilisation 0. */
+  buffer: OutputBuffer | null = null;
   /** Splits the task still waits for (not terminal, not cancelling). */
   readonly live = new Set<ExecSplit>();
   ended = false;
@@ -98,6 +104,16 @@ export class ExecTask implements FairnessGroup {
 
   get group(): FairnessGroup {
     return this;
+  }
+
+  /** Leaf splits it may run at once by its controller's target (no controller: no limit). */
+  get targetConcurrency(): number {
+    return this.concurrency?.targetConcurrency ?? Infinity;
+  }
+
+  /** Its output buffer's utilisation at `now` (Trino's utilisation supplier). */
+  utilization(now: number): number {
+    return this.buffer?.utilization(now) ?? 0;
   }
 
   get waitingCount(): number {
@@ -148,6 +164,8 @@ export class ExecSplit implements ReadySplit {
   level = 0;
   /** Cancelled while running under `finish-quantum`: the backend is told when its quantum ends. */
   cancelAfterQuantum = false;
+  /** Interrupted on request while running (`interruptSplit`): its quantum ends `INTERRUPTED`. */
+  interrupted = false;
   /** Pending wake-up or retry timer. */
   cancelTimer: (() => void) | null = null;
   /**

@@ -32,6 +32,7 @@ export interface EngineSettings {
   /** `hardKillAfterMs` resolved: 0 (auto) is max(10 × quantum, 5 s). */
   readonly hardKillNanos: number;
   readonly runawayNanos: number;
+  readonly splitConcurrencyAdjustNanos: number;
 }
 
 /** The floor of the automatic hard limit (`hardKillAfterMs: 0`). */
@@ -60,6 +61,7 @@ export function toSettings(c: EngineConfig): EngineSettings {
         ? Math.max(1, toNanos(c.hardKillAfterMs))
         : Math.max(10 * quantumNanos, HARD_KILL_FLOOR_NANOS),
     runawayNanos: toNanos(c.runawayAfterMs),
+    splitConcurrencyAdjustNanos: toNanos(c.splitConcurrencyAdjustMs),
   };
 }
 

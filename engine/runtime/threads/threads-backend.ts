@@ -210,6 +210,14 @@ export class ThreadsBackend implements Backend {
     return lane.booted ? lane.sentAt : null;
   }
 
+  /** Interrupts the quantum on `workerId` now (Backend.interrupt): the hard limit's kill. */
+  interrupt(workerId: number, why: string): boolean {
+    const lane = this.lanes.get(workerId);
+    if (this.closed || lane === undefined || lane.running === null) return false;
+    this.kill(lane, why, false, 'INTERRUPTED');
+    return true;
+  }
+
   /** The hard limit (hard-kill.ts; 0 = auto). */
   setHardKill(afterNanos: number): void {
     if (!this.closed) this.hardKill.set(afterNanos); // closed: nothing runs to watch
@@ -255,11 +263,17 @@ export class ThreadsBackend implements Backend {
    * worker had died, the split `failed` (or `cancelled`, when it was asked to stop) with
    * `QUANTUM_OVERRUN_KILLED`; a fresh worker takes the lane at once.
    */
-  private kill(slot: Lane, why: string, cancelled: boolean): void {
+  private kill(
+    slot: Lane,
+    why: string,
+    cancelled: boolean,
+    code: 'QUANTUM_OVERRUN_KILLED' | 'INTERRUPTED' = 'QUANTUM_OVERRUN_KILLED',
+  ): void {
     if (this.closed || !this.lanes.holds(slot)) return;
     void slot.host.retire();
-    this.listener?.notice?.('hard-kill', `worker ${slot.id} ${why}`);
-    this.lost(slot, why, 'QUANTUM_OVERRUN_KILLED', cancelled ? 'cancelled' : 'failed');
+    const kind = code === 'INTERRUPTED' ? 'interrupt' : 'hard-kill';
+    this.listener?.notice?.(kind, `worker ${slot.id} ${why}`);
+    this.lost(slot, why, code, cancelled ? 'cancelled' : 'failed');
   }
 
   /** An error from a module whose split has ended (protocol.ts): an event; no split fails. */
@@ -275,7 +289,7 @@ export class ThreadsBackend implements Backend {
   private lost(
     slot: Lane,
     why: string,
-    code: 'WORKER_LOST' | 'QUANTUM_OVERRUN_KILLED' = 'WORKER_LOST',
+    code: 'WORKER_LOST' | 'QUANTUM_OVERRUN_KILLED' | 'INTERRUPTED' = 'WORKER_LOST',
     outcome: 'failed' | 'cancelled' = 'failed',
   ): void {
     if (this.closed || !this.lanes.holds(slot)) return;
