@@ -277,6 +277,13 @@ export interface LevelRow {
   chargedNanos?: number;
   /** MLFQ `levelMinPriority` (−1 when unset); null for policies without one. */
   minPriority: number | null;
+  /**
+   * PRIO only: aging boosts given to this band's splits, cumulative like `chargedNanos` — each
+   * time aging re-keys a queued split to a more urgent effective priority counts one, in the band
+   * of the split's base priority (docs/metrics.md). Absent for other policies. Optional: added
+   * after the first release.
+   */
+  agingBoosts?: number;
 }
 
 /**
@@ -598,6 +605,8 @@ export interface HistoryPoint {
   live: number;
   /** Per row, cumulative (see `LevelRow.chargedNanos`). Optional: added after the first release. */
   chargedNanos?: number[];
+  /** Per row, cumulative (see `LevelRow.agingBoosts`); PRIO only. Optional: added later. */
+  agingBoosts?: number[];
   /** The policy when the point was taken: what its rows meant then. */
   policy?: PolicyName;
   /** The row labels when the point was taken (`L0` …, `p0-19` …, `fifo`, `fair`). */
@@ -620,6 +629,9 @@ export function historyPoint(frame: Frame): HistoryPoint {
     // Only what the host reported: a level clock passed off as charged time would mislead.
     ...(frame.levels.every((l) => l.chargedNanos !== undefined)
       ? { chargedNanos: frame.levels.map((l) => l.chargedNanos!) }
+      : {}),
+    ...(frame.levels.every((l) => l.agingBoosts !== undefined)
+      ? { agingBoosts: frame.levels.map((l) => l.agingBoosts!) }
       : {}),
     policy: frame.policy,
     labels: frame.levels.map((l) => l.label),

@@ -120,22 +120,30 @@ export function ChargedShare({ unit }: { unit: string }) {
   );
 }
 
-/** PRIO: what aging does now and how long each band waits (p95 over the stats window). */
+/** PRIO: what aging does now, how often it boosted each band, how long each band waits. */
 export function PriorityDetail() {
   useTelemetryTick();
   const { telemetry } = useApp();
+  const windowMs = useAppState((s) => s.shareWindowMs);
   const f = telemetry.latest;
   if (f === null) return null;
+  const waits = bandWaits(f.wait.byBand);
+  // Boosts over the share window: the difference of the cumulative count between its ends.
+  const w = levelShares(telemetry, windowMs, f.config.levelTimeMultiplier);
+  const boosts = new Map((w?.rows ?? []).map((r) => [r.label, r.boosts]));
+  const reported = w !== null && w.rows.some((r) => r.boosts !== null);
+  const label = SHARE_WINDOWS.find((x) => x.ms === windowMs)?.label ?? formatMs(windowMs);
   return (
     <div className="priority-detail" data-testid="priority-detail">
       <p className="muted small">
-        {agingText(f.config, formatMs)} · boosts given: not reported by this host
+        {agingText(f.config, formatMs)}
+        {reported ? '' : ' · aging boosts: not reported by this host'}
       </p>
       <table className="table compact" data-testid="band-waits">
         <thead>
           <tr>
             <th>band</th>
-            {bandWaits(f.wait.byBand).map((b) => (
+            {waits.map((b) => (
               <th key={b.band} className="num">
                 {b.band}
               </th>
@@ -145,12 +153,27 @@ export function PriorityDetail() {
         <tbody>
           <tr>
             <td>wait p95</td>
-            {bandWaits(f.wait.byBand).map((b) => (
+            {waits.map((b) => (
               <td key={b.band} className="num" data-band={b.band} data-p95={b.p95 ?? ''}>
                 {b.p95 === null ? '—' : formatMs(b.p95)}
               </td>
             ))}
           </tr>
+          {reported && (
+            <tr data-testid="aging-boosts">
+              <td title="times aging made a waiting split of the band more urgent">
+                aging boosts · {label}
+              </td>
+              {waits.map((b) => {
+                const n = boosts.get(b.band) ?? null;
+                return (
+                  <td key={b.band} className="num" data-band={b.band} data-boosts={n ?? ''}>
+                    {n === null ? '—' : n}
+                  </td>
+                );
+              })}
+            </tr>
+          )}
         </tbody>
       </table>
     </div>

@@ -84,6 +84,8 @@ export interface SyntheticFrameOptions {
   levelMs?: readonly number[];
   /** Cumulative charged time per level (ms); absent = the host does not report it. */
   chargedMs?: readonly number[];
+  /** PRIO: cumulative aging boosts per band; absent = not reported. */
+  agingBoosts?: readonly number[];
   /** Level labels (default `L0`…). */
   labels?: readonly string[];
   /** Worker rows (default: `workers` idle-less running rows with no quantum start). */
@@ -113,6 +115,7 @@ export function syntheticFrame(o: SyntheticFrameOptions): Frame {
       ...(o.chargedMs === undefined
         ? {}
         : { chargedNanos: Math.round((o.chargedMs[l] ?? 0) * 1e6) }),
+      ...(o.agingBoosts === undefined ? {} : { agingBoosts: o.agingBoosts[l] ?? 0 }),
     })),
     workers:
       o.workerRows ??

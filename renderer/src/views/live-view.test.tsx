@@ -4,20 +4,29 @@ import type { PolicyName } from '../../../shared/config.ts';
 import type { WorkerRow } from '../../../shared/protocol.ts';
 import { Ctx, type AppContext } from '../context.ts';
 import { GanttViewport } from '../data/gantt-viewport.ts';
-import { syntheticFrame } from '../data/synthetic-frame.ts';
+import { syntheticFrame, type SyntheticFrameOptions } from '../data/synthetic-frame.ts';
 import { Telemetry } from '../data/telemetry.ts';
 import { createAppStore } from '../store/app-store.ts';
 import type { Transport } from '../transport/transport.ts';
 import { LiveView } from './live-view.tsx';
 
-/** The Live view rendered once (server-side) over one frame of `policy`. */
-function render(policy: PolicyName, workerRows?: WorkerRow[]): string {
+/** The Live view rendered once (server-side) over one frame of `policy` (after `earlier`). */
+function render(
+  policy: PolicyName,
+  workerRows?: WorkerRow[],
+  earlier: Omit<SyntheticFrameOptions, 'seq'>[] = [],
+  extra: Partial<SyntheticFrameOptions> = {},
+): string {
   const telemetry = new Telemetry();
+  earlier.forEach((o, i) =>
+    telemetry.ingestFrame(syntheticFrame({ ...o, seq: i + 1, config: { policy } })),
+  );
   const frame = syntheticFrame({
-    seq: 1,
+    seq: earlier.length + 1,
     timeMs: 1000,
     config: { policy },
     ...(workerRows === undefined ? {} : { workerRows }),
+    ...extra,
   });
   telemetry.ingestFrame(frame);
   // Server rendering reads a zustand store's initial state: give it the frame's.
@@ -57,6 +66,34 @@ describe('the Live view', () => {
     const html = render(policy);
     expect(html).toContain(`data-unit="${unit}"`);
     expect(html).toContain(title);
+  });
+});
+
+describe('the priority panel', () => {
+  const bands = ['p0-19', 'p20-39', 'p40-59', 'p60-79', 'p80-100'];
+  it('shows the aging boosts each band got within the share window', () => {
+    const html = render(
+      'priority',
+      undefined,
+      [{ timeMs: 0, labels: bands, chargedMs: [0, 0, 0, 0, 0], agingBoosts: [0, 0, 1, 2, 5] }],
+      { labels: bands, chargedMs: [500, 0, 0, 0, 0], agingBoosts: [0, 0, 1, 6, 17] },
+    );
+    expect(html).toContain('data-testid="aging-boosts"');
+    const cells = [...html.matchAll(/data-band="([^"]+)" data-boosts="(\d*)"/g)];
+    expect(cells.map((m) => [m[1], m[2]])).toEqual([
+      ['p0-19', '0'],
+      ['p20-39', '0'],
+      ['p40-59', '0'],
+      ['p60-79', '4'],
+      ['p80-100', '12'],
+    ]);
+    expect(html).not.toContain('aging boosts: not reported');
+  });
+
+  it('says so when the host does not count boosts', () => {
+    const html = render('priority', undefined, [], { labels: bands });
+    expect(html).not.toContain('data-testid="aging-boosts"');
+    expect(html).toContain('aging boosts: not reported by this host');
   });
 });
 
