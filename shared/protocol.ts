@@ -584,7 +584,47 @@ export interface Frame {
    * (`STATS_WINDOW_SECONDS`) ago and the last reset (`resetStats`, or a preset / workload change).
    */
   statsSinceNanos?: number;
+  /** Under the `fair` policy only: service per fairness group. Optional: added later. */
+  fairGroups?: FairGroups;
 }
+
+/** One fairness group's service under the `fair` policy (`FairGroups`; docs/metrics.md). */
+export interface FairGroupRow {
+  /** `split-40`, `task-12`, `job-3`, `tenant-acme`. */
+  key: string;
+  kind: 'split' | 'task' | 'job' | 'tenant';
+  /** For people: `#3 scan` (job), `#3.1 scan` (task 1 of job 3), `acme` (tenant), `split 40 · #3 scan`. */
+  label: string;
+  /** The class of the group's (first seen) live job. */
+  cls: string;
+  /** Its scheduled time so far plus its quanta running now (ns). */
+  serviceNanos: number;
+}
+
+/**
+ * The `fair` policy's service per fairness group, at the grouping it uses now (`fairness`: split,
+ * task, or query = job, or the job's tenant). Only groups with live work count. Shares are
+ * `serviceNanos / totalNanos`.
+ */
+export interface FairGroups {
+  /** What a group is now: `tenant` when every group is a tenant, `job` under query otherwise. */
+  unit: 'split' | 'task' | 'job' | 'tenant';
+  /** Groups with live work. */
+  count: number;
+  /** Service of all of them (ns). */
+  totalNanos: number;
+  /** The `FAIR_GROUPS_SHOWN` with the most service, most first. */
+  groups: FairGroupRow[];
+  /** The rest, summed. */
+  others: { groups: number; serviceNanos: number };
+  /** Live jobs' service summed per job class (whatever the grouping), most first. */
+  byClass: { cls: string; jobs: number; serviceNanos: number }[];
+  /** Jain's index over the groups, x = service / age since the group's oldest live job began. */
+  jain: number;
+}
+
+/** Fair groups a frame names (`FairGroups.groups`); the rest are summed. */
+export const FAIR_GROUPS_SHOWN = 8;
 
 /** How far back a frame's `latency` and `wait` tables reach at most (s). */
 export const STATS_WINDOW_SECONDS = 60;

@@ -92,6 +92,8 @@ export interface SyntheticFrameOptions {
   workerRows?: Frame['workers'];
   config?: Partial<EngineConfig>;
   paused?: boolean;
+  /** Under fair: service per fairness group, as a host reports it. */
+  fairGroups?: Frame['fairGroups'];
 }
 
 export function syntheticFrame(o: SyntheticFrameOptions): Frame {
@@ -136,5 +138,6 @@ export function syntheticFrame(o: SyntheticFrameOptions): Frame {
     config,
     events: [],
     jobs: [],
+    ...(o.fairGroups === undefined ? {} : { fairGroups: o.fairGroups }),
   };
 }

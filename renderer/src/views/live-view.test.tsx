@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { PolicyName } from '../../../shared/config.ts';
-import type { WorkerRow } from '../../../shared/protocol.ts';
+import type { FairGroupRow, FairGroups, WorkerRow } from '../../../shared/protocol.ts';
 import { Ctx, type AppContext } from '../context.ts';
 import { GanttViewport } from '../data/gantt-viewport.ts';
 import { syntheticFrame, type SyntheticFrameOptions } from '../data/synthetic-frame.ts';
@@ -94,6 +94,45 @@ describe('the priority panel', () => {
     const html = render('priority', undefined, [], { labels: bands });
     expect(html).not.toContain('data-testid="aging-boosts"');
     expect(html).toContain('aging boosts: not reported by this host');
+  });
+});
+
+describe('the fair panel', () => {
+  const groups = (unit: FairGroups['unit'], kind: FairGroupRow['kind'], labels: string[]) => ({
+    unit,
+    count: labels.length,
+    totalNanos: 400e6,
+    groups: labels.map((label, i) => ({
+      key: `${kind}-${i}`,
+      kind,
+      label,
+      cls: i === 0 ? 'scan' : 'report',
+      serviceNanos: i === 0 ? 300e6 : 100e6,
+    })),
+    others: { groups: 0, serviceNanos: 0 },
+    byClass: [
+      { cls: 'scan', jobs: 1, serviceNanos: 300e6 },
+      { cls: 'report', jobs: 1, serviceNanos: 100e6 },
+    ],
+    jain: 0.8,
+  });
+
+  it.each([
+    ['task', 'task', ['#1.0 scan', '#2.0 report']],
+    ['query', 'job', ['#1 scan', '#2 report']],
+    ['query', 'tenant', ['acme', 'globex']],
+    ['split', 'split', ['split 4 · #1 scan', 'split 9 · #2 report']],
+  ] as const)('under %s fairness shows the share of each %s', (fairness, unit, labels) => {
+    const fairGroups = groups(unit, unit, [...labels]);
+    const html = render('fair', undefined, [], {
+      config: { policy: 'fair', fairness },
+      fairGroups,
+    });
+    expect(html).toContain(`data-unit="${unit}"`);
+    expect(html).toContain(`Service share per ${unit}`);
+    expect(html).toContain(`data-shares="${labels[0]}=0.7500;${labels[1]}=0.2500"`);
+    expect(html).toContain('data-testid="fair-classes" data-shares="scan=0.7500;report=0.2500"');
+    expect(html).not.toContain('per-job view');
   });
 });
 
