@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   dag: () => import('./dag.ts'),
   mlfq: () => import('./mlfq.ts'),
   sim: () => import('./sim.ts'),
+  'live-max': () => import('./live-max.ts'),
   trino: () => import('./trino.ts'),
   memory: () => import('./memory.ts'),
   telemetry: () => import('./telemetry.ts'),

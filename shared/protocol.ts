@@ -306,6 +306,13 @@ export interface LevelRow {
   chargedNanos?: number;
   /** MLFQ `levelMinPriority` (−1 when unset); null for policies without one. */
   minPriority: number | null;
+  /**
+   * PRIO only: aging boosts given to this band's splits, cumulative like `chargedNanos` — each
+   * time aging re-keys a queued split to a more urgent effective priority counts one, in the band
+   * of the split's base priority (docs/metrics.md). Absent for other policies. Optional: added
+   * after the first release.
+   */
+  agingBoosts?: number;
 }
 
 /**
@@ -627,7 +634,47 @@ export interface Frame {
    * (`STATS_WINDOW_SECONDS`) ago and the last reset (`resetStats`, or a preset / workload change).
    */
   statsSinceNanos?: number;
+  /** Under the `fair` policy only: service per fairness group. Optional: added later. */
+  fairGroups?: FairGroups;
 }
+
+/** One fairness group's service under the `fair` policy (`FairGroups`; docs/metrics.md). */
+export interface FairGroupRow {
+  /** `split-40`, `task-12`, `job-3`, `tenant-acme`. */
+  key: string;
+  kind: 'split' | 'task' | 'job' | 'tenant';
+  /** For people: `#3 scan` (job), `#3.1 scan` (task 1 of job 3), `acme` (tenant), `split 40 · #3 scan`. */
+  label: string;
+  /** The class of the group's (first seen) live job. */
+  cls: string;
+  /** Its scheduled time so far plus its quanta running now (ns). */
+  serviceNanos: number;
+}
+
+/**
+ * The `fair` policy's service per fairness group, at the grouping it uses now (`fairness`: split,
+ * task, or query = job, or the job's tenant). Only groups with live work count. Shares are
+ * `serviceNanos / totalNanos`.
+ */
+export interface FairGroups {
+  /** What a group is now: `tenant` when every group is a tenant, `job` under query otherwise. */
+  unit: 'split' | 'task' | 'job' | 'tenant';
+  /** Groups with live work. */
+  count: number;
+  /** Service of all of them (ns). */
+  totalNanos: number;
+  /** The `FAIR_GROUPS_SHOWN` with the most service, most first. */
+  groups: FairGroupRow[];
+  /** The rest, summed. */
+  others: { groups: number; serviceNanos: number };
+  /** Live jobs' service summed per job class (whatever the grouping), most first. */
+  byClass: { cls: string; jobs: number; serviceNanos: number }[];
+  /** Jain's index over the groups, x = service / age since the group's oldest live job began. */
+  jain: number;
+}
+
+/** Fair groups a frame names (`FairGroups.groups`); the rest are summed. */
+export const FAIR_GROUPS_SHOWN = 8;
 
 /** How far back a frame's `latency` and `wait` tables reach at most (s). */
 export const STATS_WINDOW_SECONDS = 60;
@@ -648,6 +695,8 @@ export interface HistoryPoint {
   live: number;
   /** Per row, cumulative (see `LevelRow.chargedNanos`). Optional: added after the first release. */
   chargedNanos?: number[];
+  /** Per row, cumulative (see `LevelRow.agingBoosts`); PRIO only. Optional: added later. */
+  agingBoosts?: number[];
   /** The policy when the point was taken: what its rows meant then. */
   policy?: PolicyName;
   /** The row labels when the point was taken (`L0` …, `p0-19` …, `fifo`, `fair`). */
@@ -670,6 +719,9 @@ export function historyPoint(frame: Frame): HistoryPoint {
     // Only what the host reported: a level clock passed off as charged time would mislead.
     ...(frame.levels.every((l) => l.chargedNanos !== undefined)
       ? { chargedNanos: frame.levels.map((l) => l.chargedNanos!) }
+      : {}),
+    ...(frame.levels.every((l) => l.agingBoosts !== undefined)
+      ? { agingBoosts: frame.levels.map((l) => l.agingBoosts!) }
       : {}),
     policy: frame.policy,
     labels: frame.levels.map((l) => l.label),

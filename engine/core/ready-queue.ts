@@ -52,6 +52,8 @@ export interface LevelStat {
   readonly depth: number;
   readonly scheduledNanos: number;
   readonly selections: number;
+  /** PRIO: aging re-keys that made a queued split of this band more urgent (cumulative). */
+  readonly agingBoosts?: number;
 }
 
 export interface ReadyQueue<S extends ReadySplit = ReadySplit> {

@@ -29,12 +29,45 @@ describe('PriorityPolicy', () => {
     const taken = policy.take(0)!;
     policy.charge(taken, 3 * S, 3 * S);
     expect(policy.levels()).toEqual([
-      { level: 0, label: 'p0-19', depth: 1, scheduledNanos: 3 * S, selections: 1 },
-      { level: 1, label: 'p20-39', depth: 0, scheduledNanos: 0, selections: 0 },
-      { level: 2, label: 'p40-59', depth: 0, scheduledNanos: 0, selections: 0 },
-      { level: 3, label: 'p60-79', depth: 0, scheduledNanos: 0, selections: 0 },
-      { level: 4, label: 'p80-100', depth: 1, scheduledNanos: 0, selections: 0 },
+      { level: 0, label: 'p0-19', depth: 1, scheduledNanos: 3 * S, selections: 1, agingBoosts: 0 },
+      { level: 1, label: 'p20-39', depth: 0, scheduledNanos: 0, selections: 0, agingBoosts: 0 },
+      { level: 2, label: 'p40-59', depth: 0, scheduledNanos: 0, selections: 0, agingBoosts: 0 },
+      { level: 3, label: 'p60-79', depth: 0, scheduledNanos: 0, selections: 0, agingBoosts: 0 },
+      { level: 4, label: 'p80-100', depth: 1, scheduledNanos: 0, selections: 0, agingBoosts: 0 },
     ]);
+  });
+
+  it('counts each aging re-key to a more urgent priority in the band of the split', () => {
+    const policy = new PriorityPolicy({
+      aging: true,
+      agingAfterNanos: 10 * S,
+      agingStepNanos: 5 * S,
+      agingCap: 3,
+    });
+    const [a, b, c] = [split(1, 90), split(2, 85), split(3, 30)];
+    policy.offer(a!, 0);
+    policy.offer(b!, 0);
+    policy.offer(c!, 12 * S);
+    const boosts = () => policy.levels().map((r) => r.agingBoosts);
+    policy.tick(10 * S);
+    expect(boosts()).toEqual([0, 0, 0, 0, 0]);
+    // One step past agingAfter: a and b (band p80-100) each get their first boost.
+    policy.tick(15 * S);
+    expect(boosts()).toEqual([0, 0, 0, 0, 2]);
+    // A tick that changes nothing boosts nothing; the next step boosts a, b and (from 12 s) not c.
+    policy.tick(16 * S);
+    expect(boosts()).toEqual([0, 0, 0, 0, 2]);
+    policy.tick(20 * S);
+    expect(boosts()).toEqual([0, 0, 0, 0, 4]);
+    policy.tick(27 * S);
+    expect(boosts()).toEqual([0, 1, 0, 0, 6]);
+    // Past the cap nothing moves; a split that leaves keeps what it was counted.
+    policy.tick(60 * S);
+    expect(boosts()).toEqual([0, 2, 0, 0, 6]);
+    expect(policy.take(60 * S)).toBe(c);
+    // Aging turned off re-keys back to the base priorities: that is no boost.
+    policy.configure({ aging: false });
+    expect(boosts()).toEqual([0, 2, 0, 0, 6]);
   });
 
   it('remove and reprioritize keep the band depths right', () => {

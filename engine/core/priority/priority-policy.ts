@@ -5,7 +5,8 @@
  *    boost it earned before it failed); `'requeue'`, `'woken'` and `'moved'` keep it;
  *  - `tick(now)` re-evaluates aging; the executor calls it every `agingIntervalNanos`;
  *  - `charge` changes nothing about the order (PRIO is non-preemptive by default), it only counts.
- * Telemetry rows are the five base-priority bands: a job's band is its class, whatever its aging.
+ * Telemetry rows are the five base-priority bands: a job's band is its class, whatever its aging;
+ * each row counts the aging boosts its splits got (the queue's re-keys to a more urgent priority).
  */
 import type { LevelStat, OfferReason, ReadyQueue, ReadySplit } from '../ready-queue.ts';
 import { BAND_COUNT, bandLabel, bandOf } from '../../../shared/lib/priority-bands.ts';
@@ -126,6 +127,8 @@ export class PriorityPolicy<S extends ReadySplit = ReadySplit> implements ReadyQ
 
   levels(): LevelStat[] {
     const rows: LevelStat[] = [];
+    const boosts = new Array<number>(BAND_COUNT).fill(0);
+    this.queue.agingBoostsByPriority.forEach((n, p) => (boosts[bandOf(p)]! += n));
     for (let band = 0; band < BAND_COUNT; band++) {
       rows.push({
         level: band,
@@ -133,6 +136,7 @@ export class PriorityPolicy<S extends ReadySplit = ReadySplit> implements ReadyQ
         depth: this.depth[band]!,
         scheduledNanos: this.scheduled[band]!,
         selections: this.selections[band]!,
+        agingBoosts: boosts[band]!,
       });
     }
     return rows;

@@ -58,6 +58,8 @@ export class PriorityTaskQueue<T> {
   private rejectedCount = 0;
   private compactionCount = 0;
   private lastBase = 0;
+  /** Aging re-keys that made a queued task more urgent, by the task's base priority (0..100). */
+  private readonly boosts = new Array<number>(101).fill(0);
 
   /**
    * `sequenceLimit`: the sequence at which live tasks are renumbered 0..live−1 (default
@@ -98,6 +100,15 @@ export class PriorityTaskQueue<T> {
 
   get compactions(): number {
     return this.compactionCount;
+  }
+
+  /**
+   * Aging boosts so far, by base priority: each time aging re-keys a queued task to a more urgent
+   * effective priority (a `tick`, or an aging knob changed live) counts one for the task's base
+   * priority. Never decreases (docs/metrics.md).
+   */
+  get agingBoostsByPriority(): readonly number[] {
+    return this.boosts;
   }
 
   /** The time of the last `tick` (ns); pushes are aged as of this time. */
@@ -293,8 +304,11 @@ export class PriorityTaskQueue<T> {
     const end = table.capacity;
     for (let slot = 0; slot < end; slot++) {
       if (!table.isLive(slot)) continue;
-      const effective = this.aged(table.base(slot), table.readySince(slot));
-      if (effective !== priorityOfKey(table.key(slot))) {
+      const base = table.base(slot);
+      const effective = this.aged(base, table.readySince(slot));
+      const before = priorityOfKey(table.key(slot));
+      if (effective !== before) {
+        if (effective < before) this.boosts[base]!++;
         this.rekey(slot, effective);
         changed++;
       }

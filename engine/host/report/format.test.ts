@@ -32,3 +32,14 @@ describe('human summary', () => {
     },
   );
 });
+
+describe('the level table of a PRIO run', () => {
+  it('has an aging boosts column with the report’s count per band', async () => {
+    const { report } = await runWorkload(loadPreset('batch-service'), { durationMs: 8_000 });
+    const text = formatReport(report);
+    expect(text).toMatch(/level\s+charged\s+share\s+dispatched\s+selections\s+aging boosts/);
+    const low = report.levels.at(-1)!;
+    expect(low.agingBoosts).toBeGreaterThan(0);
+    expect(text).toMatch(new RegExp(`p80-100\\s.*\\s${low.agingBoosts}\\s*$`, 'm'));
+  });
+});

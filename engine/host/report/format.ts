@@ -94,15 +94,25 @@ export function formatReport(r: RunReport, wallMs?: number): string {
   );
   out.push('');
   // `charged` is what the level shares are taken from; `dispatched` is quanta by dispatch level.
+  // PRIO's bands add the aging boosts their splits got (docs/metrics.md).
+  const boosts = r.levels.some((l) => l.agingBoosts !== undefined);
   out.push(
     table(
-      ['level', 'charged', 'share', 'dispatched', 'selections'],
+      [
+        'level',
+        'charged',
+        'share',
+        'dispatched',
+        'selections',
+        ...(boosts ? ['aging boosts'] : []),
+      ],
       r.levels.map((l) => [
         l.label,
         fmtMs(l.chargedMs ?? l.scheduledMs),
         pct(l.share ?? 0),
         fmtMs(l.scheduledMs),
         String(l.selections),
+        ...(boosts ? [String(l.agingBoosts ?? 0)] : []),
       ]),
     ),
   );

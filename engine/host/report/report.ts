@@ -31,6 +31,11 @@ export interface LevelReport {
   selections: number;
   /** Deepest this level's ready queue was, sampled every 100 ms of run time (50 ms on threads). */
   maxDepth?: number;
+  /**
+   * PRIO only: aging boosts given to this band's splits over the run (`LevelRow.agingBoosts`:
+   * each aging re-key of a queued split to a more urgent priority counts one).
+   */
+  agingBoosts?: number;
 }
 
 /** A graph run's figures in a report: the app's metrics row without the run's shape. */

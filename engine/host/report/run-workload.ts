@@ -267,6 +267,9 @@ export async function runWorkload(
         share: shares[level] ?? 0,
         selections: levelRows[level]?.selections ?? 0,
         maxDepth: collector.maxDepth[level] ?? 0,
+        ...(levelRows[level]?.agingBoosts === undefined
+          ? {}
+          : { agingBoosts: levelRows[level].agingBoosts }),
       }))
       .filter((l, i) => i < Math.max(1, levelRows.length)),
     workers: {

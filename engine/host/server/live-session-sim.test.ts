@@ -42,6 +42,26 @@ describe('a seeded sim session', () => {
     }
   });
 
+  it('counts the aging boosts per band `schedlab run --json` reports for the same seed', async () => {
+    const preset = 'batch-service';
+    const live = await startLiveSession({ backend: 'sim', seed: SEED, preset });
+    try {
+      live.session.stop();
+      const frame = live.session.advance(DURATION_MS).at(-1)!;
+      const { report } = await runWorkload(loadPreset(preset), {
+        backend: 'sim',
+        seed: SEED,
+        durationMs: DURATION_MS,
+      });
+      const boosts = frame.levels.map((l) => l.agingBoosts);
+      expect(boosts).toEqual(report.levels.map((l) => l.agingBoosts));
+      // The preset's aging does boost its waiting low-priority work.
+      expect(boosts.reduce((a, b) => a! + b!, 0)).toBeGreaterThan(0);
+    } finally {
+      await live.close();
+    }
+  });
+
   it('cancelAll leaves no live job of the preset and no new arrivals', async () => {
     const live = await startLiveSession({ backend: 'sim', seed: SEED, preset: PRESET });
     try {

@@ -143,6 +143,8 @@ export class FrameBuilder {
       statsSinceNanos: this.stats.sinceNanos(now),
       wait,
       fairness: ex.fairness(),
+      // Under `fair` only: one pass over the live groups, which other policies do not need.
+      ...(ex.policyName === 'fair' ? { fairGroups: ex.fairGroups() } : {}),
       utilization,
       spans: read.columns,
       spansDropped: this.dropped,

@@ -79,3 +79,21 @@ describe('Session frames: levels and workers', () => {
     ]);
   });
 });
+
+describe('Session frames: fair groups', () => {
+  it('carry service per fairness group under fair, and only there', () => {
+    const s = new Session({ config: { workers: 2, quantumMs: 10, policy: 'fair' } });
+    const sim = s.backend as SimBackend;
+    s.executor.submitJob({
+      class: 'scan',
+      tasks: [{ splits: intermediates(2, spin(50)) }, { splits: intermediates(2, spin(50)) }],
+    });
+    sim.runUntil(30 * MS);
+    const f = s.frame();
+    expect(f.fairGroups).toMatchObject({ unit: 'task', count: 2, totalNanos: 60 * MS });
+    s.executor.configure({ fairness: 'query' });
+    expect(s.frame().fairGroups).toMatchObject({ unit: 'job', count: 1 });
+    s.executor.setPolicy('mlfq');
+    expect(s.frame().fairGroups).toBeUndefined();
+  });
+});

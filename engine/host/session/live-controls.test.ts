@@ -100,4 +100,25 @@ describe('sim pace', () => {
     expect(s.advance(100).at(-1)!.speed).toBe('max');
     await s.close();
   });
+
+  it('at max the sim runs between frames, not only in the frame tick', async () => {
+    const s = new Session({ speed: 'max', frameHz: 10, config: { workers: 2, quantumMs: 1 } });
+    // Far more work than a few frames can finish: the sim always has events pending.
+    s.executor.submitJob(oneTaskJob('long', intermediates(2, spin(3_600_000))));
+    const afterFrame = new Promise<number>((resolve) => {
+      const off = s.onFrame(() => {
+        off();
+        resolve(s.executor.now());
+      });
+    });
+    s.start();
+    try {
+      const atFrame = await afterFrame;
+      // One turn of the event loop after the frame, no timer in between: the sim has moved on.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(s.executor.now()).toBeGreaterThan(atFrame);
+    } finally {
+      await s.close();
+    }
+  }, 30_000);
 });

@@ -65,6 +65,13 @@ function graphEdges(graphs: readonly CompiledGraph[]): [number, number, number][
   return edges;
 }
 
+/**
+ * Wall time (ms) the sim runs at `max` speed before the event loop takes its turn: short enough
+ * that frames, commands and sockets wait at most this long, long enough that the turns cost
+ * little next to it.
+ */
+const MAX_SLICE_MS = 8;
+
 /** The seed a session draws from when none is given (the sim, graphs, threads fault injection). */
 export const DEFAULT_SEED = 1;
 
@@ -83,6 +90,8 @@ export class Session {
   private readonly listeners: FrameListener[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly commands: CommandRunner;
+  /** The `max` speed loop is running (`pumpMax`). */
+  private pumping = false;
   /** The current graph run's edges, worked out once per run (null: too many for frames). */
   private edges: { run: object; edges: [number, number, number][] | null } | null = null;
 
@@ -208,9 +217,10 @@ export class Session {
     if (this.timer !== null) return;
     const period = 1000 / this.frameHz;
     this.timer = setInterval(() => {
-      // A graph run pauses the executor; its sim clock still has to move for the graph.
-      if (this.backend instanceof SimBackend && (!this.executor.paused || this.graphs.active)) {
-        this.stepSim(this.backend, period);
+      const sim = this.liveSim();
+      if (sim !== null) {
+        if (this.speed === 'max') this.pumpMax(sim);
+        else sim.runUntil(sim.now() + Math.round(period * this.speed * 1e6));
       }
       this.frame();
     }, period);
@@ -218,18 +228,37 @@ export class Session {
   }
 
   /**
-   * One live tick of the sim: `speed` × the frame period of virtual time; at `max`, frame
-   * intervals of virtual time for up to half the period of wall time (the rest is left for
-   * frames and commands), so the host stays responsive however fast the sim runs.
+   * The sim while the live loop should move it: a graph run pauses the executor, but its sim
+   * clock still has to move for the graph. Null on threads or when paused.
    */
-  private stepSim(sim: SimBackend, periodMs: number): void {
-    if (this.speed !== 'max') {
-      sim.runUntil(sim.now() + Math.round(periodMs * this.speed * 1e6));
-      return;
-    }
-    const until = performance.now() + periodMs / 2;
-    do sim.runUntil(sim.now() + this.intervalNanos);
-    while (performance.now() < until && sim.pendingEvents + this.graphPending() > 0);
+  private liveSim(): SimBackend | null {
+    if (!(this.backend instanceof SimBackend)) return null;
+    return !this.executor.paused || this.graphs.active ? this.backend : null;
+  }
+
+  /**
+   * `max`: the sim runs in slices of `MAX_SLICE_MS` of wall time, one per turn of the event loop
+   * (`setImmediate`), so it has all the time the host does not need: frames (the interval above)
+   * and commands and sockets (I/O) each get their turn between two slices. It stops when the
+   * speed changes, the session stops, or nothing is pending; the next frame tick restarts it.
+   */
+  private pumpMax(sim: SimBackend): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    const slice = () => {
+      if (this.timer === null || this.speed !== 'max' || this.liveSim() !== sim) {
+        this.pumping = false;
+        return;
+      }
+      const until = performance.now() + MAX_SLICE_MS;
+      while (sim.pendingEvents + this.graphPending() > 0) {
+        sim.runUntil(sim.now() + this.intervalNanos);
+        if (performance.now() >= until) break;
+      }
+      if (sim.pendingEvents + this.graphPending() === 0) this.pumping = false;
+      else setImmediate(slice);
+    };
+    setImmediate(slice);
   }
 
   stop(): void {

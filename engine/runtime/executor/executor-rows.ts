@@ -16,16 +16,20 @@ function chargedOf(row: ReturnType<ReadyQueue['levels']>[number]): number {
 /**
  * Level rows with `chargedNanos` cumulative since the executor began (shared/protocol.ts
  * `LevelRow`): a policy switch makes a fresh queue whose counts start at 0, so what each policy's
- * earlier queues charged is carried and added back when that policy runs again.
+ * earlier queues charged (and, for PRIO, the aging boosts they gave) is carried and added back
+ * when that policy runs again.
  */
 export class LevelTable {
-  private readonly carried = new Map<PolicyName, number[]>();
+  private readonly carried = new Map<PolicyName, { charged: number[]; boosts: number[] }>();
 
   /** Called with the outgoing queue before a policy switch replaces it. */
   retire(queue: ReadyQueue<ExecSplit>): void {
     const carry = this.carryOf(queue.policy);
     queue.levels().forEach((row, i) => {
-      carry[i] = (carry[i] ?? 0) + chargedOf(row);
+      carry.charged[i] = (carry.charged[i] ?? 0) + chargedOf(row);
+      if (row.agingBoosts !== undefined) {
+        carry.boosts[i] = (carry.boosts[i] ?? 0) + row.agingBoosts;
+      }
     });
   }
 
@@ -40,14 +44,18 @@ export class LevelTable {
         scheduledNanos: l.scheduledNanos,
         selections: l.selections,
         minPriority: min ?? null,
-        chargedNanos: chargedOf(l) + (carry[i] ?? 0),
+        chargedNanos: chargedOf(l) + (carry.charged[i] ?? 0),
+        // Only policies that age report boosts (PRIO); others have no such row field.
+        ...(l.agingBoosts === undefined
+          ? {}
+          : { agingBoosts: l.agingBoosts + (carry.boosts[i] ?? 0) }),
       };
     });
   }
 
-  private carryOf(policy: PolicyName): number[] {
+  private carryOf(policy: PolicyName): { charged: number[]; boosts: number[] } {
     let carry = this.carried.get(policy);
-    if (carry === undefined) this.carried.set(policy, (carry = []));
+    if (carry === undefined) this.carried.set(policy, (carry = { charged: [], boosts: [] }));
     return carry;
   }
 }

@@ -14,6 +14,7 @@ import {
 import { SchedLabError } from '../../../shared/errors.ts';
 import type {
   Counters,
+  FairGroups,
   LevelRow,
   RunawaySplit,
   TaskConcurrencyRow,
@@ -23,6 +24,7 @@ import { assertPriority } from '../../core/priority/index.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
+import { fairGroups } from './fair-groups.ts';
 import type { ExecutorOptions, WaitVisitor } from './executor-state.ts';
 import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
 import { SplitState } from './lifecycle.ts';
@@ -149,6 +151,14 @@ export class Executor extends ExecutorReconfig {
       if (s) running.set(s.job, (running.get(s.job) ?? 0) + (now - s.dispatchedAt));
     }
     return this.book.jain(now, running);
+  }
+
+  /** Service per fairness group at the grouping `fairness` sets now (fair-groups.ts). */
+  fairGroups(): FairGroups {
+    const now = this.backend.now();
+    const running = new Map<ExecSplit, number>();
+    for (const s of this.runningOn) if (s) running.set(s, Math.max(0, now - s.dispatchedAt));
+    return fairGroups(this.book.liveValues(), this.config.fairness, running, now);
   }
 
   /** Longest current wait (ns) of a split in the ready queue (not held by admission). */

@@ -124,6 +124,33 @@ describe('live reconfiguration under load', () => {
     );
   });
 
+  it('aging boosts per band reach the level rows and survive a policy switch and back', () => {
+    const { sim, ex } = simRig(
+      {
+        workers: 1,
+        quantumMs: 10,
+        policy: 'priority',
+        agingAfterMs: 20,
+        agingStepMs: 10,
+        agingCap: 5,
+        agingIntervalMs: 5,
+      },
+      3,
+    );
+    // One worker and urgent work ahead: the p80-100 splits wait, and aging boosts them.
+    ex.submitJob(oneTaskJob('urgent', intermediates(1, spin(200)), { basePriority: 0 }));
+    ex.submitJob(oneTaskJob('low', intermediates(3, spin(10)), { basePriority: 90 }));
+    sim.runUntil(100 * MS);
+    const boosts = () => ex.levels().map((r) => r.agingBoosts ?? null);
+    const before = boosts();
+    expect(before.slice(0, 4)).toEqual([0, 0, 0, 0]);
+    expect(before[4]).toBeGreaterThanOrEqual(3);
+    ex.setPolicy('fifo');
+    expect(ex.levels().every((r) => r.agingBoosts === undefined)).toBe(true);
+    ex.setPolicy('priority');
+    expect(boosts()).toEqual(before);
+  });
+
   it('pause stops new dispatches; resume continues', () => {
     const { sim, ex } = simRig({ workers: 2, quantumMs: 10 });
     ex.submitJob(oneTaskJob('a', leaves(4, spin(100))));

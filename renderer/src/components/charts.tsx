@@ -19,6 +19,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
 import { depthSeries, selectionRates } from '../data/derive.ts';
 import { seriesColor } from '../data/palette.ts';
+import type { FairGroups } from '../../../shared/protocol.ts';
 import { policyUnits, type PolicyUnits } from '../data/policy-units.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { ChargedShare, FairShare, PriorityDetail, QueueAge } from './share-panel.tsx';
@@ -45,11 +46,11 @@ function thin<T>(rows: T[]): T[] {
 }
 
 /** The latest policy's units (levels, bands, one queue) for the panel titles. */
-function useUnits(): PolicyUnits {
+function useUnits(fairUnit?: FairGroups['unit']): PolicyUnits {
   const { policy, fairness } = useAppState(
     useShallow((st) => ({ policy: st.policy, fairness: st.config?.fairness ?? 'task' })),
   );
-  return policyUnits(policy, fairness);
+  return policyUnits(policy, fairness, fairUnit);
 }
 
 export function QueueDepthChart() {
@@ -106,16 +107,19 @@ export function QueueDepthChart() {
 }
 
 export function LevelShareChart() {
+  // Under fair the groups' kind (job or tenant) comes with each frame.
+  useTelemetryTick();
+  const { telemetry } = useApp();
   const policy = useAppState((st) => st.policy);
   const m = useAppState((st) => st.config?.levelTimeMultiplier ?? 2);
-  const units = useUnits();
+  const units = useUnits(telemetry.latest?.fairGroups?.unit);
   const hint =
     policy === 'mlfq'
       ? `charged vs target (m = ${m})`
       : policy === 'priority'
         ? 'charged · strict priority, no target'
         : policy === 'fair'
-          ? 'service so far of live jobs'
+          ? `service so far of each ${units.unit} with live work`
           : 'oldest wait of a queued split';
   return (
     <Panel title={units.shareTitle} hint={hint} testId="share" unit={units.unit}>

@@ -2,8 +2,9 @@
  * Where the scheduler's time went, in each policy's own unit. mlfq: the charged share per level
  * over a window the user picks, next to the multilevel queue's target (docs/design.md §3.1);
  * charged time is what the queue's shares are defined on, so this panel and the engine (and
- * `schedlab run --json`) agree. priority: charged share per band, aging, wait per band. fair:
- * service share per job and Jain's index. fifo: queue age.
+ * `schedlab run --json`) agree. priority: charged share per band, aging boosts, wait per band.
+ * fair: service share per fairness group (split, task, job or tenant), per class, and Jain's
+ * index. fifo: queue age.
  */
 import {
   Bar,
@@ -21,7 +22,15 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
 import { levelShares } from '../data/derive.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
-import { agingText, bandWaits, groupShares, queueAgeSeries } from '../data/policy-units.ts';
+import {
+  agingText,
+  bandWaits,
+  classShares,
+  fairGroupShares,
+  groupShares,
+  queueAgeSeries,
+  type GroupShare,
+} from '../data/policy-units.ts';
 import { TARGET_MEANING, type ShareWindow } from '../data/target-share.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { SHARE_WINDOWS } from '../store/app-store.ts';
@@ -120,22 +129,30 @@ export function ChargedShare({ unit }: { unit: string }) {
   );
 }
 
-/** PRIO: what aging does now and how long each band waits (p95 over the stats window). */
+/** PRIO: what aging does now, how often it boosted each band, how long each band waits. */
 export function PriorityDetail() {
   useTelemetryTick();
   const { telemetry } = useApp();
+  const windowMs = useAppState((s) => s.shareWindowMs);
   const f = telemetry.latest;
   if (f === null) return null;
+  const waits = bandWaits(f.wait.byBand);
+  // Boosts over the share window: the difference of the cumulative count between its ends.
+  const w = levelShares(telemetry, windowMs, f.config.levelTimeMultiplier);
+  const boosts = new Map((w?.rows ?? []).map((r) => [r.label, r.boosts]));
+  const reported = w !== null && w.rows.some((r) => r.boosts !== null);
+  const label = SHARE_WINDOWS.find((x) => x.ms === windowMs)?.label ?? formatMs(windowMs);
   return (
     <div className="priority-detail" data-testid="priority-detail">
       <p className="muted small">
-        {agingText(f.config, formatMs)} · boosts given: not reported by this host
+        {agingText(f.config, formatMs)}
+        {reported ? '' : ' · aging boosts: not reported by this host'}
       </p>
       <table className="table compact" data-testid="band-waits">
         <thead>
           <tr>
             <th>band</th>
-            {bandWaits(f.wait.byBand).map((b) => (
+            {waits.map((b) => (
               <th key={b.band} className="num">
                 {b.band}
               </th>
@@ -145,48 +162,110 @@ export function PriorityDetail() {
         <tbody>
           <tr>
             <td>wait p95</td>
-            {bandWaits(f.wait.byBand).map((b) => (
+            {waits.map((b) => (
               <td key={b.band} className="num" data-band={b.band} data-p95={b.p95 ?? ''}>
                 {b.p95 === null ? '—' : formatMs(b.p95)}
               </td>
             ))}
           </tr>
+          {reported && (
+            <tr data-testid="aging-boosts">
+              <td title="times aging made a waiting split of the band more urgent">
+                aging boosts · {label}
+              </td>
+              {waits.map((b) => {
+                const n = boosts.get(b.band) ?? null;
+                return (
+                  <td key={b.band} className="num" data-band={b.band} data-boosts={n ?? ''}>
+                    {n === null ? '—' : n}
+                  </td>
+                );
+              })}
+            </tr>
+          )}
         </tbody>
       </table>
     </div>
   );
 }
 
-/** Fair: each live job's share of the service so far, and Jain's index over them. */
+/** A horizontal bar per row of shares (fair groups, classes). */
+function ShareBars({ rows, testId }: { rows: GroupShare[]; testId: string }) {
+  const data = rows.map((r) => ({ ...r, pct: r.share * 100 }));
+  return (
+    <div
+      data-testid={testId}
+      data-shares={rows.map((r) => `${r.label}=${r.share.toFixed(4)}`).join(';')}
+    >
+      <ResponsiveContainer width="100%" height={Math.max(60, 18 * data.length + 24)}>
+        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
+          <CartesianGrid stroke="var(--grid)" horizontal={false} />
+          <XAxis type="number" domain={[0, 100]} unit="%" {...axis} />
+          <YAxis type="category" dataKey="label" width={130} {...axis} />
+          <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
+          <Bar dataKey="pct" name="service" fill="var(--accent)" isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/**
+ * Fair: each fairness group's share of the service groups with live work have had, at the
+ * grouping the policy uses (split, task, job or tenant), Jain's index over them, and the same
+ * service per job class. A host without `fairGroups` gets the per-job view.
+ */
 export function FairShare({ unit }: { unit: string }) {
   useTelemetryTick();
   const { telemetry } = useApp();
   const f = telemetry.latest;
   if (f === null) return <Empty />;
-  const rows = groupShares(f.jobs).map((r) => ({ ...r, pct: r.share * 100 }));
+  const g = f.fairGroups;
+  if (g === undefined) {
+    const rows = groupShares(f.jobs);
+    return (
+      <>
+        <div className="share-readout" data-testid="jain" data-value={f.fairness.jain.toFixed(4)}>
+          Jain’s index {f.fairness.jain.toFixed(3)} over {f.fairness.jobs} live jobs (1 = equal
+          service for their age)
+        </div>
+        {rows.length === 0 ? (
+          <p className="muted">no live job has run yet</p>
+        ) : (
+          <ShareBars rows={rows} testId="fair-groups" />
+        )}
+        {unit !== 'job' && (
+          <p className="muted small">
+            Fairness is per {unit}; this host reports service per job, so this is the per-job view.
+          </p>
+        )}
+      </>
+    );
+  }
+  const groups = fairGroupShares(g);
+  const classes = classShares(g);
   return (
     <>
-      <div className="share-readout" data-testid="jain" data-value={f.fairness.jain.toFixed(4)}>
-        Jain’s index {f.fairness.jain.toFixed(3)} over {f.fairness.jobs} live jobs (1 = equal
-        service for their age)
+      <div
+        className="share-readout"
+        data-testid="jain"
+        data-value={g.jain.toFixed(4)}
+        data-unit={g.unit}
+        data-groups={g.count}
+      >
+        Jain’s index {g.jain.toFixed(3)} over {g.count} {g.unit}
+        {g.count === 1 ? '' : 's'} with live work (1 = equal service for their age)
       </div>
-      {rows.length === 0 ? (
-        <p className="muted">no live job has run yet</p>
+      {groups.length === 0 ? (
+        <p className="muted">no {g.unit} with live work has run yet</p>
       ) : (
-        <ResponsiveContainer width="100%" height={150}>
-          <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
-            <CartesianGrid stroke="var(--grid)" horizontal={false} />
-            <XAxis type="number" domain={[0, 100]} unit="%" {...axis} />
-            <YAxis type="category" dataKey="label" width={110} {...axis} />
-            <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
-            <Bar dataKey="pct" name="service" fill="var(--accent)" isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
+        <ShareBars rows={groups} testId="fair-groups" />
       )}
-      {unit !== 'job' && (
-        <p className="muted small">
-          Fairness is per {unit}; frames report service per job, so this is the per-job view.
-        </p>
+      {classes.length > 1 && (
+        <>
+          <p className="muted small">by job class (live jobs’ service)</p>
+          <ShareBars rows={classes} testId="fair-classes" />
+        </>
       )}
     </>
   );

@@ -2,7 +2,8 @@
  * CSV of the per-frame series (one row per frame in the rings), for spreadsheets and notebooks.
  * Per level: `depth`, `level_clock_ms` (the queue's internal level clock, which jumps when an
  * empty level is caught up), `charged_ms` (time charged to the level, cumulative: what level
- * shares are taken from; where the series keeps it) and `selections`. Every row names the policy
+ * shares are taken from; where the series keeps it), `selections` and `aging_boosts` (PRIO only:
+ * cumulative aging boosts of the band, empty for other policies). Every row names the policy
  * and config it was taken under (the row's own when the series keeps it, else the export's).
  */
 import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
@@ -31,6 +32,7 @@ export function seriesCsv(
     ...lv.map((l) => `level_clock_ms_L${l}`),
     ...lv.map((l) => `charged_ms_L${l}`),
     ...lv.map((l) => `selections_L${l}`),
+    ...lv.map((l) => `aging_boosts_L${l}`),
     'utilization',
     'submitted',
     'succeeded',
@@ -47,6 +49,7 @@ export function seriesCsv(
       ...lv.map((l) => round(p.levelMs[l] ?? 0)),
       ...lv.map((l) => (p.chargedMs === null ? '' : round(p.chargedMs[l] ?? 0))),
       ...lv.map((l) => p.selections[l] ?? 0),
+      ...lv.map((l) => (p.agingBoosts === null ? '' : (p.agingBoosts[l] ?? 0))),
       round(p.utilization),
       p.submitted,
       p.succeeded,

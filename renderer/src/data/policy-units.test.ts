@@ -25,6 +25,7 @@ function pt(
     policy,
     labels,
     chargedMs: null,
+    agingBoosts: null,
     oldestWaitMs: null,
   };
 }

@@ -4,7 +4,7 @@
  * Panel titles name the policy's own unit, so no chart calls a band a level.
  */
 import type { FairnessMode, PolicyName } from '../../../shared/config.ts';
-import type { JobRow, Percentiles } from '../../../shared/protocol.ts';
+import type { FairGroups, JobRow, Percentiles } from '../../../shared/protocol.ts';
 import { BAND_LABELS } from '../../../shared/lib/priority-bands.ts';
 
 export interface PolicyUnits {
@@ -15,10 +15,18 @@ export interface PolicyUnits {
   selectionsTitle: string;
 }
 
-/** The group a fair queue shares service between, as frames report it (per job). */
+/** The group a fair queue shares service between at each `fairness` (query: a job or tenant). */
 const FAIR_GROUP: Record<FairnessMode, string> = { query: 'job', task: 'task', split: 'split' };
 
-export function policyUnits(policy: PolicyName | null, fairness: FairnessMode): PolicyUnits {
+/**
+ * `fairUnit`: what the host says the fair groups are now (`FairGroups.unit`: `tenant` when every
+ * job shares its tenant's group), over what `fairness` alone implies.
+ */
+export function policyUnits(
+  policy: PolicyName | null,
+  fairness: FairnessMode,
+  fairUnit?: FairGroups['unit'],
+): PolicyUnits {
   switch (policy) {
     case 'priority':
       return {
@@ -29,8 +37,8 @@ export function policyUnits(policy: PolicyName | null, fairness: FairnessMode): 
       };
     case 'fair':
       return {
-        unit: FAIR_GROUP[fairness],
-        shareTitle: `Service share per ${FAIR_GROUP[fairness]}`,
+        unit: fairUnit ?? FAIR_GROUP[fairness],
+        shareTitle: `Service share per ${fairUnit ?? FAIR_GROUP[fairness]}`,
         depthTitle: 'Queue depth · one fair queue',
         selectionsTitle: 'Selections · one fair queue',
       };
@@ -61,8 +69,8 @@ const SHOWN_GROUPS = 8;
 
 /**
  * Each live job's share of the service live jobs have had so far (their scheduled time), the
- * quantity Jain's index is computed over (`frame.fairness`). Frames report service per job, so
- * under `task` or `split` fairness this is the per-job view of it (the panel says so).
+ * quantity Jain's index is computed over (`frame.fairness`): the per-job view, for a host whose
+ * frames carry no `fairGroups`.
  */
 export function groupShares(jobs: readonly JobRow[]): GroupShare[] {
   const live = jobs.filter((j) => j.state === 'running' && j.scheduledNanos > 0);
@@ -77,6 +85,26 @@ export function groupShares(jobs: readonly JobRow[]): GroupShare[] {
     ...rows.slice(0, SHOWN_GROUPS - 1),
     { label: `${rest.length} others`, share: rest.reduce((a, r) => a + r.share, 0) },
   ];
+}
+
+/**
+ * The fair groups' shares of their service (`FairGroups`, at the grouping the policy uses): the
+ * heaviest named, the rest as one `N others` row.
+ */
+export function fairGroupShares(g: FairGroups): GroupShare[] {
+  if (g.totalNanos <= 0) return [];
+  const rows = g.groups.map((r) => ({ label: r.label, share: r.serviceNanos / g.totalNanos }));
+  if (g.others.groups > 0) {
+    rows.push({ label: `${g.others.groups} others`, share: g.others.serviceNanos / g.totalNanos });
+  }
+  return rows;
+}
+
+/** Live jobs' service per class, as shares (`FairGroups.byClass`). */
+export function classShares(g: FairGroups): GroupShare[] {
+  const total = g.byClass.reduce((a, c) => a + c.serviceNanos, 0);
+  if (total <= 0) return [];
+  return g.byClass.map((c) => ({ label: c.cls, share: c.serviceNanos / total }));
 }
 
 /** Per-band wait p95 (ms) in band order, null for a band with no sample. */

@@ -84,12 +84,16 @@ export interface SyntheticFrameOptions {
   levelMs?: readonly number[];
   /** Cumulative charged time per level (ms); absent = the host does not report it. */
   chargedMs?: readonly number[];
+  /** PRIO: cumulative aging boosts per band; absent = not reported. */
+  agingBoosts?: readonly number[];
   /** Level labels (default `L0`…). */
   labels?: readonly string[];
   /** Worker rows (default: `workers` idle-less running rows with no quantum start). */
   workerRows?: Frame['workers'];
   config?: Partial<EngineConfig>;
   paused?: boolean;
+  /** Under fair: service per fairness group, as a host reports it. */
+  fairGroups?: Frame['fairGroups'];
 }
 
 export function syntheticFrame(o: SyntheticFrameOptions): Frame {
@@ -113,6 +117,7 @@ export function syntheticFrame(o: SyntheticFrameOptions): Frame {
       ...(o.chargedMs === undefined
         ? {}
         : { chargedNanos: Math.round((o.chargedMs[l] ?? 0) * 1e6) }),
+      ...(o.agingBoosts === undefined ? {} : { agingBoosts: o.agingBoosts[l] ?? 0 }),
     })),
     workers:
       o.workerRows ??
@@ -133,5 +138,6 @@ export function syntheticFrame(o: SyntheticFrameOptions): Frame {
     config,
     events: [],
     jobs: [],
+    ...(o.fairGroups === undefined ? {} : { fairGroups: o.fairGroups }),
   };
 }

@@ -92,4 +92,26 @@ describe('charged share over a window', () => {
     expect(w.reported).toBe(false);
     expect(w.rows[0]!.charged).toBeNull();
   });
+
+  it('counts the aging boosts each band got within the window (PRIO)', () => {
+    const bands = ['p0-19', 'p20-39', 'p40-59', 'p60-79', 'p80-100'];
+    const prio = (tMs: number, boosts: number[] | null): SharePoint => ({
+      tMs,
+      policy: 'priority',
+      labels: bands,
+      depth: [0, 0, 0, 1, 4],
+      chargedMs: [tMs, 0, 0, 0, 0],
+      agingBoosts: boosts,
+    });
+    const points = [
+      prio(0, [0, 0, 0, 2, 10]),
+      prio(4000, [0, 0, 0, 3, 12]),
+      prio(9000, [0, 0, 0, 7, 30]),
+    ];
+    const w = chargedShareWindow(points, 5000, 2, false)!;
+    expect(w.rows.map((r) => r.boosts)).toEqual([0, 0, 0, 4, 18]);
+    // A host that does not count boosts: none shown, rather than zeros.
+    const unreported = points.map((p) => ({ ...p, agingBoosts: null }));
+    expect(chargedShareWindow(unreported, 5000, 2, false)!.rows[4]!.boosts).toBeNull();
+  });
 });

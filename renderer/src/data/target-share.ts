@@ -22,6 +22,8 @@ export interface SharePoint {
   labels: readonly string[] | null;
   depth: readonly number[];
   chargedMs: readonly number[] | null;
+  /** PRIO: cumulative aging boosts per band; null (or absent) elsewhere. */
+  agingBoosts?: readonly number[] | null;
 }
 
 export interface ShareRow {
@@ -32,6 +34,8 @@ export interface ShareRow {
   target: number | null;
   /** Had queued splits or was charged time within the window. */
   busy: boolean;
+  /** PRIO: aging boosts given within the window (docs/metrics.md); null where not reported. */
+  boosts: number | null;
 }
 
 export interface ShareWindow {
@@ -99,12 +103,18 @@ export function chargedShareWindow(
   }
   const target = withTarget ? targetShares(multiplier, busy) : null;
   const labels = last.labels ?? busy.map((_, l) => `L${l}`);
+  const boostsFirst = first.agingBoosts ?? null;
+  const boostsLast = last.agingBoosts ?? null;
   return {
     rows: busy.map((b, l) => ({
       label: labels[l] ?? `L${l}`,
       charged: charged === null ? null : (charged[l] ?? 0),
       target: target === null ? null : target[l]!,
       busy: b,
+      boosts:
+        boostsFirst === null || boostsLast === null
+          ? null
+          : (boostsLast[l] ?? 0) - (boostsFirst[l] ?? 0),
     })),
     coveredMs: last.tMs - first.tMs,
     reported,

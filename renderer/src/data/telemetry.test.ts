@@ -186,4 +186,23 @@ describe('exports', () => {
     expect(lines[0]!.split(',')).toContain('depth_L4');
     expect(lines[1]!.split(',')[0]).toBe('1');
   });
+
+  it('writes the aging boosts per band under priority, and leaves them empty elsewhere', () => {
+    const t = new Telemetry();
+    const boosts = [0, 1, 0, 3, 9];
+    t.ingestFrame(
+      syntheticFrame({ seq: 1, timeMs: 100, agingBoosts: boosts, config: { policy: 'priority' } }),
+    );
+    t.ingestFrame(syntheticFrame({ seq: 2, timeMs: 200, config: { policy: 'fifo' } }));
+    const [header, prio, fifo] = seriesCsv(t.points.toArray(), 5).trim().split('\n');
+    const col = header!.split(',').indexOf('aging_boosts_L0');
+    expect(col).toBeGreaterThan(0);
+    expect(
+      prio!
+        .split(',')
+        .slice(col, col + 5)
+        .map(Number),
+    ).toEqual(boosts);
+    expect(fifo!.split(',').slice(col, col + 5)).toEqual(['', '', '', '', '']);
+  });
 });

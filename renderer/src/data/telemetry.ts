@@ -46,6 +46,8 @@ export interface FramePoint {
    * host does not report it.
    */
   chargedMs: number[] | null;
+  /** PRIO: cumulative aging boosts per band (`LevelRow.agingBoosts`); null for other policies. */
+  agingBoosts: number[] | null;
   /** The longest current wait of a queued split (ms); null when not reported. */
   oldestWaitMs: number | null;
 }
@@ -57,6 +59,11 @@ function pointOf(p: HistoryPoint, frame?: Frame): FramePoint {
     p.chargedNanos ??
     (levels !== undefined && levels.length > 0 && levels.every((l) => l.chargedNanos !== undefined)
       ? levels.map((l) => l.chargedNanos!)
+      : undefined);
+  const boosts =
+    p.agingBoosts ??
+    (levels !== undefined && levels.length > 0 && levels.every((l) => l.agingBoosts !== undefined)
+      ? levels.map((l) => l.agingBoosts!)
       : undefined);
   return {
     seq: p.seq,
@@ -71,6 +78,7 @@ function pointOf(p: HistoryPoint, frame?: Frame): FramePoint {
     policy: p.policy ?? frame?.policy ?? null,
     labels: p.labels ?? levels?.map((l) => l.label) ?? null,
     chargedMs: charged === undefined ? null : charged.map((n) => n / NS_PER_MS),
+    agingBoosts: boosts ?? null,
     oldestWaitMs: frame?.oldestWaitMs ?? null,
   };
 }

@@ -1,23 +1,32 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { PolicyName } from '../../../shared/config.ts';
-import type { WorkerRow } from '../../../shared/protocol.ts';
+import type { FairGroupRow, FairGroups, WorkerRow } from '../../../shared/protocol.ts';
 import { Ctx, type AppContext } from '../context.ts';
 import { GanttViewport } from '../data/gantt-viewport.ts';
-import { syntheticFrame } from '../data/synthetic-frame.ts';
+import { syntheticFrame, type SyntheticFrameOptions } from '../data/synthetic-frame.ts';
 import { Telemetry } from '../data/telemetry.ts';
 import { createAppStore } from '../store/app-store.ts';
 import type { Transport } from '../transport/transport.ts';
 import { LiveView } from './live-view.tsx';
 
-/** The Live view rendered once (server-side) over one frame of `policy`. */
-function render(policy: PolicyName, workerRows?: WorkerRow[]): string {
+/** The Live view rendered once (server-side) over one frame of `policy` (after `earlier`). */
+function render(
+  policy: PolicyName,
+  workerRows?: WorkerRow[],
+  earlier: Omit<SyntheticFrameOptions, 'seq'>[] = [],
+  extra: Partial<SyntheticFrameOptions> = {},
+): string {
   const telemetry = new Telemetry();
+  earlier.forEach((o, i) =>
+    telemetry.ingestFrame(syntheticFrame({ ...o, seq: i + 1, config: { policy } })),
+  );
   const frame = syntheticFrame({
-    seq: 1,
+    seq: earlier.length + 1,
     timeMs: 1000,
     config: { policy },
     ...(workerRows === undefined ? {} : { workerRows }),
+    ...extra,
   });
   telemetry.ingestFrame(frame);
   // Server rendering reads a zustand store's initial state: give it the frame's.
@@ -57,6 +66,73 @@ describe('the Live view', () => {
     const html = render(policy);
     expect(html).toContain(`data-unit="${unit}"`);
     expect(html).toContain(title);
+  });
+});
+
+describe('the priority panel', () => {
+  const bands = ['p0-19', 'p20-39', 'p40-59', 'p60-79', 'p80-100'];
+  it('shows the aging boosts each band got within the share window', () => {
+    const html = render(
+      'priority',
+      undefined,
+      [{ timeMs: 0, labels: bands, chargedMs: [0, 0, 0, 0, 0], agingBoosts: [0, 0, 1, 2, 5] }],
+      { labels: bands, chargedMs: [500, 0, 0, 0, 0], agingBoosts: [0, 0, 1, 6, 17] },
+    );
+    expect(html).toContain('data-testid="aging-boosts"');
+    const cells = [...html.matchAll(/data-band="([^"]+)" data-boosts="(\d*)"/g)];
+    expect(cells.map((m) => [m[1], m[2]])).toEqual([
+      ['p0-19', '0'],
+      ['p20-39', '0'],
+      ['p40-59', '0'],
+      ['p60-79', '4'],
+      ['p80-100', '12'],
+    ]);
+    expect(html).not.toContain('aging boosts: not reported');
+  });
+
+  it('says so when the host does not count boosts', () => {
+    const html = render('priority', undefined, [], { labels: bands });
+    expect(html).not.toContain('data-testid="aging-boosts"');
+    expect(html).toContain('aging boosts: not reported by this host');
+  });
+});
+
+describe('the fair panel', () => {
+  const groups = (unit: FairGroups['unit'], kind: FairGroupRow['kind'], labels: string[]) => ({
+    unit,
+    count: labels.length,
+    totalNanos: 400e6,
+    groups: labels.map((label, i) => ({
+      key: `${kind}-${i}`,
+      kind,
+      label,
+      cls: i === 0 ? 'scan' : 'report',
+      serviceNanos: i === 0 ? 300e6 : 100e6,
+    })),
+    others: { groups: 0, serviceNanos: 0 },
+    byClass: [
+      { cls: 'scan', jobs: 1, serviceNanos: 300e6 },
+      { cls: 'report', jobs: 1, serviceNanos: 100e6 },
+    ],
+    jain: 0.8,
+  });
+
+  it.each([
+    ['task', 'task', ['#1.0 scan', '#2.0 report']],
+    ['query', 'job', ['#1 scan', '#2 report']],
+    ['query', 'tenant', ['acme', 'globex']],
+    ['split', 'split', ['split 4 · #1 scan', 'split 9 · #2 report']],
+  ] as const)('under %s fairness shows the share of each %s', (fairness, unit, labels) => {
+    const fairGroups = groups(unit, unit, [...labels]);
+    const html = render('fair', undefined, [], {
+      config: { policy: 'fair', fairness },
+      fairGroups,
+    });
+    expect(html).toContain(`data-unit="${unit}"`);
+    expect(html).toContain(`Service share per ${unit}`);
+    expect(html).toContain(`data-shares="${labels[0]}=0.7500;${labels[1]}=0.2500"`);
+    expect(html).toContain('data-testid="fair-classes" data-shares="scan=0.7500;report=0.2500"');
+    expect(html).not.toContain('per-job view');
   });
 });
 

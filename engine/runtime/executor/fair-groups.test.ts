@@ -1,0 +1,92 @@
+// Under `fair`, frames report service per fairness group at the grouping the policy uses: split,
+// task, job (query), or tenant — not per job whatever the grouping.
+import { describe, expect, it } from 'vitest';
+import type { FairnessMode } from '../../../shared/config.ts';
+import type { FairGroups } from '../../../shared/protocol.ts';
+import { MS, intermediates, simRig, spin } from './testing.ts';
+
+/** Two jobs: `scan` with two tasks of two splits, `report` with one task of one split. */
+function run(fairness: FairnessMode, tenant?: string): FairGroups {
+  const { sim, ex } = simRig({ workers: 2, quantumMs: 10, policy: 'fair', fairness });
+  const t = tenant === undefined ? {} : { tenant };
+  ex.submitJob({
+    class: 'scan',
+    tasks: [{ splits: intermediates(2, spin(100)) }, { splits: intermediates(2, spin(100)) }],
+    ...t,
+  });
+  ex.submitJob({ class: 'report', tasks: [{ splits: intermediates(1, spin(100)) }], ...t });
+  // Mid-quantum: running quanta count toward their groups too.
+  sim.runUntil(55 * MS);
+  return ex.fairGroups();
+}
+
+describe('fair groups', () => {
+  it('under task fairness: one row per live task, its service from the task’s own time', () => {
+    const g = run('task');
+    expect(g.unit).toBe('task');
+    expect(g.count).toBe(3);
+    expect(g.groups.map((r) => r.kind)).toEqual(['task', 'task', 'task']);
+    expect(g.groups.map((r) => r.label).sort()).toEqual(['#1.0 scan', '#1.1 scan', '#2.0 report']);
+    // 2 workers × 55 ms of service, all of it in some group.
+    expect(g.totalNanos).toBe(110 * MS);
+    expect(g.groups.reduce((a, r) => a + r.serviceNanos, 0)).toBe(110 * MS);
+    // Three groups share two workers fairly: none is more than a quantum plus a bit ahead.
+    const service = g.groups.map((r) => r.serviceNanos);
+    expect(Math.max(...service) - Math.min(...service)).toBeLessThanOrEqual(20 * MS);
+  });
+
+  it('under query fairness: one row per live job', () => {
+    const g = run('query');
+    expect(g.unit).toBe('job');
+    expect(g.groups.map((r) => [r.kind, r.label]).sort()).toEqual([
+      ['job', '#1 scan'],
+      ['job', '#2 report'],
+    ]);
+    // Jobs share: scan, with four of the five splits, is far from the 4/5 a per-split share gives.
+    const scan = g.groups.find((r) => r.label === '#1 scan')!;
+    expect(scan.serviceNanos / g.totalNanos).toBeLessThan(0.65);
+  });
+
+  it('under query fairness with tenants: one row for the tenant all its jobs share', () => {
+    const g = run('query', 'acme');
+    expect(g.unit).toBe('tenant');
+    expect(g.count).toBe(1);
+    expect(g.groups).toMatchObject([{ kind: 'tenant', key: 'tenant-acme', label: 'acme' }]);
+    expect(g.groups[0]!.serviceNanos).toBe(110 * MS);
+  });
+
+  it('under split fairness: one row per live split, the heaviest few named', () => {
+    const g = run('split');
+    expect(g.unit).toBe('split');
+    expect(g.count).toBe(5);
+    expect(g.groups.every((r) => r.kind === 'split' && /^split \d+ · #\d /.test(r.label))).toBe(
+      true,
+    );
+    expect(g.others).toEqual({ groups: 0, serviceNanos: 0 });
+  });
+
+  it('sums service per class the same way whatever the grouping', () => {
+    for (const fairness of ['split', 'task', 'query'] as const) {
+      const g = run(fairness);
+      const byClass = Object.fromEntries(g.byClass.map((c) => [c.cls, c]));
+      expect(byClass['scan']!.jobs).toBe(1);
+      expect(byClass['scan']!.serviceNanos + byClass['report']!.serviceNanos).toBe(g.totalNanos);
+    }
+  });
+
+  it('names at most the heaviest eight and sums the rest', () => {
+    const { sim, ex } = simRig({ workers: 4, quantumMs: 5, policy: 'fair', fairness: 'query' });
+    for (let j = 0; j < 12; j++) {
+      ex.submitJob({ class: `c${j % 3}`, tasks: [{ splits: intermediates(1, spin(10 + j)) }] });
+    }
+    sim.runUntil(12 * MS);
+    const g = ex.fairGroups();
+    expect(g.count).toBe(12);
+    expect(g.groups).toHaveLength(8);
+    expect(g.others.groups).toBe(4);
+    const named = g.groups.reduce((a, r) => a + r.serviceNanos, 0);
+    expect(named + g.others.serviceNanos).toBe(g.totalNanos);
+    const service = g.groups.map((r) => r.serviceNanos);
+    expect(service).toEqual([...service].sort((a, b) => b - a));
+  });
+});

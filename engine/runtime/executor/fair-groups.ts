@@ -1,0 +1,148 @@
+/**
+ * The `fair` policy's service per fairness group (docs/metrics.md "fair groups"), for frames: the
+ * groups the fair queue shares the workers between at the grouping it uses now — a split, a task,
+ * or under `query` a job (or the job's tenant, which all its jobs share). Only groups with live
+ * work count: those of live jobs (tasks not ended, splits not terminal). A group's service is its
+ * scheduled time so far plus its quanta running now; Jain's index is taken over service per age
+ * (since the group's oldest live job was submitted), so groups that arrived later are not unfair
+ * for having had less.
+ *
+ * By class, whatever the grouping: the live jobs' service (their scheduled time plus running
+ * quanta) summed per job class.
+ *
+ * Bounded: one pass over the live groups per call; the heaviest `FAIR_GROUPS_SHOWN` are kept by
+ * name, the rest summed; the per-class sums are as many as the live jobs' classes.
+ */
+import type { FairnessMode } from '../../../shared/config.ts';
+import { FAIR_GROUPS_SHOWN, type FairGroupRow, type FairGroups } from '../../../shared/protocol.ts';
+import type { ExecJob, ExecSplit } from './records.ts';
+
+interface Acc {
+  row: FairGroupRow;
+  /** Submit time of the group's oldest live job (its age's start). */
+  since: number;
+}
+
+/**
+ * `running` maps each split running now to its quantum's time so far (it is not yet in any
+ * group's scheduled time).
+ */
+export function fairGroups(
+  jobs: Iterable<ExecJob>,
+  fairness: FairnessMode,
+  running: ReadonlyMap<ExecSplit, number>,
+  now: number,
+): FairGroups {
+  const byKey = new Map<string, Acc>();
+  const add = (key: string, make: () => FairGroupRow, service: number, since: number) => {
+    const known = byKey.get(key);
+    if (known === undefined) {
+      const row = make();
+      row.serviceNanos = service;
+      byKey.set(key, { row, since });
+    } else {
+      // A tenant's jobs: its time is counted once (its group's), the running quanta of each.
+      known.row.serviceNanos += service;
+      known.since = Math.min(known.since, since);
+    }
+  };
+  const inFlight = new Map<object, number>();
+  for (const [split, ran] of running) {
+    const group = fairness === 'split' ? split : fairness === 'task' ? split.task : split.job;
+    inFlight.set(group, (inFlight.get(group) ?? 0) + ran);
+  }
+  let unit: FairGroups['unit'] = fairness === 'query' ? 'job' : fairness;
+  let ownGroups = 0;
+  const byClass = new Map<string, { cls: string; jobs: number; serviceNanos: number }>();
+  for (const job of jobs) {
+    const cls = job.cls;
+    const c = byClass.get(cls) ?? { cls, jobs: 0, serviceNanos: 0 };
+    c.jobs++;
+    c.serviceNanos += job.scheduledNanos + inFlightOfJob(running, job);
+    byClass.set(cls, c);
+    if (fairness === 'query') {
+      const tenant = job.tenant;
+      if (tenant === null) {
+        ownGroups++;
+        const service = job.scheduledNanos + (inFlight.get(job) ?? 0);
+        add(job.key, () => row(job.key, 'job', `#${job.id} ${cls}`, cls), service, job.submitNanos);
+      } else {
+        const first = !byKey.has(tenant.key);
+        const service = (first ? tenant.scheduledNanos : 0) + (inFlight.get(job) ?? 0);
+        add(
+          tenant.key,
+          () => row(tenant.key, 'tenant', tenant.name, cls),
+          service,
+          job.submitNanos,
+        );
+      }
+      continue;
+    }
+    for (const task of job.tasks) {
+      if (task.ended) continue;
+      if (fairness === 'task') {
+        const label = `#${job.id}.${task.index} ${cls}`;
+        const service = task.scheduledNanos + (inFlight.get(task) ?? 0);
+        add(task.key, () => row(task.key, 'task', label, cls), service, job.submitNanos);
+        continue;
+      }
+      for (const split of task.live) {
+        const key = `split-${split.id}`;
+        const label = `split ${split.id} · #${job.id} ${cls}`;
+        const service = split.scheduledNanos + (inFlight.get(split) ?? 0);
+        add(key, () => row(key, 'split', label, cls), service, job.submitNanos);
+      }
+    }
+  }
+  if (fairness === 'query' && byKey.size > 0 && ownGroups === 0) unit = 'tenant';
+  const classes = [...byClass.values()].sort((a, b) => b.serviceNanos - a.serviceNanos);
+  return { ...summarize(byKey, unit, now), byClass: classes };
+}
+
+function inFlightOfJob(running: ReadonlyMap<ExecSplit, number>, job: ExecJob): number {
+  let ran = 0;
+  for (const [split, t] of running) if (split.job === job) ran += t;
+  return ran;
+}
+
+function row(key: string, kind: FairGroupRow['kind'], label: string, cls: string): FairGroupRow {
+  return { key, kind, label, cls, serviceNanos: 0 };
+}
+
+function summarize(
+  byKey: Map<string, Acc>,
+  unit: FairGroups['unit'],
+  now: number,
+): Omit<FairGroups, 'byClass'> {
+  const shown: FairGroupRow[] = [];
+  let total = 0;
+  let sum = 0;
+  let sumSq = 0;
+  let n = 0;
+  for (const { row: r, since } of byKey.values()) {
+    total += r.serviceNanos;
+    const age = now - since;
+    if (age > 0) {
+      const x = r.serviceNanos / age;
+      sum += x;
+      sumSq += x * x;
+      n++;
+    }
+    // Keep the heaviest few in order: an insertion into a short sorted list.
+    if (shown.length < FAIR_GROUPS_SHOWN || r.serviceNanos > shown.at(-1)!.serviceNanos) {
+      let i = shown.length;
+      while (i > 0 && shown[i - 1]!.serviceNanos < r.serviceNanos) i--;
+      shown.splice(i, 0, r);
+      if (shown.length > FAIR_GROUPS_SHOWN) shown.pop();
+    }
+  }
+  const shownTotal = shown.reduce((a, r) => a + r.serviceNanos, 0);
+  return {
+    unit,
+    count: byKey.size,
+    totalNanos: total,
+    groups: shown,
+    others: { groups: byKey.size - shown.length, serviceNanos: total - shownTotal },
+    jain: n === 0 || sumSq === 0 ? 1 : (sum * sum) / (n * sumSq),
+  };
+}
