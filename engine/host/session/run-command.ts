@@ -94,6 +94,10 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
       session.speed = cmd.speed;
       ex.record('config', `speed: ${cmd.speed}`);
       return { speed: cmd.speed };
+    case 'findJobs':
+      return { ...ex.findJobs(cmd.query, cmd.limit) };
+    case 'jobDetail':
+      return { ...ex.jobDetail(cmd.jobId, session.starvationMs) };
     case 'compare': {
       if (comparing.has(session)) {
         throw new SchedLabError('QUEUE_FULL', 'type: a compare is already running', 'type');
