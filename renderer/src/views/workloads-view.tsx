@@ -4,6 +4,7 @@ import { jobSpecSchema, KERNEL_NAMES, type Command } from '../../../shared/proto
 import { schemaError } from '../../../shared/schema-error.ts';
 import { useApp, useAppState } from '../context.ts';
 import { switchPreset, type SwitchChoice } from '../data/preset-switch.ts';
+import { JobDetailPanel } from '../components/job-detail.tsx';
 import { JobTable } from '../components/job-table.tsx';
 
 /** What the host said of a started preset: fitted to this machine's cores, or as written. */
@@ -292,6 +293,7 @@ export function WorkloadsView() {
           <JobTable />
         </div>
       </section>
+      <JobDetailPanel />
     </div>
   );
 }
