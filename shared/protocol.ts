@@ -5,7 +5,8 @@
  *
  * Changes to this file are additive only: clients in flight depend on every name below.
  */
-import { QUANTUM_OUTCOMES } from './lib/outcomes.ts';
+import { JOB_QUERY_MAX_CHARS } from './lib/job-query.ts';
+import { QUANTUM_OUTCOMES, type QuantumOutcome } from './lib/outcomes.ts';
 import { z } from 'zod';
 import { jobSpecSchema, prioritySchema, type splitSpecSchema } from './job.ts';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
@@ -117,6 +118,112 @@ export interface CompareResultWire {
   reports: CompareReportRow[];
 }
 
+// ─── finding and following jobs ─────────────────────────────────────────────────────────────
+
+/** Rows a `findJobs` answers unless it asks for fewer or more; the most it may ask for. */
+export const FIND_JOBS_DEFAULT_LIMIT = 100;
+export const FIND_JOBS_MAX_LIMIT = 500;
+
+/** The `findJobs` answer, besides `ok` and `id`. */
+export interface FindJobsResult {
+  /** Matching jobs, live first (oldest first), then ended ones (newest first); ≤ `limit`. */
+  jobs: JobRow[];
+  /** All the jobs that matched; `more` = `matched` − `jobs.length`. */
+  matched: number;
+  more: number;
+  /** Ended jobs the engine still remembers (the bounded history searched besides live jobs). */
+  endedKept: number;
+}
+
+/** What a split was doing over a stretch of time (docs/jobs.md "Following a job"). */
+export const SEGMENT_KINDS = ['queued', 'waiting', 'running', 'blocked', 'backoff'] as const;
+export type SegmentKind = (typeof SEGMENT_KINDS)[number];
+
+export interface SplitSegment {
+  kind: SegmentKind;
+  startNanos: number;
+  /** Null: still going on now. */
+  endNanos: number | null;
+  /** `running`: the worker, the level (MLFQ) or band (priority) it ran at, how it ended. */
+  worker?: number;
+  level?: number;
+  outcome?: QuantumOutcome | 'in progress';
+  /** A `failed` quantum's code (`KERNEL_FAILED`, `WORKER_LOST`, …). */
+  errorCode?: ErrorCode;
+}
+
+export interface SplitDetail {
+  splitId: number;
+  taskId: number;
+  /** `waiting`, `queued`, `running`, `blocked`, `retrying`, `succeeded`, `failed`, `cancelled`. */
+  state: string;
+  /** Oldest first; at most `JOB_DETAIL_MAX_SEGMENTS` (the newest are kept). */
+  segments: SplitSegment[];
+  /** Segments left out (the oldest) to keep the answer bounded. */
+  segmentsCut: number;
+  /** Its waits for a worker (ready queue), and its time on workers (ns). */
+  waitNanos: number;
+  scheduledNanos: number;
+  quanta: number;
+  retries: number;
+  errorCode?: ErrorCode;
+}
+
+/**
+ * A change in how urgent a split was: `level` (MLFQ: dispatched at another level than its last
+ * quantum, a demotion when `to` > `from`), `aging` (priority: dispatched at an effective priority
+ * `to` aged below its base `from`), `reprioritize` (the job's base priority set `from` → `to`).
+ */
+export interface PriorityChange {
+  timeNanos: number;
+  /** −1 for `reprioritize` (the whole job). */
+  splitId: number;
+  kind: 'level' | 'aging' | 'reprioritize';
+  from: number;
+  to: number;
+}
+
+/** Most splits, segments per split and changes a `jobDetail` answer holds. */
+export const JOB_DETAIL_MAX_SPLITS = 64;
+export const JOB_DETAIL_MAX_SEGMENTS = 200;
+export const JOB_DETAIL_MAX_CHANGES = 200;
+
+/** The `jobDetail` answer, besides `ok` and `id`. */
+export interface JobDetail {
+  job: JobRow;
+  /** In split id order; at most `JOB_DETAIL_MAX_SPLITS`, `splitsMore` left out. */
+  splits: SplitDetail[];
+  splitsMore: number;
+  /** Oldest first; at most `JOB_DETAIL_MAX_CHANGES` (the newest). */
+  changes: PriorityChange[];
+  changesCut: number;
+  /**
+   * False when the engine's bounded job trail no longer holds the job's start: the timelines
+   * then begin at `trailSinceNanos`, the oldest moment the trail still holds.
+   */
+  complete: boolean;
+  trailSinceNanos: number;
+  /** The warnings the job raises now (`JobWarning`). */
+  warnings: JobWarning[];
+}
+
+/** The rules of the warnings panel (docs/jobs.md "Warnings"). */
+export const WARNING_RULES = ['starving', 'overrun', 'slow-split', 'retries'] as const;
+export type WarningRule = (typeof WARNING_RULES)[number];
+
+/** A live job that looks wrong now, and the rule that says so (the worst split named). */
+export interface JobWarning {
+  jobId: number;
+  class: string;
+  rule: WarningRule;
+  splitId: number;
+  /** For people: `split 7 has waited 2:05.3 (bound 2:00.0)`. */
+  message: string;
+}
+
+/** Most warnings a frame carries (`Frame.warnings`); the rest are counted in `warningsMore`. */
+export const FRAME_MAX_WARNINGS = 50;
+
 // ─── commands ───────────────────────────────────────────────────────────────────────────────
 
 /** Every command may carry an `id` the result echoes, so clients can match answers. */
@@ -199,6 +306,18 @@ export const commandSchemas = {
       .optional(),
     durationMs: z.number().gt(0).max(COMPARE_MAX_DURATION_MS).optional(),
   }),
+  /**
+   * Searches live jobs and the ended ones the engine still remembers (`shared/lib/job-query.ts`
+   * says the query language); answers `FindJobsResult`, at most `limit` rows. Read-only.
+   */
+  findJobs: z.object({
+    ...base,
+    type: z.literal('findJobs'),
+    query: z.string().max(JOB_QUERY_MAX_CHARS),
+    limit: z.number().int().min(1).max(FIND_JOBS_MAX_LIMIT).optional(),
+  }),
+  /** One job's splits, their timelines and its priority changes: answers `JobDetail`. Read-only. */
+  jobDetail: z.object({ ...base, type: z.literal('jobDetail'), jobId: z.number().int().min(0) }),
 } as const;
 
 export type CommandType = keyof typeof commandSchemas;
@@ -221,6 +340,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.compare,
   commandSchemas.cancelAll,
   commandSchemas.resetStats,
+  commandSchemas.findJobs,
+  commandSchemas.jobDetail,
 ]);
 export type Command = z.infer<typeof commandSchema>;
 export type CommandOf<T extends CommandType> = z.infer<(typeof commandSchemas)[T]>;
@@ -275,6 +396,8 @@ export interface CommandResults {
   cancelAll: { cancelled: number };
   resetStats: Record<never, never>;
   setSpeed: { speed: number | 'max' };
+  findJobs: FindJobsResult;
+  jobDetail: JobDetail;
   compare: CompareResultWire;
 }
 
@@ -561,6 +684,8 @@ export interface JobRow {
   error?: string;
   /** The catalogue code of `error`: `KERNEL_FAILED`, `WORKER_LOST`, `CANCELLED`, `QUEUE_FULL`. */
   errorCode?: ErrorCode;
+  /** The tenant it was submitted for (`JobSpec.tenant`). Optional: added with `findJobs`. */
+  tenant?: string;
   /**
    * What a one-split job's user module returned, as JSON cut to `JOB_ROW_TEXT_MAX` characters
    * (a cut one ends in `…`). Absent for built-in kernels, the sim and jobs of many splits.
@@ -634,6 +759,12 @@ export interface Frame {
    * (`STATS_WINDOW_SECONDS`) ago and the last reset (`resetStats`, or a preset / workload change).
    */
   statsSinceNanos?: number;
+  /**
+   * Live jobs that look wrong now (`WARNING_RULES`), at most `FRAME_MAX_WARNINGS`; the rest are
+   * counted in `warningsMore`. Optional: added with the warnings panel.
+   */
+  warnings?: JobWarning[];
+  warningsMore?: number;
   /** Under the `fair` policy only: service per fairness group. Optional: added later. */
   fairGroups?: FairGroups;
 }

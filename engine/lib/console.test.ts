@@ -70,6 +70,14 @@ describe('Scheduler.serveConsole', () => {
       expect(refused).toMatchObject({ ok: false, error: { code: 'READ_ONLY', field: 'type' } });
       expect(s.config.policy).toBe('fair');
       expect(await client.command({ type: 'snapshot' })).toMatchObject({ ok: true });
+      // Searching and following a job only read: a read-only console answers them.
+      const found = await client.command({ type: 'findJobs', query: 'tenant:acme' });
+      expect(found).toMatchObject({ ok: true, matched: 1 });
+      const jobId = (found['jobs'] as { id: number }[])[0]!.id;
+      expect(await client.command({ type: 'jobDetail', jobId })).toMatchObject({
+        ok: true,
+        job: { id: jobId, state: 'succeeded', tenant: 'acme' },
+      });
       client.ws.close();
     } finally {
       await served.close();

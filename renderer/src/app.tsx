@@ -24,13 +24,34 @@ function isTyping(target: EventTarget | null): boolean {
   return el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName);
 }
 
+/** Focuses the job search of the view, or the Live view's when this view has none. */
+function focusSearch(store: ReturnType<typeof useApp>['store']): void {
+  const find = () => document.querySelector<HTMLInputElement>('[data-testid="job-search"]');
+  const box = find();
+  if (box !== null) {
+    box.focus();
+    return;
+  }
+  store.getState().setView('live');
+  requestAnimationFrame(() => find()?.focus());
+}
+
 function useShortcuts() {
   const { store, transport, viewport } = useApp();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
       const s = store.getState();
-      if (e.key === ' ') {
+      // Esc clears the selection wherever the focus is (in a field it also leaves the field).
+      if (e.key === 'Escape') {
+        s.selectJob(null);
+        return;
+      }
+      if (isTyping(e.target)) return;
+      if (e.key === '/') {
+        e.preventDefault();
+        focusSearch(store);
+      } else if (e.key === ' ') {
         e.preventDefault();
         void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' });
       } else if (e.key === '+' || e.key === '=') viewport.zoom(1 / 1.5, s.follow ? 1 : 0.5);
@@ -198,7 +219,8 @@ export function App() {
       <footer className="app-footer">
         <span>
           <kbd>space</kbd> pause · <kbd>+</kbd>/<kbd>−</kbd> zoom · <kbd>f</kbd> follow ·{' '}
-          <kbd>1</kbd>–<kbd>5</kbd> views
+          <kbd>1</kbd>–<kbd>5</kbd> views · <kbd>/</kbd> search jobs · <kbd>Esc</kbd> clear the
+          selection
         </span>
       </footer>
     </div>

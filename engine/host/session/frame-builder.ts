@@ -5,8 +5,14 @@
  * a ring overwrote before a frame could carry it is counted (`spansDropped`, `eventsDropped`),
  * never hidden.
  */
-import type { Alarm, Frame, RunawaySplit, SpanColumns } from '../../../shared/protocol.ts';
-import type { Executor } from '../../runtime/executor/index.ts';
+import {
+  FRAME_MAX_WARNINGS,
+  type Alarm,
+  type Frame,
+  type RunawaySplit,
+  type SpanColumns,
+} from '../../../shared/protocol.ts';
+import { DEFAULT_STARVATION_MS, type Executor } from '../../runtime/executor/index.ts';
 import type { LatencyStats, OpenSample } from './stats.ts';
 import { formatMs } from '../../../shared/lib/format.ts';
 
@@ -56,14 +62,15 @@ export class FrameBuilder {
     this.queuedInProgress = options.queuedInProgress ?? null;
     this.lastTime = executor.now();
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
-    this.starvationMs = options.alarms?.starvationMs ?? 120_000;
+    this.starvationMs = options.alarms?.starvationMs ?? DEFAULT_STARVATION_MS;
   }
 
   private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
   private readonly speed: (() => number | 'max') | null;
   private readonly queuedInProgress: (() => readonly OpenSample[]) | null;
   private readonly urgentMs: number;
-  private readonly starvationMs: number;
+  /** The starvation alarm's bound, which the `starving` warning uses too (ms). */
+  readonly starvationMs: number;
 
   private alarms(wait: Frame['wait'], oldestWaitMs: number): Alarm[] {
     const out: Alarm[] = [];
@@ -129,6 +136,7 @@ export class FrameBuilder {
     const runaway = ex.runawaySplits();
     const alarms = this.alarms(wait, oldestWaitMs);
     if (runaway.length > 0) alarms.push(stuckAlarm(runaway, ex.config.runawayAfterMs));
+    const warnings = ex.jobWarnings(this.starvationMs);
     return {
       type: 'frame',
       seq: this.seq,
@@ -159,6 +167,8 @@ export class FrameBuilder {
       ...(ex.config.initialSplitConcurrency === null
         ? {}
         : { taskConcurrency: ex.taskConcurrency() }),
+      warnings: warnings.slice(0, FRAME_MAX_WARNINGS),
+      warningsMore: Math.max(0, warnings.length - FRAME_MAX_WARNINGS),
       ...(this.speed === null ? {} : { speed: this.speed() }),
     };
   }

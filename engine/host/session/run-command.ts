@@ -23,6 +23,8 @@ export interface CommandTarget extends WorkloadContext {
   readonly stats: LatencyStats;
   readonly workloads: WorkloadHandler | undefined;
   speed: number | 'max';
+  /** The wait past which a split counts as starving (warnings, job detail). */
+  readonly starvationMs: number;
   snapshot(): Snapshot;
 }
 
@@ -117,6 +119,8 @@ export class CommandRunner {
         ex.record('config', `speed: ${cmd.speed}`);
         return { speed: cmd.speed };
       },
+      findJobs: (cmd) => ex.findJobs(cmd.query, cmd.limit),
+      jobDetail: (cmd) => ex.jobDetail(cmd.jobId, s.starvationMs),
       compare: async (cmd) => {
         if (this.comparing) {
           throw new SchedLabError('QUEUE_FULL', 'type: a compare is already running', 'type');

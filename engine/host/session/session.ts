@@ -147,6 +147,11 @@ export class Session {
     );
   }
 
+  /** The starvation bound of the alarm and the `starving` warning (ms). */
+  get starvationMs(): number {
+    return this.frames.starvationMs;
+  }
+
   /** Spans a frame carries (the `HostSession` contract of the transports). */
   spanCount(frame: Frame): number {
     return frame.spans.count;

@@ -9,7 +9,8 @@ import { SchedLabError, type ErrorCode } from '../../../shared/errors.ts';
 import { ExecutorState } from './executor-state.ts';
 import type { TaskEnd } from './job-book.ts';
 import { checkJobSpec, checkSplits, type JobSpec, type SplitSpec } from './job-spec.ts';
-import { SplitState, isTerminalSplit } from './lifecycle.ts';
+import { SPLIT_END_STATES, TrailKind } from './job-trail.ts';
+import { SPLIT_STATE_NAMES, SplitState, isTerminalSplit } from './lifecycle.ts';
 import { ExecJob, ExecSplit, ExecTask } from './records.ts';
 import { initTaskConcurrency, splitOfTaskFinished } from './task-concurrency.ts';
 
@@ -38,6 +39,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       return id;
     }
     this.book.start(job);
+    this.trail.record(TrailKind.submit, id, -1, -1, now, 0, total);
     spec.tasks.forEach((t, index) => {
       const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
       if (t.maxDriversPerTask !== undefined) task.maxDrivers = t.maxDriversPerTask;
@@ -124,6 +126,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     split.queuedNanos = queued;
     split.enqueuedAt = now;
     this.admissionQueued?.(split.job.clsIndex, queued, split.basePriority);
+    this.trail.record(TrailKind.admitted, split.job.id, split.task.id, split.id, now, 0, queued);
     this.move(split, SplitState.queued);
     this.queue.offer(split, now, 'new');
   };
@@ -147,12 +150,36 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       ran &&
       !wasCancelling &&
       splitOfTaskFinished(split.task, split.scheduledNanos, this.backend.now());
+    this.traceEnd(split);
     if (wasAdmittedLeaf && !wasCancelling) this.admission.release(split.task);
     if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now(), result);
     // A one-split job's result is its job's too, if the job ends just below.
     const jobResult = split.job.totalSplits === 1 ? result : undefined;
     if (split.task.live.delete(split)) this.settleTask(split.task, jobResult);
     if (split.leaf || retarget) this.admit(split.task);
+  }
+
+  /** A terminal split in the job trail, and a succeeded one's time in its class's sample. */
+  private traceEnd(split: ExecSplit): void {
+    const state = SPLIT_STATE_NAMES[split.state] as (typeof SPLIT_END_STATES)[number];
+    if (state === 'succeeded') this.classTimes.record(split.job.clsIndex, split.scheduledNanos);
+    const code = state === 'cancelled' ? 'CANCELLED' : split.errorCode;
+    const t = split.task.id;
+    const now = this.backend.now();
+    const outcome = SPLIT_END_STATES.indexOf(state);
+    this.trail.record(
+      TrailKind.splitEnd,
+      split.job.id,
+      t,
+      split.id,
+      now,
+      0,
+      0,
+      -1,
+      0,
+      outcome,
+      code,
+    );
   }
 
   protected settleTask(task: ExecTask, jobResult?: unknown): void {

@@ -6,9 +6,12 @@
  * (executor-bookkeeping.ts); lifecycles are checked on every move (lifecycle.ts).
  */
 import type { ErrorCode } from '../../../shared/errors.ts';
+import { outcomeIndex } from '../../../shared/lib/outcomes.ts';
 import { policyLevel } from '../../core/policies.ts';
+import { effectivePriority } from '../../core/priority/aging.ts';
 import type { QuantumEnd } from '../backend.ts';
 import { ExecutorBookkeeping } from './executor-bookkeeping.ts';
+import { TrailKind } from './job-trail.ts';
 import { SplitState } from './lifecycle.ts';
 import type { ExecSplit } from './records.ts';
 import { quantumOfTask } from './task-concurrency.ts';
@@ -51,7 +54,10 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     if (split.requeued) this.noteRequeueWait(split.job.clsIndex, wait);
     split.worker = worker;
     split.dispatchedAt = now;
+    split.lastWaitNanos = wait;
+    const before = split.level;
     split.level = policyLevel(this.queue, split);
+    this.traceUrgency(split, before, now);
     this.runningOn[worker] = split;
     const backend = this.backend;
     if (backend.startQuantum !== undefined) {
@@ -66,6 +72,42 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       work: split.work,
       doneNanos: split.doneNanos,
     });
+  }
+
+  /**
+   * Records in the job trail how urgent a split was at this dispatch when that changed: MLFQ, a
+   * level other than its last quantum's (a demotion, or a promotion after catch-up); priority,
+   * an effective priority aged below its base (the aging formula at this moment).
+   */
+  private traceUrgency(split: ExecSplit, before: number, now: number): void {
+    const q = this.queue.policy;
+    const job = split.job.id;
+    if (q === 'mlfq' && split.requeued && split.level !== before) {
+      this.trail.record(
+        TrailKind.level,
+        job,
+        split.task.id,
+        split.id,
+        now,
+        0,
+        before,
+        -1,
+        split.level,
+      );
+    } else if (q === 'priority' && this.cfg.aging) {
+      const s = this.settings;
+      const knobs = {
+        aging: true,
+        agingAfterNanos: s.agingAfterNanos,
+        agingStepNanos: s.agingStepNanos,
+        agingCap: this.cfg.agingCap,
+      };
+      const eff = effectivePriority(split.basePriority, split.readySince, now, knobs);
+      if (eff < split.basePriority) {
+        const t = split.task.id;
+        this.trail.record(TrailKind.aging, job, t, split.id, now, split.basePriority, eff);
+      }
+    }
   }
 
   // ─── quantum end ─────────────────────────────────────────────────────────────────────────
@@ -84,7 +126,9 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     this.c.quanta++;
     this.c.busyNanos += ran;
     if (ran > this.settings.dispatchQuantumNanos) {
-      this.c.overrunNanos += ran - this.settings.dispatchQuantumNanos;
+      const over = ran - this.settings.dispatchQuantumNanos;
+      if (over > split.maxOverrunNanos) split.maxOverrunNanos = over;
+      this.c.overrunNanos += over;
       if (ran - this.settings.dispatchQuantumNanos > this.settings.runawayNanos) {
         this.c.runawayQuanta++;
       }
@@ -113,6 +157,19 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       split.level,
       end.outcome,
       split.job.clsIndex,
+    );
+    this.trail.record(
+      TrailKind.run,
+      split.job.id,
+      split.task.id,
+      split.id,
+      split.dispatchedAt,
+      end.endNanos,
+      split.lastWaitNanos,
+      end.workerId,
+      split.level,
+      outcomeIndex(end.outcome),
+      end.outcome === 'failed' ? (end.errorCode ?? 'KERNEL_FAILED') : undefined,
     );
     if (split.state === SplitState.cancelling) {
       if (split.cancelAfterQuantum) this.backend.cancel(split.id);

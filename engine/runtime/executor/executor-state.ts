@@ -5,8 +5,8 @@
  *
  * The executor is built in layers, each one concept, each extending the one before:
  * this state → submitting, admission and endings (executor-bookkeeping.ts) → the dispatch loop and
- * quantum ends (executor-core.ts) → live reconfiguration (live-reconfig.ts) → the public surface
- * (executor.ts).
+ * quantum ends (executor-core.ts) → live reconfiguration (live-reconfig.ts) → finding and
+ * following jobs (executor-queries.ts) → the public surface (executor.ts).
  * A lower layer reaches a higher one only through the abstract `pump`/`onQuantumEnd` below.
  */
 import { LevelTable } from './executor-rows.ts';
@@ -19,6 +19,8 @@ import { Admission } from './admission.ts';
 import { JobBook } from './job-book.ts';
 import { SplitState, checkSplitTransition } from './lifecycle.ts';
 import type { ExecSplit, ExecTask } from './records.ts';
+import { ClassSplitTimes } from './class-split-times.ts';
+import { JobTrail } from './job-trail.ts';
 import { EventRing, SpanRing } from './rings.ts';
 import { toSettings, type EngineSettings } from './settings.ts';
 import { TargetsByClass } from './task-concurrency.ts';
@@ -40,13 +42,19 @@ export interface ExecutorOptions {
   /** Gantt spans kept (ring); older ones are dropped and counted by readers. */
   readonly spanCapacity?: number;
   readonly eventCapacity?: number;
-  /** Ended jobs remembered for job tables. */
+  /** Ended jobs remembered for job tables (and `findJobs`), per kind: succeeded, and not. */
   readonly recentJobs?: number;
+  /** Entries of the job trail (`jobDetail`), job-trail.ts. */
+  readonly jobTrailCapacity?: number;
 }
 
 export abstract class ExecutorState {
   readonly spans: SpanRing;
   readonly events: EventRing;
+  /** What happened to each job's splits, bounded (job-trail.ts). */
+  readonly trail: JobTrail;
+  /** Recent succeeded splits' time per class, for the `slow-split` warning. */
+  protected readonly classTimes = new ClassSplitTimes();
   protected cfg: EngineConfig;
   protected settings: EngineSettings;
   protected queue: ReadyQueue<ExecSplit>;
@@ -101,6 +109,7 @@ export abstract class ExecutorState {
     this.settings = toSettings(config);
     this.spans = new SpanRing(options.spanCapacity ?? 65_536);
     this.events = new EventRing(options.eventCapacity ?? 1024);
+    this.trail = new JobTrail(options.jobTrailCapacity);
     this.book = new JobBook(options.recentJobs ?? 256);
     this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
     if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);

@@ -1,7 +1,8 @@
 /**
  * The executor's public surface (docs/design.md §4): control jobs and read the executor's state.
  * Beneath it, one layer a concept (executor-state.ts lists them): live reconfiguration
- * (`configure`, live-reconfig.ts), the dispatch loop and quantum ends (executor-core.ts),
+ * (`configure`, live-reconfig.ts), finding and following jobs (`findJobs`, `jobDetail`,
+ * `jobWarnings`: executor-queries.ts), the dispatch loop and quantum ends (executor-core.ts),
  * submitting, admission and endings (`submitJob`, `addSplits`, `closeTask`:
  * executor-bookkeeping.ts). Split and job lifecycles, checked on every move, are in lifecycle.ts.
  */
@@ -28,7 +29,8 @@ import { fairGroups } from './fair-groups.ts';
 import type { ExecutorOptions, WaitVisitor } from './executor-state.ts';
 import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
 import { SplitState } from './lifecycle.ts';
-import { ExecutorReconfig } from './live-reconfig.ts';
+import { ExecutorQueries } from './executor-queries.ts';
+import { TrailKind } from './job-trail.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
 import { mergeConfig } from './settings.ts';
 import { concurrencyRows, type TargetSummary } from './task-concurrency.ts';
@@ -38,7 +40,7 @@ export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, TenantRow, WaitVisitor
 
 type Listener<T> = (value: T) => void;
 
-export class Executor extends ExecutorReconfig {
+export class Executor extends ExecutorQueries {
   constructor(
     backend: Backend,
     config: EngineConfigPatch | unknown = {},
@@ -311,6 +313,7 @@ export class Executor extends ExecutorReconfig {
       }
     }
     this.record('reprioritize', `job ${jobId}: ${old} → ${priority}`);
+    this.trail.record(TrailKind.reprioritize, jobId, -1, -1, now, old, priority);
     this.pump();
   }
 

@@ -7,6 +7,7 @@ export {
   type TenantRow,
   type WaitVisitor,
 } from './executor.ts';
+export { DEFAULT_STARVATION_MS } from './executor-queries.ts';
 export type { JobSpec, SplitSpec, TaskSpec } from './job-spec.ts';
 export { SPLIT_STATE_NAMES, type JobState } from './lifecycle.ts';
 export { SpanRing, EventRing, type SpanRead } from './rings.ts';

@@ -6,7 +6,8 @@
 import { clip, resultText } from './job-text.ts';
 import { Ring } from '../../../shared/lib/ring.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
-import type { JobRow } from '../../../shared/protocol.ts';
+import { matchesJob, type JobQuery } from '../../../shared/lib/job-query.ts';
+import type { FindJobsResult, JobRow } from '../../../shared/protocol.ts';
 import {
   SPLIT_STATE_NAMES,
   checkJobTransition,
@@ -254,6 +255,35 @@ export class JobBook {
     return out;
   }
 
+  /** A live job's row, or an ended one's while the history still holds it. */
+  row(id: number): JobRow | undefined {
+    const job = this.liveMap.get(id);
+    if (job) return row(job);
+    const ended = (r: JobRow) => r.id === id;
+    return this.troubled.find(ended) ?? this.succeeded.find(ended);
+  }
+
+  /**
+   * Jobs matching `q`: live ones (oldest first), then the ended ones the history holds (newest
+   * first), at most `limit` rows; every match is counted. Scans, keeps only `limit` rows.
+   */
+  search(q: JobQuery, limit: number): FindJobsResult {
+    const jobs: JobRow[] = [];
+    let matched = 0;
+    for (const job of this.liveMap.values()) {
+      const fields = { id: job.id, state: job.state, class: job.cls, tenant: job.tenant?.name };
+      if (!matchesJob(q, fields)) continue;
+      if (matched++ < limit) jobs.push(row(job));
+    }
+    const ended = [...this.troubled.toArray(), ...this.succeeded.toArray()];
+    ended.sort((a, b) => (b.endNanos ?? 0) - (a.endNanos ?? 0) || b.id - a.id);
+    for (const r of ended) {
+      if (!matchesJob(q, r)) continue;
+      if (matched++ < limit) jobs.push(r);
+    }
+    return { jobs, matched, more: matched - jobs.length, endedKept: ended.length };
+  }
+
   /** `result` goes to the listeners and, as a short text, to the job's row; nothing keeps it. */
   private emitEnd(job: ExecJob, result?: unknown): void {
     if (job.tenant !== null) this.tenants.release(job.tenant);
@@ -288,7 +318,7 @@ function endedRow(job: ExecJob, result: unknown): JobRow {
 }
 
 function row(job: ExecJob): JobRow {
-  return {
+  const r: JobRow = {
     id: job.id,
     class: job.cls,
     state: job.state,
@@ -299,4 +329,6 @@ function row(job: ExecJob): JobRow {
     submitNanos: job.submitNanos,
     endNanos: job.endNanos < 0 ? null : job.endNanos,
   };
+  if (job.tenant !== null) r.tenant = job.tenant.name;
+  return r;
 }

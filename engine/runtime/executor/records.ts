@@ -160,6 +160,10 @@ export class ExecSplit implements ReadySplit {
   waitNanos = 0;
   /** A leaf split's time in its task's admission FIFO (Trino's queued time); 0 for others. */
   queuedNanos = 0;
+  /** The wait that ended at its latest dispatch (ns), for the job trail. */
+  lastWaitNanos = 0;
+  /** The most any of its quanta ran past the quantum (ns), for the `overrun` warning. */
+  maxOverrunNanos = 0;
   /** Level it was dispatched at (MLFQ), for the Gantt. */
   level = 0;
   /** Cancelled while running under `finish-quantum`: the backend is told when its quantum ends. */

@@ -102,6 +102,7 @@ export function GanttCanvas() {
       const began = performance.now();
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       layout.workerStates = telemetry.latest?.workers.map((w) => w.state) ?? [];
+      layout.selectedJob = s.selectedJob;
       const r = drawGantt(ctx, telemetry.spans, markers, layout, t0, t1, s.colorBy, theme);
       draws++;
       drawMs = drawMs * 0.9 + (performance.now() - began) * 0.1;
@@ -109,6 +110,8 @@ export function GanttCanvas() {
       canvas.dataset.spanCount = String(r.visible);
       canvas.dataset.rectCount = String(r.rects);
       canvas.dataset.inFlight = String(r.inFlight);
+      canvas.dataset.selectedJob = s.selectedJob === null ? '' : String(s.selectedJob);
+      canvas.dataset.selectedSpans = String(r.selected);
       canvas.dataset.lanes = String(layout.lanes);
       canvas.dataset.retiredLanes = String(r.retired);
       canvas.dataset.laneSpans = r.visibleByLane.join(',');
@@ -166,6 +169,7 @@ export function GanttCanvas() {
         s.theme !== prev.theme ||
         s.paused !== prev.paused ||
         s.workerCount !== prev.workerCount ||
+        s.selectedJob !== prev.selectedJob ||
         s.status !== prev.status
       ) {
         schedule();
@@ -181,14 +185,15 @@ export function GanttCanvas() {
       const anchor = following() ? 1 : Math.min(1, Math.max(0, plotX(ev.clientX) / plotW()));
       viewport.zoom(Math.exp(ev.deltaY * 0.0015), anchor, windowEnd());
     };
-    let drag: { x: number; end: number } | null = null;
+    let drag: { x: number; end: number; moved: boolean } | null = null;
     const onDown = (ev: PointerEvent) => {
-      drag = { x: ev.clientX, end: windowEnd() };
+      drag = { x: ev.clientX, end: windowEnd(), moved: false };
       canvas.setPointerCapture(ev.pointerId);
     };
     const onMove = (ev: PointerEvent) => {
       if (drag !== null) {
         const dx = ev.clientX - drag.x;
+        if (Math.abs(dx) > 2) drag.moved = true;
         if (Math.abs(dx) > 2 && following()) store.getState().setFollow(false);
         if (!following()) viewport.setEnd(drag.end - (dx / plotW()) * viewport.windowMs);
         tip.hidden = true;
@@ -197,8 +202,26 @@ export function GanttCanvas() {
       hover(ev);
     };
     const onUp = (ev: PointerEvent) => {
+      // A click (no drag) on a span or a running quantum selects its job.
+      if (drag !== null && !drag.moved) {
+        const job = jobAt(ev);
+        if (job !== null) store.getState().selectJob(job);
+      }
       drag = null;
       if (canvas.hasPointerCapture(ev.pointerId)) canvas.releasePointerCapture(ev.pointerId);
+    };
+    /** The job of the span or running quantum under the pointer, or null. */
+    const jobAt = (ev: PointerEvent): number | null => {
+      const rect = canvas.getBoundingClientRect();
+      const x = ev.clientX - rect.left;
+      const lane = laneAt(laneGeometry(layout), ev.clientY - rect.top);
+      if (x < layout.gutter || lane < 0) return null;
+      const msPerPx = viewport.windowMs / plotW();
+      const t = viewport.endMs - viewport.windowMs + (x - layout.gutter) * msPerPx;
+      const i = spanAt(telemetry.spans, lane, t, 3 * msPerPx);
+      if (i >= 0) return telemetry.spans.job[i]!;
+      const q = inFlight.find((f) => f.lane === lane && f.startMs <= t && t <= f.endMs);
+      return q?.job ?? null;
     };
     const hover = (ev: PointerEvent) => {
       const rect = canvas.getBoundingClientRect();

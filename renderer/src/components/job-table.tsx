@@ -1,11 +1,15 @@
 /**
  * The job table, virtualized: only the rows in view (plus a few) are in the DOM, whatever the
- * number of jobs the host reports. Cancel and reprioritize go straight to the engine.
+ * number of jobs the host reports. Cancel and reprioritize go straight to the engine. A search
+ * (`job-search`, docs/jobs.md) shows the engine's `findJobs` answer instead of the frame's
+ * bounded rows; the headers sort; a click on a row selects its job.
  */
 import { useEffect, useState } from 'react';
 import type { JobRow } from '../../../shared/protocol.ts';
-import { useApp } from '../context.ts';
+import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
+import { nextSort, sortJobs, type JobSort, type SortKey } from '../data/job-find.ts';
+import { useJobSearch } from '../hooks/use-job-query.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 
 export const ROW_HEIGHT = 32;
@@ -36,7 +40,7 @@ export function visibleRows(
   return [first, Math.max(first, last)];
 }
 
-function Row({ job, top }: { job: JobRow; top: number }) {
+function Row({ job, top, selected }: { job: JobRow; top: number; selected: boolean }) {
   const { transport, store } = useApp();
   const [prio, setPrio] = useState(String(job.basePriority));
   const [editing, setEditing] = useState(false);
@@ -56,8 +60,10 @@ function Row({ job, top }: { job: JobRow; top: number }) {
   };
   return (
     <div
-      className="job-row"
+      className={selected ? 'job-row selected' : 'job-row'}
       style={{ transform: `translateY(${top}px)` }}
+      aria-selected={selected}
+      onClick={() => store.getState().selectJob(job.id)}
       data-testid={`job-row-${job.id}`}
       data-state={job.state}
       data-priority={job.basePriority}
@@ -76,7 +82,7 @@ function Row({ job, top }: { job: JobRow; top: number }) {
       >
         {outcome}
       </span>
-      <span className="job-actions">
+      <span className="job-actions" onClick={(e) => e.stopPropagation()}>
         <input
           aria-label={`priority of job ${job.id}`}
           data-testid={`job-priority-${job.id}`}
@@ -111,30 +117,85 @@ function Row({ job, top }: { job: JobRow; top: number }) {
   );
 }
 
-export function JobTable() {
+const COLUMNS: [SortKey | null, string, string][] = [
+  ['id', 'job', 'num'],
+  ['class', 'class', ''],
+  ['state', 'state', ''],
+  ['splits', 'splits', 'num'],
+  ['scheduled', 'scheduled', 'num'],
+  [null, 'outcome', ''],
+  [null, 'priority · actions', ''],
+];
+
+function Head({ sort, onSort }: { sort: JobSort | null; onSort: (key: SortKey) => void }) {
+  return (
+    <div className="job-row job-head">
+      {COLUMNS.map(([key, label, cls]) =>
+        key === null ? (
+          <span key={label}>{label}</span>
+        ) : (
+          <button
+            key={label}
+            className={`job-sort ${cls}`}
+            data-testid={`job-sort-${key}`}
+            aria-sort={sort?.key !== key ? 'none' : sort.descending ? 'descending' : 'ascending'}
+            onClick={() => onSort(key)}
+          >
+            {label}
+            {sort?.key === key ? (sort.descending ? ' ▼' : ' ▲') : ''}
+          </button>
+        ),
+      )}
+    </div>
+  );
+}
+
+/** The search box; `/` anywhere focuses it (app.tsx). */
+function SearchBox({ query, onChange }: { query: string; onChange: (q: string) => void }) {
+  return (
+    <input
+      className="job-search"
+      type="search"
+      data-testid="job-search"
+      aria-label="search jobs"
+      placeholder="search jobs: 7102 · scan · class:… tenant:… state:failed   ( / )"
+      value={query}
+      onChange={(e) => onChange(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
+      }}
+    />
+  );
+}
+
+export function JobTable({ height: fixed }: { height?: number } = {}) {
   useTelemetryTick(500);
   const { telemetry } = useApp();
+  const selected = useAppState((s) => s.selectedJob);
   const [scrollTop, setScrollTop] = useState(0);
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<JobSort | null>(null);
+  const search = useJobSearch(query);
+  const searching = query.trim() !== '';
   // Fill the window below the header and panel chrome; rows outside it are never rendered.
-  const height = Math.max(240, window.innerHeight - 230);
-  const jobs = telemetry.jobs;
+  const height = fixed ?? Math.max(240, window.innerHeight - 230);
+  const jobs = sortJobs(searching ? (search.value?.jobs ?? []) : telemetry.jobs, sort);
   const [first, last] = visibleRows(scrollTop, height, jobs.length);
   // The host bounds the rows it sends; say how many live jobs that leaves out.
   const live = telemetry.latest?.counters.live ?? 0;
-  const hidden = live - jobs.filter((j) => j.state === 'running').length;
+  const hidden = live - telemetry.jobs.filter((j) => j.state === 'running').length;
   return (
     <div className="job-table" data-testid="job-table" data-rows={jobs.length}>
-      <div className="job-row job-head">
-        <span className="num">job</span>
-        <span>class</span>
-        <span>state</span>
-        <span className="num">splits</span>
-        <span className="num">scheduled</span>
-        <span>outcome</span>
-        <span>priority · actions</span>
-      </div>
+      <SearchBox query={query} onChange={setQuery} />
+      <Head sort={sort} onSort={(key) => setSort(nextSort(sort, key))} />
       {jobs.length === 0 ? (
-        <div className="empty small">No jobs yet: run a preset or submit one.</div>
+        <div className="empty small">
+          {searching
+            ? search.value === null
+              ? 'searching…'
+              : 'No job matches.'
+            : 'No jobs yet: run a preset or submit one.'}
+        </div>
       ) : (
         <div
           className="job-scroll"
@@ -143,15 +204,32 @@ export function JobTable() {
         >
           <div style={{ height: jobs.length * ROW_HEIGHT, position: 'relative' }}>
             {jobs.slice(first, last).map((job, k) => (
-              <Row key={job.id} job={job} top={(first + k) * ROW_HEIGHT} />
+              <Row
+                key={job.id}
+                job={job}
+                top={(first + k) * ROW_HEIGHT}
+                selected={job.id === selected}
+              />
             ))}
           </div>
         </div>
       )}
-      {hidden > 0 && (
+      {search.error !== null && (
+        <div className="field-error small" data-testid="job-search-error">
+          {search.error}
+        </div>
+      )}
+      {searching && search.value !== null && (
+        <div className="muted small table-note" data-testid="job-search-note">
+          {search.value.matched.toLocaleString()} matched
+          {search.value.more > 0 ? `, the first ${search.value.jobs.length} listed` : ''} · every
+          live job and the last {search.value.endedKept.toLocaleString()} ended ones searched
+        </div>
+      )}
+      {!searching && hidden > 0 && (
         <div className="muted small table-note" data-testid="job-table-note">
-          {live.toLocaleString()} live jobs; the engine sends the first {jobs.length} rows, so{' '}
-          {hidden.toLocaleString()} live jobs are not listed here (they are in the counters).
+          {live.toLocaleString()} live jobs; the engine sends the first {telemetry.jobs.length}{' '}
+          rows, so {hidden.toLocaleString()} live jobs are not listed here — search finds them.
         </div>
       )}
     </div>

@@ -8,6 +8,7 @@ import type { WorkerState } from '../../../shared/protocol.ts';
 import type { InFlight } from './gantt-lanes.ts';
 import type { LaneGroups } from './node-lanes.ts';
 import { CATEGORICAL, categoricalIndex, LEVEL_COLORS } from './palette.ts';
+import { drawSelection } from './gantt-selection.ts';
 import { LaneMerger, MIXED } from './span-merge.ts';
 import type { SpanRing } from './span-ring.ts';
 import type { Marker } from './telemetry.ts';
@@ -37,6 +38,8 @@ export interface GanttLayout {
   retiredFromMs?: readonly (number | null)[];
   /** Lanes grouped by node (`laneGroups`); absent or null: lanes in worker-id order. */
   groups?: LaneGroups | null;
+  /** The selected job: its spans drawn over a veil on the others (gantt-selection.ts). */
+  selectedJob?: number | null;
 }
 
 /** A worker state's dot colour (the Gantt's gutter, the workers panel). */
@@ -60,6 +63,8 @@ export interface DrawResult {
   visibleByLane: number[];
   /** Node headers drawn. */
   headers: number;
+  /** Spans of the selected job in the window (0 when none is selected). */
+  selected: number;
 }
 
 const PALETTE_SIZE = CATEGORICAL.length;
@@ -236,6 +241,27 @@ export function drawGantt(
     inFlight++;
   }
 
+  let selected = 0;
+  if (layout.selectedJob != null) {
+    selected = drawSelection(ctx, ring, layout.selectedJob, t1, {
+      left: gutter,
+      right: width,
+      top: axis,
+      bottom: height,
+      laneTop: top,
+      barInset: (laneH - barH) / 2,
+      barH,
+      lanes,
+      t0,
+      pxPerMs,
+      colors,
+      palette,
+      veil: theme.background,
+      outline: theme.text,
+      mixed: theme.mixed,
+    });
+  }
+
   // Lanes of workers that left the pool: veiled from when they left, their past left visible.
   let retired = 0;
   layout.retiredFromMs?.forEach((from, lane) => {
@@ -313,7 +339,15 @@ export function drawGantt(
     ctx.fillStyle = theme.text;
     ctx.fillText(groups?.labels[l] ?? `worker ${l}`, 22, y);
   }
-  return { visible, rects, inFlight, retired, visibleByLane, headers: headerTops.length };
+  return {
+    visible,
+    rects,
+    inFlight,
+    retired,
+    visibleByLane,
+    headers: headerTops.length,
+    selected,
+  };
 }
 
 /** The span under a point, for the hover tooltip; -1 when none. Tolerance in px. */

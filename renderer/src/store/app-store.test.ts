@@ -94,4 +94,16 @@ describe('app store reducers on frames', () => {
     store.getState().setFieldError('levelTimeMultiplier', null);
     expect(store.getState().fieldErrors).toEqual({});
   });
+
+  it('selects one job at a time, and a repeated selection notifies no one', () => {
+    const store = createAppStore();
+    let changes = 0;
+    store.subscribe(() => changes++);
+    store.getState().selectJob(7);
+    store.getState().selectJob(7);
+    expect(store.getState().selectedJob).toBe(7);
+    expect(changes).toBe(1);
+    store.getState().selectJob(null);
+    expect(store.getState().selectedJob).toBeNull();
+  });
 });

@@ -41,6 +41,8 @@ export interface AppState {
   shareWindowMs: number;
   /** The graph run (its `jobId`) that was the latest when the user switched preset. */
   dismissedGraphJob: number | null;
+  /** The job the user picked (Gantt span, table row, warning): highlighted and detailed. */
+  selectedJob: number | null;
 }
 
 export interface AppActions {
@@ -53,6 +55,7 @@ export interface AppActions {
   setNotice(notice: AppState['notice']): void;
   setShareWindow(ms: number): void;
   dismissGraph(jobId: number | null): void;
+  selectJob(jobId: number | null): void;
   applyFrame(frame: Frame): void;
   applySnapshot(snapshot: Snapshot): void;
 }
@@ -107,6 +110,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     hasSnapshot: false,
     shareWindowMs: SHARE_WINDOWS[0].ms,
     dismissedGraphJob: null,
+    selectedJob: null,
   };
 }
 
@@ -154,6 +158,9 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     setNotice: (notice) => set({ notice }),
     setShareWindow: (shareWindowMs) => set({ shareWindowMs }),
     dismissGraph: (dismissedGraphJob) => set({ dismissedGraphJob }),
+    selectJob: (selectedJob) => {
+      if (get().selectedJob !== selectedJob) set({ selectedJob });
+    },
     applyFrame: (frame) => {
       const delta = frameDelta(get(), frame);
       if (Object.keys(delta).length > 0) set(delta);

@@ -14,6 +14,7 @@ import { CATEGORICAL, levelColor } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { WorkersPanel } from '../components/workers-panel.tsx';
+import { JobsSection } from '../components/jobs-section.tsx';
 
 const COLOR_BY: ColorBy[] = ['job', 'class', 'level'];
 
@@ -124,6 +125,7 @@ export function LiveView() {
         {!hasData && <div className="overlay-empty">Waiting for the engine’s first frame…</div>}
       </section>
       <WorkersPanel />
+      <JobsSection />
       <div className="chart-grid">
         <QueueDepthChart />
         <LevelShareChart />

@@ -4,6 +4,7 @@ import { jobSpecSchema, KERNEL_NAMES, type WorkloadStarted } from '../../../shar
 import { schemaError } from '../../../shared/schema-error.ts';
 import { useApp, useAppState } from '../context.ts';
 import { switchPreset, type SwitchChoice } from '../data/preset-switch.ts';
+import { JobDetailPanel } from '../components/job-detail.tsx';
 import { JobTable } from '../components/job-table.tsx';
 
 /** What the host said of a started preset: fitted to this machine's cores, or as written. */
@@ -289,6 +290,7 @@ export function WorkloadsView() {
           <JobTable />
         </div>
       </section>
+      <JobDetailPanel />
     </div>
   );
 }

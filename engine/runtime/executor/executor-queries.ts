@@ -1,0 +1,66 @@
+/**
+ * Finding and following jobs (docs/jobs.md "Finding jobs", "Following a job", "Warnings"):
+ * search over live jobs and the bounded history of ended ones, one job's detail from the job
+ * trail, and the warnings live jobs raise now. Reads only; nothing here changes a job.
+ */
+import { SchedLabError } from '../../../shared/errors.ts';
+import { parseJobQuery } from '../../../shared/lib/job-query.ts';
+import {
+  FIND_JOBS_DEFAULT_LIMIT,
+  type FindJobsResult,
+  type JobDetail,
+  type JobWarning,
+} from '../../../shared/protocol.ts';
+import { jobTimelines } from './job-detail.ts';
+import { ExecutorReconfig } from './live-reconfig.ts';
+import type { ExecSplit } from './records.ts';
+import { findWarnings } from './warnings.ts';
+
+/** The starvation bound warnings use unless told otherwise: the starvation alarm's default. */
+export const DEFAULT_STARVATION_MS = 120_000;
+
+export abstract class ExecutorQueries extends ExecutorReconfig {
+  /** Jobs matching `query` (shared/lib/job-query.ts); a bad query names itself (`query`). */
+  findJobs(query: string, limit = FIND_JOBS_DEFAULT_LIMIT): FindJobsResult {
+    let q;
+    try {
+      q = parseJobQuery(query);
+    } catch (e) {
+      throw new SchedLabError('INVALID_ARGUMENT', `query: ${(e as Error).message}`, 'query');
+    }
+    return this.book.search(q, limit);
+  }
+
+  /** One job's splits, timelines, priority changes and warnings; `UNKNOWN_ID` if not known. */
+  jobDetail(jobId: number, starvationMs = DEFAULT_STARVATION_MS): JobDetail {
+    const job = this.book.row(jobId);
+    if (job === undefined) {
+      throw new SchedLabError(
+        'UNKNOWN_ID',
+        `jobId: no job ${jobId} is live or among the ended jobs still remembered`,
+        'jobId',
+      );
+    }
+    const live = this.book.live(jobId) ?? null;
+    const timelines = jobTimelines(this.trail, jobId, live);
+    const splits: ExecSplit[] = [];
+    for (const task of live?.tasks ?? []) for (const s of task.live) splits.push(s);
+    return { job, ...timelines, warnings: this.warningsOf(splits, starvationMs) };
+  }
+
+  /** The warnings every live job raises now (warnings.ts), worst first within each rule. */
+  jobWarnings(starvationMs = DEFAULT_STARVATION_MS): JobWarning[] {
+    return this.warningsOf(this.splits.values(), starvationMs);
+  }
+
+  private warningsOf(splits: Iterable<ExecSplit>, starvationMs: number): JobWarning[] {
+    const s = this.settings;
+    return findWarnings(splits, {
+      now: this.backend.now(),
+      starvationNanos: starvationMs * 1e6,
+      runawayNanos: s.runawayNanos,
+      quantumNanos: s.dispatchQuantumNanos,
+      median: (cls) => this.classTimes.median(cls),
+    });
+  }
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { schedLabErrorOf } from '../../../shared/testing.ts';
+import type { SplitDetail } from '../../../shared/protocol.ts';
+import { intermediates, MS, oneTaskJob, simRig, spin } from './testing.ts';
+import { Executor } from './executor.ts';
+import { SimBackend } from '../sim/sim-backend.ts';
+
+const kinds = (d: SplitDetail) => d.segments.map((s) => s.kind);
+
+describe('findJobs: search beyond the frame rows, bounded answers', () => {
+  it('finds a live job by id, class, tenant and state among 300 others', () => {
+    const { ex, sim } = simRig({ workers: 1, policy: 'fifo', quantumMs: 10 });
+    for (let i = 0; i < 300; i++)
+      ex.submitJob(oneTaskJob('filler', intermediates(1, spin(60_000))));
+    const needle = ex.submitJob({
+      ...oneTaskJob('needle', intermediates(1, spin(60_000))),
+      tenant: 'acme',
+    });
+    sim.runUntil(50 * MS);
+    // The frame's rows (200, live oldest first) do not reach it.
+    expect(ex.jobs(200).some((j) => j.id === needle)).toBe(false);
+    expect(ex.findJobs('needle').jobs.map((j) => j.id)).toEqual([needle]);
+    expect(ex.findJobs(`id:${needle}`).jobs.map((j) => j.id)).toEqual([needle]);
+    expect(ex.findJobs(String(needle)).jobs.map((j) => j.id)).toEqual([needle]);
+    expect(ex.findJobs('tenant:ACM').jobs[0]).toMatchObject({ id: needle, tenant: 'acme' });
+    expect(ex.findJobs('acme running').matched).toBe(1);
+    expect(ex.findJobs('succeeded').matched).toBe(0);
+    const page = ex.findJobs('class:fill state:running', 10);
+    expect(page).toMatchObject({ matched: 300, more: 290 });
+    expect(page.jobs).toHaveLength(10);
+  });
+
+  it('finds ended jobs the history still holds, newest first, and says how many it holds', () => {
+    const { ex, sim } = simRig({ workers: 2, policy: 'fifo', quantumMs: 10 });
+    const a = ex.submitJob(oneTaskJob('batch', intermediates(1, spin(5))));
+    const b = ex.submitJob(oneTaskJob('batch', intermediates(1, spin(60_000))));
+    sim.runUntil(100 * MS);
+    ex.cancelJob(b);
+    const r = ex.findJobs('batch');
+    expect(r.jobs.map((j) => [j.id, j.state])).toEqual([
+      [b, 'cancelled'],
+      [a, 'succeeded'],
+    ]);
+    expect(r.endedKept).toBe(2);
+    expect(ex.findJobs('cancelled').jobs[0]).toMatchObject({ id: b, errorCode: 'CANCELLED' });
+  });
+
+  it('a bad query is a coded error naming the query', () => {
+    const { ex } = simRig();
+    for (const q of ['colour:red', 'state:asleep', 'id:x', 'class:']) {
+      expect(schedLabErrorOf(() => ex.findJobs(q))).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        field: 'query',
+      });
+    }
+  });
+});
+
+describe('jobDetail: each split’s timeline and the job’s priority changes', () => {
+  it('a split that yields, blocks and is demoted shows waiting, running, blocked and a level change', () => {
+    const { ex, sim } = simRig({ workers: 1, policy: 'mlfq', quantumMs: 500 });
+    const work = spin(2500, { perCallNanos: 500 * MS, blockedNanosPerCall: 200 * MS });
+    const id = ex.submitJob(oneTaskJob('io', intermediates(1, work)));
+    sim.runUntil(60_000 * MS);
+    const d = ex.jobDetail(id);
+    expect(d.job).toMatchObject({ id, state: 'succeeded' });
+    expect(d.complete).toBe(true);
+    const split = d.splits[0]!;
+    expect(split).toMatchObject({ state: 'succeeded', quanta: 5, retries: 0 });
+    expect(kinds(split)).toEqual([
+      'running',
+      'blocked',
+      'running',
+      'blocked',
+      'running',
+      'blocked',
+      'running',
+      'blocked',
+      'running',
+    ]);
+    const blocked = split.segments[1]!;
+    expect(blocked.endNanos! - blocked.startNanos).toBe(200 * MS);
+    expect(split.segments.at(-1)).toMatchObject({ outcome: 'finished', worker: 0 });
+    // 1 s of scheduled time crosses Trino's first threshold: level 0 → 1.
+    expect(d.changes).toContainEqual(expect.objectContaining({ kind: 'level', from: 0, to: 1 }));
+  });
+
+  it('a failing split shows its retries with their backoff, its code and the job’s outcome', () => {
+    const { ex, sim } = simRig({ workers: 1, policy: 'fifo', quantumMs: 10 });
+    const id = ex.submitJob(
+      oneTaskJob('flaky', intermediates(1, spin(5, { failProbability: 1 })), { retries: 2 }),
+    );
+    sim.runUntil(10_000 * MS);
+    const d = ex.jobDetail(id);
+    expect(d.job).toMatchObject({ state: 'failed', errorCode: 'KERNEL_FAILED' });
+    const split = d.splits[0]!;
+    expect(split).toMatchObject({ state: 'failed', retries: 2, errorCode: 'KERNEL_FAILED' });
+    expect(kinds(split).filter((k) => k === 'backoff')).toHaveLength(2);
+    expect(split.segments.filter((s) => s.outcome === 'failed')).toHaveLength(3);
+  });
+
+  it('a live split’s stretch now is open; aging boosts and a reprioritize are listed', () => {
+    const { ex, sim } = simRig({
+      workers: 1,
+      policy: 'priority',
+      quantumMs: 100,
+      aging: true,
+      agingAfterMs: 100,
+      agingStepMs: 100,
+    });
+    ex.submitJob({ ...oneTaskJob('hog', intermediates(1, spin(1000))), basePriority: 10 });
+    const low = ex.submitJob({
+      ...oneTaskJob('low', intermediates(2, spin(1000))),
+      basePriority: 90,
+    });
+    sim.runUntil(500 * MS);
+    const waiting = ex.jobDetail(low).splits[0]!;
+    expect(waiting).toMatchObject({ state: 'queued' });
+    expect(waiting.segments.at(-1)).toMatchObject({ kind: 'waiting', endNanos: null });
+    ex.reprioritize(low, 80);
+    sim.runUntil(3000 * MS);
+    const d = ex.jobDetail(low);
+    expect(d.changes[0]).toMatchObject({ kind: 'reprioritize', from: 90, to: 80, splitId: -1 });
+    const aged = d.changes.find((c) => c.kind === 'aging');
+    expect(aged).toMatchObject({ from: 80 });
+    expect(aged!.to).toBeLessThan(80);
+  });
+
+  it('an unknown job is UNKNOWN_ID; a trail too small for the job’s start says so', () => {
+    const sim = new SimBackend({ workers: 1, seed: 1 });
+    const ex = new Executor(
+      sim,
+      { workers: 1, policy: 'fifo', quantumMs: 1 },
+      { jobTrailCapacity: 16 },
+    );
+    expect(schedLabErrorOf(() => ex.jobDetail(99))).toMatchObject({
+      code: 'UNKNOWN_ID',
+      field: 'jobId',
+    });
+    const id = ex.submitJob(oneTaskJob('long', intermediates(1, spin(100))));
+    sim.runUntil(100 * MS);
+    const d = ex.jobDetail(id);
+    expect(d.complete).toBe(false);
+    expect(d.splits[0]!.segments.length).toBeLessThanOrEqual(16);
+    expect(d.trailSinceNanos).toBeGreaterThan(0);
+  });
+});

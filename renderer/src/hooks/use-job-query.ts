@@ -1,0 +1,77 @@
+/**
+ * The engine's answers behind the job table and the job detail (docs/jobs.md): `findJobs` for a
+ * search, `jobDetail` for the selected job. Each asks again every second while it applies (a
+ * search that is not empty, a job still running), so rows and timelines follow the engine
+ * without the frames carrying them; a new question cancels the old one's late answer.
+ */
+import { useEffect, useState } from 'react';
+import type { FindJobsResult, JobDetail } from '../../../shared/protocol.ts';
+import { useApp } from '../context.ts';
+
+/** Rows a search asks for (the table shows them all, sorted as the user likes). */
+export const SEARCH_LIMIT = 200;
+const REFRESH_MS = 1000;
+/** Typing pauses this long before a search is sent. */
+const DEBOUNCE_MS = 200;
+
+export interface Answer<T> {
+  value: T | null;
+  error: string | null;
+}
+
+export function useJobSearch(query: string): Answer<FindJobsResult> {
+  const { transport } = useApp();
+  const [answer, setAnswer] = useState<Answer<FindJobsResult>>({ value: null, error: null });
+  useEffect(() => {
+    if (query.trim() === '') {
+      setAnswer({ value: null, error: null });
+      return;
+    }
+    let alive = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = async () => {
+      const r = await transport.send({ type: 'findJobs', query, limit: SEARCH_LIMIT });
+      if (!alive) return;
+      setAnswer(
+        r.ok
+          ? { value: r as unknown as FindJobsResult, error: null }
+          : { value: null, error: r.error.message },
+      );
+      if (r.ok) timer = setTimeout(() => void ask(), REFRESH_MS);
+    };
+    timer = setTimeout(() => void ask(), DEBOUNCE_MS);
+    return () => {
+      alive = false;
+      clearTimeout(timer);
+    };
+  }, [query, transport]);
+  return answer;
+}
+
+export function useJobDetail(jobId: number | null): Answer<JobDetail> {
+  const { transport } = useApp();
+  const [answer, setAnswer] = useState<Answer<JobDetail>>({ value: null, error: null });
+  useEffect(() => {
+    setAnswer({ value: null, error: null });
+    if (jobId === null) return;
+    let alive = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = async () => {
+      const r = await transport.send({ type: 'jobDetail', jobId });
+      if (!alive) return;
+      if (!r.ok) {
+        setAnswer({ value: null, error: r.error.message });
+        return;
+      }
+      const detail = r as unknown as JobDetail;
+      setAnswer({ value: detail, error: null });
+      if (detail.job.state === 'running') timer = setTimeout(() => void ask(), REFRESH_MS);
+    };
+    void ask();
+    return () => {
+      alive = false;
+      clearTimeout(timer);
+    };
+  }, [jobId, transport]);
+  return answer;
+}
