@@ -1,9 +1,12 @@
 /**
  * A worker node (`schedlab worker`): N lanes of the threads backend's worker threads (the same
  * worker entry, kernels and user-module loader, through `LanePool`), fed by a BullMQ worker on
- * this node's own queue with concurrency N. It registers and heartbeats in Redis (protocol.ts),
- * obeys cancel and cut messages, and reports each quantum's measured end as the job's return
- * value. A lane whose thread dies is replaced; its quantum ends `failed` with `WORKER_LOST`.
+ * this node's own queue. Each job names its slot (lane); the BullMQ worker takes up to
+ * `1 + QUEUED_PER_SLOT` jobs per slot at once and each slot runs its jobs one after another in
+ * the order taken, so the next quantum starts the moment the last one ends. It registers and
+ * heartbeats in Redis (protocol.ts), obeys cancel and cut messages, and pushes each quantum's
+ * measured end onto its coordinator's ends list (also the job's return value). A lane whose
+ * thread dies is replaced; its quantum ends `failed` with `WORKER_LOST`.
  *
  * Node lifecycle: `starting` (lanes calibrate) → `up` (registered, taking jobs) → `leaving`
  * (`close()`: announced, running quanta finish) → `gone` (deregistered). A node killed outright
@@ -25,9 +28,12 @@ import { WallTimers } from '../threads/wall-timers.ts';
 import {
   DEFAULT_NAMESPACE,
   HEARTBEAT,
+  ENDS_TTL_MS,
   keys,
   NODE_NAME,
+  QUEUED_PER_SLOT,
   type ControlMessage,
+  type EndMessage,
   type HeartbeatTiming,
   type NodeRecord,
   type QuantumJob,
@@ -62,6 +68,10 @@ export class WorkerNode {
   private readonly lanes: LanePool;
   private readonly waiters = new Map<Lane, Waiter>();
   private readonly earlyCancels = new Set<number>();
+  /** Cuts that arrived for a split whose quantum waits behind another on its slot (ns). */
+  private readonly earlyCuts = new Map<number, number>();
+  /** Per slot: the end of the last job taken for it (the next one starts after). */
+  private readonly slotTails: Promise<unknown>[] = [];
   private readonly redis: Redis;
   private readonly sub: Redis;
   private queueWorker: QueueWorker | null = null;
@@ -131,11 +141,12 @@ export class WorkerNode {
     this.beat = setInterval(() => void this.heartbeat(), this.timing.everyMs);
     this.queueWorker = new QueueWorker(
       keys.queue(this.instance),
-      (job: Job<QuantumJob>) => this.runJob(job.data),
+      (job: Job<QuantumJob>) => this.take(job.id ?? '', job.data),
       {
         connection: connectionOptions(parseRedisUrl(this.options.redis)),
         prefix: this.ns,
-        concurrency: this.slots,
+        // Each slot's running job and those queued behind it (protocol.ts).
+        concurrency: this.slots * (1 + QUEUED_PER_SLOT),
         // Node loss is the coordinator's to detect (heartbeats): a stalled-job check here would
         // run a quantum a second time behind its back.
         skipStalledCheck: true,
@@ -205,7 +216,8 @@ export class WorkerNode {
     }
     const lane = this.laneRunning(message.splitId);
     if (message.type === 'cut') {
-      lane?.cut(message.nanos);
+      if (lane !== undefined) lane.cut(message.nanos);
+      else this.remember(this.earlyCuts, message.splitId, message.nanos);
       return;
     }
     if (lane !== undefined) {
@@ -218,6 +230,41 @@ export class WorkerNode {
     }
   }
 
+  private remember(map: Map<number, number>, splitId: number, nanos: number): void {
+    map.set(splitId, Math.min(nanos, map.get(splitId) ?? Infinity));
+    if (map.size > EARLY_CANCELS) map.delete(map.keys().next().value!);
+  }
+
+  /**
+   * A job BullMQ handed over: it runs on its slot once the jobs taken for that slot before it
+   * have ended; its end goes to the coordinator as soon as the lane reports it.
+   */
+  private async take(jobId: string, job: QuantumJob): Promise<QuantumResult> {
+    const slot = job.slot;
+    const ok = Number.isInteger(slot) && slot >= 0 && slot < this.slots;
+    const before = ok ? (this.slotTails[slot] ?? Promise.resolve()) : Promise.resolve();
+    const go = () =>
+      ok
+        ? this.runJob(slot, job)
+        : failed(job.splitId, -1, `slot ${String(slot)} is not a slot of this node`, 'WORKER_LOST');
+    const run = before.then(go, go);
+    if (ok) this.slotTails[slot] = run;
+    const result = await run;
+    this.reply(job.replyTo, { jobId, result });
+    return result;
+  }
+
+  /** Pushes an end onto its coordinator's list (queued by ioredis while Redis is away). */
+  private reply(coordinator: string, end: EndMessage): void {
+    const key = keys.ends(this.ns, coordinator);
+    void this.redis
+      .multi()
+      .rpush(key, JSON.stringify(end))
+      .pexpire(key, ENDS_TTL_MS)
+      .exec()
+      .catch((e: Error) => this.log(`redis: end of job ${end.jobId} not sent: ${e.message}`));
+  }
+
   private laneRunning(splitId: number): Lane | undefined {
     for (let id = 0; id < this.slots; id++) {
       const lane = this.lanes.get(id);
@@ -226,12 +273,18 @@ export class WorkerNode {
     return undefined;
   }
 
-  /** Runs one quantum on a free lane; never throws (a failure is an outcome). */
-  private async runJob(job: QuantumJob): Promise<QuantumResult> {
-    const free = this.lanes.idle()[0];
-    const lane = free === undefined ? undefined : this.lanes.get(free);
-    if (lane === undefined) {
-      return failed(job.splitId, -1, 'no free lane on the node', 'WORKER_LOST');
+  /** Runs one quantum on `slot`'s lane; never throws (a failure is an outcome). */
+  private async runJob(slot: number, job: QuantumJob): Promise<QuantumResult> {
+    const lane = this.lanes.get(slot);
+    const cut = this.earlyCuts.get(job.splitId);
+    this.earlyCuts.delete(job.splitId);
+    if (lane === undefined || lane.running !== null) {
+      return failed(
+        job.splitId,
+        slot,
+        `slot ${slot} of node ${this.name} has no lane`,
+        'WORKER_LOST',
+      );
     }
     const { kernel } = job.work;
     const refused = typeof kernel === 'string' ? null : moduleRefusal(kernel, this.moduleDirs);
@@ -248,7 +301,7 @@ export class WorkerNode {
     const dispatch: Dispatch = {
       splitId: job.splitId,
       workerId: lane.id,
-      quantumNanos: job.quantumNanos,
+      quantumNanos: Math.min(job.quantumNanos, cut ?? Infinity),
       work: job.work,
       doneNanos: job.doneNanos,
     };
