@@ -17,12 +17,8 @@ import { hostname } from 'node:os';
 import { Worker as QueueWorker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Dispatch } from '../backend.ts';
 import { nanosSince, originNow } from '../threads/clock.ts';
-import { CONTROL, NO_SPLIT } from '../threads/control.ts';
-import type { Lane } from '../threads/lane.ts';
 import { LanePool } from '../threads/lane-pool.ts';
-import type { QuantumReport } from '../threads/protocol.ts';
 import { checkCount, DEFAULT_RESOURCE_LIMITS } from '../threads/threads-options.ts';
 import { WallTimers } from '../threads/wall-timers.ts';
 import {
@@ -40,6 +36,7 @@ import {
   type QuantumResult,
 } from './protocol.ts';
 import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
+import { failedResult, SlotRunner } from './slot-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 
 export interface WorkerNodeOptions {
@@ -57,21 +54,16 @@ export interface WorkerNodeOptions {
 /** Cancels that arrived before their quantum started, remembered at most this many. */
 const EARLY_CANCELS = 4096;
 
-/** A lane's quantum end: its report, or why its thread died. */
-type Waiter = (got: QuantumReport | string) => void;
-
 export class WorkerNode {
   readonly instance: string;
   readonly name: string;
   private readonly origin = originNow();
   private readonly timers = new WallTimers(() => nanosSince(this.origin));
   private readonly lanes: LanePool;
-  private readonly waiters = new Map<Lane, Waiter>();
+  private readonly runners: SlotRunner[] = [];
+  /** Cancels and cuts (ns) that arrived before their job (a control message can overtake it). */
   private readonly earlyCancels = new Set<number>();
-  /** Cuts that arrived for a split whose quantum waits behind another on its slot (ns). */
   private readonly earlyCuts = new Map<number, number>();
-  /** Per slot: the end of the last job taken for it (the next one starts after). */
-  private readonly slotTails: Promise<unknown>[] = [];
   private readonly redis: Redis;
   private readonly sub: Redis;
   private queueWorker: QueueWorker | null = null;
@@ -113,16 +105,32 @@ export class WorkerNode {
       this.origin,
       DEFAULT_RESOURCE_LIMITS,
       {
-        // A node's quanta are timed by the coordinator's dispatch; nothing waits on a boot here.
-        ready: () => {},
-        end: (lane, report) => this.waiters.get(lane)?.(report),
+        // A lane respawned after a backoff takes what waited for it.
+        ready: (lane) => this.runners[lane.id]?.fill(),
+        end: (lane, report) => this.runners[lane.id]?.ended(lane, report),
         // An error from code of a split that already ended fails no split (as on threads).
         stray: (lane, e) =>
           this.log(`worker ${lane.id}: uncaught error from split ${e.splitId ?? '?'}: ${e.error}`),
-        lost: (lane, reason) => this.waiters.get(lane)?.(reason),
+        lost: (lane, reason) => this.runners[lane.id]?.lost(lane, reason),
       },
       later,
     );
+    for (let slot = 0; slot < slots; slot++) {
+      this.runners.push(
+        new SlotRunner(slot, {
+          lane: () => this.lanes.get(slot),
+          replace: (lane) => this.lanes.replace(lane),
+          now: () => nanosSince(this.origin),
+          earlyCancel: (splitId) => this.earlyCancels.delete(splitId),
+          earlyCut: (splitId) => {
+            const cut = this.earlyCuts.get(splitId);
+            this.earlyCuts.delete(splitId);
+            return cut;
+          },
+          nodeName: name,
+        }),
+      );
+    }
   }
 
   /** Starts the lanes, then registers and takes jobs; resolves once the node is `up`. */
@@ -214,14 +222,14 @@ export class WorkerNode {
     } catch {
       return;
     }
-    const lane = this.laneRunning(message.splitId);
+    const runner = this.runners.find((r) => r.holds(message.splitId));
     if (message.type === 'cut') {
-      if (lane !== undefined) lane.cut(message.nanos);
+      if (runner !== undefined) runner.cut(message.nanos);
       else this.remember(this.earlyCuts, message.splitId, message.nanos);
       return;
     }
-    if (lane !== undefined) {
-      Atomics.store(lane.control, CONTROL.CANCEL, message.splitId);
+    if (runner !== undefined) {
+      runner.cancel(message.splitId);
       return;
     }
     this.earlyCancels.add(message.splitId);
@@ -236,20 +244,21 @@ export class WorkerNode {
   }
 
   /**
-   * A job BullMQ handed over: it runs on its slot once the jobs taken for that slot before it
-   * have ended; its end goes to the coordinator as soon as the lane reports it.
+   * A job BullMQ handed over: it runs on its slot after the jobs taken for that slot before it
+   * (slot-runner.ts); its end goes to the coordinator the moment the lane reports it.
    */
   private async take(jobId: string, job: QuantumJob): Promise<QuantumResult> {
-    const slot = job.slot;
-    const ok = Number.isInteger(slot) && slot >= 0 && slot < this.slots;
-    const before = ok ? (this.slotTails[slot] ?? Promise.resolve()) : Promise.resolve();
-    const go = () =>
-      ok
-        ? this.runJob(slot, job)
-        : failed(job.splitId, -1, `slot ${String(slot)} is not a slot of this node`, 'WORKER_LOST');
-    const run = before.then(go, go);
-    if (ok) this.slotTails[slot] = run;
-    const result = await run;
+    const result = await new Promise<QuantumResult>((resolve) => {
+      const runner = this.runners[job.slot];
+      const { kernel } = job.work;
+      const refused = typeof kernel === 'string' ? null : moduleRefusal(kernel, this.moduleDirs);
+      if (runner === undefined) {
+        const why = `slot ${String(job.slot)} is not a slot of node ${this.name}`;
+        resolve(failedResult(job.splitId, -1, why, 'WORKER_LOST'));
+      } else if (refused !== null) {
+        resolve(failedResult(job.splitId, job.slot, refused, 'KERNEL_FAILED'));
+      } else runner.submit({ job, resolve });
+    });
     this.reply(job.replyTo, { jobId, result });
     return result;
   }
@@ -264,84 +273,4 @@ export class WorkerNode {
       .exec()
       .catch((e: Error) => this.log(`redis: end of job ${end.jobId} not sent: ${e.message}`));
   }
-
-  private laneRunning(splitId: number): Lane | undefined {
-    for (let id = 0; id < this.slots; id++) {
-      const lane = this.lanes.get(id);
-      if (lane?.running?.splitId === splitId) return lane;
-    }
-    return undefined;
-  }
-
-  /** Runs one quantum on `slot`'s lane; never throws (a failure is an outcome). */
-  private async runJob(slot: number, job: QuantumJob): Promise<QuantumResult> {
-    const lane = this.lanes.get(slot);
-    const cut = this.earlyCuts.get(job.splitId);
-    this.earlyCuts.delete(job.splitId);
-    if (lane === undefined || lane.running !== null) {
-      return failed(
-        job.splitId,
-        slot,
-        `slot ${slot} of node ${this.name} has no lane`,
-        'WORKER_LOST',
-      );
-    }
-    const { kernel } = job.work;
-    const refused = typeof kernel === 'string' ? null : moduleRefusal(kernel, this.moduleDirs);
-    if (refused !== null) return failed(job.splitId, lane.id, refused, 'KERNEL_FAILED');
-    if (this.earlyCancels.delete(job.splitId)) {
-      return {
-        splitId: job.splitId,
-        ranNanos: 0,
-        workNanos: 0,
-        outcome: 'cancelled',
-        lane: lane.id,
-      };
-    }
-    const dispatch: Dispatch = {
-      splitId: job.splitId,
-      workerId: lane.id,
-      quantumNanos: Math.min(job.quantumNanos, cut ?? Infinity),
-      work: job.work,
-      doneNanos: job.doneNanos,
-    };
-    lane.run(dispatch, nanosSince(this.origin));
-    Atomics.store(lane.control, CONTROL.CANCEL, NO_SPLIT);
-    Atomics.store(lane.control, CONTROL.CUT_SPLIT, NO_SPLIT);
-    const report = new Promise<QuantumReport | string>((resolve) => {
-      this.waiters.set(lane, resolve);
-    });
-    try {
-      lane.host.post({ type: 'run', dispatch, input: job.input });
-    } catch (error) {
-      this.waiters.delete(lane);
-      lane.advance(nanosSince(this.origin));
-      return failed(job.splitId, lane.id, `unclonable input: ${String(error)}`, 'KERNEL_FAILED');
-    }
-    const got = await report;
-    this.waiters.delete(lane);
-    if (typeof got === 'string') {
-      lane.abandon();
-      this.lanes.replace(lane);
-      const why = `worker lost: node ${this.name} thread ${lane.id}: ${got}`;
-      return failed(job.splitId, lane.id, why, 'WORKER_LOST');
-    }
-    lane.advance(got.endNanos);
-    const { state, startNanos, endNanos, ...rest } = got;
-    return {
-      ...rest,
-      ranNanos: Math.max(0, endNanos - startNanos),
-      lane: lane.id,
-      ...('state' in got && got.outcome === 'yielded' ? { state: { value: state } } : {}),
-    };
-  }
-}
-
-function failed(
-  splitId: number,
-  lane: number,
-  error: string,
-  errorCode: NonNullable<QuantumResult['errorCode']>,
-): QuantumResult {
-  return { splitId, ranNanos: 0, workNanos: 0, outcome: 'failed', error, errorCode, lane };
 }
