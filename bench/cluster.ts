@@ -7,13 +7,13 @@
  *   quantum (the next quantum of the same split cannot be sent before the last one's end), what a
  *   dispatch costs; baseline the threads backend. Lower is better; value − baseline is the
  *   latency the cluster adds per dispatch.
- * - `cluster.pipelined_gap_ms`: the same gap with three splits on one worker driven by the graph
- *   executor, which keeps quanta queued behind the running one (`enqueue`): what a node slot
- *   waits between quanta when the coordinator keeps it fed. Baseline the threads backend the same
- *   way.
+ * - `cluster.pipelined_gap_ms`: the same gap with three splits on one worker whose queue a
+ *   driver keeps full (`feed`: `enqueue` while `queueableWorkers` offers room, what an executor
+ *   that pipelines does): what a node slot waits between quanta when the coordinator keeps it
+ *   fed. Baseline the threads backend driven the same way.
  * - `cluster.utilisation_3x1`: busy / (3 × wall) over 3 nodes × 1 thread with 100 ms quanta
  *   (the executor: one round trip per quantum); `cluster.utilisation_3x1_pipelined` the same
- *   work through the graph executor (W/(p·T), quanta queued ahead). Baseline 3 local threads.
+ *   work through `feed` (quanta queued ahead). Baseline 3 local threads.
  * - `cluster.small_tenant_p95_*`: two tenants over 3 slots, one flooding (one query of FLOOD
  *   splits of 20 ms), one submitting a 20 ms job every 100 ms: the small tenant's p95 latency
  *   (submit to end) under SchedLab `fair` and `mlfq` (query fairness) vs plain BullMQ workers on
@@ -29,11 +29,8 @@
  */
 import { Queue, QueueEvents, Worker as BullWorker } from 'bullmq';
 import { startTestRedis, type TestRedis } from '../test/redis-server.ts';
-import type { Backend } from '../engine/runtime/backend.ts';
+import type { Backend, Dispatch, QuantumEnd } from '../engine/runtime/backend.ts';
 import { ClusterBackend } from '../engine/runtime/cluster/cluster-backend.ts';
-import { compileDocument } from '../engine/core/graph/compile.ts';
-import { runGraphCentral } from '../engine/runtime/graph/central-executor.ts';
-import { parseGraphDocument } from '../shared/graph.ts';
 import { connectionOptions, parseRedisUrl } from '../engine/runtime/cluster/redis-url.ts';
 import { WorkerNode } from '../engine/runtime/cluster/worker-node.ts';
 import { Executor } from '../engine/runtime/executor/executor.ts';
@@ -129,17 +126,67 @@ async function quantumGap(backend: Backend): Promise<number> {
   }
 }
 
+/**
+ * Runs `splits` spin splits of `totalMs` in quanta of `quantumMs` on `backend`, as an executor
+ * that keeps every busy worker's queue full would (`enqueue` while `queueableWorkers` offers
+ * room, round robin): the ends, and the wall time from the first dispatch to the last end.
+ */
+async function feed(
+  backend: Backend,
+  splits: number,
+  totalMs: number,
+  quantumMs: number,
+): Promise<{ ends: QuantumEnd[]; wallNanos: number }> {
+  const done = new Float64Array(splits);
+  const ready: number[] = Array.from({ length: splits }, (_, i) => i);
+  const ends: QuantumEnd[] = [];
+  let finished = 0;
+  const dispatch = (splitId: number, workerId: number): Dispatch => ({
+    splitId,
+    workerId,
+    quantumNanos: quantumMs * 1e6,
+    work: { kernel: 'spin', totalNanos: totalMs * 1e6 },
+    doneNanos: done[splitId]!,
+  });
+  const fill = () => {
+    for (const w of backend.idleWorkers()) {
+      if (ready.length === 0) return;
+      backend.start(dispatch(ready.shift()!, w));
+    }
+    for (let more = true; more && ready.length > 0;) {
+      more = false;
+      for (const w of backend.queueableWorkers?.() ?? []) {
+        if (ready.length === 0) return;
+        backend.enqueue!(dispatch(ready.shift()!, w));
+        more = true;
+      }
+    }
+  };
+  const start = backend.now();
+  await new Promise<void>((resolve) => {
+    backend.setListener({
+      quantumEnd: (end) => {
+        ends.push(end);
+        done[end.splitId]! += end.workNanos;
+        if (end.outcome === 'finished') {
+          if (++finished === splits) resolve();
+        } else ready.push(end.splitId);
+        fill();
+      },
+    });
+    fill();
+  });
+  return { ends, wallNanos: backend.now() - start };
+}
+
 /** Median gap (ms) between consecutive quanta on one worker fed three splits ahead of time. */
 async function pipelinedGap(backend: Backend): Promise<number> {
   try {
-    const graph = compileDocument(
-      parseGraphDocument({ generator: 'independent', count: 3, cost: 100, kernel: 'spin' }),
-    );
-    const run = await runGraphCentral(backend, graph, { quantumNanos: 1e6 });
-    const spans = [...run.spans].sort((a, b) => a.startNanos - b.startNanos).slice(10);
+    const { ends } = await feed(backend, 3, 100, 1);
+    const sorted = ends.slice(10).sort((a, b) => a.startNanos - b.startNanos);
     const gaps: number[] = [];
-    for (let i = 1; i < spans.length; i++) {
-      gaps.push((spans[i]!.startNanos - spans[i - 1]!.endNanos) / 1e6);
+    for (let i = 1; i < sorted.length; i++) {
+      gaps.push((sorted[i]!.startNanos - sorted[i - 1]!.endNanos) / 1e6);
     }
     return median(gaps);
   } finally {
@@ -147,13 +194,11 @@ async function pipelinedGap(backend: Backend): Promise<number> {
   }
 }
 
-/** W/(p·T) of six 600 ms splits in 100 ms quanta over 3 workers, quanta queued ahead. */
+/** busy / (3 × wall) of six 600 ms splits in 100 ms quanta over 3 workers, quanta queued ahead. */
 async function pipelinedUtilisation(backend: Backend): Promise<number> {
   try {
-    const graph = compileDocument(
-      parseGraphDocument({ generator: 'independent', count: 6, cost: 600, kernel: 'spin' }),
-    );
-    return (await runGraphCentral(backend, graph, { quantumNanos: 100e6 })).utilization;
+    const { ends, wallNanos } = await feed(backend, 6, 600, 100);
+    return ends.reduce((sum, e) => sum + e.ranNanos, 0) / (3 * wallNanos);
   } finally {
     await backend.close();
   }

@@ -6,8 +6,8 @@
  * the policy and charges each quantum the time the node measured, exactly as on local threads;
  * Redis holds only what is in flight.
  *
- * Pipelining (`queueableWorkers`/`enqueue`, backend.ts): a busy worker id holds up to
- * `QUEUED_PER_SLOT` dispatches queued behind its running one; they are on the node already, so
+ * Pipelining (`queueableWorkers`/`enqueue`, backend.ts): a busy worker id holds dispatches queued
+ * behind its running one, up to `QUEUE_AHEAD_NANOS` of quanta (protocol.ts); they are on the node already, so
  * its slot starts the next the moment one ends instead of waiting a round trip through here. The
  * executor chose them, in its order; a queued dispatch is running from its view. A job on a
  * node's queue cannot be taken back at once, so `revoke` never succeeds (it answers false: the
@@ -49,7 +49,8 @@ import {
   ENDS_PER_READ,
   HEARTBEAT,
   keys,
-  QUEUED_PER_SLOT,
+  MAX_QUEUED_PER_SLOT,
+  QUEUE_AHEAD_NANOS,
   type ControlMessage,
   type EndMessage,
   type HeartbeatTiming,
@@ -185,7 +186,7 @@ export class ClusterBackend implements Backend {
 
   /**
    * Busy worker ids, lowest first, whose node slot can hold one more dispatch queued behind the
-   * running one (at most `QUEUED_PER_SLOT`).
+   * running one: those queued there add up to less than `QUEUE_AHEAD_NANOS` of quanta.
    */
   queueableWorkers(): number[] {
     const out: number[] = [];
@@ -232,13 +233,13 @@ export class ClusterBackend implements Backend {
   private queueable(id: number): boolean {
     const node = this.slots.get(id);
     const on = this.flights.onWorker(id);
-    return (
-      node !== null &&
-      node.state === 'up' &&
-      on.length > 0 &&
-      on.length <= QUEUED_PER_SLOT &&
-      on[0]!.node === node
-    );
+    if (node === null || node.state !== 'up' || on.length === 0 || on[0]!.node !== node) {
+      return false;
+    }
+    if (on.length > MAX_QUEUED_PER_SLOT) return false;
+    let ahead = 0;
+    for (let i = 1; i < on.length; i++) ahead += on[i]!.dispatch.quantumNanos;
+    return ahead < QUEUE_AHEAD_NANOS;
   }
 
   private send(node: FleetNode, dispatch: Dispatch): void {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import type { Dispatch, QuantumEnd } from '../backend.ts';
 import { ClusterBackend } from './cluster-backend.ts';
-import { keys, QUEUED_PER_SLOT } from './protocol.ts';
+import { keys, QUEUE_AHEAD_NANOS } from './protocol.ts';
 import { WorkerNode } from './worker-node.ts';
 
 const NS = 'pipe';
@@ -56,7 +56,7 @@ function spinQuantum(splitId: number, workerId: number, ms: number): Dispatch {
 }
 
 describe('queued dispatches on the cluster backend', () => {
-  it('hold up to QUEUED_PER_SLOT quanta behind a running one; the slot runs them in order', async () => {
+  it('hold quanta behind a running one up to QUEUE_AHEAD_NANOS; the slot runs them in order', async () => {
     const node = await WorkerNode.start({
       redis: redis.url,
       threads: 1,
@@ -67,19 +67,26 @@ describe('queued dispatches on the cluster backend', () => {
     try {
       expect(backend.queueableWorkers()).toEqual([]); // idle: nothing to queue behind
       backend.start(spinQuantum(1, 0, 40));
-      for (let i = 0; i < QUEUED_PER_SLOT; i++) {
+      // 1 ms quanta: as many as fit in QUEUE_AHEAD_NANOS.
+      const fit = QUEUE_AHEAD_NANOS / MS;
+      for (let i = 0; i < fit; i++) {
         expect(backend.queueableWorkers()).toEqual([0]);
-        backend.enqueue(spinQuantum(2 + i, 0, 5));
+        backend.enqueue(spinQuantum(2 + i, 0, 1));
       }
       expect(backend.queueableWorkers()).toEqual([]); // full
-      expect(() => backend.enqueue(spinQuantum(9, 0, 5))).toThrow(/room for a queued dispatch/);
+      expect(() => backend.enqueue(spinQuantum(99, 0, 1))).toThrow(/room for a queued dispatch/);
       expect(backend.idleWorkers()).toEqual([]);
       expect(backend.revoke(2)).toBe(false); // on the node already: it runs
-      await ended(1 + QUEUED_PER_SLOT);
-      expect(ends.map((e) => e.splitId)).toEqual([1, 2, 3].slice(0, 1 + QUEUED_PER_SLOT));
+      await ended(1 + fit);
+      expect(ends.map((e) => e.splitId)).toEqual(Array.from({ length: 1 + fit }, (_, i) => 1 + i));
       expect(ends.every((e) => e.outcome === 'yielded' && e.workNanos > 0)).toBe(true);
       expect(backend.inFlight).toBe(0);
       expect(backend.idleWorkers()).toEqual([0]);
+      // A long quantum fills the slot's lookahead alone.
+      backend.start(spinQuantum(20, 0, 40));
+      backend.enqueue(spinQuantum(21, 0, 40));
+      expect(backend.queueableWorkers()).toEqual([]);
+      await ended(3 + fit);
     } finally {
       await backend.close();
       await node.close();

@@ -7,11 +7,12 @@
  *   whose heartbeat key is gone is lost (`HEARTBEAT`: the bound is `ttlMs` + the coordinator's
  *   poll).
  * - dispatch: one BullMQ queue per node instance (`q-<instance>`, BullMQ prefix `<ns>`), one job
- *   per quantum (`QuantumJob`) naming the node slot (lane) that runs it. A coordinator keeps up to
- *   `1 + QUEUED_PER_SLOT` jobs per slot (the running one and those queued behind it, so a slot
- *   never waits a round trip through the coordinator between quanta); the node's BullMQ worker
- *   takes up to that many per slot at once and runs each slot's jobs one after another, in the
- *   order they were added.
+ *   per quantum (`QuantumJob`) naming the node slot (lane) that runs it. A coordinator keeps on a
+ *   slot its running job and queued ones behind it while those queued add up to less than
+ *   `QUEUE_AHEAD_NANOS` of quanta, at most `MAX_QUEUED_PER_SLOT` (so a slot never waits a round
+ *   trip through the coordinator between quanta, and a newcomer the policy favours waits at
+ *   most about that long behind them); the node's BullMQ worker takes up to that many per slot
+ *   at once and runs each slot's jobs one after another, in the order they were added.
  * - ends: the node pushes each quantum's end (`EndMessage`, JSON) onto the list
  *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the lane reports it; the
  *   coordinator pops that list (one blocking read, up to `ENDS_PER_READ` at a time). The job's
@@ -47,8 +48,13 @@ export const keys = {
   queue: (instance: string) => `q-${instance}`,
 };
 
-/** Jobs a coordinator queues behind a slot's running one (the node takes them all at once). */
-export const QUEUED_PER_SLOT = 2;
+/**
+ * Queued quanta behind a slot's running one: while they add up to less than this (ns) another
+ * may be queued — one 100 ms quantum, or five of 1 ms, enough to cover a dispatch's trip through
+ * Redis and BullMQ (a few ms) — and never more than `MAX_QUEUED_PER_SLOT`.
+ */
+export const QUEUE_AHEAD_NANOS = 5_000_000;
+export const MAX_QUEUED_PER_SLOT = 8;
 
 /**
  * An ends list no coordinator reads (its coordinator is gone) expires this long after its last

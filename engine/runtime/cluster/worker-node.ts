@@ -2,7 +2,7 @@
  * A worker node (`schedlab worker`): N lanes of the threads backend's worker threads (the same
  * worker entry, kernels and user-module loader, through `LanePool`), fed by a BullMQ worker on
  * this node's own queue. Each job names its slot (lane); the BullMQ worker takes up to
- * `1 + QUEUED_PER_SLOT` jobs per slot at once and each slot runs its jobs one after another in
+ * `1 + MAX_QUEUED_PER_SLOT` jobs per slot at once and each slot runs its jobs one after another in
  * the order taken, so the next quantum starts the moment the last one ends. It registers and
  * heartbeats in Redis (protocol.ts), obeys cancel and cut messages, and pushes each quantum's
  * measured end onto its coordinator's ends list (also the job's return value). A lane whose
@@ -27,7 +27,7 @@ import {
   ENDS_TTL_MS,
   keys,
   NODE_NAME,
-  QUEUED_PER_SLOT,
+  MAX_QUEUED_PER_SLOT,
   type ControlMessage,
   type EndMessage,
   type HeartbeatTiming,
@@ -154,7 +154,7 @@ export class WorkerNode {
         connection: connectionOptions(parseRedisUrl(this.options.redis)),
         prefix: this.ns,
         // Each slot's running job and those queued behind it (protocol.ts).
-        concurrency: this.slots * (1 + QUEUED_PER_SLOT),
+        concurrency: this.slots * (1 + MAX_QUEUED_PER_SLOT),
         // Node loss is the coordinator's to detect (heartbeats): a stalled-job check here would
         // run a quantum a second time behind its back.
         skipStalledCheck: true,
