@@ -3,19 +3,33 @@
  * nodes in this process (each its own worker threads and Redis connections; separate processes
  * would only add contention on a small machine):
  * - `cluster.quantum_gap_ms`: median gap between one quantum's end and the next quantum's start
- *   of a split on one worker (1 ms quanta) — what a dispatch costs; baseline the threads backend.
- *   Lower is better; value − baseline is the latency the cluster adds per quantum.
- * - `cluster.utilisation_3x1`: busy / (3 × wall) over 3 nodes × 1 thread with 100 ms quanta;
- *   baseline 3 local threads. Higher is better.
+ *   of a single split on one worker (1 ms quanta), through the executor — a full round trip per
+ *   quantum (the next quantum of the same split cannot be sent before the last one's end), what a
+ *   dispatch costs; baseline the threads backend. Lower is better; value − baseline is the
+ *   latency the cluster adds per dispatch.
+ * - `cluster.pipelined_gap_ms`: the same gap with three splits on one worker whose queue a
+ *   driver keeps full (`feed`: `enqueue` while `queueableWorkers` offers room, what an executor
+ *   that pipelines does): what a node slot waits between quanta when the coordinator keeps it
+ *   fed. Baseline the threads backend driven the same way.
+ * - `cluster.utilisation_3x1`: busy / (3 × wall) over 3 nodes × 1 thread with 100 ms quanta
+ *   (the executor: one round trip per quantum); `cluster.utilisation_3x1_pipelined` the same
+ *   work through `feed` (quanta queued ahead). Baseline 3 local threads.
  * - `cluster.small_tenant_p95_*`: two tenants over 3 slots, one flooding (one query of FLOOD
  *   splits of 20 ms), one submitting a 20 ms job every 100 ms: the small tenant's p95 latency
  *   (submit to end) under SchedLab `fair` and `mlfq` (query fairness) vs plain BullMQ workers on
  *   the same Redis in FIFO order, and with BullMQ priorities set by hand per tenant. Lower is
- *   better; ratio < 1 means SchedLab is better.
+ *   better; ratio < 1 means SchedLab is better. The flood is not run to its end: a run stops
+ *   CENSOR_MS after the last small job was submitted, and a small job still waiting then counts
+ *   with its latency so far — a lower bound, so the FIFO baseline (whose small jobs wait behind
+ *   the whole flood, ≈ FLOOD × 20 ms / 3) is flattered, never the other way.
+ * - `cluster.jain_equal_tenants_fair`: Jain's index (Σx)² / (n·Σx²) of the charged time of four
+ *   equal tenants (each one query of the same splits, submitted one tenant after another) over 3
+ *   slots under `fair` with query fairness, read when the first tenant's query ends (until then
+ *   all four are backlogged). Baseline the issue's bar, 0.95.
  */
 import { Queue, QueueEvents, Worker as BullWorker } from 'bullmq';
 import { startTestRedis, type TestRedis } from '../test/redis-server.ts';
-import type { Backend } from '../engine/runtime/backend.ts';
+import type { Backend, Dispatch, QuantumEnd } from '../engine/runtime/backend.ts';
 import { ClusterBackend } from '../engine/runtime/cluster/cluster-backend.ts';
 import { connectionOptions, parseRedisUrl } from '../engine/runtime/cluster/redis-url.ts';
 import { WorkerNode } from '../engine/runtime/cluster/worker-node.ts';
@@ -25,10 +39,13 @@ import { ThreadsBackend } from '../engine/runtime/threads/threads-backend.ts';
 import type { EngineConfigPatch } from '../shared/config.ts';
 import type { BenchReport } from './report.ts';
 
-const FLOOD = 300;
+const FLOOD = 10_000;
 const SMALL_EVERY_MS = 100;
-const SMALL_JOBS = 15;
+const SMALL_JOBS = 20;
 const SPIN_MS = 20;
+const CENSOR_MS = 5_000;
+const TENANTS = 4;
+const TENANT_SPLITS = 40;
 
 export async function run(report: BenchReport): Promise<void> {
   const redis = await startTestRedis();
@@ -40,9 +57,21 @@ export async function run(report: BenchReport): Promise<void> {
     const threadsGap = await quantumGap(await threads(1));
     report.add('cluster.quantum_gap_ms', gap, 'ms', threadsGap);
     console.log(`  (added per quantum over threads: ${(gap - threadsGap).toFixed(3)} ms)`);
+    const piped = await pipelinedGap(await cluster(redis, 1));
+    report.add('cluster.pipelined_gap_ms', piped, 'ms', await pipelinedGap(await threads(1)));
+    console.log(`  (a fed slot's gap between quanta: ${piped.toFixed(3)} ms)`);
 
     const util = await utilisation(await cluster(redis, 3));
     report.add('cluster.utilisation_3x1', util, 'share', await utilisation(await threads(3)));
+    report.add(
+      'cluster.utilisation_3x1_pipelined',
+      await pipelinedUtilisation(await cluster(redis, 3)),
+      'share',
+      await pipelinedUtilisation(await threads(3)),
+    );
+
+    const jain = await equalTenantsJain(await cluster(redis, 3));
+    report.add('cluster.jain_equal_tenants_fair', jain, 'index', 0.95);
 
     const fifo = await bullmqSmallTenant(redis, false);
     const prioritised = await bullmqSmallTenant(redis, true);
@@ -97,6 +126,114 @@ async function quantumGap(backend: Backend): Promise<number> {
   }
 }
 
+/**
+ * Runs `splits` spin splits of `totalMs` in quanta of `quantumMs` on `backend`, as an executor
+ * that keeps every busy worker's queue full would (`enqueue` while `queueableWorkers` offers
+ * room, round robin): the ends, and the wall time from the first dispatch to the last end.
+ */
+async function feed(
+  backend: Backend,
+  splits: number,
+  totalMs: number,
+  quantumMs: number,
+): Promise<{ ends: QuantumEnd[]; wallNanos: number }> {
+  const done = new Float64Array(splits);
+  const ready: number[] = Array.from({ length: splits }, (_, i) => i);
+  const ends: QuantumEnd[] = [];
+  let finished = 0;
+  const dispatch = (splitId: number, workerId: number): Dispatch => ({
+    splitId,
+    workerId,
+    quantumNanos: quantumMs * 1e6,
+    work: { kernel: 'spin', totalNanos: totalMs * 1e6 },
+    doneNanos: done[splitId]!,
+  });
+  const fill = () => {
+    for (const w of backend.idleWorkers()) {
+      if (ready.length === 0) return;
+      backend.start(dispatch(ready.shift()!, w));
+    }
+    for (let more = true; more && ready.length > 0;) {
+      more = false;
+      for (const w of backend.queueableWorkers?.() ?? []) {
+        if (ready.length === 0) return;
+        backend.enqueue!(dispatch(ready.shift()!, w));
+        more = true;
+      }
+    }
+  };
+  const start = backend.now();
+  await new Promise<void>((resolve) => {
+    backend.setListener({
+      quantumEnd: (end) => {
+        ends.push(end);
+        done[end.splitId]! += end.workNanos;
+        if (end.outcome === 'finished') {
+          if (++finished === splits) resolve();
+        } else ready.push(end.splitId);
+        fill();
+      },
+    });
+    fill();
+  });
+  return { ends, wallNanos: backend.now() - start };
+}
+
+/** Median gap (ms) between consecutive quanta on one worker fed three splits ahead of time. */
+async function pipelinedGap(backend: Backend): Promise<number> {
+  try {
+    const { ends } = await feed(backend, 3, 100, 1);
+    const sorted = ends.slice(10).sort((a, b) => a.startNanos - b.startNanos);
+    const gaps: number[] = [];
+    for (let i = 1; i < sorted.length; i++) {
+      gaps.push((sorted[i]!.startNanos - sorted[i - 1]!.endNanos) / 1e6);
+    }
+    return median(gaps);
+  } finally {
+    await backend.close();
+  }
+}
+
+/** busy / (3 × wall) of six 600 ms splits in 100 ms quanta over 3 workers, quanta queued ahead. */
+async function pipelinedUtilisation(backend: Backend): Promise<number> {
+  try {
+    const { ends, wallNanos } = await feed(backend, 6, 600, 100);
+    return ends.reduce((sum, e) => sum + e.ranNanos, 0) / (3 * wallNanos);
+  } finally {
+    await backend.close();
+  }
+}
+
+/**
+ * Jain's index of the charged time of TENANTS equal tenants, read when the first one's query
+ * ends (all of them backlogged until then).
+ */
+async function equalTenantsJain(backend: Backend): Promise<number> {
+  const ex = new Executor(backend, {
+    workers: 3,
+    policy: 'fair',
+    fairness: 'query',
+    quantumMs: SPIN_MS,
+  });
+  try {
+    const first = new Promise<number[]>((resolve) => {
+      ex.onJobEnd(() => resolve(ex.tenants().map((t) => t.scheduledNanos)));
+    });
+    for (let t = 0; t < TENANTS; t++) {
+      ex.submitJob(
+        oneTaskJob('equal', intermediates(TENANT_SPLITS, spin(3 * SPIN_MS)), { tenant: `t${t}` }),
+      );
+    }
+    const x = await first;
+    const sum = x.reduce((a, b) => a + b, 0);
+    const sumSq = x.reduce((a, b) => a + b * b, 0);
+    console.log(`  (charged ms per tenant: ${x.map((v) => Math.round(v / 1e6)).join(', ')})`);
+    return x.length === TENANTS && sumSq > 0 ? (sum * sum) / (TENANTS * sumSq) : 0;
+  } finally {
+    await ex.close();
+  }
+}
+
 async function utilisation(backend: Backend): Promise<number> {
   const ex = new Executor(backend, { workers: 3, policy: 'fifo', quantumMs: 100 });
   try {
@@ -116,20 +253,24 @@ async function schedlabSmallTenant(backend: Backend, config: EngineConfigPatch):
   const ex = new Executor(backend, { workers: 3, ...config });
   const submitted = new Map<number, number>();
   const latencies: number[] = [];
+  let done = () => {};
+  const allDone = new Promise<void>((resolve) => (done = resolve));
   ex.onJobEnd((e) => {
     const at = submitted.get(e.jobId);
-    if (at !== undefined) latencies.push((backend.now() - at) / 1e6);
+    if (at === undefined) return;
+    latencies.push((backend.now() - at) / 1e6);
+    submitted.delete(e.jobId);
+    if (latencies.length === SMALL_JOBS) done();
   });
   try {
-    ex.submitJob(oneTaskJob('flood', intermediates(FLOOD, spin(SPIN_MS))));
+    ex.submitJob(oneTaskJob('flood', intermediates(FLOOD, spin(SPIN_MS)), { tenant: 'flood' }));
     for (let i = 0; i < SMALL_JOBS; i++) {
       await sleep(SMALL_EVERY_MS);
-      submitted.set(
-        ex.submitJob(oneTaskJob('small', intermediates(1, spin(SPIN_MS)))),
-        backend.now(),
-      );
+      const job = oneTaskJob('small', intermediates(1, spin(SPIN_MS)), { tenant: 'small' });
+      submitted.set(ex.submitJob(job), backend.now());
     }
-    await ex.drain();
+    await Promise.race([allDone, sleep(CENSOR_MS)]);
+    for (const at of submitted.values()) latencies.push((backend.now() - at) / 1e6);
     return p95(latencies);
   } finally {
     await ex.close();
@@ -153,12 +294,13 @@ async function bullmqSmallTenant(redis: TestRedis, prioritised: boolean): Promis
   );
   const submitted = new Map<string, number>();
   const latencies: number[] = [];
-  let ended = 0;
   const allEnded = new Promise<void>((resolve) => {
     events.on('completed', ({ jobId }) => {
       const at = submitted.get(jobId);
-      if (at !== undefined) latencies.push(performance.now() - at);
-      if (++ended === FLOOD + SMALL_JOBS) resolve();
+      if (at === undefined) return;
+      latencies.push(performance.now() - at);
+      submitted.delete(jobId);
+      if (latencies.length === SMALL_JOBS) resolve();
     });
   });
   try {
@@ -176,9 +318,12 @@ async function bullmqSmallTenant(redis: TestRedis, prioritised: boolean): Promis
       const priority = prioritised ? { priority: 1 } : {};
       await queue.add('small', { ms: SPIN_MS }, { jobId, removeOnComplete: true, ...priority });
     }
-    await allEnded;
+    await Promise.race([allEnded, sleep(CENSOR_MS)]);
+    for (const at of submitted.values()) latencies.push(performance.now() - at);
     return p95(latencies);
   } finally {
+    // The flood's waiting jobs go; the workers finish what they hold, then everything else goes.
+    await queue.drain(true);
     await Promise.all(workers.map((w) => w.close()));
     await events.close();
     await queue.obliterate({ force: true });

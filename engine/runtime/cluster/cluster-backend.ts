@@ -1,9 +1,17 @@
 /**
  * The `cluster` backend: the executor's dispatches become BullMQ jobs, one quantum of one split
  * each, on the queue of the worker node that owns the worker id (fleet.ts); the node runs it on
- * the threads backend's worker threads and its measured end comes back through BullMQ's queue
- * events. The coordinator — this process — keeps the policy and charges each quantum the time
- * the node measured, exactly as on local threads; Redis holds only what is in flight.
+ * the threads backend's worker threads and pushes its measured end onto this coordinator's ends
+ * list, which one blocking read here drains (protocol.ts). The coordinator — this process — keeps
+ * the policy and charges each quantum the time the node measured, exactly as on local threads;
+ * Redis holds only what is in flight.
+ *
+ * Pipelining (`queueableWorkers`/`enqueue`, backend.ts): a busy worker id holds dispatches queued
+ * behind its running one, up to `QUEUE_AHEAD_NANOS` of quanta (protocol.ts); they are on the node already, so
+ * its slot starts the next the moment one ends instead of waiting a round trip through here. The
+ * executor chose them, in its order; a queued dispatch is running from its view. A job on a
+ * node's queue cannot be taken back at once, so `revoke` never succeeds (it answers false: the
+ * dispatch runs and its end comes).
  *
  * Worker ids: each node's slots get the lowest free ids when it joins and lose them when it is
  * gone; `workerCount` is how many ids the executor may use (its `workers` setting), so ids
@@ -11,9 +19,11 @@
  *
  * Every dispatch ends exactly once (a quantum end is emitted only by whoever takes the flight
  * out of `Flights` first, flights.ts):
- * - the node reports it (QueueEvents `completed`);
- * - the node is lost (heartbeat expired): `failed`, `WORKER_LOST`, naming the node — the
- *   executor retries it elsewhere if the job has retries left, else the job fails;
+ * - the node reports it (its ends list, or the job's stored result, recovery.ts);
+ * - the node is lost (heartbeat expired): the quantum running on each of its slots ends `failed`,
+ *   `WORKER_LOST`, naming the node, charged by rule (cluster-ends.ts `lostEnd`) — the executor
+ *   retries it elsewhere if the job has retries left, else the job fails; those queued behind it
+ *   never started and end `yielded` with no work, to be offered again;
  * - Redis went away and came back without the job (it restarted empty): `yielded` with no work,
  *   so the split is offered again (its quantum runs again; nothing of it was charged).
  * While Redis is unreachable nothing is dispatched (no worker is idle) and `onAlarm` says so.
@@ -36,9 +46,13 @@ import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { SlotTable } from './slot-table.ts';
 import {
   DEFAULT_NAMESPACE,
+  ENDS_PER_READ,
   HEARTBEAT,
   keys,
+  MAX_QUEUED_PER_SLOT,
+  QUEUE_AHEAD_NANOS,
   type ControlMessage,
+  type EndMessage,
   type HeartbeatTiming,
   type QuantumJob,
   type QuantumResult,
@@ -68,6 +82,8 @@ export class ClusterBackend implements Backend {
   private readonly origin = originNow();
   private readonly timers = new WallTimers(() => this.now());
   private readonly redis: Redis;
+  /** Blocks on this coordinator's ends list (a blocking read needs a connection of its own). */
+  private readonly endsReader: Redis;
   private readonly fleet: Fleet;
   private readonly ns: string;
   private readonly coordinator = randomBytes(4).toString('hex');
@@ -91,13 +107,13 @@ export class ClusterBackend implements Backend {
     this.redis.on('error', () => {});
     this.redis.on('ready', () => this.redisReady());
     this.redis.on('close', () => this.redisLost());
+    this.endsReader = new Redis(connection);
+    this.endsReader.on('error', () => {});
     const timing = options.heartbeat ?? HEARTBEAT;
     this.fleet = new Fleet(this.redis, connection, this.ns, timing, {
       joined: (node) => this.joined(node),
       gone: (node, why) => this.gone(node, why),
       leaving: () => {},
-      completed: (_node, jobId, result) => this.completed(jobId, result),
-      failed: (_node, jobId, reason) => this.bullFailed(jobId, reason),
     });
   }
 
@@ -110,6 +126,7 @@ export class ClusterBackend implements Backend {
     await withTimeout(ready, timeoutMs, () =>
       unavailable(`Redis at ${this.target.display} did not answer within ${timeoutMs} ms`),
     );
+    void this.readEnds();
     this.fleet.start();
     await this.fleet.poll();
   }
@@ -167,6 +184,18 @@ export class ClusterBackend implements Backend {
     return idle;
   }
 
+  /**
+   * Busy worker ids, lowest first, whose node slot can hold one more dispatch queued behind the
+   * running one: those queued there add up to less than `QUEUE_AHEAD_NANOS` of quanta.
+   */
+  queueableWorkers(): number[] {
+    const out: number[] = [];
+    if (!this.redisUp || this.closed) return out;
+    const n = Math.min(this.cap, this.slots.length);
+    for (let id = 0; id < n; id++) if (this.queueable(id)) out.push(id);
+    return out;
+  }
+
   start(dispatch: Dispatch): void {
     this.assertOpen();
     const id = dispatch.workerId;
@@ -178,6 +207,42 @@ export class ClusterBackend implements Backend {
         'workerId',
       );
     }
+    this.send(node, dispatch);
+  }
+
+  /** Queues `dispatch` on the node slot of a busy worker from `queueableWorkers()`. */
+  enqueue(dispatch: Dispatch): void {
+    this.assertOpen();
+    const id = dispatch.workerId;
+    const node = this.slots.get(id);
+    if (node === null || !this.redisUp || id >= this.cap || !this.queueable(id)) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `workerId ${id} is not a busy worker with room for a queued dispatch`,
+        'workerId',
+      );
+    }
+    this.send(node, dispatch);
+  }
+
+  /** A job on a node's queue cannot be taken back at once: the dispatch runs (see the header). */
+  revoke(_splitId: number): boolean {
+    return false;
+  }
+
+  private queueable(id: number): boolean {
+    const node = this.slots.get(id);
+    const on = this.flights.onWorker(id);
+    if (node === null || node.state !== 'up' || on.length === 0 || on[0]!.node !== node) {
+      return false;
+    }
+    if (on.length > MAX_QUEUED_PER_SLOT) return false;
+    let ahead = 0;
+    for (let i = 1; i < on.length; i++) ahead += on[i]!.dispatch.quantumNanos;
+    return ahead < QUEUE_AHEAD_NANOS;
+  }
+
+  private send(node: FleetNode, dispatch: Dispatch): void {
     if (this.flights.split(dispatch.splitId) !== undefined) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
@@ -186,11 +251,13 @@ export class ClusterBackend implements Backend {
       );
     }
     const jobId = `${this.coordinator}-${++this.seq}`;
+    const sentAt = this.now();
     const flight: Flight = {
       jobId,
       dispatch,
       node,
-      sentAt: this.now(),
+      sentAt,
+      headAt: sentAt,
       added: false,
       cancelAsked: false,
     };
@@ -198,6 +265,8 @@ export class ClusterBackend implements Backend {
     const state = this.moduleState.get(dispatch.splitId);
     const input = state === undefined ? dispatch.work.input : state.value;
     const data: QuantumJob = {
+      replyTo: this.coordinator,
+      slot: node.workerIds.indexOf(dispatch.workerId),
       splitId: dispatch.splitId,
       quantumNanos: dispatch.quantumNanos,
       work: dispatch.work,
@@ -223,17 +292,15 @@ export class ClusterBackend implements Backend {
       return;
     }
     flight.cancelAsked = true;
-    this.send(flight.node, { type: 'cancel', splitId });
+    this.control(flight.node, { type: 'cancel', splitId });
   }
 
+  /** Cuts the quantum running on `workerId` and those queued behind it (the node keeps the cut). */
   shortenQuantum(workerId: number, quantumNanos: number): void {
-    const flight = this.flights.worker(workerId);
-    if (flight === null) return;
-    this.send(flight.node, {
-      type: 'cut',
-      splitId: flight.dispatch.splitId,
-      nanos: checkCut(quantumNanos),
-    });
+    const nanos = checkCut(quantumNanos);
+    for (const flight of this.flights.onWorker(workerId)) {
+      this.control(flight.node, { type: 'cut', splitId: flight.dispatch.splitId, nanos });
+    }
   }
 
   setTimer(atNanos: number, fn: () => void): () => void {
@@ -253,6 +320,7 @@ export class ClusterBackend implements Backend {
     if (this.closed) return;
     this.closed = true;
     this.timers.clear();
+    this.endsReader.disconnect();
     await this.fleet.close();
     // `quit` sends what is queued first (the cancels of a closing executor); a Redis that is
     // away gets half a second.
@@ -261,6 +329,24 @@ export class ClusterBackend implements Backend {
   }
 
   // ─── ends ──────────────────────────────────────────────────────────────────────────────
+
+  /** Drains this coordinator's ends list until closed (Redis away: the read waits it out). */
+  private async readEnds(): Promise<void> {
+    const key = keys.ends(this.ns, this.coordinator);
+    while (!this.closed) {
+      let got: [string, string[]] | null;
+      try {
+        got = await this.endsReader.blmpop(1, 1, key, 'LEFT', 'COUNT', ENDS_PER_READ);
+      } catch {
+        if (!this.closed) await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      for (const text of got?.[1] ?? []) {
+        const end = parseEnd(text);
+        if (end !== null) this.completed(end.jobId, end.result);
+      }
+    }
+  }
 
   private completed(jobId: string, result: QuantumResult): void {
     const flight = this.flights.job(jobId);
@@ -285,12 +371,12 @@ export class ClusterBackend implements Backend {
     const flight = this.flights.job(jobId);
     if (flight === undefined) return;
     const why = `job failed in BullMQ: ${reason}`;
-    this.endFlight(jobId, lostEnd(flight.dispatch, flight.sentAt, this.now(), why));
+    this.endFlight(jobId, lostEnd(flight.dispatch, flight.headAt, this.now(), why));
   }
 
   /** The one place a flight ends: it leaves every map, then its end goes to the executor. */
   private endFlight(jobId: string, end: QuantumEnd): void {
-    if (this.flights.take(jobId) === undefined) return;
+    if (this.flights.take(jobId, this.now()) === undefined) return;
     if (end.outcome === 'failed') this.moduleState.delete(end.splitId);
     this.listener?.quantumEnd(end);
   }
@@ -309,11 +395,17 @@ export class ClusterBackend implements Backend {
   private async gone(node: FleetNode, why: string): Promise<void> {
     this.slots.free(node);
     const left = why === 'left';
-    for (const flight of this.flights.all()) {
-      if (flight.node !== node) continue;
+    const reason = `worker lost: node ${node.record.name} (${node.record.instance}) ${why}`;
+    const mine = this.flights.all().filter((f) => f.node === node);
+    // Running on a slot when the loss was seen; the others were queued behind one.
+    const running = new Set(mine.filter((f) => this.flights.worker(f.dispatch.workerId) === f));
+    for (const flight of mine) {
       if (left && (await settleLeft(flight, this.settler))) continue;
-      const reason = `worker lost: node ${node.record.name} (${node.record.instance}) ${why}`;
-      this.endFlight(flight.jobId, lostEnd(flight.dispatch, flight.sentAt, this.now(), reason));
+      if (!running.has(flight)) {
+        this.settler.unstarted(flight); // never started there: offered again
+        continue;
+      }
+      this.endFlight(flight.jobId, lostEnd(flight.dispatch, flight.headAt, this.now(), reason));
     }
     this.alarm(left ? 'node-left' : 'node-lost', `node ${node.record.name} ${why}`);
     if (this.slots.promote(this.cap, this.busy)) this.listener?.capacity?.();
@@ -338,7 +430,7 @@ export class ClusterBackend implements Backend {
     void reconcile(this.flights.all(), this.settler).finally(() => this.listener?.capacity?.());
   }
 
-  private send(node: FleetNode, message: ControlMessage): void {
+  private control(node: FleetNode, message: ControlMessage): void {
     void this.redis
       .publish(keys.control(this.ns, node.record.instance), JSON.stringify(message))
       .catch(() => {});
@@ -358,6 +450,19 @@ export class ClusterBackend implements Backend {
 
   private assertOpen(): void {
     if (this.closed) throw new SchedLabError('ENGINE_CLOSED', 'the cluster backend is closed');
+  }
+}
+
+/** An ends-list entry, or null when it is not one (never trusted to be well formed). */
+function parseEnd(text: string): EndMessage | null {
+  try {
+    const end = JSON.parse(text) as Partial<EndMessage>;
+    if (typeof end.jobId !== 'string' || typeof end.result !== 'object' || end.result === null) {
+      return null;
+    }
+    return end as EndMessage;
+  } catch {
+    return null;
   }
 }
 

@@ -41,17 +41,37 @@ export function unstartedEnd(dispatch: Dispatch, at: number): QuantumEnd {
   };
 }
 
-/** A quantum lost with its node: `WORKER_LOST`, nothing charged (no node measured it). */
-export function lostEnd(dispatch: Dispatch, sentAt: number, at: number, error: string): QuantumEnd {
+/**
+ * A quantum lost with its node (or failed by BullMQ): `WORKER_LOST`, its work lost. No node
+ * measured it, so it is charged by rule (README, "Running on several machines"): the wall
+ * time from when it started to run as far as the coordinator knows (`startAt`: its dispatch, or
+ * the end of the quantum queued before it on the same slot) until the loss was detected (`at`),
+ * at most the quantum it was granted — it would have yielded there, and the rest of the detection
+ * delay is the fleet's, not the tenant's. The span covers `startAt`..`at`, the time the slot was
+ * held.
+ */
+export function lostEnd(
+  dispatch: Dispatch,
+  startAt: number,
+  at: number,
+  error: string,
+): QuantumEnd {
   return {
     splitId: dispatch.splitId,
     workerId: dispatch.workerId,
-    startNanos: sentAt,
+    startNanos: startAt,
     endNanos: at,
-    ranNanos: 0,
+    ranNanos: Math.max(0, Math.min(at - startAt, grantedNanos(dispatch))),
     workNanos: 0,
     outcome: 'failed',
     error,
     errorCode: 'WORKER_LOST',
   };
+}
+
+/** The longest a dispatch runs if nothing stops it: its quantum, or its one atomic call. */
+export function grantedNanos(dispatch: Dispatch): number {
+  const { perCallNanos, totalNanos } = dispatch.work;
+  if (perCallNanos === undefined) return dispatch.quantumNanos;
+  return Math.max(0, Math.min(perCallNanos, totalNanos - dispatch.doneNanos));
 }

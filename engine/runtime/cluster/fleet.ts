@@ -1,9 +1,9 @@
 /**
  * The coordinator's view of the worker nodes: it polls the registry and the heartbeats every
- * `pollMs` (protocol.ts) and keeps, per node instance, its BullMQ queue and the QueueEvents that
- * carry its quantum ends back.
+ * `pollMs` (protocol.ts) and keeps, per node instance, its BullMQ queue (quantum ends come back
+ * on the coordinator's own list, cluster-backend.ts).
  *
- * Node lifecycle as the coordinator sees it: `joining` (queue events connecting) → `up` →
+ * Node lifecycle as the coordinator sees it: `joining` (its queue connecting) → `up` →
  * `leaving` (it said so; no new dispatches) → `gone`, or from any state → `gone` when its
  * heartbeat key has expired or its registry entry is missing (`lost`, unless it was `leaving`:
  * then it `left`). Detection bound: a node killed at t beat at most `everyMs` before, its key
@@ -11,9 +11,9 @@
  * default). Right after Redis comes back (it may have restarted empty) no node is declared lost
  * for `ttlMs`, so live nodes have time to beat again.
  */
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { keys, type HeartbeatTiming, type NodeRecord, type QuantumResult } from './protocol.ts';
+import { keys, type HeartbeatTiming, type NodeRecord } from './protocol.ts';
 
 export type NodeState = 'joining' | 'up' | 'leaving' | 'gone';
 
@@ -23,7 +23,6 @@ export interface FleetNode {
   /** Coordinator worker ids given to this node's slots (index = slot). */
   readonly workerIds: number[];
   readonly queue: Queue;
-  readonly events: QueueEvents;
 }
 
 export interface FleetHooks {
@@ -32,8 +31,6 @@ export interface FleetHooks {
   /** Resolves once every flight on the node has ended (its queue is then emptied). */
   gone(node: FleetNode, why: string): Promise<void>;
   leaving(node: FleetNode): void;
-  completed(node: FleetNode, jobId: string, result: QuantumResult): void;
-  failed(node: FleetNode, jobId: string, reason: string): void;
 }
 
 export class Fleet {
@@ -108,22 +105,10 @@ export class Fleet {
   private join(record: NodeRecord): void {
     const name = keys.queue(record.instance);
     const queue = new Queue(name, { connection: this.connection, prefix: this.ns });
-    // From the stream's start: the node's queue is its own, and an end must never slip by
-    // between creating the reader and its first read.
-    const events = new QueueEvents(name, {
-      connection: this.connection,
-      prefix: this.ns,
-      lastEventId: '0',
-    });
-    const node: FleetNode = { record, state: 'joining', workerIds: [], queue, events };
+    const node: FleetNode = { record, state: 'joining', workerIds: [], queue };
     queue.on('error', () => {});
-    events.on('error', () => {});
-    events.on('completed', ({ jobId, returnvalue }) => {
-      this.hooks.completed(node, jobId, returnvalue as unknown as QuantumResult);
-    });
-    events.on('failed', ({ jobId, failedReason }) => this.hooks.failed(node, jobId, failedReason));
     this.nodes.set(record.instance, node);
-    void events.waitUntilReady().then(() => {
+    void queue.waitUntilReady().then(() => {
       if (node.state !== 'joining') return;
       node.state = record.status === 'leaving' ? 'leaving' : 'up';
       this.hooks.joined(node);
@@ -135,7 +120,6 @@ export class Fleet {
     node.state = 'gone';
     this.nodes.delete(node.record.instance);
     if (was !== 'joining') await this.hooks.gone(node, why);
-    await node.events.close().catch(() => {});
     // Nothing will ever take what is left on a gone node's queue.
     await node.queue.obliterate({ force: true }).catch(() => {});
     await node.queue.close().catch(() => {});
@@ -148,7 +132,6 @@ export class Fleet {
     await Promise.all(
       nodes.map(async (n) => {
         n.state = 'gone';
-        await n.events.close().catch(() => {});
         await n.queue.close().catch(() => {});
       }),
     );

@@ -1,7 +1,9 @@
 /**
  * What the coordinator has in flight: one record per dispatch sent as a BullMQ job and not yet
- * ended, found by job id (its end arrives by job), by worker id and by split. `take` is the only
- * way out, so whoever takes a flight first is the one that ends it: every dispatch ends once.
+ * ended, found by job id (its end arrives by job), by split, and per worker id in the order sent
+ * (the first is the one running on the node slot, those behind it are queued there). `take` is
+ * the only way out, so whoever takes a flight first is the one that ends it: every dispatch ends
+ * once.
  */
 import type { Dispatch } from '../backend.ts';
 import type { FleetNode } from './fleet.ts';
@@ -12,14 +14,21 @@ export interface Flight {
   readonly node: FleetNode;
   /** Coordinator time the job was sent (ns). */
   readonly sentAt: number;
+  /**
+   * Coordinator time it became the first on its worker (ns): its send, or the end of the flight
+   * before it there. From then on it runs on the node (as far as the coordinator can tell).
+   */
+  headAt: number;
   /** Redis has the job (its `add` resolved). */
   added: boolean;
   cancelAsked: boolean;
 }
 
+const NONE: readonly Flight[] = [];
+
 export class Flights {
   private readonly byJob = new Map<string, Flight>();
-  private readonly byWorker: (Flight | null)[] = [];
+  private readonly byWorker: Flight[][] = [];
   private readonly bySplit = new Map<number, Flight>();
 
   get size(): number {
@@ -28,7 +37,7 @@ export class Flights {
 
   add(flight: Flight): void {
     this.byJob.set(flight.jobId, flight);
-    this.byWorker[flight.dispatch.workerId] = flight;
+    (this.byWorker[flight.dispatch.workerId] ??= []).push(flight);
     this.bySplit.set(flight.dispatch.splitId, flight);
   }
 
@@ -40,8 +49,14 @@ export class Flights {
     return this.bySplit.get(splitId);
   }
 
+  /** The flight running on `workerId` (the first sent there and not ended), or null. */
   worker(workerId: number): Flight | null {
-    return this.byWorker[workerId] ?? null;
+    return this.byWorker[workerId]?.[0] ?? null;
+  }
+
+  /** Every flight on `workerId`, the running one first (do not keep: it changes). */
+  onWorker(workerId: number): readonly Flight[] {
+    return this.byWorker[workerId] ?? NONE;
   }
 
   /** Every flight, as a copy (ending one while visiting is safe). */
@@ -49,14 +64,19 @@ export class Flights {
     return [...this.byJob.values()];
   }
 
-  /** Removes the flight of `jobId` and returns it; undefined when it has ended already. */
-  take(jobId: string): Flight | undefined {
+  /**
+   * Removes the flight of `jobId` and returns it; undefined when it has ended already. The
+   * flight next on its worker becomes the running one from `at`.
+   */
+  take(jobId: string, at: number): Flight | undefined {
     const flight = this.byJob.get(jobId);
     if (flight === undefined) return undefined;
     this.byJob.delete(jobId);
     this.bySplit.delete(flight.dispatch.splitId);
-    const w = flight.dispatch.workerId;
-    if (this.byWorker[w] === flight) this.byWorker[w] = null;
+    const list = this.byWorker[flight.dispatch.workerId]!;
+    const i = list.indexOf(flight);
+    list.splice(i, 1);
+    if (i === 0 && list.length > 0) list[0]!.headAt = Math.max(list[0]!.headAt, at);
     return flight;
   }
 }

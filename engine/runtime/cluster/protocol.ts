@@ -6,9 +6,19 @@
  *   with every heartbeat; the heartbeat itself is key `<ns>:hb:<instance>` with a TTL. A node
  *   whose heartbeat key is gone is lost (`HEARTBEAT`: the bound is `ttlMs` + the coordinator's
  *   poll).
- * - dispatch: one BullMQ queue per node instance (`q-<instance>`, BullMQ prefix `<ns>`), one job per quantum
- *   (`QuantumJob`); the node's BullMQ worker runs at most `slots` at once; its return value
- *   (`QuantumResult`) reaches the coordinator through that queue's events (BullMQ QueueEvents).
+ * - dispatch: one BullMQ queue per node instance (`q-<instance>`, BullMQ prefix `<ns>`), one job
+ *   per quantum (`QuantumJob`) naming the node slot (lane) that runs it. A coordinator keeps on a
+ *   slot its running job and queued ones behind it while those queued add up to less than
+ *   `QUEUE_AHEAD_NANOS` of quanta, at most `MAX_QUEUED_PER_SLOT` (so a slot never waits a round
+ *   trip through the coordinator between quanta, and a newcomer the policy favours waits at
+ *   most about that long behind them); the node's BullMQ worker takes up to that many per slot
+ *   at once and runs each slot's jobs one after another, in the order they were added.
+ * - ends: the node pushes each quantum's end (`EndMessage`, JSON) onto the list
+ *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the lane reports it; the
+ *   coordinator pops that list (one blocking read, up to `ENDS_PER_READ` at a time). The job's
+ *   BullMQ return value is the same `QuantumResult`, kept for recovery (recovery.ts). A list, not
+ *   BullMQ's queue events: one push and one pop per end instead of an event stream read per node
+ *   and a completion first (docs/design.md §4: dispatch must be cheap).
  * - control: pub/sub channel `<ns>:ctl:<instance>` (`ControlMessage`): cancel a split, cut a
  *   running quantum (a running quantum cannot read a queue, only its lane's control words).
  *
@@ -32,9 +42,28 @@ export const keys = {
   nodes: (ns: string) => `${ns}:nodes`,
   heartbeat: (ns: string, instance: string) => `${ns}:hb:${instance}`,
   control: (ns: string, instance: string) => `${ns}:ctl:${instance}`,
+  /** Quantum ends for one coordinator (`QuantumJob.replyTo`). */
+  ends: (ns: string, coordinator: string) => `${ns}:ends:${coordinator}`,
   /** BullMQ queue name (a BullMQ name has no `:`; the namespace is the queue's `prefix`). */
   queue: (instance: string) => `q-${instance}`,
 };
+
+/**
+ * Queued quanta behind a slot's running one: while they add up to less than this (ns) another
+ * may be queued — one 100 ms quantum, or five of 1 ms, enough to cover a dispatch's trip through
+ * Redis and BullMQ (a few ms) — and never more than `MAX_QUEUED_PER_SLOT`.
+ */
+export const QUEUE_AHEAD_NANOS = 5_000_000;
+export const MAX_QUEUED_PER_SLOT = 8;
+
+/**
+ * An ends list no coordinator reads (its coordinator is gone) expires this long after its last
+ * push; a live coordinator pops it within a read.
+ */
+export const ENDS_TTL_MS = 120_000;
+
+/** Ends one blocking read of the ends list takes at most. */
+export const ENDS_PER_READ = 256;
 
 /** A node's `--name`: letters, digits, `.`, `_`, `-` (it ends up in Redis keys and queue names). */
 export const NODE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -53,6 +82,10 @@ export interface NodeRecord {
 
 /** One quantum of one split: the job's data. */
 export interface QuantumJob {
+  /** The coordinator whose ends list gets this quantum's end (`keys.ends`). */
+  readonly replyTo: string;
+  /** The node slot (lane) that runs it: 0 ≤ slot < the node's `slots`. */
+  readonly slot: number;
   readonly splitId: number;
   readonly quantumNanos: number;
   readonly work: SplitWork;
@@ -76,6 +109,12 @@ export interface QuantumResult {
   readonly state?: { readonly value: unknown };
   /** The node lane (thread) that ran it. */
   readonly lane: number;
+}
+
+/** One quantum's end on a coordinator's ends list. */
+export interface EndMessage {
+  readonly jobId: string;
+  readonly result: QuantumResult;
 }
 
 export type ControlMessage =

@@ -1,9 +1,12 @@
 /**
  * A worker node (`schedlab worker`): N lanes of the threads backend's worker threads (the same
  * worker entry, kernels and user-module loader, through `LanePool`), fed by a BullMQ worker on
- * this node's own queue with concurrency N. It registers and heartbeats in Redis (protocol.ts),
- * obeys cancel and cut messages, and reports each quantum's measured end as the job's return
- * value. A lane whose thread dies is replaced; its quantum ends `failed` with `WORKER_LOST`.
+ * this node's own queue. Each job names its slot (lane); the BullMQ worker takes up to
+ * `1 + MAX_QUEUED_PER_SLOT` jobs per slot at once and each slot runs its jobs one after another in
+ * the order taken, so the next quantum starts the moment the last one ends. It registers and
+ * heartbeats in Redis (protocol.ts), obeys cancel and cut messages, and pushes each quantum's
+ * measured end onto its coordinator's ends list (also the job's return value). A lane whose
+ * thread dies is replaced; its quantum ends `failed` with `WORKER_LOST`.
  *
  * Node lifecycle: `starting` (lanes calibrate) → `up` (registered, taking jobs) → `leaving`
  * (`close()`: announced, running quanta finish) → `gone` (deregistered). A node killed outright
@@ -14,26 +17,26 @@ import { hostname } from 'node:os';
 import { Worker as QueueWorker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Dispatch } from '../backend.ts';
 import { nanosSince, originNow } from '../threads/clock.ts';
-import { CONTROL, NO_SPLIT } from '../threads/control.ts';
-import type { Lane } from '../threads/lane.ts';
 import { LanePool } from '../threads/lane-pool.ts';
-import type { QuantumReport } from '../threads/protocol.ts';
 import { checkCount, DEFAULT_RESOURCE_LIMITS } from '../threads/threads-options.ts';
 import { WallTimers } from '../threads/wall-timers.ts';
 import {
   DEFAULT_NAMESPACE,
   HEARTBEAT,
+  ENDS_TTL_MS,
   keys,
   NODE_NAME,
+  MAX_QUEUED_PER_SLOT,
   type ControlMessage,
+  type EndMessage,
   type HeartbeatTiming,
   type NodeRecord,
   type QuantumJob,
   type QuantumResult,
 } from './protocol.ts';
 import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
+import { failedResult, SlotRunner } from './slot-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 
 export interface WorkerNodeOptions {
@@ -51,17 +54,16 @@ export interface WorkerNodeOptions {
 /** Cancels that arrived before their quantum started, remembered at most this many. */
 const EARLY_CANCELS = 4096;
 
-/** A lane's quantum end: its report, or why its thread died. */
-type Waiter = (got: QuantumReport | string) => void;
-
 export class WorkerNode {
   readonly instance: string;
   readonly name: string;
   private readonly origin = originNow();
   private readonly timers = new WallTimers(() => nanosSince(this.origin));
   private readonly lanes: LanePool;
-  private readonly waiters = new Map<Lane, Waiter>();
+  private readonly runners: SlotRunner[] = [];
+  /** Cancels and cuts (ns) that arrived before their job (a control message can overtake it). */
   private readonly earlyCancels = new Set<number>();
+  private readonly earlyCuts = new Map<number, number>();
   private readonly redis: Redis;
   private readonly sub: Redis;
   private queueWorker: QueueWorker | null = null;
@@ -103,16 +105,32 @@ export class WorkerNode {
       this.origin,
       DEFAULT_RESOURCE_LIMITS,
       {
-        // A node's quanta are timed by the coordinator's dispatch; nothing waits on a boot here.
-        ready: () => {},
-        end: (lane, report) => this.waiters.get(lane)?.(report),
+        // A lane respawned after a backoff takes what waited for it.
+        ready: (lane) => this.runners[lane.id]?.fill(),
+        end: (lane, report) => this.runners[lane.id]?.ended(lane, report),
         // An error from code of a split that already ended fails no split (as on threads).
         stray: (lane, e) =>
           this.log(`worker ${lane.id}: uncaught error from split ${e.splitId ?? '?'}: ${e.error}`),
-        lost: (lane, reason) => this.waiters.get(lane)?.(reason),
+        lost: (lane, reason) => this.runners[lane.id]?.lost(lane, reason),
       },
       later,
     );
+    for (let slot = 0; slot < slots; slot++) {
+      this.runners.push(
+        new SlotRunner(slot, {
+          lane: () => this.lanes.get(slot),
+          replace: (lane) => this.lanes.replace(lane),
+          now: () => nanosSince(this.origin),
+          earlyCancel: (splitId) => this.earlyCancels.delete(splitId),
+          earlyCut: (splitId) => {
+            const cut = this.earlyCuts.get(splitId);
+            this.earlyCuts.delete(splitId);
+            return cut;
+          },
+          nodeName: name,
+        }),
+      );
+    }
   }
 
   /** Starts the lanes, then registers and takes jobs; resolves once the node is `up`. */
@@ -131,11 +149,12 @@ export class WorkerNode {
     this.beat = setInterval(() => void this.heartbeat(), this.timing.everyMs);
     this.queueWorker = new QueueWorker(
       keys.queue(this.instance),
-      (job: Job<QuantumJob>) => this.runJob(job.data),
+      (job: Job<QuantumJob>) => this.take(job.id ?? '', job.data),
       {
         connection: connectionOptions(parseRedisUrl(this.options.redis)),
         prefix: this.ns,
-        concurrency: this.slots,
+        // Each slot's running job and those queued behind it (protocol.ts).
+        concurrency: this.slots * (1 + MAX_QUEUED_PER_SLOT),
         // Node loss is the coordinator's to detect (heartbeats): a stalled-job check here would
         // run a quantum a second time behind its back.
         skipStalledCheck: true,
@@ -203,13 +222,14 @@ export class WorkerNode {
     } catch {
       return;
     }
-    const lane = this.laneRunning(message.splitId);
+    const runner = this.runners.find((r) => r.holds(message.splitId));
     if (message.type === 'cut') {
-      lane?.cut(message.nanos);
+      if (runner !== undefined) runner.cut(message.nanos);
+      else this.remember(this.earlyCuts, message.splitId, message.nanos);
       return;
     }
-    if (lane !== undefined) {
-      Atomics.store(lane.control, CONTROL.CANCEL, message.splitId);
+    if (runner !== undefined) {
+      runner.cancel(message.splitId);
       return;
     }
     this.earlyCancels.add(message.splitId);
@@ -218,77 +238,39 @@ export class WorkerNode {
     }
   }
 
-  private laneRunning(splitId: number): Lane | undefined {
-    for (let id = 0; id < this.slots; id++) {
-      const lane = this.lanes.get(id);
-      if (lane?.running?.splitId === splitId) return lane;
-    }
-    return undefined;
+  private remember(map: Map<number, number>, splitId: number, nanos: number): void {
+    map.set(splitId, Math.min(nanos, map.get(splitId) ?? Infinity));
+    if (map.size > EARLY_CANCELS) map.delete(map.keys().next().value!);
   }
 
-  /** Runs one quantum on a free lane; never throws (a failure is an outcome). */
-  private async runJob(job: QuantumJob): Promise<QuantumResult> {
-    const free = this.lanes.idle()[0];
-    const lane = free === undefined ? undefined : this.lanes.get(free);
-    if (lane === undefined) {
-      return failed(job.splitId, -1, 'no free lane on the node', 'WORKER_LOST');
-    }
-    const { kernel } = job.work;
-    const refused = typeof kernel === 'string' ? null : moduleRefusal(kernel, this.moduleDirs);
-    if (refused !== null) return failed(job.splitId, lane.id, refused, 'KERNEL_FAILED');
-    if (this.earlyCancels.delete(job.splitId)) {
-      return {
-        splitId: job.splitId,
-        ranNanos: 0,
-        workNanos: 0,
-        outcome: 'cancelled',
-        lane: lane.id,
-      };
-    }
-    const dispatch: Dispatch = {
-      splitId: job.splitId,
-      workerId: lane.id,
-      quantumNanos: job.quantumNanos,
-      work: job.work,
-      doneNanos: job.doneNanos,
-    };
-    lane.run(dispatch, nanosSince(this.origin));
-    Atomics.store(lane.control, CONTROL.CANCEL, NO_SPLIT);
-    Atomics.store(lane.control, CONTROL.CUT_SPLIT, NO_SPLIT);
-    const report = new Promise<QuantumReport | string>((resolve) => {
-      this.waiters.set(lane, resolve);
+  /**
+   * A job BullMQ handed over: it runs on its slot after the jobs taken for that slot before it
+   * (slot-runner.ts); its end goes to the coordinator the moment the lane reports it.
+   */
+  private async take(jobId: string, job: QuantumJob): Promise<QuantumResult> {
+    const result = await new Promise<QuantumResult>((resolve) => {
+      const runner = this.runners[job.slot];
+      const { kernel } = job.work;
+      const refused = typeof kernel === 'string' ? null : moduleRefusal(kernel, this.moduleDirs);
+      if (runner === undefined) {
+        const why = `slot ${String(job.slot)} is not a slot of node ${this.name}`;
+        resolve(failedResult(job.splitId, -1, why, 'WORKER_LOST'));
+      } else if (refused !== null) {
+        resolve(failedResult(job.splitId, job.slot, refused, 'KERNEL_FAILED'));
+      } else runner.submit({ job, resolve });
     });
-    try {
-      lane.host.post({ type: 'run', dispatch, input: job.input });
-    } catch (error) {
-      this.waiters.delete(lane);
-      lane.advance(nanosSince(this.origin));
-      return failed(job.splitId, lane.id, `unclonable input: ${String(error)}`, 'KERNEL_FAILED');
-    }
-    const got = await report;
-    this.waiters.delete(lane);
-    if (typeof got === 'string') {
-      lane.abandon();
-      this.lanes.replace(lane);
-      const why = `worker lost: node ${this.name} thread ${lane.id}: ${got}`;
-      return failed(job.splitId, lane.id, why, 'WORKER_LOST');
-    }
-    lane.advance(got.endNanos);
-    const { state, startNanos, endNanos, ...rest } = got;
-    return {
-      ...rest,
-      ranNanos: Math.max(0, endNanos - startNanos),
-      lane: lane.id,
-      ...('state' in got && got.outcome === 'yielded' ? { state: { value: state } } : {}),
-    };
+    this.reply(job.replyTo, { jobId, result });
+    return result;
   }
-}
 
-function failed(
-  splitId: number,
-  lane: number,
-  error: string,
-  errorCode: NonNullable<QuantumResult['errorCode']>,
-): QuantumResult {
-  return { splitId, ranNanos: 0, workNanos: 0, outcome: 'failed', error, errorCode, lane };
+  /** Pushes an end onto its coordinator's list (queued by ioredis while Redis is away). */
+  private reply(coordinator: string, end: EndMessage): void {
+    const key = keys.ends(this.ns, coordinator);
+    void this.redis
+      .multi()
+      .rpush(key, JSON.stringify(end))
+      .pexpire(key, ENDS_TTL_MS)
+      .exec()
+      .catch((e: Error) => this.log(`redis: end of job ${end.jobId} not sent: ${e.message}`));
+  }
 }

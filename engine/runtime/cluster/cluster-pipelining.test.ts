@@ -1,0 +1,172 @@
+/**
+ * The cluster backend's queued dispatches (`queueableWorkers`/`enqueue`), driven directly as an
+ * executor would: quanta queued behind a running one sit on the node and run there in order, a
+ * queued one can be cancelled, and a node lost with quanta running and queued ends each once —
+ * the running one charged by rule (cluster-ends.ts `lostEnd`), those behind it offered again.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
+import type { Dispatch, QuantumEnd } from '../backend.ts';
+import { ClusterBackend } from './cluster-backend.ts';
+import { keys, QUEUE_AHEAD_NANOS } from './protocol.ts';
+import { WorkerNode } from './worker-node.ts';
+
+const NS = 'pipe';
+const MS = 1e6;
+let redis: TestRedis;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+
+afterAll(async () => {
+  await redis?.stop();
+});
+
+interface Rig {
+  backend: ClusterBackend;
+  ends: QuantumEnd[];
+  /** Resolves once `n` ends have arrived in all. */
+  ended(n: number): Promise<void>;
+}
+
+async function rig(workers: number, namespace: string): Promise<Rig> {
+  const backend = new ClusterBackend({ redis: redis.url, namespace, workers });
+  await backend.connect();
+  await backend.waitForSlots(workers, 30_000);
+  const ends: QuantumEnd[] = [];
+  backend.setListener({ quantumEnd: (e) => ends.push(e) });
+  const ended = async (n: number) => {
+    await expect
+      .poll(() => ends.length, { timeout: 30_000, interval: 5 })
+      .toBeGreaterThanOrEqual(n);
+  };
+  return { backend, ends, ended };
+}
+
+function spinQuantum(splitId: number, workerId: number, ms: number): Dispatch {
+  return {
+    splitId,
+    workerId,
+    quantumNanos: ms * MS,
+    work: { kernel: 'spin', totalNanos: 10 * ms * MS },
+    doneNanos: 0,
+  };
+}
+
+describe('queued dispatches on the cluster backend', () => {
+  it('hold quanta behind a running one up to QUEUE_AHEAD_NANOS; the slot runs them in order', async () => {
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 'p1',
+      namespace: NS,
+    });
+    const { backend, ends, ended } = await rig(1, NS);
+    try {
+      expect(backend.queueableWorkers()).toEqual([]); // idle: nothing to queue behind
+      backend.start(spinQuantum(1, 0, 40));
+      // 1 ms quanta: as many as fit in QUEUE_AHEAD_NANOS.
+      const fit = QUEUE_AHEAD_NANOS / MS;
+      for (let i = 0; i < fit; i++) {
+        expect(backend.queueableWorkers()).toEqual([0]);
+        backend.enqueue(spinQuantum(2 + i, 0, 1));
+      }
+      expect(backend.queueableWorkers()).toEqual([]); // full
+      expect(() => backend.enqueue(spinQuantum(99, 0, 1))).toThrow(/room for a queued dispatch/);
+      expect(backend.idleWorkers()).toEqual([]);
+      expect(backend.revoke(2)).toBe(false); // on the node already: it runs
+      await ended(1 + fit);
+      expect(ends.map((e) => e.splitId)).toEqual(Array.from({ length: 1 + fit }, (_, i) => 1 + i));
+      expect(ends.every((e) => e.outcome === 'yielded' && e.workNanos > 0)).toBe(true);
+      expect(backend.inFlight).toBe(0);
+      expect(backend.idleWorkers()).toEqual([0]);
+      // A long quantum fills the slot's lookahead alone.
+      backend.start(spinQuantum(20, 0, 40));
+      backend.enqueue(spinQuantum(21, 0, 40));
+      expect(backend.queueableWorkers()).toEqual([]);
+      await ended(3 + fit);
+    } finally {
+      await backend.close();
+      await node.close();
+    }
+  });
+
+  it('cancels a queued quantum before it starts: it ends cancelled with no work', async () => {
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 'p2',
+      namespace: NS,
+    });
+    const { backend, ends, ended } = await rig(1, NS);
+    try {
+      backend.start(spinQuantum(1, 0, 200));
+      backend.enqueue(spinQuantum(2, 0, 5));
+      backend.cancel(2);
+      await ended(2);
+      // The queued one is taken back from the lane at once (as on threads), so its end may come
+      // first.
+      const bySplit = new Map(ends.map((e) => [e.splitId, e]));
+      expect(ends).toHaveLength(2);
+      expect(bySplit.get(1)?.outcome).toBe('yielded');
+      expect(bySplit.get(2)).toMatchObject({ outcome: 'cancelled', workNanos: 0, ranNanos: 0 });
+    } finally {
+      await backend.close();
+      await node.close();
+    }
+  });
+
+  it('a lost node: its running quantum fails WORKER_LOST, charged; those queued behind it are offered again', async () => {
+    // Beats far apart, so the node never rewrites its entry before the coordinator notices it
+    // vanished (the test removes it, as an operator or a crashed host would).
+    const slow = { everyMs: 60_000, ttlMs: 120_000, pollMs: 100 };
+    const ns = 'lost';
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 'doomed',
+      namespace: ns,
+      heartbeat: slow,
+    });
+    const backend = new ClusterBackend({
+      redis: redis.url,
+      namespace: ns,
+      workers: 1,
+      heartbeat: slow,
+    });
+    await backend.connect();
+    await backend.waitForSlots(1, 30_000);
+    const ends: QuantumEnd[] = [];
+    backend.setListener({ quantumEnd: (e) => ends.push(e) });
+    const admin = new Redis(redis.url);
+    try {
+      backend.start(spinQuantum(1, 0, 400));
+      backend.enqueue(spinQuantum(2, 0, 5));
+      await admin
+        .multi()
+        .hdel(keys.nodes(ns), node.instance)
+        .del(keys.heartbeat(ns, node.instance))
+        .exec();
+      await expect.poll(() => ends.length, { timeout: 30_000, interval: 5 }).toBe(2);
+      const [lost, queued] = ends;
+      expect(lost).toMatchObject({ splitId: 1, outcome: 'failed', errorCode: 'WORKER_LOST' });
+      expect(lost!.error).toMatch(/node doomed .* vanished from the registry/);
+      // Charged the time it held the slot until the loss was seen, at most its quantum.
+      expect(lost!.ranNanos).toBeGreaterThan(0);
+      expect(lost!.ranNanos).toBeLessThanOrEqual(400 * MS);
+      expect(lost!.ranNanos).toBeLessThanOrEqual(lost!.endNanos - lost!.startNanos);
+      expect(queued).toMatchObject({ splitId: 2, outcome: 'yielded', ranNanos: 0, workNanos: 0 });
+      // The node ran on and reported both (a network split, not a crash): those late ends are
+      // dropped, so each dispatch still ended once.
+      await node.close();
+      expect(ends).toHaveLength(2);
+      expect(backend.inFlight).toBe(0);
+    } finally {
+      admin.disconnect();
+      await backend.close();
+      await node.close();
+    }
+  });
+});
