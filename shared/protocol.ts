@@ -512,7 +512,8 @@ export interface Counters {
   /**
    * CPU time the workers' threads used in ended quanta, next to their wall time (`busyNanos`
    * counts the same quanta's wall time, plus running ones). Threads on Linux only; absent where
-   * no quantum measured it (the simulator).
+   * no quantum measured it (the simulator). A user module's quantum that follows one shorter than
+   * 1 ms on its worker is not measured (two clock reads would cost more than a tiny task).
    */
   cpuNanos?: number;
 }

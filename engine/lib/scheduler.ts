@@ -89,7 +89,7 @@ export class Scheduler {
       ...(resourceLimits === undefined ? {} : { resourceLimits }),
     });
     try {
-      this.executor = new Executor(this.backend, engine);
+      this.executor = new Executor(this.backend, engine, { pipeline: true });
     } catch (e) {
       void this.backend.close();
       throw e;
@@ -154,6 +154,8 @@ export class Scheduler {
 
   stats(): SchedulerStats {
     const c = this.executor.counters;
+    // A run queued behind a worker's quantum (the executor's pipeline) has not started: queued.
+    const running = c.splitsRunning - this.executor.queuedBehind();
     return {
       policy: this.executor.policyName,
       workers: this.executor.config.workers,
@@ -163,8 +165,8 @@ export class Scheduler {
         failed: c.failed,
         cancelled: c.cancelled,
         rejected: c.rejected,
-        queued: c.live - c.splitsRunning,
-        running: c.splitsRunning,
+        queued: c.live - running,
+        running,
       },
       quanta: c.quanta,
       busyMs: c.busyNanos / NS_PER_MS,

@@ -44,7 +44,8 @@ export interface QuantumEnd {
   /**
    * CPU time the worker thread used in this quantum (ns), next to its wall time `ranNanos`:
    * less when it waited (a module awaiting, the thread descheduled on a loaded machine). Threads
-   * on Linux only (threads/thread-cpu.ts); absent on the simulator and where unmeasured.
+   * on Linux only (threads/thread-cpu.ts); absent on the simulator and where unmeasured (a user
+   * module's quantum after one shorter than 1 ms on the same worker, threads/quantum-runner.ts).
    */
   readonly cpuNanos?: number;
   /** Work done by this quantum (ns of the split's total). */

@@ -20,7 +20,8 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
   // ─── dispatch ────────────────────────────────────────────────────────────────────────────
 
   protected pump(): void {
-    if (this.pumping || this.isPaused || this.closed || this.queue.size === 0) return;
+    if (this.pumping || this.isPaused || this.closed) return;
+    if (this.queue.size === 0 && !this.pipelined) return;
     this.pumping = true;
     try {
       const backend = this.backend;
@@ -30,22 +31,34 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
         for (let w = backend.firstIdleWorker(); w >= 0; w = backend.firstIdleWorker()) {
           const split = this.queue.take(now);
           if (split === null) break;
-          this.dispatch(split, w, now);
+          this.dispatch(split, w, now, false);
         }
         return;
       }
       const idle = backend.idleWorkers();
       for (let i = 0; i < idle.length; i++) {
         const split = this.queue.take(now);
-        if (split === null) break;
-        this.dispatch(split, idle[i]!, now);
+        if (split !== null) this.dispatch(split, idle[i]!, now, false);
+        else if (!this.pipelined || !this.reclaim(idle[i]!)) break;
+      }
+      if (this.pipelined && this.queue.size > 0) {
+        for (const w of backend.queueableWorkers!()) {
+          if (this.queuedOn[w]) continue;
+          const split = this.queue.take(now);
+          if (split === null) break;
+          this.dispatch(split, w, now, true);
+        }
       }
     } finally {
       this.pumping = false;
     }
   }
 
-  protected dispatch(split: ExecSplit, worker: number, now: number): void {
+  /**
+   * `queued`: behind the quantum running on `worker` (`ExecutorOptions.pipeline`); the split is
+   * running from here on, as a direct dispatch is.
+   */
+  protected dispatch(split: ExecSplit, worker: number, now: number, queued: boolean): void {
     this.move(split, SplitState.running);
     const wait = now - split.enqueuedAt;
     split.waitNanos += wait;
@@ -58,17 +71,28 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     const before = split.level;
     split.level = policyLevel(this.queue, split);
     this.traceUrgency(split, before, now);
-    this.runningOn[worker] = split;
     const backend = this.backend;
+    const quantum = this.settings.dispatchQuantumNanos;
+    if (queued) {
+      this.queuedOn[worker] = split;
+      backend.enqueue!({
+        splitId: split.id,
+        workerId: worker,
+        quantumNanos: quantum,
+        work: split.work,
+        doneNanos: split.doneNanos,
+      });
+      return;
+    }
+    this.runningOn[worker] = split;
     if (backend.startQuantum !== undefined) {
-      const quantum = this.settings.dispatchQuantumNanos;
       backend.startQuantum(split.id, worker, quantum, split.work, split.doneNanos);
       return;
     }
     backend.start({
       splitId: split.id,
       workerId: worker,
-      quantumNanos: this.settings.dispatchQuantumNanos,
+      quantumNanos: quantum,
       work: split.work,
       doneNanos: split.doneNanos,
     });
@@ -110,17 +134,50 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     }
   }
 
+  /**
+   * Worker `idle` has nothing ready: it takes a split queued behind another worker's quantum
+   * that has not started there (its dispatch already counted). True when it took one.
+   */
+  private reclaim(idle: number): boolean {
+    const queuedOn = this.queuedOn;
+    for (let w = 0; w < queuedOn.length; w++) {
+      const split = queuedOn[w];
+      if (!split || split.state !== SplitState.running || !this.backend.revoke!(split.id)) continue;
+      queuedOn[w] = null;
+      split.worker = idle;
+      this.runningOn[idle] = split;
+      this.backend.start({
+        splitId: split.id,
+        workerId: idle,
+        quantumNanos: this.settings.dispatchQuantumNanos,
+        work: split.work,
+        doneNanos: split.doneNanos,
+      });
+      return true;
+    }
+    return false;
+  }
+
   // ─── quantum end ─────────────────────────────────────────────────────────────────────────
 
   protected onQuantumEnd(end: QuantumEnd): void {
-    const split = this.runningOn[end.workerId];
-    if (split === undefined || split === null || split.id !== end.splitId) {
+    const w = end.workerId;
+    let split = this.runningOn[w];
+    if (split !== undefined && split !== null && split.id === end.splitId) {
+      // The split queued behind it (if any) runs there now.
+      this.runningOn[w] = this.queuedOn[w] ?? null;
+      this.queuedOn[w] = null;
+    } else if (this.queuedOn[w]?.id === end.splitId) {
+      split = this.queuedOn[w]!;
+      this.queuedOn[w] = null;
+      // Handed back before it started (cancelled, or its worker retired or lost): no quantum.
+      if (end.outcome !== 'failed') return this.unstarted(split, end);
+    } else {
       // A backend reporting a split we did not start there: ignore it (never run a split twice)
       // and count it, since it means a backend bug (Counters.staleEnds, 0 when all is well).
       this.c.staleEnds++;
       return;
     }
-    this.runningOn[end.workerId] = null;
     const ran = end.ranNanos;
     const now = this.backend.now();
     this.c.quanta++;
@@ -183,6 +240,15 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       this.drainWaiters = [];
       for (const fn of waiters) fn();
     }
+  }
+
+  /** A queued dispatch that never started: back to the queue, or ended if it was cancelled. */
+  private unstarted(split: ExecSplit, end: QuantumEnd): void {
+    const now = this.backend.now();
+    if (split.state === SplitState.cancelling) this.finishSplit(split, SplitState.cancelled);
+    else if (end.outcome === 'yielded') this.requeue(split, now, 'requeue');
+    else this.afterQuantum(split, end, now);
+    this.pump();
   }
 
   /**

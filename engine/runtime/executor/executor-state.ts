@@ -46,6 +46,15 @@ export interface ExecutorOptions {
   readonly recentJobs?: number;
   /** Entries of the job trail (`jobDetail`), job-trail.ts. */
   readonly jobTrailCapacity?: number;
+  /**
+   * Keep one more dispatch queued behind each busy worker's quantum, on a backend that can
+   * (threads: `queueableWorkers`/`enqueue`), so a worker goes on to its next quantum without a
+   * round trip through the main thread. The split is taken from the policy one quantum early;
+   * charging, levels and waits are as without it. A worker that goes idle with nothing ready
+   * takes back a split queued elsewhere that has not started. Default off (the library's
+   * `Scheduler` turns it on).
+   */
+  readonly pipeline?: boolean;
 }
 
 export abstract class ExecutorState {
@@ -67,6 +76,10 @@ export abstract class ExecutorState {
   /** Longest requeue wait per class (by the span ring's class index), ns. */
   protected readonly requeueWaitMax: number[] = [];
   protected readonly runningOn: (ExecSplit | null)[] = [];
+  /** The split queued behind each worker's running one (`ExecutorOptions.pipeline`). */
+  protected readonly queuedOn: (ExecSplit | null)[] = [];
+  /** Whether this executor queues dispatches behind running quanta (see `pipeline`). */
+  protected readonly pipelined: boolean;
   protected readonly stateCounts = new Int32Array(9);
   /** Each ended task's split concurrency target, by class (task-concurrency.ts). */
   protected readonly endedTargets = new TargetsByClass();
@@ -111,6 +124,11 @@ export abstract class ExecutorState {
     this.events = new EventRing(options.eventCapacity ?? 1024);
     this.trail = new JobTrail(options.jobTrailCapacity);
     this.book = new JobBook(options.recentJobs ?? 256);
+    this.pipelined =
+      options.pipeline === true &&
+      backend.queueableWorkers !== undefined &&
+      backend.enqueue !== undefined &&
+      backend.revoke !== undefined;
     this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
     if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);
     // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.

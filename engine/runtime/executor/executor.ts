@@ -140,6 +140,16 @@ export class Executor extends ExecutorQueries {
     return workerRows(this.backend, this.runningOn);
   }
 
+  /**
+   * Splits dispatched behind a worker's running quantum that have not started there yet
+   * (`ExecutorOptions.pipeline`); `counters.splitsRunning` counts them with the running ones.
+   */
+  queuedBehind(): number {
+    let n = 0;
+    for (const s of this.queuedOn) if (s) n++;
+    return n;
+  }
+
   /** Live and recently ended jobs (live first), at most `limit`. */
   jobs(limit = 200): ReturnType<JobBook['rows']> {
     return this.book.rows(limit);

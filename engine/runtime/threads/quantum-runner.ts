@@ -9,7 +9,14 @@ import { isCancelRequested, quantumCut } from './control.ts';
 import { CPU_KERNELS, sink, type Calibration } from './kernels.ts';
 import type { QuantumReport } from './protocol.ts';
 import { UnitMeter } from './unit-meter.ts';
-import { isThenable, isYield, loadUserFunction, type TaskContext } from './user-module.ts';
+import {
+  isThenable,
+  isYield,
+  loadedFunction,
+  loadUserFunction,
+  type TaskContext,
+  type UserFunction,
+} from './user-module.ts';
 
 /** How often an async user function's abort signal looks at the cancel word (ms). */
 const CANCEL_POLL_MS = 2;
@@ -26,6 +33,13 @@ export interface ModuleScope {
  */
 export const moduleScope = new AsyncLocalStorage<ModuleScope>();
 
+/**
+ * A user module's quantum shorter than this is not measured for CPU time when it follows another:
+ * the two reads of the thread's CPU clock (thread-cpu.ts, 5–15 µs each) would cost more than a
+ * tiny task itself. Longer quanta, and every quantum of a built-in kernel, are measured.
+ */
+const CPU_MEASURED_AFTER_NANOS = 1_000_000;
+
 export class QuantumRunner {
   private observed = 0;
   private readonly meters = new Map<string, UnitMeter>();
@@ -33,8 +47,10 @@ export class QuantumRunner {
   private running: { readonly splitId: number; readonly fail: (error: unknown) => void } | null =
     null;
 
-  /** This thread's CPU time when the running quantum started (`cpuClock`; 0 without one). */
-  private cpuStart = 0;
+  /** This thread's CPU time when the running quantum started (`cpuClock`); −1: not measured. */
+  private cpuStart = -1;
+  /** The last quantum here was shorter than `CPU_MEASURED_AFTER_NANOS`. */
+  private lastShort = false;
 
   constructor(
     private readonly clock: () => number,
@@ -44,14 +60,28 @@ export class QuantumRunner {
     private readonly cpuClock: (() => number) | null = null,
   ) {}
 
-  async run(dispatch: Dispatch, input: unknown): Promise<QuantumReport> {
-    if (this.cpuClock !== null) this.cpuStart = this.cpuClock();
+  /**
+   * Runs one quantum. A built-in kernel, and a loaded module function that returns without a
+   * promise, end synchronously (no promise, no event-loop turn); an async function or a module
+   * loaded for the first time give a promise.
+   */
+  run(dispatch: Dispatch, input: unknown): QuantumReport | Promise<QuantumReport> {
+    const { kernel } = dispatch.work;
+    const builtIn = typeof kernel === 'string';
+    this.cpuStart = this.cpuClock !== null && (builtIn || !this.lastShort) ? this.cpuClock() : -1;
     const start = this.clock();
     try {
-      const { kernel } = dispatch.work;
-      if (typeof kernel === 'string') return this.runKernel(dispatch, kernel, start);
-      const scope = { splitId: dispatch.splitId, module: moduleName(kernel) };
-      return await moduleScope.run(scope, () => this.runModule(dispatch, kernel, input, start));
+      if (builtIn) return this.runKernel(dispatch, kernel, start);
+      const fn = loadedFunction(kernel);
+      const out = moduleScope.run(new Scope(dispatch.splitId, kernel), () =>
+        fn === undefined
+          ? this.loadThenCall(dispatch, kernel, input, start)
+          : this.callLoaded(dispatch, fn, input, start),
+      );
+      if (!(out instanceof Promise)) return out;
+      return out.catch((error: unknown) =>
+        this.end(dispatch, start, 0, 'failed', { error: reason(error) }),
+      );
     } catch (error) {
       return this.end(dispatch, start, 0, 'failed', { error: reason(error) });
     }
@@ -123,60 +153,71 @@ export class QuantumRunner {
     return true;
   }
 
-  private async runModule(
+  /** A module's first quantum on this worker: loads it (failing on its own uncaught errors). */
+  private async loadThenCall(
     dispatch: Dispatch,
     ref: ModuleRef,
     input: unknown,
     start: number,
   ): Promise<QuantumReport> {
-    let fail!: (error: unknown) => void;
-    const failed = new Promise<never>((_, reject) => (fail = reject));
-    failed.catch(() => {}); // raced below; only a race may observe it
-    this.running = { splitId: dispatch.splitId, fail };
+    const watch = this.watch(dispatch.splitId);
+    let fn: UserFunction;
     try {
-      return await this.callModule(dispatch, ref, input, start, failed);
+      fn = await Promise.race([loadUserFunction(ref), watch.failed]);
     } finally {
+      this.running = null;
+    }
+    return await this.callLoaded(dispatch, fn, input, start);
+  }
+
+  private callLoaded(
+    dispatch: Dispatch,
+    fn: UserFunction,
+    input: unknown,
+    start: number,
+  ): QuantumReport | Promise<QuantumReport> {
+    const ctx = new QuantumContext(dispatch, this.clock(), this.clock, this.control);
+    const value = fn(input, ctx);
+    if (isThenable(value)) return this.awaitModule(dispatch, value, ctx, start);
+    return this.moduleEnd(dispatch, start, value, ctx);
+  }
+
+  /** An async module function: awaited, its signal polled, failed by its own uncaught errors. */
+  private async awaitModule(
+    dispatch: Dispatch,
+    pending: PromiseLike<unknown>,
+    ctx: QuantumContext,
+    start: number,
+  ): Promise<QuantumReport> {
+    const watch = this.watch(dispatch.splitId);
+    const poll = setInterval(() => ctx.cancelled(), CANCEL_POLL_MS);
+    try {
+      const value = await Promise.race([pending, watch.failed]);
+      return this.moduleEnd(dispatch, start, value, ctx);
+    } finally {
+      clearInterval(poll);
       this.running = null;
     }
   }
 
-  private async callModule(
+  /** Marks split `splitId`'s quantum as running here: `failRunning` rejects `failed`. */
+  private watch(splitId: number): { failed: Promise<never> } {
+    let fail!: (error: unknown) => void;
+    const failed = new Promise<never>((_, reject) => (fail = reject));
+    failed.catch(() => {}); // raced by the caller; only a race may observe it
+    this.running = { splitId, fail };
+    return { failed };
+  }
+
+  private moduleEnd(
     dispatch: Dispatch,
-    ref: ModuleRef,
-    input: unknown,
     start: number,
-    failed: Promise<never>,
-  ): Promise<QuantumReport> {
-    const fn = await Promise.race([loadUserFunction(ref), failed]);
-    const begun = this.clock();
-    const aborter = new AbortController();
-    const cancelled = (): boolean => {
-      if (!aborter.signal.aborted && isCancelRequested(this.control, dispatch.splitId)) {
-        aborter.abort(new Error('split cancelled'));
-      }
-      return aborter.signal.aborted;
-    };
-    const ctx: TaskContext = {
-      shouldYield: () => {
-        if (cancelled()) return true;
-        const ran = this.clock() - begun;
-        return ran >= dispatch.quantumNanos || ran >= quantumCut(this.control, dispatch.splitId);
-      },
-      signal: aborter.signal,
-      quantumNanos: dispatch.quantumNanos,
-    };
-    let value = fn(input, ctx);
-    if (isThenable(value)) {
-      const poll = setInterval(cancelled, CANCEL_POLL_MS);
-      try {
-        value = await Promise.race([value, failed]);
-      } finally {
-        clearInterval(poll);
-      }
-    }
+    value: unknown,
+    ctx: QuantumContext,
+  ): QuantumReport {
     const ran = this.clock() - start;
     if (isYield(value)) {
-      return cancelled()
+      return ctx.cancelled()
         ? this.end(dispatch, start, ran, 'cancelled')
         : this.end(dispatch, start, ran, 'yielded', { state: value.yield });
     }
@@ -188,24 +229,80 @@ export class QuantumRunner {
     start: number,
     workNanos: number,
     outcome: QuantumReport['outcome'],
-    extra: Partial<Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state'>> = {},
+    extra?: Partial<Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state'>>,
   ): QuantumReport {
     const endNanos = this.clock();
-    const report = {
+    const report: { -readonly [K in keyof QuantumReport]: QuantumReport[K] } = {
       splitId: dispatch.splitId,
       startNanos: start,
       endNanos,
       workNanos: Math.round(workNanos),
       outcome,
-      ...extra,
     };
-    if (this.cpuClock === null) return report;
-    return { ...report, cpuNanos: Math.max(0, this.cpuClock() - this.cpuStart) };
+    if (extra !== undefined) Object.assign(report, extra);
+    if (this.cpuStart >= 0) report.cpuNanos = Math.max(0, this.cpuClock!() - this.cpuStart);
+    this.lastShort = endNanos - start < CPU_MEASURED_AFTER_NANOS;
+    return report;
   }
 
   /** Exposes what the kernels computed, so no unit is dead code to the JIT. */
   get checksum(): number {
     return this.observed ^ sink;
+  }
+}
+
+/** The scope of a module's code (`moduleScope`); its name is built only when an error needs it. */
+class Scope implements ModuleScope {
+  constructor(
+    readonly splitId: number,
+    private readonly ref: ModuleRef,
+  ) {}
+  get module(): string {
+    return moduleName(this.ref);
+  }
+}
+
+/**
+ * The `ctx` of a module's quantum. Its `signal` is made when first read (an AbortController a
+ * quantum costs more than a tiny task), aborted then if the split was cancelled already.
+ */
+class QuantumContext implements TaskContext {
+  private aborter: AbortController | null = null;
+  private stopped = false;
+  readonly quantumNanos: number;
+
+  constructor(
+    private readonly dispatch: Dispatch,
+    private readonly begun: number,
+    private readonly clock: () => number,
+    private readonly control: Int32Array,
+  ) {
+    this.quantumNanos = dispatch.quantumNanos;
+  }
+
+  /** True once the split is cancelled; aborts the signal then. */
+  cancelled(): boolean {
+    if (!this.stopped && isCancelRequested(this.control, this.dispatch.splitId)) {
+      this.stopped = true;
+      this.aborter?.abort(new Error('split cancelled'));
+    }
+    return this.stopped;
+  }
+
+  /** An arrow, so `const { shouldYield } = ctx` works too. */
+  readonly shouldYield = (): boolean => {
+    if (this.cancelled()) return true;
+    const ran = this.clock() - this.begun;
+    const { quantumNanos, splitId } = this.dispatch;
+    return ran >= quantumNanos || ran >= quantumCut(this.control, splitId);
+  };
+
+  get signal(): AbortSignal {
+    if (this.aborter === null) {
+      this.aborter = new AbortController();
+      if (this.stopped) this.aborter.abort(new Error('split cancelled'));
+    }
+    return this.aborter.signal;
   }
 }
 

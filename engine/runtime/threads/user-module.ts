@@ -33,6 +33,13 @@ export interface TaskContext {
 export type UserFunction = (input: unknown, ctx: TaskContext) => unknown;
 
 const cache = new Map<string, Promise<UserFunction>>();
+/** The functions loaded so far, by ref object: a quantum's dispatch finds its own without a wait. */
+const loadedByRef = new WeakMap<ModuleRef, UserFunction>();
+
+/** `ref`'s function if this very ref object was loaded before (no string built, no promise). */
+export function loadedFunction(ref: ModuleRef): UserFunction | undefined {
+  return loadedByRef.get(ref);
+}
 
 /** Imports (once per worker) and returns the named export; rejects with a message naming it. */
 export function loadUserFunction(ref: ModuleRef): Promise<UserFunction> {
@@ -45,7 +52,10 @@ export function loadUserFunction(ref: ModuleRef): Promise<UserFunction> {
     // A failed import is not cached: the file may be fixed and the split retried.
     loaded.catch(() => cache.delete(key));
   }
-  return loaded;
+  return loaded.then((fn) => {
+    loadedByRef.set(ref, fn);
+    return fn;
+  });
 }
 
 async function importFunction(module: string, exportName: string): Promise<UserFunction> {

@@ -1,0 +1,34 @@
+// A job row's result text: a BigInt of any size reads exactly as its full decimal text, cut to
+// the row's limit (the long ones are cut without writing out every digit).
+import { describe, expect, it } from 'vitest';
+import { JOB_ROW_TEXT_MAX } from '../../../shared/protocol.ts';
+import { resultText } from './job-text.ts';
+
+function fullText(value: bigint, max: number): string {
+  const text = `"${value}n"`;
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+describe('resultText of a BigInt', () => {
+  it('is its decimal text, cut where the whole text would be cut, at any size and sign', () => {
+    const values: bigint[] = [0n, 7n, -7n];
+    let f = 1n;
+    for (let i = 1n; i <= 1000n; i++) {
+      f *= i;
+      if (i % 7n === 0n || i > 990n) values.push(f, -f, f - 1n);
+    }
+    for (let d = 190; d <= 205; d++) values.push(10n ** BigInt(d), 10n ** BigInt(d) - 1n);
+    for (const max of [JOB_ROW_TEXT_MAX, 40, 3]) {
+      for (const v of values) expect(resultText(v, max)).toBe(fullText(v, max));
+    }
+  });
+
+  it('cuts factorial(1000) (2,568 digits) to the row limit with its leading digits', () => {
+    let f = 1n;
+    for (let i = 2n; i <= 1000n; i++) f *= i;
+    const text = resultText(f);
+    expect(text).toHaveLength(JOB_ROW_TEXT_MAX);
+    expect(text.startsWith('"402387260077093773543702433923')).toBe(true);
+    expect(text.endsWith('…')).toBe(true);
+  });
+});

@@ -1,0 +1,86 @@
+// The executor's pipeline (ExecutorOptions.pipeline) on real worker threads: a split queued behind
+// a busy worker's quantum runs exactly once, can be cancelled before it starts, and moves to a
+// worker that goes idle rather than wait behind a long quantum.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ThreadsBackend } from '../threads/index.ts';
+import { Executor, type JobEnd } from './executor.ts';
+import { intermediates, oneTaskJob, spanProblems, spin } from './testing.ts';
+
+let backend: ThreadsBackend | null = null;
+afterEach(async () => {
+  await backend?.close();
+  backend = null;
+});
+
+function rig(workers: number, config: object): { ex: Executor; ends: JobEnd[] } {
+  backend = new ThreadsBackend({ workers });
+  const ex = new Executor(backend, config, { pipeline: true });
+  const ends: JobEnd[] = [];
+  ex.onJobEnd((e) => ends.push(e));
+  return { ex, ends };
+}
+
+function ended(ends: JobEnd[], id: number): Promise<JobEnd> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 30_000;
+    const look = () => {
+      const end = ends.find((e) => e.jobId === id);
+      if (end !== undefined) resolve(end);
+      else if (Date.now() > deadline) reject(new Error(`job ${id} did not end`));
+      else setTimeout(look, 5);
+    };
+    look();
+  });
+}
+
+describe('executor pipeline on real worker threads', () => {
+  it('queues behind busy workers, and through resizes runs every split once', async () => {
+    const { ex, ends } = rig(2, { policy: 'mlfq', quantumMs: 2 });
+    let queuedBehind = 0;
+    for (let j = 0; j < 40; j++) ex.submitJob(oneTaskJob('c', intermediates(2, spin(6))));
+    queuedBehind = Math.max(queuedBehind, ex.queuedBehind());
+    ex.setWorkers(1);
+    while (ends.length < 10) {
+      queuedBehind = Math.max(queuedBehind, ex.queuedBehind());
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    ex.setWorkers(3);
+    await ex.drain();
+    expect(queuedBehind).toBeGreaterThan(0);
+    expect(ends).toHaveLength(40);
+    expect(new Set(ends.map((e) => e.jobId)).size).toBe(40);
+    expect(ends.every((e) => e.state === 'succeeded')).toBe(true);
+    expect(ex.counters.staleEnds).toBe(0);
+    const check = spanProblems(ex.spans.read(0).columns);
+    expect(check.problems).toEqual([]);
+    expect(check.finished).toBe(80);
+  }, 60_000);
+
+  it('a split queued behind a running quantum is cancelled before it runs a quantum', async () => {
+    const { ex, ends } = rig(1, { policy: 'fifo', quantumMs: 10_000 });
+    const long = ex.submitJob(oneTaskJob('c', intermediates(1, spin(60_000))));
+    const behind = ex.submitJob(oneTaskJob('c', intermediates(1, spin(5))));
+    expect(ex.queuedBehind()).toBe(1);
+    expect(ex.cancelJob(behind)).toBe(true);
+    const end = await ended(ends, behind);
+    expect(end).toMatchObject({ state: 'cancelled', scheduledNanos: 0 });
+    expect(ex.queuedBehind()).toBe(0);
+    ex.cancelJob(long);
+    await ex.drain();
+    expect(ex.counters.staleEnds).toBe(0);
+  }, 60_000);
+
+  it('a worker that goes idle takes a split queued behind a long quantum elsewhere', async () => {
+    const { ex, ends } = rig(2, { policy: 'fifo', quantumMs: 10_000 });
+    const long = ex.submitJob(oneTaskJob('c', intermediates(1, spin(60_000))));
+    ex.submitJob(oneTaskJob('c', intermediates(1, spin(5))));
+    const behind = ex.submitJob(oneTaskJob('c', intermediates(1, spin(5))));
+    expect(ex.queuedBehind()).toBe(1);
+    expect(await ended(ends, behind)).toMatchObject({ state: 'succeeded' });
+    // Only the two short splits have ended a quantum: the long one still runs its first.
+    expect(ex.counters.quanta).toBe(2);
+    expect(ex.jobState(long)).toBe('running');
+    ex.cancelJob(long);
+    await ex.drain();
+  }, 60_000);
+});
