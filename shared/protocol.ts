@@ -6,6 +6,7 @@
  * Changes to this file are additive only: clients in flight depend on every name below.
  */
 import { QUANTUM_OUTCOMES } from './lib/outcomes.ts';
+import type { SampleCounts } from './lib/histogram.ts';
 import { z } from 'zod';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
@@ -577,6 +578,19 @@ export interface Frame {
    * (`STATS_WINDOW_SECONDS`) ago and the last reset (`resetStats`, or a preset / workload change).
    */
   statsSinceNanos?: number;
+  /**
+   * The latency and wait samples recorded since the previous frame, as the shared histogram's
+   * buckets (`shared/lib/histogram.ts`), so a client can recompute the tables and draw their
+   * distributions over any range of frames it holds. Absent from a snapshot's own frame (it
+   * consumes nothing). Optional: added with time ranges.
+   */
+  samples?: FrameSamples;
+}
+
+/** A frame's new samples: job latency (succeeded jobs) and ended waits. */
+export interface FrameSamples {
+  latency: SampleCounts;
+  wait: SampleCounts;
 }
 
 /** How far back a frame's `latency` and `wait` tables reach at most (s). */
@@ -602,6 +616,8 @@ export interface HistoryPoint {
   policy?: PolicyName;
   /** The row labels when the point was taken (`L0` …, `p0-19` …, `fifo`, `fair`). */
   labels?: string[];
+  /** The frame's `samples`, so a reconnecting client's ranges cover the history too. */
+  samples?: FrameSamples;
 }
 
 /** A frame's chart series as one history point (the host's ring and the renderer's charts). */
@@ -623,6 +639,7 @@ export function historyPoint(frame: Frame): HistoryPoint {
       : {}),
     policy: frame.policy,
     labels: frame.levels.map((l) => l.label),
+    ...(frame.samples === undefined ? {} : { samples: frame.samples }),
   };
 }
 

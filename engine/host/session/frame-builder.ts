@@ -155,6 +155,14 @@ export class FrameBuilder {
       oldestWaitMs,
       runawaySplits: runaway,
       ...(this.speed === null ? {} : { speed: this.speed() }),
+      ...(consume
+        ? {
+            samples: {
+              latency: this.stats.latency.pending.drain(),
+              wait: this.stats.wait.pending.drain(),
+            },
+          }
+        : {}),
     };
   }
 

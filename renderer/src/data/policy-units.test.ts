@@ -26,6 +26,7 @@ function pt(
     labels,
     chargedMs: null,
     oldestWaitMs: null,
+    samples: null,
   };
 }
 

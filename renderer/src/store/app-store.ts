@@ -8,6 +8,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
 import type { Frame, GraphConfig, Snapshot } from '../../../shared/protocol.ts';
 import type { ConnectionStatus } from '../transport/transport.ts';
+import type { TimeRange } from '../data/range-stats.ts';
 
 export const VIEWS = ['live', 'controls', 'workloads', 'compare', 'export'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -41,6 +42,13 @@ export interface AppState {
   shareWindowMs: number;
   /** The graph run (its `jobId`) that was the latest when the user switched preset. */
   dismissedGraphJob: number | null;
+  /**
+   * The time range (engine ms) brushed on the Gantt or a chart: every chart, table and the share
+   * panel show it instead of the live window; null while following live.
+   */
+  range: TimeRange | null;
+  /** Whether the knobs side panel beside the Live view is open. */
+  knobsOpen: boolean;
 }
 
 export interface AppActions {
@@ -53,6 +61,9 @@ export interface AppActions {
   setNotice(notice: AppState['notice']): void;
   setShareWindow(ms: number): void;
   dismissGraph(jobId: number | null): void;
+  /** Selects a range (and stops following), or with null goes back to following live. */
+  setRange(range: TimeRange | null): void;
+  setKnobsOpen(open: boolean): void;
   applyFrame(frame: Frame): void;
   applySnapshot(snapshot: Snapshot): void;
 }
@@ -107,6 +118,8 @@ export function initialState(theme: Theme = 'dark'): AppState {
     hasSnapshot: false,
     shareWindowMs: SHARE_WINDOWS[0].ms,
     dismissedGraphJob: null,
+    range: null,
+    knobsOpen: false,
   };
 }
 
@@ -138,7 +151,8 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     setStatus: (status) => {
       if (get().status !== status) set({ status });
     },
-    setFollow: (follow) => set({ follow }),
+    // Following live and looking at a brushed range exclude each other.
+    setFollow: (follow) => set(follow ? { follow, range: null } : { follow }),
     setColorBy: (colorBy) => set({ colorBy }),
     setFieldError: (field, message) => {
       const current = get().fieldErrors;
@@ -154,6 +168,8 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     setNotice: (notice) => set({ notice }),
     setShareWindow: (shareWindowMs) => set({ shareWindowMs }),
     dismissGraph: (dismissedGraphJob) => set({ dismissedGraphJob }),
+    setRange: (range) => set(range === null ? { range, follow: true } : { range, follow: false }),
+    setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
     applyFrame: (frame) => {
       const delta = frameDelta(get(), frame);
       if (Object.keys(delta).length > 0) set(delta);
