@@ -7,6 +7,7 @@
  */
 import { JOB_QUERY_MAX_CHARS } from './lib/job-query.ts';
 import { QUANTUM_OUTCOMES, type QuantumOutcome } from './lib/outcomes.ts';
+import type { SampleCounts } from './lib/histogram.ts';
 import { z } from 'zod';
 import { jobSpecSchema, prioritySchema, type splitSpecSchema } from './job.ts';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
@@ -768,6 +769,19 @@ export interface Frame {
   warningsMore?: number;
   /** Under the `fair` policy only: service per fairness group. Optional: added later. */
   fairGroups?: FairGroups;
+  /**
+   * The latency and wait samples recorded since the previous frame, as the shared histogram's
+   * buckets (`shared/lib/histogram.ts`), so a client can recompute the tables and draw their
+   * distributions over any range of frames it holds. Absent from a snapshot's own frame (it
+   * consumes nothing). Optional: added with time ranges.
+   */
+  samples?: FrameSamples;
+}
+
+/** A frame's new samples: job latency (succeeded jobs) and ended waits. */
+export interface FrameSamples {
+  latency: SampleCounts;
+  wait: SampleCounts;
 }
 
 /** One fairness group's service under the `fair` policy (`FairGroups`; docs/metrics.md). */
@@ -833,6 +847,8 @@ export interface HistoryPoint {
   policy?: PolicyName;
   /** The row labels when the point was taken (`L0` …, `p0-19` …, `fifo`, `fair`). */
   labels?: string[];
+  /** The frame's `samples`, so a reconnecting client's ranges cover the history too. */
+  samples?: FrameSamples;
 }
 
 /** A frame's chart series as one history point (the host's ring and the renderer's charts). */
@@ -857,6 +873,7 @@ export function historyPoint(frame: Frame): HistoryPoint {
       : {}),
     policy: frame.policy,
     labels: frame.levels.map((l) => l.label),
+    ...(frame.samples === undefined ? {} : { samples: frame.samples }),
   };
 }
 

@@ -3,8 +3,10 @@
  * per power of two of µs, so a percentile is within 0.8% above the true value; exact below
  * 128 µs), exact max and mean on the side; Jain's fairness index from running sums. Recording is
  * a few integer operations, cheap enough to run once per quantum (the run's wait summaries), and
- * both are deterministic, so the same run gives the same report byte for byte.
+ * both are deterministic, so the same run gives the same report byte for byte. The histogram is
+ * the shared one (`shared/lib/histogram.ts`), so the app reads its ranges the same way.
  */
+import { LogHistogram, percentileMs } from '../../../shared/lib/histogram.ts';
 
 export interface Percentiles {
   p50: number;
@@ -15,61 +17,6 @@ export interface Percentiles {
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-const SUB_BITS = 7;
-const SUB = 1 << SUB_BITS;
-
-/** Counts by µs: band 0 holds 0–127 µs one per bucket, band b ≥ 1 the octave [2^(b+6), 2^(b+7)). */
-class LogHistogram {
-  /** Bands allocated on first use (a class's waits touch a dozen or so of the ~40). */
-  private readonly bands: (Float64Array | undefined)[] = [];
-
-  record(us: number): void {
-    let band = 0;
-    let slot: number;
-    if (us < SUB) slot = us | 0;
-    else if (us < 2 ** 31) {
-      // Integer µs (< 36 min): the octave from the leading zeros, the bucket by a shift.
-      const v = us | 0;
-      const e = 31 - Math.clz32(v);
-      band = e - SUB_BITS + 1;
-      slot = (v >>> (e - SUB_BITS)) - SUB;
-    } else {
-      const e = Math.floor(Math.log2(us));
-      band = e - SUB_BITS + 1;
-      slot = Math.max(0, Math.min(SUB - 1, Math.floor(us / 2 ** (e - SUB_BITS)) - SUB));
-    }
-    let counts = this.bands[band];
-    if (counts === undefined) {
-      while (this.bands.length <= band) this.bands.push(undefined);
-      this.bands[band] = counts = new Float64Array(SUB);
-    }
-    counts[slot]!++;
-  }
-
-  /** Adds (`sign` 1) or takes away (−1) every count of `other` (a window's slices come and go). */
-  fold(other: LogHistogram, sign: 1 | -1): void {
-    other.bands.forEach((counts, band) => {
-      if (counts === undefined) return;
-      while (this.bands.length <= band) this.bands.push(undefined);
-      const mine = (this.bands[band] ??= new Float64Array(SUB));
-      for (let slot = 0; slot < SUB; slot++) mine[slot]! += sign * counts[slot]!;
-    });
-  }
-
-  /** The upper edge (µs) of the bucket holding the `rank`-th smallest value (1-based). */
-  valueAtRank(rank: number): number {
-    let seen = 0;
-    for (let band = 0; band < this.bands.length; band++) {
-      const counts = this.bands[band];
-      if (counts === undefined) continue;
-      for (let slot = 0; slot < SUB; slot++) {
-        seen += counts[slot]!;
-        if (seen >= rank) return band === 0 ? slot + 1 : (SUB + slot + 1) * 2 ** (band - 1);
-      }
-    }
-    return Infinity;
-  }
-}
 
 export class Summary {
   private readonly h = new LogHistogram();
@@ -112,10 +59,7 @@ export class Summary {
    */
   toMs(scale = 1, maxNanos = this.maxNanos): Percentiles {
     if (this.n === 0) return { p50: 0, p95: 0, p99: 0, max: 0, mean: 0 };
-    const at = (p: number) => {
-      const us = this.h.valueAtRank(Math.max(1, Math.ceil((p / 100) * this.n)));
-      return round3(Math.min(us / 1000, maxNanos / 1e6) / scale);
-    };
+    const at = (p: number) => round3(percentileMs(this.h, this.n, p, maxNanos) / scale);
     return {
       p50: at(50),
       p95: at(95),

@@ -170,6 +170,14 @@ export class FrameBuilder {
       warnings: warnings.slice(0, FRAME_MAX_WARNINGS),
       warningsMore: Math.max(0, warnings.length - FRAME_MAX_WARNINGS),
       ...(this.speed === null ? {} : { speed: this.speed() }),
+      ...(consume
+        ? {
+            samples: {
+              latency: this.stats.latency.pending.drain(),
+              wait: this.stats.wait.pending.drain(),
+            },
+          }
+        : {}),
     };
   }
 

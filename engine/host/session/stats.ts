@@ -22,6 +22,7 @@ import {
   type PercentileTable,
 } from '../../../shared/protocol.ts';
 import { Summary } from '../report/summary-stats.ts';
+import { PendingCounts } from './sample-counts.ts';
 
 /** The window's step: it covers between (window − slice) and window of backend time. */
 export const SLICE_SECONDS = 10;
@@ -83,6 +84,8 @@ function percentiles(total: Summary, maxNanos: number): Percentiles {
 class Table {
   private readonly byClass = new Map<string, Windowed>();
   private readonly byBand = new Map<string, Windowed>();
+  /** Samples since the last frame, for `Frame.samples` (the app's ranges). */
+  readonly pending = new PendingCounts();
 
   constructor(
     private readonly maxClasses: number,
@@ -91,8 +94,11 @@ class Table {
 
   record(cls: string, priority: number, nanos: number, now: number): void {
     const slice = sliceOf(now);
-    get(this.byClass, this.classKey(cls)).record(slice, nanos);
-    get(this.byBand, bandLabelOf(priority)).record(slice, nanos);
+    const key = this.classKey(cls);
+    const band = bandLabelOf(priority);
+    get(this.byClass, key).record(slice, nanos);
+    get(this.byBand, band).record(slice, nanos);
+    this.pending.record(key, band, nanos);
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   Bar,
   BarChart,
   CartesianGrid,
+  Legend,
   Line,
   LineChart,
   ResponsiveContainer,
@@ -17,17 +18,38 @@ import {
 } from 'recharts';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
-import { depthSeries, selectionRates } from '../data/derive.ts';
+import { chartPoints } from '../data/chart-window.ts';
+import { depthSeries, rangePoints, selectionRates } from '../data/derive.ts';
 import { seriesColor } from '../data/palette.ts';
 import type { FairGroups } from '../../../shared/protocol.ts';
 import { policyUnits, type PolicyUnits } from '../data/policy-units.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { ChargedShare, FairShare, PriorityDetail, QueueAge } from './share-panel.tsx';
 import { axis, Empty, markLines, Panel, tooltipStyle, useMarks } from './panel.tsx';
+import { engineTime, useChartBrush } from './range-bar.tsx';
 
-/** Points kept for the time-series charts: 60 s at 10 Hz, thinned to at most MAX_DRAWN. */
-const SERIES_POINTS = 600;
+/** Time-series charts draw at most MAX_DRAWN points (thinned from the live window or range). */
 const MAX_DRAWN = 150;
+const MARGIN = { top: 14, right: 8, bottom: 14, left: 4 };
+
+/** Axis titles: the x axis of every time chart, a y axis's quantity and unit. */
+const X_TITLE = {
+  value: 'engine time (s)',
+  position: 'insideBottom',
+  offset: -8,
+  fontSize: 10,
+} as const;
+function yTitle(value: string) {
+  return { value, angle: -90, position: 'insideLeft', offset: 10, fontSize: 10 } as const;
+}
+const LEGEND = { wrapperStyle: { fontSize: 11 }, verticalAlign: 'top', height: 18 } as const;
+
+/** The points a time chart draws: the live window, or the selected range with context. */
+function useChartPoints() {
+  const { telemetry } = useApp();
+  const range = useAppState((s) => s.range);
+  return chartPoints(telemetry.points.toArray(), range);
+}
 
 /** Axis labels in seconds, with tenths when the window is short enough for ticks to repeat. */
 function secondsTick(rows: readonly Record<string, number>[]): (v: number) => string {
@@ -55,15 +77,20 @@ function useUnits(fairUnit?: FairGroups['unit']): PolicyUnits {
 
 export function QueueDepthChart() {
   useTelemetryTick();
-  const { telemetry } = useApp();
   const units = useUnits();
-  const { rows: all, series } = depthSeries(telemetry.points.tail(SERIES_POINTS));
+  const range = useAppState((st) => st.range);
+  const brush = useChartBrush();
+  const { rows: all, series } = depthSeries(useChartPoints());
   const rows = thin(all);
   const marks = useMarks(rows);
   // Seconds of history the chart draws (a reload seeds it from the host's snapshot).
   const spanS = Math.round(((rows.at(-1)?.t ?? 0) - (rows[0]?.t ?? 0)) * 10) / 10;
   return (
-    <Panel title={units.depthTitle} hint="splits queued · last 60 s" testId="depth">
+    <Panel
+      title={units.depthTitle}
+      hint={`splits queued · ${range === null ? 'last 60 s' : 'selected range'} · drag to select`}
+      testId="depth"
+    >
       {rows.length === 0 ? (
         <Empty />
       ) : (
@@ -74,17 +101,19 @@ export function QueueDepthChart() {
           data-marks={marks.length}
         >
           <ResponsiveContainer width="100%" height={170}>
-            <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+            <LineChart data={rows} margin={MARGIN} {...brush.handlers}>
               <CartesianGrid stroke="var(--grid)" vertical={false} />
               <XAxis
                 dataKey="t"
                 type="number"
                 domain={['dataMin', 'dataMax']}
                 tickFormatter={secondsTick(rows)}
+                label={X_TITLE}
                 {...axis}
               />
-              <YAxis allowDecimals={false} {...axis} />
-              <Tooltip {...tooltipStyle} labelFormatter={(v) => `${Number(v).toFixed(1)} s`} />
+              <YAxis allowDecimals={false} label={yTitle('queued')} {...axis} />
+              <Tooltip {...tooltipStyle} labelFormatter={(v) => engineTime(Number(v) * 1000)} />
+              <Legend {...LEGEND} />
               {series.map((label, k) => (
                 <Line
                   key={label}
@@ -98,6 +127,7 @@ export function QueueDepthChart() {
                 />
               ))}
               {markLines(marks)}
+              {brush.areas}
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -141,18 +171,30 @@ export function SelectionsChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
   const units = useUnits();
-  const rows = selectionRates(telemetry.points.tail(50));
+  const range = useAppState((st) => st.range);
+  const rows = selectionRates(
+    range === null ? telemetry.points.tail(50) : rangePoints(telemetry, range),
+  );
   return (
-    <Panel title={units.selectionsTitle} hint="per second, last 5 s" testId="selections">
+    <Panel
+      title={units.selectionsTitle}
+      hint={`per second, ${range === null ? 'last 5 s' : 'over the selected range'}`}
+      testId="selections"
+    >
       {rows.length === 0 ? (
         <Empty />
       ) : (
         <ResponsiveContainer width="100%" height={170}>
-          <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+          <BarChart data={rows} margin={MARGIN}>
             <CartesianGrid stroke="var(--grid)" vertical={false} />
-            <XAxis dataKey="level" {...axis} />
-            <YAxis {...axis} />
+            <XAxis
+              dataKey="level"
+              label={{ ...X_TITLE, value: units.unit === 'level' ? 'level' : units.unit }}
+              {...axis}
+            />
+            <YAxis label={yTitle('selections / s')} {...axis} />
             <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} /s`} />
+            <Legend {...LEGEND} />
             <Bar
               dataKey="rate"
               name="selections/s"
@@ -169,7 +211,8 @@ export function SelectionsChart() {
 export function UtilizationChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
-  const rows = thin(depthSeries(telemetry.points.tail(SERIES_POINTS)).rows);
+  const brush = useChartBrush();
+  const rows = thin(depthSeries(useChartPoints()).rows);
   const marks = useMarks(rows);
   const latest = telemetry.latest;
   return (
@@ -182,17 +225,19 @@ export function UtilizationChart() {
         <Empty />
       ) : (
         <ResponsiveContainer width="100%" height={170}>
-          <AreaChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+          <AreaChart data={rows} margin={MARGIN} {...brush.handlers}>
             <CartesianGrid stroke="var(--grid)" vertical={false} />
             <XAxis
               dataKey="t"
               type="number"
               domain={['dataMin', 'dataMax']}
               tickFormatter={secondsTick(rows)}
+              label={X_TITLE}
               {...axis}
             />
-            <YAxis domain={[0, 100]} unit="%" {...axis} />
-            <Tooltip {...tooltipStyle} labelFormatter={(v) => `${Number(v).toFixed(1)} s`} />
+            <YAxis domain={[0, 100]} unit="%" label={yTitle('busy')} {...axis} />
+            <Tooltip {...tooltipStyle} labelFormatter={(v) => engineTime(Number(v) * 1000)} />
+            <Legend {...LEGEND} />
             <Area
               dataKey="util"
               name="utilization %"
@@ -202,6 +247,7 @@ export function UtilizationChart() {
               isAnimationActive={false}
             />
             {markLines(marks)}
+            {brush.areas}
           </AreaChart>
         </ResponsiveContainer>
       )}

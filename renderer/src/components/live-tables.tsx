@@ -3,6 +3,7 @@ import type { Alarm, Counters, Percentiles } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
+import { hasSamples, pointsIn, rangeTable } from '../data/range-stats.ts';
 import { alarmsToShow, statsWindowText } from '../data/stats-window.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { Panel } from './panel.tsx';
@@ -146,18 +147,40 @@ function ResetStats() {
 function PercentilesPanel({ kind }: { kind: 'latency' | 'wait' }) {
   useTelemetryTick(500);
   const { telemetry } = useApp();
+  const range = useAppState((s) => s.range);
   const f = telemetry.latest;
   const byBand = f?.policy === 'priority';
-  const table = f === null ? {} : byBand ? f[kind].byBand : f[kind].byClass;
+  const by = byBand ? 'byBand' : 'byClass';
+  // Over a selected range: the samples that ended in it, from the frames' histograms.
+  const inRange = range === null ? null : pointsIn(telemetry.points.toArray(), range);
+  const table =
+    inRange !== null && hasSamples(inRange)
+      ? rangeTable(inRange, kind, by)
+      : inRange !== null || f === null
+        ? {}
+        : f[kind][by];
   const what = kind === 'latency' ? 'Latency (submit to end)' : 'Wait (ready to running)';
+  const windowText =
+    inRange !== null
+      ? hasSamples(inRange)
+        ? 'ended in the selected range'
+        : 'this host does not report samples for ranges'
+      : f === null
+        ? ''
+        : statsWindowText(f);
   return (
     <Panel
       title={what}
-      hint={`${byBand ? 'per priority band' : 'per class'} · ${f === null ? '' : statsWindowText(f)}`}
+      hint={`${byBand ? 'per priority band' : 'per class'} · ${windowText}`}
       testId={kind}
       actions={<ResetStats />}
     >
-      <table className="table">
+      <table
+        className="table"
+        data-testid={`${kind}-table`}
+        data-source={range === null ? 'live' : 'range'}
+        data-total={Object.values(table).reduce((n, p) => n + p.count, 0)}
+      >
         <thead>
           <tr>
             <th>{byBand ? 'band' : 'class'}</th>

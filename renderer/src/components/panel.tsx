@@ -45,7 +45,30 @@ export function useMarks(rows: readonly { t?: number }[]): ChartMark[] {
   return chartMarks(telemetry.markers.toArray(), rows[0]?.t ?? 0, rows.at(-1)?.t ?? 0);
 }
 
-/** Knob and policy marks as dashed vertical lines, labelled like the Gantt's. */
+/** recharts hands a reference line's label the line's box. */
+interface LabelBox {
+  viewBox?: { x?: number; y?: number };
+}
+
+/**
+ * A mark's label: a handle at the top of the line and its short text; hovering either shows the
+ * whole change (an SVG title, the browser's own tooltip) and says it in `data-detail`.
+ */
+function MarkLabel(props: LabelBox & { mark: ChartMark }) {
+  const x = props.viewBox?.x ?? 0;
+  const y = props.viewBox?.y ?? 0;
+  return (
+    <g className="chart-mark" data-testid="chart-mark" data-detail={props.mark.detail}>
+      <title>{props.mark.detail}</title>
+      <path d={`M${x - 5},${y} L${x + 5},${y} L${x},${y + 7} Z`} fill="var(--accent)" />
+      <text x={x + 4} y={y + 16} fontSize={10} fill="var(--accent)">
+        {props.mark.label}
+      </text>
+    </g>
+  );
+}
+
+/** Knob and policy marks as dashed vertical lines, labelled like the Gantt's, hover for detail. */
 export function markLines(marks: readonly ChartMark[]) {
   return marks.map((m, k) => (
     <ReferenceLine
@@ -54,7 +77,7 @@ export function markLines(marks: readonly ChartMark[]) {
       stroke="var(--accent)"
       strokeDasharray="4 3"
       ifOverflow="discard"
-      label={{ value: m.label, position: 'insideTopLeft', fontSize: 10, fill: 'var(--accent)' }}
+      label={<MarkLabel mark={m} />}
     />
   ));
 }

@@ -67,8 +67,9 @@ export function ChargedShare({ unit }: { unit: string }) {
   useTelemetryTick();
   const { telemetry } = useApp();
   const windowMs = useAppState((s) => s.shareWindowMs);
+  const range = useAppState((s) => s.range);
   const m = telemetry.latest?.config.levelTimeMultiplier ?? 2;
-  const w = levelShares(telemetry, windowMs, m);
+  const w = levelShares(telemetry, windowMs, m, range);
   if (w === null) return <Empty />;
   if (!w.reported) {
     return (
@@ -122,7 +123,7 @@ export function ChargedShare({ unit }: { unit: string }) {
               (r.target !== null ? ` (target ${(r.target * 100).toFixed(1)} %)` : ''),
           )
           .join(' · ')}
-        {coverage(w, windowMs)}
+        {range === null ? coverage(w, windowMs) : ' · over the selected range'}
       </div>
       {hasTarget && <p className="muted small share-meaning">{TARGET_MEANING}</p>}
     </>

@@ -39,9 +39,11 @@ describe('a policy switch does not rewrite chart history', () => {
     expect(rows).toEqual([{ level: 'fifo', rate: expect.closeTo(50, 6) }]);
   });
 
-  it('the switch is marked on the time charts', () => {
+  it('the switch is marked on the time charts, the whole change shown on hover', () => {
     const t = switched();
-    expect(chartMarks(t.markers.toArray(), 0.1, 4)).toEqual([{ t: 3, label: 'mlfq → fifo' }]);
+    expect(chartMarks(t.markers.toArray(), 0.1, 4)).toEqual([
+      { t: 3, label: 'mlfq → fifo', detail: 'policy: mlfq → fifo' },
+    ]);
     expect(chartMarks(t.markers.toArray(), 3.5, 4)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  */
 import type { Telemetry, FramePoint } from './telemetry.ts';
 import { chargedShareWindow, type ShareWindow } from './target-share.ts';
+import type { TimeRange } from './range-stats.ts';
 
 /** The points of the last `windowMs` (by engine time, whatever the frame rate), oldest first. */
 export function windowPoints(t: Telemetry, windowMs: number): FramePoint[] {
@@ -14,17 +15,34 @@ export function windowPoints(t: Telemetry, windowMs: number): FramePoint[] {
 }
 
 /**
- * The share panel's rows: charged share per level over the last `windowMs`, with the multilevel
- * queue's target when the latest point is under mlfq (see `chargedShareWindow`).
+ * The points of a selected range, with the last point at or before its start (cumulative
+ * counters are differenced from there), oldest first.
+ */
+export function rangePoints(t: Telemetry, range: TimeRange): FramePoint[] {
+  const all = t.points.toArray();
+  let k = all.findIndex((p) => p.tMs > range.fromMs);
+  if (k < 0) return [];
+  if (k > 0) k--;
+  let end = k;
+  while (end < all.length && all[end]!.tMs <= range.toMs) end++;
+  return all.slice(k, end);
+}
+
+/**
+ * The share panel's rows: charged share per level over the last `windowMs` (or over a selected
+ * range), with the multilevel queue's target when the newest point is under mlfq (see
+ * `chargedShareWindow`).
  */
 export function levelShares(
   t: Telemetry,
   windowMs: number,
   multiplier: number,
+  range: TimeRange | null = null,
 ): ShareWindow | null {
-  const points = windowPoints(t, windowMs);
-  const mlfq = t.points.last()?.policy === 'mlfq';
-  return chargedShareWindow(points, windowMs, multiplier, mlfq);
+  const points = range === null ? windowPoints(t, windowMs) : rangePoints(t, range);
+  const span = range === null ? windowMs : range.toMs - range.fromMs;
+  const mlfq = points.at(-1)?.policy === 'mlfq';
+  return chargedShareWindow(points, span, multiplier, mlfq);
 }
 
 /** The labels a point was taken under (`L0`… from a host that does not report them). */
@@ -94,6 +112,8 @@ export function depthSeries(points: readonly FramePoint[]): {
 export interface ChartMark {
   t: number;
   label: string;
+  /** The whole change (`kind: detail`), shown when the mark is hovered. */
+  detail: string;
 }
 
 /**
@@ -110,7 +130,7 @@ export function chartMarks(
     const t = m.tMs / 1000;
     if (t < fromS || t > toS) continue;
     const text = m.detail.length > 24 ? `${m.detail.slice(0, 23)}…` : m.detail;
-    out.push({ t, label: text });
+    out.push({ t, label: text, detail: `${m.kind}: ${m.detail}` });
   }
   return out;
 }

@@ -27,6 +27,7 @@ function pt(
     chargedMs: null,
     agingBoosts: null,
     oldestWaitMs: null,
+    samples: null,
   };
 }
 

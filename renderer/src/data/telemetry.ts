@@ -10,6 +10,7 @@ import {
   historyPoint,
   type EngineEvent,
   type Frame,
+  type FrameSamples,
   type HistoryPoint,
   type JobRow,
   type Snapshot,
@@ -50,6 +51,8 @@ export interface FramePoint {
   agingBoosts: number[] | null;
   /** The longest current wait of a queued split (ms); null when not reported. */
   oldestWaitMs: number | null;
+  /** Latency and wait samples recorded since the previous point (`Frame.samples`); null when not reported. */
+  samples: FrameSamples | null;
 }
 
 /** A frame's own fields fill in what its history point may lack (an older `historyPoint`). */
@@ -80,6 +83,7 @@ function pointOf(p: HistoryPoint, frame?: Frame): FramePoint {
     chargedMs: charged === undefined ? null : charged.map((n) => n / NS_PER_MS),
     agingBoosts: boosts ?? null,
     oldestWaitMs: frame?.oldestWaitMs ?? null,
+    samples: p.samples ?? null,
   };
 }
 

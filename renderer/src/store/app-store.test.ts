@@ -107,3 +107,28 @@ describe('app store reducers on frames', () => {
     expect(store.getState().selectedJob).toBeNull();
   });
 });
+
+describe('app store: the selected time range', () => {
+  it('brushing a range stops following; the live button (range null) follows again', () => {
+    const store = createAppStore();
+    expect(store.getState()).toMatchObject({ follow: true, range: null });
+    store.getState().setRange({ fromMs: 1000, toMs: 4000 });
+    expect(store.getState()).toMatchObject({
+      follow: false,
+      range: { fromMs: 1000, toMs: 4000 },
+    });
+    store.getState().setRange(null);
+    expect(store.getState()).toMatchObject({ follow: true, range: null });
+  });
+
+  it('turning follow back on (the f key, the Gantt button) drops the range', () => {
+    const store = createAppStore();
+    store.getState().setRange({ fromMs: 0, toMs: 10 });
+    store.getState().setFollow(true);
+    expect(store.getState().range).toBeNull();
+    // Panning the Gantt (follow off) keeps a range selected.
+    store.getState().setRange({ fromMs: 0, toMs: 10 });
+    store.getState().setFollow(false);
+    expect(store.getState().range).toEqual({ fromMs: 0, toMs: 10 });
+  });
+});

@@ -8,6 +8,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
 import type { Frame, GraphConfig, Snapshot } from '../../../shared/protocol.ts';
 import type { ConnectionStatus } from '../transport/transport.ts';
+import type { TimeRange } from '../data/range-stats.ts';
 
 export const VIEWS = ['live', 'controls', 'workloads', 'compare', 'export'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -43,6 +44,13 @@ export interface AppState {
   dismissedGraphJob: number | null;
   /** The job the user picked (Gantt span, table row, warning): highlighted and detailed. */
   selectedJob: number | null;
+  /**
+   * The time range (engine ms) brushed on the Gantt or a chart: every chart, table and the share
+   * panel show it instead of the live window; null while following live.
+   */
+  range: TimeRange | null;
+  /** Whether the knobs side panel beside the Live view is open. */
+  knobsOpen: boolean;
 }
 
 export interface AppActions {
@@ -56,6 +64,9 @@ export interface AppActions {
   setShareWindow(ms: number): void;
   dismissGraph(jobId: number | null): void;
   selectJob(jobId: number | null): void;
+  /** Selects a range (and stops following), or with null goes back to following live. */
+  setRange(range: TimeRange | null): void;
+  setKnobsOpen(open: boolean): void;
   applyFrame(frame: Frame): void;
   applySnapshot(snapshot: Snapshot): void;
 }
@@ -111,6 +122,8 @@ export function initialState(theme: Theme = 'dark'): AppState {
     shareWindowMs: SHARE_WINDOWS[0].ms,
     dismissedGraphJob: null,
     selectedJob: null,
+    range: null,
+    knobsOpen: false,
   };
 }
 
@@ -142,7 +155,8 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     setStatus: (status) => {
       if (get().status !== status) set({ status });
     },
-    setFollow: (follow) => set({ follow }),
+    // Following live and looking at a brushed range exclude each other.
+    setFollow: (follow) => set(follow ? { follow, range: null } : { follow }),
     setColorBy: (colorBy) => set({ colorBy }),
     setFieldError: (field, message) => {
       const current = get().fieldErrors;
@@ -161,6 +175,8 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     selectJob: (selectedJob) => {
       if (get().selectedJob !== selectedJob) set({ selectedJob });
     },
+    setRange: (range) => set(range === null ? { range, follow: true } : { range, follow: false }),
+    setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
     applyFrame: (frame) => {
       const delta = frameDelta(get(), frame);
       if (Object.keys(delta).length > 0) set(delta);

@@ -4,7 +4,7 @@
  * engine's error (or the schema's) under the field. A refused value changes nothing.
  */
 import { useEffect, useState } from 'react';
-import { engineConfigShape } from '../../../shared/config.ts';
+import { engineConfigShape, type PolicyName } from '../../../shared/config.ts';
 import { graphConfigPatchSchema, type Command, type CommandOf } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
@@ -43,7 +43,8 @@ function Field({ def }: { def: FieldDef }) {
       ],
   );
   const error = useAppState((s) => s.fieldErrors[def.key]);
-  const enabled = known(def.key);
+  const connected = useAppState((s) => s.status === 'open');
+  const enabled = known(def.key) && connected;
   const [draft, setDraft] = useState<string>(display(echo));
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -177,7 +178,13 @@ function Field({ def }: { def: FieldDef }) {
       </label>
       {input}
       <div className="field-meta">
-        <span className="help">{enabled ? def.help : 'not in the engine’s configuration yet'}</span>
+        <span className="help">
+          {!known(def.key)
+            ? 'not in the engine’s configuration yet'
+            : connected
+              ? def.help
+              : 'disconnected: changes wait for the engine'}
+        </span>
         <span className="echo" data-testid={`echo-${def.key}`}>
           engine: {display(echo)}
         </span>
@@ -187,6 +194,52 @@ function Field({ def }: { def: FieldDef }) {
           {error}
         </div>
       )}
+    </div>
+  );
+}
+
+/** The groups that only mean something under one policy. */
+const GROUP_POLICY: Record<string, PolicyName> = {
+  'Multilevel split queue': 'mlfq',
+  'Priority queue aging': 'priority',
+};
+
+/**
+ * The knobs beside the Live view's charts (a side panel that collapses), so the effect of a
+ * change shows while making it; a group for another policy than the running one says so.
+ */
+export function KnobsPanel() {
+  const policy = useAppState((s) => s.policy);
+  const hasConfig = useAppState((s) => s.config !== null);
+  if (!hasConfig) return <p className="muted">Connect to an engine to change its knobs.</p>;
+  return (
+    <div className="knobs" data-testid="knobs">
+      {GROUPS.map((g) => {
+        const only = GROUP_POLICY[g.title];
+        const applies = only === undefined || only === policy;
+        return (
+          <section
+            className={applies ? 'knob-group' : 'knob-group inactive'}
+            key={g.title}
+            data-applies={applies}
+          >
+            <h4>
+              {g.title}
+              {!applies && (
+                <span className="hint">
+                  {' '}
+                  · applies under {only}, not {policy}
+                </span>
+              )}
+            </h4>
+            <div className="fields">
+              {g.fields.map((f) => (
+                <Field key={f.key} def={f} />
+              ))}
+            </div>
+          </section>
+        );
+      })}
     </div>
   );
 }

@@ -15,6 +15,9 @@ import type { ColorBy } from '../store/app-store.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { WorkersPanel } from '../components/workers-panel.tsx';
 import { JobsSection } from '../components/jobs-section.tsx';
+import { DistributionsPanel } from '../components/distributions.tsx';
+import { RangeBar } from '../components/range-bar.tsx';
+import { KnobsPanel } from './controls-view.tsx';
 
 const COLOR_BY: ColorBy[] = ['job', 'class', 'level'];
 
@@ -113,10 +116,47 @@ function GanttToolbar() {
   );
 }
 
+/** The knobs beside the charts, open or collapsed to a strip with the button that opens it. */
+function KnobsSide() {
+  const { open, setOpen } = useAppState(
+    useShallow((s) => ({ open: s.knobsOpen, setOpen: s.setKnobsOpen })),
+  );
+  return (
+    <aside
+      className={open ? 'knobs-side open' : 'knobs-side'}
+      data-testid="knobs-panel"
+      data-open={open}
+    >
+      <button
+        className="btn small knobs-toggle"
+        data-testid="knobs-toggle"
+        aria-expanded={open}
+        title={open ? 'hide the knobs' : 'show the knobs beside the charts'}
+        onClick={() => setOpen(!open)}
+      >
+        {open ? 'knobs ▸' : '◂ knobs'}
+      </button>
+      {open && <KnobsPanel />}
+    </aside>
+  );
+}
+
 export function LiveView() {
   const hasData = useAppState((s) => s.hasSnapshot || s.config !== null);
   return (
-    <div className="live" data-testid="view-live">
+    <div className="live-layout">
+      <div className="live" data-testid="view-live">
+        <LiveBody hasData={hasData} />
+      </div>
+      <KnobsSide />
+    </div>
+  );
+}
+
+function LiveBody({ hasData }: { hasData: boolean }) {
+  return (
+    <>
+      <RangeBar />
       <Alarms />
       <GraphRunPanel />
       <section className="panel gantt-panel" data-testid="gantt">
@@ -137,6 +177,7 @@ export function LiveView() {
         <LatencyPanel />
         <WaitPanel />
       </div>
-    </div>
+      <DistributionsPanel />
+    </>
   );
 }
