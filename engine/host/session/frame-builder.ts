@@ -5,6 +5,7 @@
  * a ring overwrote before a frame could carry it is counted (`spansDropped`, `eventsDropped`),
  * never hidden.
  */
+import { ExecutorStatsView } from '../report/executor-stats.ts';
 import type { Alarm, Frame, RunawaySplit, SpanColumns } from '../../../shared/protocol.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
 import type { LatencyStats, OpenSample } from './stats.ts';
@@ -55,11 +56,14 @@ export class FrameBuilder {
     this.speed = options.speed ?? null;
     this.queuedInProgress = options.queuedInProgress ?? null;
     this.lastTime = executor.now();
+    this.executorStats = new ExecutorStatsView(executor);
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
     this.starvationMs = options.alarms?.starvationMs ?? 120_000;
   }
 
   private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
+  /** Trino's executor statistics (report/executor-stats.ts), as a report has them. */
+  private readonly executorStats: ExecutorStatsView;
   private readonly speed: (() => number | 'max') | null;
   private readonly queuedInProgress: (() => readonly OpenSample[]) | null;
   private readonly urgentMs: number;
@@ -154,6 +158,7 @@ export class FrameBuilder {
       queued: this.stats.queued.read(now, this.queuedInProgress?.() ?? []),
       oldestWaitMs,
       runawaySplits: runaway,
+      executorStats: this.executorStats.read(),
       ...(ex.config.initialSplitConcurrency === null
         ? {}
         : { taskConcurrency: ex.taskConcurrency() }),

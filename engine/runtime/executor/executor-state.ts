@@ -22,6 +22,10 @@ import type { ExecSplit, ExecTask } from './records.ts';
 import { EventRing, SpanRing } from './rings.ts';
 import { toSettings, type EngineSettings } from './settings.ts';
 import { TargetsByClass } from './task-concurrency.ts';
+import { ExecutorStats } from './executor-stats.ts';
+
+/** Told each quantum's wall time as it ends, and whether it ended blocked (Trino's split). */
+export type QuantumWallVisitor = (wallNanos: number, blocked: boolean) => void;
 
 /**
  * A split's wait for a worker, as it ends (at its dispatch) or so far: its job's class (the span
@@ -62,6 +66,10 @@ export abstract class ExecutorState {
   protected readonly stateCounts = new Int32Array(9);
   /** Each ended task's split concurrency target, by class (task-concurrency.ts). */
   protected readonly endedTargets = new TargetsByClass();
+  /** Tasks per level and leaf splits admitted over time (executor-stats.ts). */
+  protected readonly execStats: ExecutorStats;
+  /** Told every quantum's wall time (`Executor.onQuantumWall`); null costs one check a quantum. */
+  protected quantumWall: QuantumWallVisitor | null = null;
   /** Told every wait as it ends (`Executor.onDispatchWait`); null costs one check a quantum. */
   protected dispatchWait: WaitVisitor | null = null;
   /** Told every leaf split's queued time as it is admitted (`Executor.onAdmissionQueued`). */
@@ -103,6 +111,7 @@ export abstract class ExecutorState {
     this.events = new EventRing(options.eventCapacity ?? 1024);
     this.book = new JobBook(options.recentJobs ?? 256);
     this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
+    this.execStats = new ExecutorStats(this.settings.levelThresholdsNanos, backend.now());
     if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);
     // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.
     backend.setListener({
