@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   renderer: () => import('./renderer.ts'),
   'priority-queue': () => import('./priority-queue.ts'),
   dag: () => import('./dag.ts'),
+  'dag-small': () => import('./dag-small.ts'),
   mlfq: () => import('./mlfq.ts'),
   sim: () => import('./sim.ts'),
   'live-max': () => import('./live-max.ts'),

@@ -548,6 +548,24 @@ export interface TaskConcurrencyRow {
   utilization: number;
 }
 
+/**
+ * Trino's executor statistics (docs/metrics.md, "Executor statistics"), cumulative since the
+ * session or run began.
+ */
+export interface ExecutorStatsRow {
+  /** Leaf splits admitted (not ended): now, the most at once, and the time-weighted mean. */
+  leafSplits: { now: number; max: number; mean: number };
+  /** Wall time (ms) of each quantum that ended blocked (Trino's `blockedQuantaWallTime`). */
+  blockedQuantumWallMs: Percentiles;
+  /** Wall time (ms) of each quantum that did not (`unblockedQuantaWallTime`). */
+  unblockedQuantumWallMs: Percentiles;
+  /**
+   * Tasks per level (index = level) of their scheduled time by the configured thresholds: live
+   * now (`runningTasksLevelN`), and ended, at the level they ended at (`completedTasksLevelN`).
+   */
+  tasksPerLevel: { running: number[]; completed: number[] };
+}
+
 export interface Percentiles {
   count: number;
   p50: number;
@@ -738,6 +756,8 @@ export interface Frame {
   alarms?: Alarm[];
   /** Longest current wait (ms) of a split in the ready queue. */
   oldestWaitMs?: number;
+  /** Trino's executor statistics. Optional: added with them. */
+  executorStats?: ExecutorStatsRow;
   /**
    * Trino's split concurrency controller, while it is on: the first 64 live tasks by id.
    * Optional: added with the controller.

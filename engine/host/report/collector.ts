@@ -5,6 +5,7 @@
  * overwritten unread), Jain's index over jobs, an optional trace window, and Trino's status
  * lines.
  */
+import { ExecutorStatsView } from './executor-stats.ts';
 import type { Executor, JobEnd } from '../../runtime/executor/executor.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import { ClassStats } from './class-stats.ts';
@@ -28,6 +29,8 @@ export class RunCollector {
   private readonly unsubscribe: (() => void)[];
   /** Stats by the span ring's class index (names are interned ring-wide and never change). */
   private readonly byRingClass: (ClassStats | undefined)[] = [];
+  /** Trino's executor statistics over the run (executor-stats.ts). */
+  readonly executorStats: ExecutorStatsView;
 
   constructor(
     private readonly executor: Executor,
@@ -42,6 +45,7 @@ export class RunCollector {
       executor.onJobEnd((e) => this.onJobEnd(e)),
       executor.onSplitEnd(() => this.splitsCompleted++),
     ];
+    this.executorStats = new ExecutorStatsView(executor);
     executor.onDispatchWait(this.recordWait);
     executor.onAdmissionQueued(this.recordQueued);
   }

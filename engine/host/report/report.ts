@@ -7,7 +7,7 @@
  * same report byte for byte.
  */
 import type { EngineConfig } from '../../../shared/config.ts';
-import type { GraphMetricsRow } from '../../../shared/protocol.ts';
+import type { ExecutorStatsRow, GraphMetricsRow } from '../../../shared/protocol.ts';
 import type { ClassReport } from './class-stats.ts';
 import type { TrinoSummaryJson } from './trino-stats.ts';
 
@@ -74,6 +74,11 @@ export interface RunReport {
     /** Splits still running past quantum + `runawayAfterMs` when the run ended (stuck). */
     stuckSplitIds?: number[];
   };
+  /**
+   * Trino's executor statistics over the run, as frames carry them (docs/metrics.md). Optional:
+   * added with them; absent for graph runs (their own executors).
+   */
+  executorStats?: ExecutorStatsRow;
   dag?: DagReport;
   /** Graph workloads with several graphs: each one's figures. */
   dags?: (DagReport & {

@@ -288,6 +288,7 @@ export async function runWorkload(
       spansDropped: collector.spansDropped,
       splitsRejected: c.rejectedSplits,
     },
+    executorStats: collector.executorStats.read(scale),
   };
   for (const [name, targets] of executor.taskTargets()) {
     const cls = report.classes[name];

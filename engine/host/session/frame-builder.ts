@@ -5,6 +5,7 @@
  * a ring overwrote before a frame could carry it is counted (`spansDropped`, `eventsDropped`),
  * never hidden.
  */
+import { ExecutorStatsView } from '../report/executor-stats.ts';
 import {
   FRAME_MAX_WARNINGS,
   type Alarm,
@@ -61,11 +62,14 @@ export class FrameBuilder {
     this.speed = options.speed ?? null;
     this.queuedInProgress = options.queuedInProgress ?? null;
     this.lastTime = executor.now();
+    this.executorStats = new ExecutorStatsView(executor);
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
     this.starvationMs = options.alarms?.starvationMs ?? DEFAULT_STARVATION_MS;
   }
 
   private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
+  /** Trino's executor statistics (report/executor-stats.ts), as a report has them. */
+  private readonly executorStats: ExecutorStatsView;
   private readonly speed: (() => number | 'max') | null;
   private readonly queuedInProgress: (() => readonly OpenSample[]) | null;
   private readonly urgentMs: number;
@@ -164,6 +168,7 @@ export class FrameBuilder {
       queued: this.stats.queued.read(now, this.queuedInProgress?.() ?? []),
       oldestWaitMs,
       runawaySplits: runaway,
+      executorStats: this.executorStats.read(),
       ...(ex.config.initialSplitConcurrency === null
         ? {}
         : { taskConcurrency: ex.taskConcurrency() }),

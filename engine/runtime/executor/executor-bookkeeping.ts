@@ -46,6 +46,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       initTaskConcurrency(task, t.outputBuffer, this.cfg, this.settings, now);
       if (task.open) job.openTasks++;
       this.admission.register(task);
+      this.execStats.taskStarted(task);
       job.tasks.push(task);
       this.tasks.set(task.id, task);
     });
@@ -117,6 +118,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       maxDriversPerTask: this.cfg.maxDriversPerTask,
     };
     this.admission.admit(limits, this.startAdmitted, focus);
+    this.execStats.leafSplits(this.admission.running, this.backend.now());
   }
 
   private readonly startAdmitted = (split: ExecSplit): void => {
@@ -151,7 +153,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       !wasCancelling &&
       splitOfTaskFinished(split.task, split.scheduledNanos, this.backend.now());
     this.traceEnd(split);
-    if (wasAdmittedLeaf && !wasCancelling) this.admission.release(split.task);
+    if (wasAdmittedLeaf && !wasCancelling) this.releaseLeaf(split.task);
     if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now(), result);
     // A one-split job's result is its job's too, if the job ends just below.
     const jobResult = split.job.totalSplits === 1 ? result : undefined;
@@ -182,11 +184,18 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     );
   }
 
+  /** An admitted leaf split of `task` no longer runs: its slot frees (counted for statistics). */
+  private releaseLeaf(task: ExecTask): void {
+    this.admission.release(task);
+    this.execStats.leafSplits(this.admission.running, this.backend.now());
+  }
+
   protected settleTask(task: ExecTask, jobResult?: unknown): void {
     if (task.ended || task.open || task.live.size > 0) return;
     task.ended = true;
     this.tasks.delete(task.id);
     this.endedTargets.taskEnded(task);
+    this.execStats.taskEnded(task);
     const job = task.job;
     this.book.taskEnded(
       task,
@@ -237,7 +246,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
         // Stays on its worker until the quantum ends; the job no longer waits for it.
         this.finishSplit(s, SplitState.cancelling);
         s.task.live.delete(s);
-        if (s.leaf) this.admission.release(s.task);
+        if (s.leaf) this.releaseLeaf(s.task);
         this.book.splitEnded(s, SplitState.cancelled, this.backend.now());
         if (this.cfg.cancelRunning === 'cooperative') this.backend.cancel(s.id);
         // Trino's removeTask: the runner finishes `processFor` and is charged the whole quantum;

@@ -204,6 +204,8 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     split.doneNanos += end.workNanos;
     this.queue.charge(split, charged, now);
     quantumOfTask(split.task, split.leaf, ran, charged, now);
+    this.execStats.taskCharged(split.task);
+    this.quantumWall?.(ran, end.outcome === 'blocked');
     this.spans.record(
       end.workerId,
       end.startNanos,

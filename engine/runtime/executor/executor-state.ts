@@ -24,6 +24,10 @@ import { JobTrail } from './job-trail.ts';
 import { EventRing, SpanRing } from './rings.ts';
 import { toSettings, type EngineSettings } from './settings.ts';
 import { TargetsByClass } from './task-concurrency.ts';
+import { ExecutorStats } from './executor-stats.ts';
+
+/** Told each quantum's wall time as it ends, and whether it ended blocked (Trino's split). */
+export type QuantumWallVisitor = (wallNanos: number, blocked: boolean) => void;
 
 /**
  * A split's wait for a worker, as it ends (at its dispatch) or so far: its job's class (the span
@@ -83,6 +87,10 @@ export abstract class ExecutorState {
   protected readonly stateCounts = new Int32Array(9);
   /** Each ended task's split concurrency target, by class (task-concurrency.ts). */
   protected readonly endedTargets = new TargetsByClass();
+  /** Tasks per level and leaf splits admitted over time (executor-stats.ts). */
+  protected readonly execStats: ExecutorStats;
+  /** Told every quantum's wall time (`Executor.onQuantumWall`); null costs one check a quantum. */
+  protected quantumWall: QuantumWallVisitor | null = null;
   /** Told every wait as it ends (`Executor.onDispatchWait`); null costs one check a quantum. */
   protected dispatchWait: WaitVisitor | null = null;
   /** Told every leaf split's queued time as it is admitted (`Executor.onAdmissionQueued`). */
@@ -130,6 +138,7 @@ export abstract class ExecutorState {
       backend.enqueue !== undefined &&
       backend.revoke !== undefined;
     this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
+    this.execStats = new ExecutorStats(this.settings.levelThresholdsNanos, backend.now());
     if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);
     // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.
     backend.setListener({

@@ -16,6 +16,7 @@ import { SchedLabError } from '../../../shared/errors.ts';
 import type {
   Counters,
   FairGroups,
+  ExecutorStatsRow,
   LevelRow,
   RunawaySplit,
   TaskConcurrencyRow,
@@ -26,7 +27,7 @@ import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
 import { fairGroups } from './fair-groups.ts';
-import type { ExecutorOptions, WaitVisitor } from './executor-state.ts';
+import type { ExecutorOptions, QuantumWallVisitor, WaitVisitor } from './executor-state.ts';
 import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
 import { SplitState } from './lifecycle.ts';
 import { ExecutorQueries } from './executor-queries.ts';
@@ -128,6 +129,29 @@ export class Executor extends ExecutorQueries {
    */
   taskTargets(): Map<string, TargetSummary> {
     return this.endedTargets.summary((i) => this.spans.className(i), this.tasks.values());
+  }
+
+  /**
+   * Trino's executor statistics the executor keeps (executor-stats.ts): leaf splits admitted
+   * over time and tasks per level. Quantum wall times are the host's, from `onQuantumWall`.
+   */
+  executorStats(): Pick<ExecutorStatsRow, 'leafSplits' | 'tasksPerLevel'> {
+    const s = this.execStats;
+    return {
+      leafSplits: s.leafSplitsSize(this.now()),
+      tasksPerLevel: { running: [...s.running], completed: [...s.completed] },
+    };
+  }
+
+  /**
+   * Tells `visit` each quantum's wall time as it ends and whether it ended blocked (Trino's
+   * blocked and unblocked quanta wall time). One visitor, set once.
+   */
+  onQuantumWall(visit: QuantumWallVisitor): void {
+    if (this.quantumWall !== null) {
+      throw new SchedLabError('INVALID_ARGUMENT', 'onQuantumWall is already set', 'onQuantumWall');
+    }
+    this.quantumWall = visit;
   }
 
   /** The policy's rows; `chargedNanos` counts from the executor's start (executor-rows.ts). */

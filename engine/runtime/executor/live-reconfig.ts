@@ -39,6 +39,9 @@ export abstract class ExecutorReconfig extends ExecutorCore {
     else configurePolicy(this.queue, this.policyKnobs());
     if (next.fairness !== prev.fairness) this.regroup();
     if (this.settings.dispatchQuantumNanos < prevQuantum) this.shortenRunning();
+    if (JSON.stringify(next.levelThresholdsMs) !== JSON.stringify(prev.levelThresholdsMs)) {
+      this.execStats.rethreshold(this.settings.levelThresholdsNanos, this.tasks.values());
+    }
     if (
       next.initialSplitConcurrency !== prev.initialSplitConcurrency ||
       next.splitConcurrencyAdjustMs !== prev.splitConcurrencyAdjustMs

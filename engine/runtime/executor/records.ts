@@ -84,6 +84,8 @@ export class ExecTask implements FairnessGroup {
   maxDrivers = Infinity;
   /** Trino's split concurrency controller, while `initialSplitConcurrency` is set; else null. */
   concurrency: SplitConcurrencyController | null = null;
+  /** The level it is counted at in the executor's statistics (executor-stats.ts). */
+  statLevel = 0;
   /** Its output buffer (the spec's `outputBuffer`); null: utilisation 0. */
   buffer: OutputBuffer | null = null;
   /** Splits the task still waits for (not terminal, not cancelling). */

@@ -1,4 +1,5 @@
 /** Live: the Gantt over the charts a scheduler operator watches. */
+import { ExecutorPanel } from '../components/executor-panel.tsx';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
 import { GanttCanvas } from '../components/gantt-canvas.tsx';
@@ -178,6 +179,7 @@ function LiveBody({ hasData }: { hasData: boolean }) {
         <WaitPanel />
       </div>
       <DistributionsPanel />
+      <ExecutorPanel />
     </>
   );
 }
