@@ -44,13 +44,20 @@ function checkBinary(): void {
   }
 }
 
+/** Where a test Redis listens besides loopback, and its password (needed off loopback). */
+export interface TestRedisOptions {
+  readonly bind?: readonly string[];
+  readonly password?: string;
+}
+
 /** Resolves once the server prints that it accepts connections; rejects if it exits first. */
-function launch(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    BINARY,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+function launch(port: number, dir: string, options: TestRedisOptions): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', ...(options.bind ?? [])];
+  if (options.password !== undefined) args.push('--requirepass', options.password);
+  const child = spawn(BINARY, [...args, '--save', '', '--appendonly', 'no'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let log = '';
     const timer = setTimeout(() => {
@@ -80,9 +87,12 @@ function exited(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
+export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   const given = process.env.REDIS_URL;
   if (given !== undefined && given !== '') {
+    if (options.bind !== undefined || options.password !== undefined) {
+      throw new Error('REDIS_URL is set: the tests cannot choose where that Redis listens');
+    }
     const port = Number(new URL(given).port || 6379);
     const fixed = () => {
       throw new Error('REDIS_URL is set: the tests cannot kill or restart that Redis');
@@ -92,16 +102,17 @@ export async function startTestRedis(): Promise<TestRedis> {
   checkBinary();
   const dir = mkdtempSync(join(tmpdir(), 'schedlab-redis-'));
   const port = await freePort();
-  let child: ChildProcess | null = await launch(port, dir);
+  let child: ChildProcess | null = await launch(port, dir, options);
+  const auth = options.password === undefined ? '' : `:${options.password}@`;
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${auth}127.0.0.1:${port}`,
     port,
     async kill() {
       if (child !== null) await exited(child, 'SIGKILL');
       child = null;
     },
     async restart() {
-      if (child === null) child = await launch(port, dir);
+      if (child === null) child = await launch(port, dir, options);
     },
     async stop() {
       if (child !== null) await exited(child, 'SIGTERM');

@@ -129,6 +129,8 @@ export class ClusterBackend implements Backend {
     void this.readEnds();
     this.fleet.start();
     await this.fleet.poll();
+    // Every node registered now offers its slots before this resolves (a run sizes itself on them).
+    await withTimeout(this.fleet.settled(), timeoutMs, () => new Error('join')).catch(() => {});
   }
 
   /** Resolves with the slots on offer once at least `min` are (nodes up), or throws at timeout. */

@@ -39,6 +39,8 @@ export class Fleet {
   private polling = false;
   /** No node is declared lost before this wall time (ms): Redis just came back. */
   private graceUntil = 0;
+  /** Nodes' queues still connecting (each resolves once its node is `up` or gone). */
+  private readonly joins = new Set<Promise<void>>();
 
   constructor(
     private readonly redis: Redis,
@@ -108,11 +110,21 @@ export class Fleet {
     const node: FleetNode = { record, state: 'joining', workerIds: [], queue };
     queue.on('error', () => {});
     this.nodes.set(record.instance, node);
-    void queue.waitUntilReady().then(() => {
-      if (node.state !== 'joining') return;
-      node.state = record.status === 'leaving' ? 'leaving' : 'up';
-      this.hooks.joined(node);
-    });
+    const joining: Promise<void> = queue
+      .waitUntilReady()
+      .then(() => {
+        if (node.state !== 'joining') return;
+        node.state = record.status === 'leaving' ? 'leaving' : 'up';
+        this.hooks.joined(node);
+      })
+      .catch(() => {})
+      .finally(() => this.joins.delete(joining));
+    this.joins.add(joining);
+  }
+
+  /** Resolves once every node seen so far has finished joining (its slots are then offered). */
+  async settled(): Promise<void> {
+    while (this.joins.size > 0) await Promise.all([...this.joins]);
   }
 
   private async drop(node: FleetNode, why: string): Promise<void> {
