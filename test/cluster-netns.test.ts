@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterBackend } from '../engine/runtime/cluster/cluster-backend.ts';
 import { Executor, type JobEnd } from '../engine/runtime/executor/executor.ts';
 import { leaves, oneTaskJob, spin } from '../engine/runtime/executor/testing.ts';
-import { makeNetNs, netnsUnavailable, type NetNs } from './netns.ts';
+import { makeNetNs, netnsProbe, type NetNs } from './netns.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -20,7 +20,7 @@ const PASSWORD = 'netns-test-secret';
 const why =
   process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== ''
     ? 'REDIS_URL is set: the test must start a Redis that listens on its namespaces links'
-    : netnsUnavailable();
+    : await netnsProbe();
 if (why !== null) console.log(`cluster-netns.test.ts skipped: ${why}`);
 
 let redis: TestRedis | undefined;

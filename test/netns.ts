@@ -41,6 +41,22 @@ export function netnsUnavailable(): string | null {
   return null;
 }
 
+/**
+ * Why no namespace with a veth link can be made here, or null when one was: the tools can exist
+ * and still be refused (a container without CAP_NET_ADMIN, a kernel without veth), so this makes
+ * one and takes it down again.
+ */
+export async function netnsProbe(): Promise<string | null> {
+  const missing = netnsUnavailable();
+  if (missing !== null) return missing;
+  try {
+    await (await makeNetNs()).close();
+    return null;
+  } catch (e) {
+    return `a namespace with a veth link could not be made: ${(e as Error).message}`;
+  }
+}
+
 export async function makeNetNs(): Promise<NetNs> {
   const holder = spawn('unshare', ['-n', 'sleep', 'infinity'], { stdio: 'ignore' });
   const pid = String(holder.pid);
