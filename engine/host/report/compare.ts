@@ -1,7 +1,8 @@
 /**
  * Compare: the same seeded workload, once per config, on the simulator (docs/design.md §7 Compare
- * view; `schedlab compare`). Runs are sequential and deterministic, so a difference between
- * columns is the configs' doing, nothing else's.
+ * view's `compare` command, engine/host/session/compare-command.ts; `schedlab compare`). Runs are
+ * sequential and deterministic, so a difference between columns is the configs' doing, nothing
+ * else's.
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { GraphPolicy } from '../../../shared/graph.ts';
@@ -51,6 +52,9 @@ export async function compareConfigs(
   }));
   const runs: CompareResult['runs'] = [];
   for (const c of checked) {
+    // A simulated run holds the event loop: a host's frames and commands get a turn between runs.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // A graph document carries its own policy and generator seed; the column's replace them.
     const run = withGraphOverrides(workload, {
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(c.graphPolicy === undefined ? {} : { policy: c.graphPolicy }),

@@ -6,18 +6,19 @@
  * own times (a 50 ms poll would be 5 s of workload time at timeScale 0.01), and the span ring is
  * read on a 50 ms wall-clock poll.
  */
-import type { EngineConfigPatch } from '../../../shared/config.ts';
+import type { EngineConfig, EngineConfigPatch } from '../../../shared/config.ts';
+import type { GraphDocument } from '../../../shared/graph.ts';
 import type { Workload } from '../../../shared/workload.ts';
 import { createRng } from '../../../shared/lib/rng.ts';
-import { chargedShares } from '../../../shared/protocol.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { SimBackend } from '../../runtime/sim/sim-backend.ts';
 import { ThreadsBackend } from '../../runtime/threads/threads-backend.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';
-import { toChromeTrace, type ChromeTrace } from '../trace/chrome-trace.ts';
+import type { ChromeTrace } from '../trace/chrome-trace.ts';
 import { RunCollector } from './collector.ts';
-import { ms3, round3, type RunReport } from './report.ts';
+import { jobReport, runTrace } from './job-report.ts';
+import { ms3, type RunReport } from './report.ts';
 import { levelFunction, resolveConfig, type BackendKind } from './resolve-config.ts';
 import { TrinoStats } from './trino-stats.ts';
 import type { GraphProgress } from './graph-progress.ts';
@@ -67,17 +68,43 @@ const SIM_STEP = 100 * MS;
 /** A runaway guard: no workload of ours needs more than a simulated week. */
 const SIM_LIMIT = 7 * 86_400_000 * MS;
 
+/** What every part of one run shares, once its backend is up. */
+interface Run {
+  readonly workload: Workload;
+  readonly options: RunOptions;
+  readonly backendKind: BackendKind | 'cluster';
+  /** `cluster` keeps time like `threads`. */
+  readonly clock: BackendKind;
+  readonly config: EngineConfig;
+  readonly seed: number;
+  readonly backend: Backend;
+  readonly wallStart: number;
+}
+
 export async function runWorkload(
   workload: Workload,
   options: RunOptions = {},
 ): Promise<RunResult> {
   const backendKind = options.backend ?? 'sim';
   const clock: BackendKind = backendKind === 'cluster' ? 'threads' : backendKind;
-  let config = resolveConfig(workload, clock, options.config ?? {});
+  const resolved = resolveConfig(workload, clock, options.config ?? {});
   const seed = options.seed ?? workload.seed;
-  const scale = clock === 'threads' ? workload.timeScale : 1;
   const graphs = workload.graph === undefined ? null : graphDocuments(workload);
   const wallStart = performance.now();
+  const { backend, config } = await openBackend(backendKind, resolved, options, seed, graphs);
+  const run: Run = { workload, options, backendKind, clock, config, seed, backend, wallStart };
+  return graphs === null ? runJobs(run) : runGraphWorkload(run, graphs);
+}
+
+/** The run's backend, every worker up (threads spawn and calibrate their kernels first). */
+async function openBackend(
+  backendKind: BackendKind | 'cluster',
+  resolved: EngineConfig,
+  options: RunOptions,
+  seed: number,
+  graphs: readonly GraphDocument[] | null,
+): Promise<{ backend: Backend; config: EngineConfig }> {
+  let config = resolved;
   let backend: Backend;
   if (backendKind === 'cluster' && graphs?.some((d) => d.executor === 'stealing')) {
     // Work stealing runs its own local threads: it would never reach a node.
@@ -97,36 +124,45 @@ export async function runWorkload(
         ? new SimBackend({ workers: config.workers, seed })
         : new ThreadsBackend({ workers: config.workers, seed });
   }
-  // Time starts when every worker is up (threads spawn and calibrate their kernels first).
+  // Time starts when every worker is up.
   if (backend instanceof ThreadsBackend) await backend.ready();
-  if (graphs !== null) {
-    try {
-      const traceCapacity = options.trace === true ? (options.traceCapacity ?? 100_000) : null;
-      const origin = backend.now();
-      const onProgress = options.onProgress;
-      const progress =
-        onProgress &&
-        ((p: GraphProgress) =>
-          onProgress({
-            elapsedMs: (backend.now() - origin) / MS,
-            durationMs: null,
-            jobsEnded: p.graphsDone,
-            jobsLive: p.nodesDone < p.nodes ? 1 : 0,
-            quanta: p.dispatches,
-            nodes: { done: p.nodesDone, total: p.nodes },
-          }));
-      const g = await runGraphs(workload, graphs, backend, config, traceCapacity, progress);
-      const report = graphReport(workload, backendKind, seed, config, g);
-      const snapshot = g.trace?.snapshot();
-      const title = `schedlab ${workload.name} (${backendKind})`;
-      const trace = snapshot
-        ? toChromeTrace({ workers: config.workers, ...snapshot, title })
-        : null;
-      return { report, trace, wallMs: performance.now() - wallStart };
-    } finally {
-      await backend.close();
-    }
+  return { backend, config };
+}
+
+async function runGraphWorkload(run: Run, graphs: readonly GraphDocument[]): Promise<RunResult> {
+  const { workload, options, backend, config } = run;
+  try {
+    const traceCapacity = options.trace === true ? (options.traceCapacity ?? 100_000) : null;
+    const origin = backend.now();
+    const onProgress = options.onProgress;
+    const progress =
+      onProgress &&
+      ((p: GraphProgress) =>
+        onProgress({
+          elapsedMs: (backend.now() - origin) / MS,
+          durationMs: null,
+          jobsEnded: p.graphsDone,
+          jobsLive: p.nodesDone < p.nodes ? 1 : 0,
+          quanta: p.dispatches,
+          nodes: { done: p.nodesDone, total: p.nodes },
+        }));
+    const g = await runGraphs(workload, graphs, backend, config, traceCapacity, progress);
+    const report = graphReport(workload, run.backendKind, run.seed, config, g);
+    const trace = runTrace(g.trace, title(run), config.workers);
+    return { report, trace, wallMs: performance.now() - run.wallStart };
+  } finally {
+    await backend.close();
   }
+}
+
+function title(run: Run): string {
+  return `schedlab ${run.workload.name} (${run.backendKind})`;
+}
+
+/** Job classes and Trino specs: drivers submit, the clock is driven, the collector watches. */
+async function runJobs(run: Run): Promise<RunResult> {
+  const { workload, options, backendKind, config, seed, backend } = run;
+  const scale = run.clock === 'threads' ? workload.timeScale : 1;
   const executor = new Executor(backend, config, { spanCapacity: 1 << 17 });
   const origin = backend.now();
   const durationMs = options.durationMs ?? workload.durationMs ?? null;
@@ -204,20 +240,8 @@ export async function runWorkload(
     classes.start();
     trino?.start();
     if (backend instanceof SimBackend) {
-      let t = origin;
-      for (;;) {
-        t = Math.min(t + SIM_STEP, stopAt);
-        backend.runUntil(t);
-        observe();
-        if (t >= stopAt || done()) break;
-        if (
-          t - origin > SIM_LIMIT ||
-          (backend.pendingEvents === 0 && classes.finished && trino === null)
-        ) {
-          // Live jobs and nothing left to happen: an engine bug, not bad input.
-          throw new Error(`the run made no progress after ${ms3(t - origin)} ms of simulated time`);
-        }
-      }
+      const noMoreWork = () => backend.pendingEvents === 0 && classes.finished && trino === null;
+      driveSim(backend, origin, stopAt, { observe, done, noMoreWork });
     } else {
       endedAt = await runOnThreads(backend, stopAt, trino === null ? null : statusPeriod, {
         observe,
@@ -236,86 +260,51 @@ export async function runWorkload(
     collector.close();
   }
 
-  const endNanos = stoppedAt ?? Math.max(collector.lastEndNanos, origin);
-  const makespan = (endNanos - origin) / scale;
-  const c = executor.counters;
-  const stuck = executor.runawaySplits().map((r) => r.splitId);
-  const levelRows = executor.levels();
-  const shares = chargedShares(levelRows);
-  const submitted = new Map<string, number>(classes.submitted);
-  for (const s of trino?.stats() ?? []) submitted.set(s.name, s.created);
-  const report: RunReport = {
-    workload: workload.name,
+  const report = jobReport({
+    workload,
     backend: backendKind,
+    threadsClock: run.clock === 'threads',
     seed,
     config,
-    ...(clock === 'threads' ? { timeScale: scale } : {}),
-    makespanMs: ms3(makespan),
-    stoppedAtMs: stoppedAt === null ? null : ms3((stoppedAt - origin) / scale),
-    classes: Object.fromEntries(
-      [...collector.classes].map(([name, s]) => [
-        name,
-        s.toReport(submitted.get(name) ?? 0, scale),
-      ]),
-    ),
-    levels: collector.levelNanos
-      .map((nanos, level) => ({
-        level,
-        label: levelRows[level]?.label ?? `L${level}`,
-        scheduledMs: ms3(nanos / scale),
-        chargedMs: ms3((levelRows[level]?.chargedNanos ?? 0) / scale),
-        share: shares[level] ?? 0,
-        selections: levelRows[level]?.selections ?? 0,
-        maxDepth: collector.maxDepth[level] ?? 0,
-        ...(levelRows[level]?.agingBoosts === undefined
-          ? {}
-          : { agingBoosts: levelRows[level].agingBoosts }),
-      }))
-      .filter((l, i) => i < Math.max(1, levelRows.length)),
-    workers: {
-      count: config.workers,
-      utilization: makespan > 0 ? round3(c.busyNanos / scale / (config.workers * makespan)) : 0,
+    scale,
+    origin,
+    stoppedAt,
+    executor,
+    collector,
+    submitted: classes.submitted,
+    trino,
+    trinoStats,
+  });
+  const trace = runTrace(collector.trace, title(run), config.workers, {
+    markers: executor.events.since(0),
+    metadata: {
+      workload: workload.name,
+      backend: backendKind,
+      seed,
+      policy: config.policy,
+      config,
     },
-    fairness: { jain: collector.jain.value },
-    counters: {
-      quanta: c.quanta,
-      overrunMs: ms3(c.overrunNanos / scale),
-      busyMs: ms3(c.busyNanos / scale),
-      ...(c.cpuNanos === undefined ? {} : { cpuMs: ms3(c.cpuNanos / scale) }),
-      runawayQuanta: c.runawayQuanta ?? 0,
-      killedQuanta: c.killedQuanta ?? 0,
-      stuckSplitIds: stuck,
-      spansDropped: collector.spansDropped,
-      splitsRejected: c.rejectedSplits,
-    },
-    executorStats: collector.executorStats.read(scale),
-  };
-  for (const [name, targets] of executor.taskTargets()) {
-    const cls = report.classes[name];
-    if (cls !== undefined) cls.targetConcurrency = targets;
-  }
-  if (trinoStats !== null && workload.trino) {
-    report.trino = trinoStats.toJson(
-      trino?.runningTasks().length ?? 0,
-      Object.fromEntries(workload.trino.specs.map((s) => [s.name, s.splitsPerTask])),
-    );
-  }
-  const snapshot = collector.trace?.snapshot();
-  const trace = snapshot
-    ? toChromeTrace({
-        workers: config.workers,
-        ...snapshot,
-        markers: executor.events.since(0),
-        title: `schedlab ${workload.name} (${backendKind})`,
-        metadata: {
-          workload: workload.name,
-          backend: backendKind,
-          seed,
-          policy: config.policy,
-          config,
-        },
-      })
-    : null;
+  });
   await executor.close();
-  return { report, trace, wallMs: performance.now() - wallStart };
+  return { report, trace, wallMs: performance.now() - run.wallStart };
+}
+
+/** The simulator's clock in 100 ms steps until the stop, or until every job has ended. */
+function driveSim(
+  backend: SimBackend,
+  origin: number,
+  stopAt: number,
+  hooks: { observe: () => void; done: () => boolean; noMoreWork: () => boolean },
+): void {
+  let t = origin;
+  for (;;) {
+    t = Math.min(t + SIM_STEP, stopAt);
+    backend.runUntil(t);
+    hooks.observe();
+    if (t >= stopAt || hooks.done()) break;
+    if (t - origin > SIM_LIMIT || hooks.noMoreWork()) {
+      // Live jobs and nothing left to happen: an engine bug, not bad input.
+      throw new Error(`the run made no progress after ${ms3(t - origin)} ms of simulated time`);
+    }
+  }
 }

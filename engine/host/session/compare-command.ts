@@ -21,17 +21,9 @@ import { workloadSchema, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import type { RunReport } from '../report/report.ts';
 import { resolveConfig } from '../report/resolve-config.ts';
-import { withGraphOverrides } from '../report/run-graph.ts';
-import { runWorkload } from '../report/run-workload.ts';
+import { compareConfigs, type CompareConfig } from '../report/compare.ts';
 
 type CompareCommand = CommandOf<'compare'>;
-
-interface Column {
-  readonly label: string;
-  readonly config: EngineConfigPatch;
-  /** Graph workloads: the ready-queue policy every graph document runs under. */
-  readonly graphPolicy?: GraphPolicy;
-}
 
 export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire> {
   const workload = compareWorkload(cmd);
@@ -43,24 +35,12 @@ export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire
     cmd.durationMs ?? COMPARE_DEFAULT_DURATION_MS,
     workload.durationMs ?? Infinity,
   );
-  const seed = cmd.seed ?? workload.seed;
-  const reports: CompareReportRow[] = [];
-  for (const c of columns) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    // A graph document carries its own policy and generator seed; the column's replace them.
-    const run = withGraphOverrides(workload, {
-      ...(cmd.seed === undefined ? {} : { seed: cmd.seed }),
-      ...(c.graphPolicy === undefined ? {} : { policy: c.graphPolicy }),
-    });
-    const { report } = await runWorkload(run, {
-      backend: 'sim',
-      config: c.config,
-      seed,
-      durationMs,
-    });
-    reports.push(reportRow(c.label, report));
-  }
-  return { workload: workload.name, seed, durationMs, reports };
+  const result = await compareConfigs(workload, columns, {
+    ...(cmd.seed === undefined ? {} : { seed: cmd.seed }),
+    durationMs,
+  });
+  const reports = result.runs.map((r) => reportRow(r.label, r.report));
+  return { workload: result.workload, seed: result.seed, durationMs, reports };
 }
 
 /**
@@ -68,7 +48,7 @@ export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire
  * a cross-field error in the fourth column fails fast and names that column. On a graph workload
  * `policy` is the graph's ready-queue policy, as `--policies` is for `schedlab compare`.
  */
-function column(workload: Workload, c: CompareConfigWire, i: number): Column {
+function column(workload: Workload, c: CompareConfigWire, i: number): CompareConfig {
   const { label, policy, ...rest } = c;
   const graph = workload.graph !== undefined;
   if (graph && policy !== undefined && !isGraphPolicy(policy)) {
