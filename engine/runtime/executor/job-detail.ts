@@ -70,7 +70,12 @@ function gap(a: Acc, until: number): void {
 }
 
 /** `job`'s timelines; `live` is its record while it runs (null once it has ended). */
-export function jobTimelines(trail: JobTrail, jobId: number, live: ExecJob | null): JobTimelines {
+export function jobTimelines(
+  trail: JobTrail,
+  jobId: number,
+  live: ExecJob | null,
+  now: number,
+): JobTimelines {
   const splits = new Map<number, Acc>();
   const changes: PriorityChange[] = [];
   let complete = false;
@@ -127,7 +132,7 @@ export function jobTimelines(trail: JobTrail, jobId: number, live: ExecJob | nul
   });
   if (live !== null) {
     for (const task of live.tasks)
-      for (const s of task.live) liveSplit(acc(splits, s.id, task.id), s);
+      for (const s of task.live) liveSplit(acc(splits, s.id, task.id), s, now);
   }
   const all = [...splits.values()].sort((x, y) => x.splitId - y.splitId);
   const shown = all.slice(0, JOB_DETAIL_MAX_SPLITS).map(finish);
@@ -142,10 +147,13 @@ export function jobTimelines(trail: JobTrail, jobId: number, live: ExecJob | nul
   };
 }
 
-/** A live split: its state and totals from its record, and the stretch it is in now. */
-function liveSplit(a: Acc, s: ExecSplit): void {
+/**
+ * A live split: its state and totals from its record (its waits including the one in progress,
+ * as `Frame.wait` counts them), and the stretch it is in now.
+ */
+function liveSplit(a: Acc, s: ExecSplit, now: number): void {
   a.state = SPLIT_STATE_NAMES[s.state];
-  a.waitNanos = s.waitNanos;
+  a.waitNanos = s.waitNanos + (s.state === SplitState.queued ? now - s.enqueuedAt : 0);
   a.scheduledNanos = s.scheduledNanos;
   a.retries = s.failures;
   switch (s.state) {
