@@ -26,6 +26,8 @@ describe('findJobs and jobDetail as protocol commands', () => {
     expect(detail.ok).toBe(true);
     const d = detail as unknown as JobDetail;
     expect(d.splits.map((x) => x.state)).toEqual(['queued', 'queued']);
+    // Waiting since submission (1 worker, 250 jobs ahead): the wait in progress counts.
+    expect(d.splits[0]!.waitNanos).toBe(200 * 1e6);
     expect(d.job.state).toBe('running');
     await s.close();
   });

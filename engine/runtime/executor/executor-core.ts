@@ -8,7 +8,7 @@
 import type { ErrorCode } from '../../../shared/errors.ts';
 import { outcomeIndex } from '../../../shared/lib/outcomes.ts';
 import { policyLevel } from '../../core/policies.ts';
-import { effectivePriority } from '../../core/priority/aging.ts';
+import { effectivePriority, type AgingKnobs } from '../../core/priority/aging.ts';
 import type { QuantumEnd } from '../backend.ts';
 import { ExecutorBookkeeping } from './executor-bookkeeping.ts';
 import { TrailKind } from './job-trail.ts';
@@ -70,7 +70,9 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     split.lastWaitNanos = wait;
     const before = split.level;
     split.level = policyLevel(this.queue, split);
-    this.traceUrgency(split, before, now);
+    if (this.queue.policy === 'mlfq' || this.queue.policy === 'priority') {
+      this.traceUrgency(split, before, now);
+    }
     const backend = this.backend;
     const quantum = this.settings.dispatchQuantumNanos;
     if (queued) {
@@ -105,34 +107,48 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
    */
   private traceUrgency(split: ExecSplit, before: number, now: number): void {
     const q = this.queue.policy;
-    const job = split.job.id;
-    if (q === 'mlfq' && split.requeued && split.level !== before) {
-      this.trail.record(
-        TrailKind.level,
-        job,
-        split.task.id,
-        split.id,
-        now,
-        0,
-        before,
-        -1,
-        split.level,
-      );
-    } else if (q === 'priority' && this.cfg.aging) {
-      const s = this.settings;
-      const knobs = {
-        aging: true,
+    if (q === 'mlfq') {
+      if (split.requeued && split.level !== before) {
+        const t = split.task.id;
+        this.trail.record(
+          TrailKind.level,
+          split.job.id,
+          t,
+          split.id,
+          now,
+          0,
+          before,
+          -1,
+          split.level,
+        );
+      }
+      return;
+    }
+    // Priority: a split that has not waited past `agingAfter` has no boost (skips the formula).
+    if (q !== 'priority' || now - split.readySince <= this.settings.agingAfterNanos) return;
+    const eff = effectivePriority(split.basePriority, split.readySince, now, this.agingKnobs());
+    if (eff < split.basePriority) {
+      const t = split.task.id;
+      this.trail.record(TrailKind.aging, split.job.id, t, split.id, now, split.basePriority, eff);
+    }
+  }
+
+  /** The aging knobs of the settings now, made once per settings object. */
+  private agingKnobs(): AgingKnobs {
+    const s = this.settings;
+    if (this.knobsFor !== s) {
+      this.knobsFor = s;
+      this.knobs = {
+        aging: this.cfg.aging,
         agingAfterNanos: s.agingAfterNanos,
         agingStepNanos: s.agingStepNanos,
         agingCap: this.cfg.agingCap,
       };
-      const eff = effectivePriority(split.basePriority, split.readySince, now, knobs);
-      if (eff < split.basePriority) {
-        const t = split.task.id;
-        this.trail.record(TrailKind.aging, job, t, split.id, now, split.basePriority, eff);
-      }
     }
+    return this.knobs!;
   }
+  private knobsFor: object | null = null;
+  private knobs: AgingKnobs | null = null;
 
   /**
    * Worker `idle` has nothing ready: it takes a split queued behind another worker's quantum
@@ -217,8 +233,7 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       end.outcome,
       split.job.clsIndex,
     );
-    this.trail.record(
-      TrailKind.run,
+    this.trail.recordRun(
       split.job.id,
       split.task.id,
       split.id,

@@ -42,7 +42,7 @@ export abstract class ExecutorQueries extends ExecutorReconfig {
       );
     }
     const live = this.book.live(jobId) ?? null;
-    const timelines = jobTimelines(this.trail, jobId, live);
+    const timelines = jobTimelines(this.trail, jobId, live, this.backend.now());
     const splits: ExecSplit[] = [];
     for (const task of live?.tasks ?? []) for (const s of task.live) splits.push(s);
     return { job, ...timelines, warnings: this.warningsOf(splits, starvationMs) };

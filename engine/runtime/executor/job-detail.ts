@@ -70,42 +70,47 @@ function gap(a: Acc, until: number): void {
 }
 
 /** `job`'s timelines; `live` is its record while it runs (null once it has ended). */
-export function jobTimelines(trail: JobTrail, jobId: number, live: ExecJob | null): JobTimelines {
+export function jobTimelines(
+  trail: JobTrail,
+  jobId: number,
+  live: ExecJob | null,
+  now: number,
+): JobTimelines {
   const splits = new Map<number, Acc>();
   const changes: PriorityChange[] = [];
   let complete = false;
   trail.forJob(jobId, (i) => {
-    const kind = trail.kind[i]!;
-    const t = trail.t[i]!;
-    const value = trail.value[i]!;
-    const splitId = trail.split[i]!;
+    const kind = trail.kind(i);
+    const t = trail.t(i);
+    const value = trail.value(i);
+    const splitId = trail.split(i);
     if (kind === TrailKind.submit) complete = true;
     else if (kind === TrailKind.reprioritize) {
       changes.push({
         timeNanos: t,
         splitId: -1,
         kind: 'reprioritize',
-        from: trail.t2[i]!,
+        from: trail.t2(i),
         to: value,
       });
     } else if (kind === TrailKind.level) {
-      changes.push({ timeNanos: t, splitId, kind: 'level', from: value, to: trail.level[i]! });
+      changes.push({ timeNanos: t, splitId, kind: 'level', from: value, to: trail.level(i) });
     } else if (kind === TrailKind.aging) {
-      changes.push({ timeNanos: t, splitId, kind: 'aging', from: trail.t2[i]!, to: value });
+      changes.push({ timeNanos: t, splitId, kind: 'aging', from: trail.t2(i), to: value });
     } else {
-      const a = acc(splits, splitId, trail.task[i]!);
+      const a = acc(splits, splitId, trail.task(i));
       if (kind === TrailKind.admitted) {
         a.segments.push({ kind: 'queued', startNanos: t - value, endNanos: t });
         a.lastEnd = t;
         a.lastOutcome = -1;
       } else if (kind === TrailKind.run) {
-        const end = trail.t2[i]!;
-        const outcome = trail.outcome[i]!;
+        const end = trail.t2(i);
+        const outcome = trail.outcome(i);
         gap(a, t - value);
         if (value > 0) a.segments.push({ kind: 'waiting', startNanos: t - value, endNanos: t });
         const seg: SplitSegment = { kind: 'running', startNanos: t, endNanos: end };
-        seg.worker = trail.worker[i]!;
-        seg.level = trail.level[i]!;
+        seg.worker = trail.worker(i);
+        seg.level = trail.level(i);
         seg.outcome = outcomeAt(outcome);
         const code = trail.codeAt(i);
         if (code !== undefined) seg.errorCode = code;
@@ -117,7 +122,7 @@ export function jobTimelines(trail: JobTrail, jobId: number, live: ExecJob | nul
         a.lastEnd = end;
         a.lastOutcome = outcome;
       } else if (kind === TrailKind.splitEnd) {
-        a.state = SPLIT_END_STATES[trail.outcome[i]!] ?? 'unknown';
+        a.state = SPLIT_END_STATES[trail.outcome(i)] ?? 'unknown';
         const code = trail.codeAt(i);
         if (code !== undefined) a.errorCode = code;
         // Its last failure ended it: that one was not retried.
@@ -127,7 +132,7 @@ export function jobTimelines(trail: JobTrail, jobId: number, live: ExecJob | nul
   });
   if (live !== null) {
     for (const task of live.tasks)
-      for (const s of task.live) liveSplit(acc(splits, s.id, task.id), s);
+      for (const s of task.live) liveSplit(acc(splits, s.id, task.id), s, now);
   }
   const all = [...splits.values()].sort((x, y) => x.splitId - y.splitId);
   const shown = all.slice(0, JOB_DETAIL_MAX_SPLITS).map(finish);
@@ -142,10 +147,13 @@ export function jobTimelines(trail: JobTrail, jobId: number, live: ExecJob | nul
   };
 }
 
-/** A live split: its state and totals from its record, and the stretch it is in now. */
-function liveSplit(a: Acc, s: ExecSplit): void {
+/**
+ * A live split: its state and totals from its record (its waits including the one in progress,
+ * as `Frame.wait` counts them), and the stretch it is in now.
+ */
+function liveSplit(a: Acc, s: ExecSplit, now: number): void {
   a.state = SPLIT_STATE_NAMES[s.state];
-  a.waitNanos = s.waitNanos;
+  a.waitNanos = s.waitNanos + (s.state === SplitState.queued ? now - s.enqueuedAt : 0);
   a.scheduledNanos = s.scheduledNanos;
   a.retries = s.failures;
   switch (s.state) {

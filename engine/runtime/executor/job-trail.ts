@@ -1,6 +1,6 @@
 /**
  * The job trail: what happened to each job's splits, for `jobDetail` (docs/jobs.md "Following
- * a job"). One bounded ring for all jobs, columnar in typed arrays like the span ring, so memory
+ * a job"). One bounded ring for all jobs, one row of doubles per entry in one typed array, so memory
  * stays flat however many jobs run and recording a quantum allocates nothing; a reader scans it
  * for one job. What the ring overwrote is gone: a detail says where its history starts.
  */
@@ -30,37 +30,30 @@ export const SPLIT_END_STATES = ['succeeded', 'failed', 'cancelled'] as const;
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 const CODE_INDEX = new Map(CODES.map((c, i) => [c, i + 1]));
 
-/** Entries the trail keeps unless told otherwise (about 45 bytes each). */
+/** Entries the trail keeps unless told otherwise (64 bytes each: 4 MB). */
 export const JOB_TRAIL_CAPACITY = 65_536;
+
+/**
+ * One entry is one row of `STRIDE` doubles, so recording touches one cache line: `t`, `t2`,
+ * `value`, job, task, split, and the small fields packed into one integer (below 2^53):
+ * kind + 16·outcome + 256·code + 2^16·level + 2^24·(worker + 1).
+ */
+const STRIDE = 8;
+const PACK_OUTCOME = 16;
+const PACK_CODE = 256;
+const PACK_LEVEL = 65_536;
+const PACK_WORKER = 16_777_216;
 
 export class JobTrail {
   readonly capacity: number;
   private written = 0;
-  readonly t: Float64Array;
-  readonly t2: Float64Array;
-  readonly value: Float64Array;
-  readonly job: Int32Array;
-  readonly task: Int32Array;
-  readonly split: Int32Array;
-  readonly worker: Int32Array;
-  readonly kind: Uint8Array;
-  readonly level: Int16Array;
-  readonly outcome: Int8Array;
-  private readonly code: Uint8Array;
+  /** Slot the next entry goes to (`written` mod `capacity`, kept without a division). */
+  private cursor = 0;
+  private readonly rows: Float64Array;
 
   constructor(capacity = JOB_TRAIL_CAPACITY) {
     this.capacity = capacity;
-    this.t = new Float64Array(capacity);
-    this.t2 = new Float64Array(capacity);
-    this.value = new Float64Array(capacity);
-    this.job = new Int32Array(capacity);
-    this.task = new Int32Array(capacity);
-    this.split = new Int32Array(capacity);
-    this.worker = new Int32Array(capacity);
-    this.kind = new Uint8Array(capacity);
-    this.level = new Int16Array(capacity);
-    this.outcome = new Int8Array(capacity);
-    this.code = new Uint8Array(capacity);
+    this.rows = new Float64Array(capacity * STRIDE);
   }
 
   /** Entries written since the engine started; the oldest held is `max(0, total − capacity)`. */
@@ -68,6 +61,7 @@ export class JobTrail {
     return this.written;
   }
 
+  /** `level` is 0..255 (MLFQ level or priority band), `worker` −1..2^28. */
   record(
     kind: TrailKind,
     job: number,
@@ -81,38 +75,113 @@ export class JobTrail {
     outcome = 0,
     code?: ErrorCode,
   ): void {
-    const i = this.written % this.capacity;
-    this.kind[i] = kind;
-    this.job[i] = job;
-    this.task[i] = task;
-    this.split[i] = split;
-    this.t[i] = t;
-    this.t2[i] = t2;
-    this.value[i] = value;
-    this.worker[i] = worker;
-    this.level[i] = level;
-    this.outcome[i] = outcome;
-    this.code[i] = code === undefined ? 0 : (CODE_INDEX.get(code) ?? 0);
-    this.written++;
+    const r = this.cursor * STRIDE;
+    const rows = this.rows;
+    rows[r] = t;
+    rows[r + 1] = t2;
+    rows[r + 2] = value;
+    rows[r + 3] = job;
+    rows[r + 4] = task;
+    rows[r + 5] = split;
+    const c = code === undefined ? 0 : (CODE_INDEX.get(code) ?? 0);
+    rows[r + 6] =
+      kind +
+      PACK_OUTCOME * outcome +
+      PACK_CODE * c +
+      PACK_LEVEL * level +
+      PACK_WORKER * (worker + 1);
+    this.advance();
   }
 
+  /**
+   * A quantum (`TrailKind.run`), the one entry made per quantum: a method of its own with no
+   * optional arguments and no code lookup unless it failed, since it runs on the hot path.
+   */
+  recordRun(
+    job: number,
+    task: number,
+    split: number,
+    start: number,
+    end: number,
+    wait: number,
+    worker: number,
+    level: number,
+    outcome: number,
+    code: ErrorCode | undefined,
+  ): void {
+    const r = this.cursor * STRIDE;
+    const rows = this.rows;
+    rows[r] = start;
+    rows[r + 1] = end;
+    rows[r + 2] = wait;
+    rows[r + 3] = job;
+    rows[r + 4] = task;
+    rows[r + 5] = split;
+    const c = code === undefined ? 0 : (CODE_INDEX.get(code) ?? 0);
+    rows[r + 6] =
+      TrailKind.run +
+      PACK_OUTCOME * outcome +
+      PACK_CODE * c +
+      PACK_LEVEL * level +
+      PACK_WORKER * (worker + 1);
+    this.advance();
+  }
+
+  private advance(): void {
+    this.written++;
+    if (++this.cursor === this.capacity) this.cursor = 0;
+  }
+
+  // Reads by slot (as `forJob` visits them).
+  t(i: number): number {
+    return this.rows[i * STRIDE]!;
+  }
+  t2(i: number): number {
+    return this.rows[i * STRIDE + 1]!;
+  }
+  value(i: number): number {
+    return this.rows[i * STRIDE + 2]!;
+  }
+  task(i: number): number {
+    return this.rows[i * STRIDE + 4]!;
+  }
+  split(i: number): number {
+    return this.rows[i * STRIDE + 5]!;
+  }
+  kind(i: number): TrailKind {
+    return (this.packed(i) % PACK_OUTCOME) as TrailKind;
+  }
+  outcome(i: number): number {
+    return Math.floor(this.packed(i) / PACK_OUTCOME) % (PACK_CODE / PACK_OUTCOME);
+  }
+  level(i: number): number {
+    return Math.floor(this.packed(i) / PACK_LEVEL) % (PACK_WORKER / PACK_LEVEL);
+  }
+  worker(i: number): number {
+    return Math.floor(this.packed(i) / PACK_WORKER) - 1;
+  }
   /** The error code of slot `i`, if any. */
   codeAt(i: number): ErrorCode | undefined {
-    const c = this.code[i]!;
+    const c = Math.floor(this.packed(i) / PACK_CODE) % (PACK_LEVEL / PACK_CODE);
     return c === 0 ? undefined : CODES[c - 1];
   }
 
   /** Backend time of the oldest entry held (0 when empty). */
   get sinceNanos(): number {
     if (this.written === 0) return 0;
-    return this.t[Math.max(0, this.written - this.capacity) % this.capacity]!;
+    return this.t(Math.max(0, this.written - this.capacity) % this.capacity);
   }
 
   /** Calls `visit` with the slot of each of `jobId`'s entries, oldest first. */
   forJob(jobId: number, visit: (slot: number) => void): void {
+    const rows = this.rows;
     for (let n = Math.max(0, this.written - this.capacity); n < this.written; n++) {
       const i = n % this.capacity;
-      if (this.job[i] === jobId) visit(i);
+      if (rows[i * STRIDE + 3] === jobId) visit(i);
     }
+  }
+
+  private packed(i: number): number {
+    return this.rows[i * STRIDE + 6]!;
   }
 }

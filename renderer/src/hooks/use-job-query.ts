@@ -14,6 +14,9 @@ const REFRESH_MS = 1000;
 /** Typing pauses this long before a search is sent. */
 const DEBOUNCE_MS = 200;
 
+/** Errors the same question would get again: asking once more cannot help. */
+const FINAL_CODES = new Set(['INVALID_ARGUMENT', 'BAD_MESSAGE', 'UNKNOWN_ID', 'UNKNOWN_COMMAND']);
+
 export interface Answer<T> {
   value: T | null;
   error: string | null;
@@ -37,7 +40,8 @@ export function useJobSearch(query: string): Answer<FindJobsResult> {
           ? { value: r as unknown as FindJobsResult, error: null }
           : { value: null, error: r.error.message },
       );
-      if (r.ok) timer = setTimeout(() => void ask(), REFRESH_MS);
+      // A lost or late answer (a busy engine, a reconnect) is asked again; a bad query is not.
+      if (r.ok || !FINAL_CODES.has(r.error.code)) timer = setTimeout(() => void ask(), REFRESH_MS);
     };
     timer = setTimeout(() => void ask(), DEBOUNCE_MS);
     return () => {
@@ -61,6 +65,7 @@ export function useJobDetail(jobId: number | null): Answer<JobDetail> {
       if (!alive) return;
       if (!r.ok) {
         setAnswer({ value: null, error: r.error.message });
+        if (!FINAL_CODES.has(r.error.code)) timer = setTimeout(() => void ask(), REFRESH_MS);
         return;
       }
       const detail = r as unknown as JobDetail;
