@@ -148,6 +148,18 @@ export interface CompareResultWire {
   reports: CompareReportRow[];
 }
 
+// ─── backends ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What a live session runs on: real worker threads, the seeded simulator, or worker nodes over
+ * Redis (`cluster`, offered only when the host was started with a Redis URL).
+ */
+export const BACKEND_NAMES = ['threads', 'sim', 'cluster'] as const;
+export type BackendName = (typeof BACKEND_NAMES)[number];
+
+/** Sim pace: virtual ms per real ms, or `max` (as fast as the host keeps up). */
+const speedSchema = z.union([z.number().gt(0).max(1e6), z.literal('max')]);
+
 // ─── commands ───────────────────────────────────────────────────────────────────────────────
 
 /** Every command may carry an `id` the result echoes, so clients can match answers. */
@@ -199,7 +211,29 @@ export const commandSchemas = {
     ...base,
     type: z.literal('setSpeed'),
     /** `max`: as fast as the host keeps up (frames still go out at the frame rate). */
-    speed: z.union([z.number().gt(0).max(1e6), z.literal('max')]),
+    speed: speedSchema,
+  }),
+  /**
+   * The app's live session moves to another backend (`Snapshot.backends` lists those on offer),
+   * like a preset switch: `cancel` cancels the old backend's jobs first (`cancelAll`) and switches
+   * at once; `drain` stops the old workload's arrivals, lets its live jobs finish on the old
+   * backend (frames say so in `backendSwitch`) and then switches. The new backend runs the preset
+   * that was running, with the knobs as they are; clients get a fresh snapshot. `speed` and `seed`
+   * are for `sim`. Answers `{ backend, mode, cancelled }` (cancel) or `{ backend, mode, draining }`
+   * (drain: the live jobs left to finish).
+   */
+  setBackend: z.object({
+    ...base,
+    type: z.literal('setBackend'),
+    backend: z.enum(BACKEND_NAMES),
+    mode: z.enum(['drain', 'cancel']),
+    speed: speedSchema.optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
   }),
   /**
    * Runs one seeded workload (a preset, or a workload document) once per config on a fresh
@@ -241,6 +275,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.compare,
   commandSchemas.cancelAll,
   commandSchemas.resetStats,
+  commandSchemas.setBackend,
 ]);
 export type Command = z.infer<typeof commandSchema>;
 export type CommandOf<T extends CommandType> = z.infer<(typeof commandSchemas)[T]>;
@@ -586,6 +621,13 @@ export interface Frame {
   statsSinceNanos?: number;
   /** Under the `fair` policy only: service per fairness group. Optional: added later. */
   fairGroups?: FairGroups;
+  /**
+   * The app's live session: the backend it runs on by name (`backend` says `threads` for the
+   * cluster, whose workers are threads on its nodes). Optional: added with `setBackend`.
+   */
+  backendName?: BackendName;
+  /** A `setBackend` with `drain` under way: where to, and the old backend's live jobs left. */
+  backendSwitch?: { to: BackendName; live: number };
 }
 
 /** One fairness group's service under the `fair` policy (`FairGroups`; docs/metrics.md). */
@@ -697,6 +739,8 @@ export interface Snapshot {
   events: EngineEvent[];
   policies: PolicyName[];
   frameHz: number;
+  /** The backends `setBackend` may switch to here. Optional: added with `setBackend`. */
+  backends?: BackendName[];
 }
 
 export type ServerMessage = Frame | Snapshot | ({ type: 'result' } & CommandResult);

@@ -5,6 +5,6 @@ export {
   type WorkloadContext,
   type WorkloadHandler,
 } from './session.ts';
-export { parseCommand, errorInfo } from './commands.ts';
+export { parseCommand, errorInfo, commandId } from './commands.ts';
 export { LatencyStats } from './stats.ts';
 export { FrameBuilder, type AlarmThresholds, type FrameBuilderOptions } from './frame-builder.ts';

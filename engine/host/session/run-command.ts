@@ -94,6 +94,13 @@ export async function runCommand(session: Session, cmd: Command): Promise<Record
       session.speed = cmd.speed;
       ex.record('config', `speed: ${cmd.speed}`);
       return { speed: cmd.speed };
+    case 'setBackend':
+      // Only the app's live session (live-session.ts) owns its sessions and can replace one.
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        'backend: this host runs one backend; the app’s live session (schedlab serve, the desktop app) switches backends',
+        'backend',
+      );
     case 'compare': {
       if (comparing.has(session)) {
         throw new SchedLabError('QUEUE_FULL', 'type: a compare is already running', 'type');
