@@ -111,6 +111,8 @@ export function ChargedShare({ unit }: { unit: string }) {
         data-shares={w.rows.map((r) => (r.charged ?? 0).toFixed(4)).join(',')}
         data-targets={hasTarget ? w.rows.map((r) => (r.target ?? 0).toFixed(4)).join(',') : ''}
         data-covered-ms={Math.round(w.coveredMs)}
+        data-from-seq={w.fromSeq ?? ''}
+        data-to-seq={w.toSeq ?? ''}
         data-level0-share={first?.charged?.toFixed(4)}
         data-mean-level={meanLevel.toFixed(4)}
         data-active-levels={w.rows.filter((r) => (r.charged ?? 0) >= 0.05).length}
