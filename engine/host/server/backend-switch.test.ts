@@ -104,6 +104,29 @@ describe('setBackend', () => {
     }
   }, 60_000);
 
+  it('drain: a workload started while draining drops the switch', async () => {
+    const live = await startLiveSession({ backend: 'sim', seed: 5, preset: PRESET });
+    try {
+      const old = live.session;
+      old.stop();
+      old.advance(2_000);
+      await live.handleCommand({ type: 'setBackend', backend: 'sim', mode: 'drain' });
+      expect(live.snapshot().frame.backendSwitch).toMatchObject({ to: 'sim' });
+      expect(await live.handleCommand({ type: 'runPreset', preset: PRESET })).toMatchObject({
+        ok: true,
+      });
+      expect(live.snapshot().frame.backendSwitch).toBeUndefined();
+      const frames = old.advance(3_000);
+      expect(frames.every((f) => f.backendSwitch === undefined)).toBe(true);
+      expect(frames.flatMap((f) => f.events).map((e) => e.detail)).toContain(
+        'switch to sim dropped: a workload started',
+      );
+      expect(live.session).toBe(old);
+    } finally {
+      await live.close();
+    }
+  });
+
   it('refuses what it cannot do, naming the field', async () => {
     const live = await startLiveSession({ backend: 'sim', preset: null });
     try {

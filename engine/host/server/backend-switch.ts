@@ -7,7 +7,8 @@
  * backend would (its knobs, the launch config), then closes the old one. Listeners follow the
  * current session; `onReset` fires on each switch so transports send every client a snapshot.
  *
- * States: one session `current`; at most one drain `pending` (a later `setBackend` replaces it);
+ * States: one session `current`; at most one drain `pending` (a later `setBackend` replaces it,
+ * a workload started meanwhile drops it);
  * at most one switch `opening` a session (another is refused until it is done).
  */
 import { SchedLabError } from '../../../shared/errors.ts';
@@ -72,8 +73,12 @@ export class BackendSwitch {
     const type = (msg as { type?: unknown } | null)?.type;
     if (type !== 'setBackend') {
       const result = await this.current.session.handleCommand(msg);
-      if (result.ok && type === 'runPreset') this.preset = (msg as { preset: string }).preset;
-      if (result.ok && type === 'loadWorkload') this.preset = null;
+      const started = result.ok && (type === 'runPreset' || type === 'loadWorkload');
+      if (started) {
+        this.preset = type === 'runPreset' ? (msg as { preset: string }).preset : null;
+        // New work on the old backend: the drain it was waiting for will not come.
+        if (this.pending !== null) this.dropDrain('a workload started');
+      }
       return result;
     }
     const id = commandId(msg);
@@ -158,6 +163,13 @@ export class BackendSwitch {
     this.pending = { to: cmd.backend, off };
     old.executor.record('backend', `draining ${live} live jobs, then ${cmd.backend}`);
     return { backend: cmd.backend, mode: cmd.mode, draining: live };
+  }
+
+  private dropDrain(why: string): void {
+    const pending = this.pending!;
+    pending.off();
+    this.pending = null;
+    this.current.session.executor.record('backend', `switch to ${pending.to} dropped: ${why}`);
   }
 
   /** Opens the new backend's session, moves listeners over, then closes the old one. */
