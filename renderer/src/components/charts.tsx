@@ -22,7 +22,8 @@ import { seriesColor } from '../data/palette.ts';
 import type { FairGroups } from '../../../shared/protocol.ts';
 import { policyUnits, type PolicyUnits } from '../data/policy-units.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
-import { ChargedShare, FairShare, PriorityDetail, QueueAge } from './share-panel.tsx';
+import { FairShare } from './fair-share.tsx';
+import { ChargedShare, PriorityDetail, QueueAge } from './share-panel.tsx';
 import { axis, Empty, markLines, Panel, tooltipStyle, useMarks } from './panel.tsx';
 
 /** Points kept for the time-series charts: 60 s at 10 Hz, thinned to at most MAX_DRAWN. */
