@@ -1,7 +1,8 @@
 /**
  * Frames and snapshots reach the page over a MessagePort, not IPC events: one
  * `MessageChannelMain` per page load, its second port handed to the page (via the preload), the
- * first kept here. A reload gets a fresh port and a fresh snapshot first (docs/design.md §6).
+ * first kept here. A reload gets a fresh port and a fresh snapshot first (docs/design.md §6), and
+ * so does a backend switch.
  */
 import { MessageChannelMain, type MessagePortMain, type WebContents } from 'electron';
 import { PORT_MESSAGE } from '../shared/transport.ts';
@@ -21,8 +22,14 @@ export function streamFramesTo(contents: WebContents, session: AnyHostSession): 
   contents.on('did-finish-load', connect);
 
   const unsubscribe = session.onFrame((frame) => port?.postMessage({ type: 'frame', frame }));
+  // A backend switch replaces the session behind: the page starts over from its snapshot.
+  const unreset =
+    session.onReset?.(() =>
+      port?.postMessage({ type: 'snapshot', snapshot: session.snapshot() }),
+    ) ?? (() => {});
   return () => {
     unsubscribe();
+    unreset();
     contents.off('did-finish-load', connect);
     port?.close();
     port = null;

@@ -224,6 +224,17 @@ export interface JobWarning {
 
 /** Most warnings a frame carries (`Frame.warnings`); the rest are counted in `warningsMore`. */
 export const FRAME_MAX_WARNINGS = 50;
+// ─── backends ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What a live session runs on: real worker threads, the seeded simulator, or worker nodes over
+ * Redis (`cluster`, offered only when the host was started with a Redis URL).
+ */
+export const BACKEND_NAMES = ['threads', 'sim', 'cluster'] as const;
+export type BackendName = (typeof BACKEND_NAMES)[number];
+
+/** Sim pace: virtual ms per real ms, or `max` (as fast as the host keeps up). */
+const speedSchema = z.union([z.number().gt(0).max(1e6), z.literal('max')]);
 
 // ─── commands ───────────────────────────────────────────────────────────────────────────────
 
@@ -286,7 +297,29 @@ export const commandSchemas = {
     ...base,
     type: z.literal('setSpeed'),
     /** `max`: as fast as the host keeps up (frames still go out at the frame rate). */
-    speed: z.union([z.number().gt(0).max(1e6), z.literal('max')]),
+    speed: speedSchema,
+  }),
+  /**
+   * The app's live session moves to another backend (`Snapshot.backends` lists those on offer),
+   * like a preset switch: `cancel` cancels the old backend's jobs first (`cancelAll`) and switches
+   * at once; `drain` stops the old workload's arrivals, lets its live jobs finish on the old
+   * backend (frames say so in `backendSwitch`) and then switches. The new backend runs the preset
+   * that was running, with the knobs as they are; clients get a fresh snapshot. `speed` and `seed`
+   * are for `sim`. Answers `{ backend, mode, cancelled }` (cancel) or `{ backend, mode, draining }`
+   * (drain: the live jobs left to finish).
+   */
+  setBackend: z.object({
+    ...base,
+    type: z.literal('setBackend'),
+    backend: z.enum(BACKEND_NAMES),
+    mode: z.enum(['drain', 'cancel']),
+    speed: speedSchema.optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
   }),
   /**
    * Runs one seeded workload (a preset, or a workload document) once per config on a fresh
@@ -343,6 +376,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.resetStats,
   commandSchemas.findJobs,
   commandSchemas.jobDetail,
+  commandSchemas.setBackend,
 ]);
 export type Command = z.infer<typeof commandSchema>;
 export type CommandOf<T extends CommandType> = z.infer<(typeof commandSchemas)[T]>;
@@ -790,6 +824,13 @@ export interface Frame {
   /** Under the `fair` policy only: service per fairness group. Optional: added later. */
   fairGroups?: FairGroups;
   /**
+   * The app's live session: the backend it runs on by name (`backend` says `threads` for the
+   * cluster, whose workers are threads on its nodes). Optional: added with `setBackend`.
+   */
+  backendName?: BackendName;
+  /** A `setBackend` with `drain` under way: where to, and the old backend's live jobs left. */
+  backendSwitch?: { to: BackendName; live: number };
+  /**
    * The latency and wait samples recorded since the previous frame, as the shared histogram's
    * buckets (`shared/lib/histogram.ts`), so a client can recompute the tables and draw their
    * distributions over any range of frames it holds. Absent from a snapshot's own frame (it
@@ -916,6 +957,8 @@ export interface Snapshot {
   events: EngineEvent[];
   policies: PolicyName[];
   frameHz: number;
+  /** The backends `setBackend` may switch to here. Optional: added with `setBackend`. */
+  backends?: BackendName[];
 }
 
 export type ServerMessage = Frame | Snapshot | ({ type: 'result' } & CommandResult);

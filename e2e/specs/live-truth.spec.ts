@@ -129,3 +129,99 @@ test('a preset switch with "cancel" leaves no live job from the old preset', asy
   expect(oldLive).toBe(0);
   await runPreset(page, 'interactive-vs-scan', 'cancel');
 });
+
+/** What the test keeps of each frame the page received: its charged time and depth per level. */
+interface SeenPoint {
+  charged: number[];
+  depth: number[];
+}
+
+test('after m changes, the share panel’s numbers are the frames’ charged shares', async ({
+  page,
+  appUrl,
+  host,
+}) => {
+  test.skip(
+    host !== 'browser',
+    'reads the frames off the page’s WebSocket; the desktop app streams them over a MessagePort',
+  );
+  // Every frame (and the snapshot's history) the page gets, read off the same WebSocket.
+  const seen = new Map<number, SeenPoint>();
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', ({ payload }) => {
+      const msg = JSON.parse(String(payload)) as {
+        type: string;
+        frame?: { seq: number; levels: { chargedNanos?: number; depth: number }[] };
+        snapshot?: {
+          frame: { seq: number; levels: { chargedNanos?: number; depth: number }[] };
+          history?: { seq: number; chargedNanos?: number[]; depth: number[] }[];
+        };
+      };
+      const keep = (f: { seq: number; levels: { chargedNanos?: number; depth: number }[] }) =>
+        seen.set(f.seq, {
+          charged: f.levels.map((l) => l.chargedNanos ?? NaN),
+          depth: f.levels.map((l) => l.depth),
+        });
+      if (msg.type === 'frame' && msg.frame) keep(msg.frame);
+      if (msg.type === 'snapshot' && msg.snapshot) {
+        for (const p of msg.snapshot.history ?? []) {
+          seen.set(p.seq, { charged: p.chargedNanos ?? [], depth: p.depth });
+        }
+        keep(msg.snapshot.frame);
+      }
+    }),
+  );
+  await openApp(page, appUrl);
+  await view(page, 'controls');
+  await page.getByTestId('field-policy').selectOption('mlfq');
+  await expect(page.getByTestId('echo-policy')).toHaveText('engine: mlfq');
+  const echo = page.getByTestId('echo-levelTimeMultiplier');
+  const m = 4;
+  try {
+    await setField(page, 'levelTimeMultiplier', String(m));
+    await expect(echo).toHaveText(`engine: ${m}`);
+    await view(page, 'live');
+    const readout = page.getByTestId('level-share-readout');
+    // Some time charged in the window, so there are shares to compare.
+    await expect
+      .poll(async () => (await readout.getAttribute('data-shares')) ?? '', { timeout: 60_000 })
+      .toMatch(/[1-9]/);
+    // Text and the two frames it was taken between, read in one go (the panel redraws at 10 Hz).
+    const shown = await readout.evaluate((el: HTMLElement) => ({
+      text: el.textContent ?? '',
+      from: Number(el.dataset.fromSeq),
+      to: Number(el.dataset.toSeq),
+    }));
+    const first = seen.get(shown.from);
+    const last = seen.get(shown.to);
+    expect(first, `frame ${shown.from} was received`).toBeDefined();
+    expect(last, `frame ${shown.to} was received`).toBeDefined();
+    // The frames' charged shares over the same window: differences of the cumulative counts.
+    const deltas = last!.charged.map((c, l) => Math.max(0, c - (first!.charged[l] ?? 0)));
+    const total = deltas.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(0);
+    const shares = deltas.map((d) => (d / total) * 100);
+    // Target: m^-L among the levels with work in the window (queued at any frame, or charged).
+    const busy = deltas.map((d) => d > 0);
+    for (let seq = shown.from; seq <= shown.to; seq++) {
+      seen.get(seq)?.depth.forEach((d, l) => {
+        if (d > 0) busy[l] = true;
+      });
+    }
+    const weights = busy.map((b, l) => (b ? m ** -l : 0));
+    const wsum = weights.reduce((a, b) => a + b, 0);
+    const rows = [...shown.text.matchAll(/L(\d) ([\d.]+) %(?: \(target ([\d.]+) %\))?/g)];
+    expect(rows).toHaveLength(deltas.length);
+    for (const [, level, pct, target] of rows) {
+      const l = Number(level);
+      // Shown to one decimal: equal within rounding.
+      expect(Math.abs(Number(pct) - shares[l]!)).toBeLessThanOrEqual(0.051);
+      expect(Math.abs(Number(target) - (weights[l]! / wsum) * 100)).toBeLessThanOrEqual(0.051);
+    }
+    await screenshot(page, 'live-share-vs-frames');
+  } finally {
+    await view(page, 'controls');
+    await setField(page, 'levelTimeMultiplier', '2');
+    await expect(echo).toHaveText('engine: 2');
+  }
+});

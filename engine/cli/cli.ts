@@ -24,7 +24,7 @@ export const USAGE = `usage: schedlab <command> [options]
   serve [--port N] [--preset NAME] [--modules DIR]…
                          browser mode: the app over HTTP + WebSocket on 127.0.0.1
       [--backend threads|sim|cluster] [--speed X|max] [--seed N]
-      [--token TOKEN | --token-file PATH | --keep-token] [--redis URL (with --backend cluster)]
+      [--token TOKEN | --token-file PATH | --keep-token] [--redis URL (needed by --backend cluster)]
   attach URL [--no-open] the app on a service's console (scheduler.serveConsole() printed URL)
   bench [suite…]         run the benchmarks (bench/index.ts)
   worker --redis URL [--threads N] [--name NAME] [--modules DIR]…
@@ -35,6 +35,7 @@ export const USAGE = `usage: schedlab <command> [options]
 fifo, lifo, most-successors, sjf, ljf or critical-path. --seed reseeds its generated graphs too.
 serve --backend sim: the live app over the simulator, paced at --speed × real time (max: as
 fast as it goes), seeded: with the same --seed it shows what \`run <preset> --seed N\` reports.
+The app's header switches the backend live (threads, sim, and cluster when serve has --redis).
 serve --keep-token keeps the token in $XDG_STATE_HOME/schedlab/token (~/.local/state/…), so a
 restarted server keeps the URL an open tab has; --token-file PATH does the same with PATH.
 serve reads commands on stdin, one a line, and prints each answer: cancelAll, resetStats, pause,

@@ -29,10 +29,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     },
   });
   const backend = serveBackend(values.backend);
-  if ((backend === 'cluster') !== (values.redis !== undefined))
-    throw new UsageError(
-      '--redis URL goes with --backend cluster (and --backend cluster needs it)',
-    );
+  // With another backend, --redis offers the cluster as a backend the app can switch to.
+  if (backend === 'cluster' && values.redis === undefined)
+    throw new UsageError('--backend cluster needs --redis URL');
   const modules = allowedDirs(values.modules ?? []);
   if (values.preset !== undefined && !isPreset(values.preset))
     throw new SchedLabError(
@@ -59,7 +58,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     port,
     build: values['no-build'] !== true,
     ...(values.preset === undefined ? {} : { preset: values.preset }),
-    ...(sim ? { backend: 'sim' as const, speed: serveSpeed(values.speed) } : {}),
+    ...(sim ? { backend: 'sim' as const, speed: serveSpeed(values.speed) } : { backend }),
     ...(values.seed === undefined ? {} : { seed: serveSeed(values.seed) }),
     ...(values.token === undefined ? {} : { token: values.token }),
     ...(tokenFile === undefined ? {} : { tokenFile }),

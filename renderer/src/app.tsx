@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from './context.ts';
+import { BackendPicker } from './components/backend-picker.tsx';
 import { sendCommand } from './data/commands.ts';
 import { VIEWS, type ViewName } from './store/app-store.ts';
 import { CompareView } from './views/compare-view.tsx';
@@ -73,8 +74,6 @@ function Header() {
       status: st.status,
       paused: st.paused,
       policy: st.policy,
-      backend: st.backend,
-      speed: st.speed,
       workers: st.workerCount,
       theme: st.theme,
       setView: st.setView,
@@ -114,14 +113,7 @@ function Header() {
         {s.status === 'open' ? (
           <>
             <b data-testid="engine-policy">{s.policy ?? '…'}</b>
-            <span data-testid="engine-backend">
-              {s.backend ?? ''}
-              {s.backend === 'sim' && s.speed !== null
-                ? s.speed === 'max'
-                  ? ' · as fast as it goes'
-                  : ` · ${s.speed}× real time`
-                : ''}
-            </span>
+            <BackendPicker />
             <span>{s.workers} workers</span>
           </>
         ) : (

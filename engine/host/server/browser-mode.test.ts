@@ -157,3 +157,26 @@ describe('browser mode with a live engine', () => {
     client.ws.close();
   });
 });
+
+// Last in this file: it moves the shared session to the sim.
+describe('a backend switch over the socket', () => {
+  it('sends every client a fresh snapshot of the new backend, then its frames', async () => {
+    const client = await connect();
+    const first = (await client.next((m) => m.type === 'snapshot')).snapshot as {
+      backends: string[];
+      frame: { backendName: string };
+    };
+    expect(first.backends).toEqual(['threads', 'sim']);
+    expect(first.frame.backendName).toBe('threads');
+    const reply = await client.command({ type: 'setBackend', backend: 'sim', mode: 'cancel' });
+    expect(reply).toMatchObject({ ok: true, backend: 'sim', mode: 'cancel' });
+    const snap = (await client.next((m) => m.type === 'snapshot')).snapshot as {
+      frame: { backend: string; backendName: string };
+    };
+    expect(snap.frame).toMatchObject({ backend: 'sim', backendName: 'sim' });
+    client.inbox.length = 0;
+    const frame = (await client.next((m) => m.type === 'frame')).frame as { backendName: string };
+    expect(frame.backendName).toBe('sim');
+    client.ws.close();
+  });
+});

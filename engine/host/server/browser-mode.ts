@@ -10,7 +10,6 @@ import { ensureRendererBuilt, rendererDir } from './renderer-build.ts';
 import { startLiveSession, type LiveSessionOptions } from './live-session.ts';
 import { startServer } from './server.ts';
 import { resolveToken, type TokenChoice } from './token-file.ts';
-import { startClusterLive } from './cluster-live.ts';
 
 export interface BrowserModeOptions extends LiveSessionOptions, TokenChoice {
   /** Repository root (where `dist/renderer` is built). */
@@ -19,8 +18,6 @@ export interface BrowserModeOptions extends LiveSessionOptions, TokenChoice {
   port?: number;
   /** Rebuild `dist/renderer` when stale (default true). */
   build?: boolean;
-  /** Run on `schedlab worker` nodes through this Redis (the cluster backend) instead of threads. */
-  redis?: string;
 }
 
 export interface BrowserMode {
@@ -36,11 +33,8 @@ export async function serveBrowserMode(options: BrowserModeOptions): Promise<Bro
   // A bad token or unreadable token file is refused before anything starts.
   const token = resolveToken(options);
   if (options.build !== false) ensureRendererBuilt(options.root, log);
-  const cluster = options.redis === undefined ? null : await startClusterLive(options.redis, log);
-  const live = await startLiveSession(
-    cluster === null ? options : { ...options, external: cluster.backend, cores: cluster.slots },
-  );
-  cluster?.follow(live.session);
+  // `redis` offers the cluster backend (and `backend: 'cluster'` starts on it).
+  const live = await startLiveSession(options);
   try {
     const server = await startServer({
       session: live,

@@ -14,6 +14,11 @@ export interface HostSession<R = CommandResult, S = Snapshot, F = Frame> {
   onFrame(listener: (frame: F) => void): () => void;
   /** Gantt spans a frame carries, so a transport can count what a slow client lost. */
   spanCount(frame: F): number;
+  /**
+   * The session behind was replaced (a backend switch): its clock and history start over, so
+   * every client gets a fresh snapshot. Absent where that never happens.
+   */
+  onReset?(listener: () => void): () => void;
 }
 
 /** What a transport accepts: any session, whatever its payload types. */

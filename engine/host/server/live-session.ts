@@ -1,19 +1,22 @@
 /**
  * The live session both app hosts run (Electron main and browser mode): an engine `Session` on
  * the real `threads` backend (or, with `backend: 'sim'`, on the seeded simulator paced at `speed`
- * × real time), frames at 10 Hz on the wall clock, and the default preset started at once, so the
- * first thing a user sees is a live scheduler. A sim session with a seed shows exactly what
- * `schedlab run <preset> --seed N` reports (its first round of the preset is that run).
+ * × real time; with `cluster`, on worker nodes through `redis`), frames at 10 Hz on the wall
+ * clock, and the default preset started at once, so the first thing a user sees is a live
+ * scheduler. A sim session with a seed shows exactly what `schedlab run <preset> --seed N`
+ * reports (its first round of the preset is that run).
+ *
+ * `setBackend` replaces the session with one on another backend (backend-switch.ts): frame
+ * listeners follow the new one, and `onReset` tells the transports to send every client a fresh
+ * snapshot, since the new session's clock and history start over.
  */
-import { availableParallelism } from 'node:os';
 import type { EngineConfig, EngineConfigPatch } from '../../../shared/config.ts';
-import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
+import type { BackendName, CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
 import type { Backend } from '../../runtime/backend.ts';
-import { SimBackend } from '../../runtime/sim/index.ts';
-import { ThreadsBackend } from '../../runtime/threads/index.ts';
-import { DEFAULT_SEED, Session, type WorkloadHandler } from '../session/index.ts';
+import type { Session, WorkloadHandler } from '../session/index.ts';
+import { BackendSwitch } from './backend-switch.ts';
 import type { HostSession } from './host-session.ts';
-import { liveWorkloads } from './live-workloads.ts';
+import { openLiveSession, type OpenOptions } from './live-backends.ts';
 
 export const DEFAULT_PRESET = 'interactive-vs-scan';
 
@@ -26,8 +29,8 @@ export interface LiveSessionOptions {
   workloads?: WorkloadHandler;
   frameHz?: number;
   log?: (line: string) => void;
-  /** `threads` (the default: real workers) or `sim` (the simulator, reproducible). */
-  backend?: 'threads' | 'sim';
+  /** `threads` (the default: real workers), `sim` (the simulator, reproducible) or `cluster`. */
+  backend?: BackendName;
   /** Sim only: virtual time per real time (default 1), or `max`. */
   speed?: number | 'max';
   /**
@@ -35,8 +38,10 @@ export interface LiveSessionOptions {
    * backend uses `DEFAULT_SEED` and a preset its own seed.
    */
   seed?: number;
-  /** Runs the session on this backend (a cluster's) instead of local threads or the sim. */
+  /** Runs the session on this backend instead of making one (no backend switch then). */
   external?: Backend;
+  /** The Redis of the cluster backend: offers `cluster` (and `backend: 'cluster'` needs it). */
+  redis?: string;
   /** What presets are fitted to (default: this machine's cores). */
   cores?: number;
   /** Directories user modules may load from (real paths); none by default. */
@@ -44,67 +49,60 @@ export interface LiveSessionOptions {
 }
 
 export interface LiveSession extends HostSession<CommandResult, Snapshot, Frame> {
+  /** The engine session running now (another one after a backend switch). */
   readonly session: Session;
-  /** The engine's configuration now (what a host remembers on quit). */
+  /** The backend it runs on. */
+  readonly backendName: BackendName;
+  /** The configuration now (what a host remembers on quit). */
   config(): EngineConfig;
+  /** The session was replaced: every client needs a fresh snapshot. */
+  onReset(listener: () => void): () => void;
   /** Stops frames and the executor, and terminates the worker threads. */
   close(): Promise<void>;
 }
 
 export async function startLiveSession(options: LiveSessionOptions = {}): Promise<LiveSession> {
-  const log = options.log ?? (() => {});
-  const config = options.config ?? {};
-  const sim = options.backend === 'sim';
-  // The Session's own seed: injected failures (failProbability) replay run to run.
-  const seed = options.seed ?? DEFAULT_SEED;
-  const workers = config.workers === undefined ? {} : { workers: config.workers };
-  const backend: Backend =
-    options.external ??
-    (sim
-      ? new SimBackend({ workers: config.workers ?? 4, seed })
-      : new ThreadsBackend({ ...workers, seed }));
-  const own =
-    options.workloads === undefined
-      ? liveWorkloads({
-          loop: true,
-          // The sim has no cores to fit: it runs a preset's workers as written, like `run`.
-          ...(sim ? {} : { cores: options.cores ?? availableParallelism() }),
-          ...(options.seed === undefined ? {} : { seed: options.seed }),
-          log,
-          ...(options.modules === undefined ? {} : { modules: options.modules }),
-        })
-      : null;
-  const workloads: WorkloadHandler = own ?? options.workloads ?? {};
-  const session = new Session({
-    backend,
-    config,
+  const backend = options.backend ?? 'threads';
+  const open: OpenOptions = {
+    config: options.config ?? {},
+    preset: options.preset === undefined ? DEFAULT_PRESET : options.preset,
     frameHz: options.frameHz ?? 10,
-    workloads,
-    seed,
-    ...(options.speed === undefined ? {} : { speed: options.speed }),
-  });
-  session.start();
-
-  const preset = options.preset === undefined ? DEFAULT_PRESET : options.preset;
-  if (preset !== null) {
-    const result = await session.handleCommand({ type: 'runPreset', preset });
-    if (result.ok) log(`running preset ${preset}`);
-    else log(`preset ${preset} did not start: ${result.error.message}`);
-    // The preset brings its own knobs; the user's remembered ones win over them.
-    if (Object.keys(config).length > 0) session.executor.configure(config);
-  }
+    log: options.log ?? (() => {}),
+    ...(options.workloads === undefined ? {} : { workloads: options.workloads }),
+    ...(options.external === undefined ? {} : { external: options.external }),
+    ...(options.redis === undefined ? {} : { redis: options.redis }),
+    ...(options.cores === undefined ? {} : { cores: options.cores }),
+    ...(options.modules === undefined ? {} : { modules: options.modules }),
+  };
+  const first = await openLiveSession(
+    {
+      backend,
+      ...(options.speed === undefined ? {} : { speed: options.speed }),
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+    },
+    open,
+  );
+  // An external backend is the caller's: the session cannot make another.
+  const offered: BackendName[] =
+    options.external !== undefined
+      ? [backend]
+      : ['threads', 'sim', ...(options.redis === undefined ? [] : ['cluster' as const])];
+  const host = new BackendSwitch(first, offered, open);
 
   let closed: Promise<void> | null = null;
   return {
-    session,
-    handleCommand: (command) => session.handleCommand(command),
-    snapshot: () => session.snapshot(),
-    onFrame: (listener) => session.onFrame(listener),
-    spanCount: (frame) => session.spanCount(frame),
-    config: () => session.executor.config,
-    close: () => {
-      own?.stop();
-      return (closed ??= session.close());
+    get session() {
+      return host.current.session;
     },
+    get backendName() {
+      return host.current.name;
+    },
+    handleCommand: (command) => host.handleCommand(command),
+    snapshot: () => host.snapshot(),
+    onFrame: (listener) => host.onFrame(listener),
+    onReset: (listener) => host.onReset(listener),
+    spanCount: (frame) => frame.spans.count,
+    config: () => host.current.session.executor.config,
+    close: () => (closed ??= host.close()),
   };
 }

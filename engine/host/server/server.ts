@@ -92,6 +92,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
 
+  // A new session behind (backend switch): every client starts over from its snapshot.
+  const unreset =
+    options.session.onReset?.(() => {
+      for (const link of links.values()) link.sendSnapshot();
+    }) ?? (() => {});
   const unsubscribe = options.session.onFrame((frame) => {
     if (links.size === 0) return;
     // Serialized once, whatever the number of clients.
@@ -120,6 +125,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     links: () => [...links.values()],
     close: async () => {
       unsubscribe();
+      unreset();
       for (const ws of links.keys()) ws.close(1001, 'server closing');
       wss.close();
       http.closeAllConnections();

@@ -119,6 +119,14 @@ export class CommandRunner {
         ex.record('config', `speed: ${cmd.speed}`);
         return { speed: cmd.speed };
       },
+      setBackend: () => {
+        // Only the app's live session (live-session.ts) owns its sessions and can replace one.
+        throw new SchedLabError(
+          'INVALID_ARGUMENT',
+          'backend: this host runs one backend; the app’s live session (schedlab serve, the desktop app) switches backends',
+          'backend',
+        );
+      },
       findJobs: (cmd) => ex.findJobs(cmd.query, cmd.limit),
       jobDetail: (cmd) => ex.jobDetail(cmd.jobId, s.starvationMs),
       compare: async (cmd) => {

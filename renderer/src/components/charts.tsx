@@ -24,7 +24,8 @@ import { seriesColor } from '../data/palette.ts';
 import type { FairGroups } from '../../../shared/protocol.ts';
 import { policyUnits, type PolicyUnits } from '../data/policy-units.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
-import { ChargedShare, FairShare, PriorityDetail, QueueAge } from './share-panel.tsx';
+import { FairShare } from './fair-share.tsx';
+import { ChargedShare, PriorityDetail, QueueAge } from './share-panel.tsx';
 import { axis, Empty, markLines, Panel, tooltipStyle, useMarks } from './panel.tsx';
 import { engineTime, useChartBrush } from './range-bar.tsx';
 

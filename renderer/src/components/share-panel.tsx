@@ -3,8 +3,7 @@
  * over a window the user picks, next to the multilevel queue's target (docs/design.md §3.1);
  * charged time is what the queue's shares are defined on, so this panel and the engine (and
  * `schedlab run --json`) agree. priority: charged share per band, aging boosts, wait per band.
- * fair: service share per fairness group (split, task, job or tenant), per class, and Jain's
- * index. fifo: queue age.
+ * fair: fair-share.tsx. fifo: queue age.
  */
 import {
   Bar,
@@ -22,15 +21,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
 import { levelShares } from '../data/derive.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
-import {
-  agingText,
-  bandWaits,
-  classShares,
-  fairGroupShares,
-  groupShares,
-  queueAgeSeries,
-  type GroupShare,
-} from '../data/policy-units.ts';
+import { agingText, bandWaits, queueAgeSeries } from '../data/policy-units.ts';
 import { TARGET_MEANING, type ShareWindow } from '../data/target-share.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { SHARE_WINDOWS } from '../store/app-store.ts';
@@ -112,6 +103,8 @@ export function ChargedShare({ unit }: { unit: string }) {
         data-shares={w.rows.map((r) => (r.charged ?? 0).toFixed(4)).join(',')}
         data-targets={hasTarget ? w.rows.map((r) => (r.target ?? 0).toFixed(4)).join(',') : ''}
         data-covered-ms={Math.round(w.coveredMs)}
+        data-from-seq={w.fromSeq ?? ''}
+        data-to-seq={w.toSeq ?? ''}
         data-level0-share={first?.charged?.toFixed(4)}
         data-mean-level={meanLevel.toFixed(4)}
         data-active-levels={w.rows.filter((r) => (r.charged ?? 0) >= 0.05).length}
@@ -187,88 +180,6 @@ export function PriorityDetail() {
         </tbody>
       </table>
     </div>
-  );
-}
-
-/** A horizontal bar per row of shares (fair groups, classes). */
-function ShareBars({ rows, testId }: { rows: GroupShare[]; testId: string }) {
-  const data = rows.map((r) => ({ ...r, pct: r.share * 100 }));
-  return (
-    <div
-      data-testid={testId}
-      data-shares={rows.map((r) => `${r.label}=${r.share.toFixed(4)}`).join(';')}
-    >
-      <ResponsiveContainer width="100%" height={Math.max(60, 18 * data.length + 24)}>
-        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
-          <CartesianGrid stroke="var(--grid)" horizontal={false} />
-          <XAxis type="number" domain={[0, 100]} unit="%" {...axis} />
-          <YAxis type="category" dataKey="label" width={130} {...axis} />
-          <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
-          <Bar dataKey="pct" name="service" fill="var(--accent)" isAnimationActive={false} />
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
-  );
-}
-
-/**
- * Fair: each fairness group's share of the service groups with live work have had, at the
- * grouping the policy uses (split, task, job or tenant), Jain's index over them, and the same
- * service per job class. A host without `fairGroups` gets the per-job view.
- */
-export function FairShare({ unit }: { unit: string }) {
-  useTelemetryTick();
-  const { telemetry } = useApp();
-  const f = telemetry.latest;
-  if (f === null) return <Empty />;
-  const g = f.fairGroups;
-  if (g === undefined) {
-    const rows = groupShares(f.jobs);
-    return (
-      <>
-        <div className="share-readout" data-testid="jain" data-value={f.fairness.jain.toFixed(4)}>
-          Jain’s index {f.fairness.jain.toFixed(3)} over {f.fairness.jobs} live jobs (1 = equal
-          service for their age)
-        </div>
-        {rows.length === 0 ? (
-          <p className="muted">no live job has run yet</p>
-        ) : (
-          <ShareBars rows={rows} testId="fair-groups" />
-        )}
-        {unit !== 'job' && (
-          <p className="muted small">
-            Fairness is per {unit}; this host reports service per job, so this is the per-job view.
-          </p>
-        )}
-      </>
-    );
-  }
-  const groups = fairGroupShares(g);
-  const classes = classShares(g);
-  return (
-    <>
-      <div
-        className="share-readout"
-        data-testid="jain"
-        data-value={g.jain.toFixed(4)}
-        data-unit={g.unit}
-        data-groups={g.count}
-      >
-        Jain’s index {g.jain.toFixed(3)} over {g.count} {g.unit}
-        {g.count === 1 ? '' : 's'} with live work (1 = equal service for their age)
-      </div>
-      {groups.length === 0 ? (
-        <p className="muted">no {g.unit} with live work has run yet</p>
-      ) : (
-        <ShareBars rows={groups} testId="fair-groups" />
-      )}
-      {classes.length > 1 && (
-        <>
-          <p className="muted small">by job class (live jobs’ service)</p>
-          <ShareBars rows={classes} testId="fair-classes" />
-        </>
-      )}
-    </>
   );
 }
 

@@ -52,6 +52,9 @@ describe('charged share over a window', () => {
     const w = chargedShareWindow(points, 5000, 2, true)!;
     expect(w.coveredMs).toBe(5000);
     expect(w.rows.map((r) => r.charged)).toEqual([0.6, 0.2, 0.2, 0, 0]);
+    // Which frames the figures come from, for whoever checks them against the frames.
+    const seqd = points.map((p, i) => ({ ...p, seq: 10 + i }));
+    expect(chargedShareWindow(seqd, 5000, 2, true)).toMatchObject({ fromSeq: 12, toSeq: 13 });
   });
 
   it('targets only the levels that were non-empty in the window', () => {

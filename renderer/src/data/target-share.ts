@@ -17,6 +17,8 @@ export function actualShares(deltas: readonly number[]): number[] {
 
 /** What a share window reads of each frame point (see `FramePoint` in telemetry.ts). */
 export interface SharePoint {
+  /** The frame's `seq`, where known: which two frames a window's figures come from. */
+  seq?: number;
   tMs: number;
   policy: string | null;
   labels: readonly string[] | null;
@@ -44,6 +46,9 @@ export interface ShareWindow {
   coveredMs: number;
   /** False when the frames carry no `chargedNanos` (the host does not report charged time). */
   reported: boolean;
+  /** The `seq` of the frames at the window's two ends (null where points carry none). */
+  fromSeq: number | null;
+  toSeq: number | null;
 }
 
 /** Same policy and same levels: a point is comparable with the latest one. */
@@ -118,6 +123,8 @@ export function chargedShareWindow(
     })),
     coveredMs: last.tMs - first.tMs,
     reported,
+    fromSeq: first.seq ?? null,
+    toSeq: last.seq ?? null,
   };
 }
 

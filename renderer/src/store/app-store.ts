@@ -6,7 +6,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
-import type { Frame, GraphConfig, Snapshot } from '../../../shared/protocol.ts';
+import type { BackendName, Frame, GraphConfig, Snapshot } from '../../../shared/protocol.ts';
 import type { ConnectionStatus } from '../transport/transport.ts';
 import type { TimeRange } from '../data/range-stats.ts';
 
@@ -27,6 +27,12 @@ export interface AppState {
   graphConfig: GraphConfig | null;
   policy: PolicyName | null;
   backend: 'threads' | 'sim' | null;
+  /** The backend by name (`cluster` included); from `backend` where the host does not say. */
+  backendName: BackendName | null;
+  /** The backends the host can switch to (`Snapshot.backends`); empty: it cannot switch. */
+  backends: BackendName[];
+  /** A backend switch waiting for the old jobs to drain. */
+  backendSwitch: { to: BackendName; live: number } | null;
   /** The sim's pacing (virtual time per real time, or `max`); null on threads or when not reported. */
   speed: number | 'max' | null;
   paused: boolean;
@@ -111,6 +117,9 @@ export function initialState(theme: Theme = 'dark'): AppState {
     graphConfig: null,
     policy: null,
     backend: null,
+    backendName: null,
+    backends: [],
+    backendSwitch: null,
     speed: null,
     paused: false,
     policies: ['mlfq', 'priority', 'fifo', 'fair'],
@@ -132,6 +141,12 @@ export function frameDelta(state: AppState, frame: Frame): Partial<AppState> {
   const delta: Partial<AppState> = {};
   if (state.policy !== frame.policy) delta.policy = frame.policy;
   if (state.backend !== frame.backend) delta.backend = frame.backend;
+  const name = frame.backendName ?? frame.backend;
+  if (state.backendName !== name) delta.backendName = name;
+  const sw = frame.backendSwitch ?? null;
+  if (state.backendSwitch?.to !== sw?.to || state.backendSwitch?.live !== sw?.live) {
+    delta.backendSwitch = sw;
+  }
   const speed = frame.speed ?? null;
   if (state.speed !== speed) delta.speed = speed;
   if (state.paused !== frame.paused) delta.paused = frame.paused;
@@ -190,6 +205,7 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
       set({
         ...frameDelta(get(), snapshot.frame),
         policies: snapshot.policies,
+        backends: snapshot.backends ?? [],
         presets,
         hasSnapshot: true,
       });

@@ -1,0 +1,46 @@
+// The header's backend (issue 11): it says what the live session runs on and switches it live,
+// asking — like a preset switch — whether the old backend's jobs drain or are cancelled.
+import { expect, test } from '../fixtures/app.ts';
+import { counters, openApp, screenshot } from './app-helpers.ts';
+
+test.describe.configure({ timeout: 300_000 });
+
+test('the header switches the live session from threads to sim and back', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  const backend = page.getByTestId('engine-backend');
+  const select = page.getByTestId('backend-select');
+  await expect(backend).toHaveAttribute('data-backend', 'threads');
+  await expect(select.locator('option')).toHaveText(['threads', 'sim']);
+  await expect.poll(async () => (await counters(page)).live).toBeGreaterThan(0);
+  const notice = page.getByTestId('notice');
+  try {
+    await select.selectOption('sim');
+    await expect(page.getByTestId('backend-switch')).toBeVisible();
+    await page.getByTestId('backend-switch-cancel').click();
+    await expect(notice).toContainText('running on sim');
+    await expect(backend).toHaveAttribute('data-backend', 'sim');
+    await expect(backend).toContainText('sim · 1× real time');
+    // The sim runs the same preset from its start: jobs arrive again.
+    await expect.poll(async () => (await counters(page)).submitted).toBeGreaterThan(0);
+    await screenshot(page, 'header-backend-sim');
+  } finally {
+    // Later specs share this engine: leave it on threads, as it started.
+    if ((await backend.getAttribute('data-backend')) !== 'threads') {
+      await select.selectOption('threads');
+      const ask = page.getByTestId('backend-switch-cancel');
+      // The question comes only while jobs are live; answer it whenever it shows.
+      await expect
+        .poll(
+          async () => {
+            if (await ask.isVisible()) await ask.click();
+            return backend.getAttribute('data-backend');
+          },
+          { timeout: 60_000 },
+        )
+        .toBe('threads');
+    }
+  }
+});
