@@ -433,6 +433,10 @@ export interface CommandResults {
   setSpeed: { speed: number | 'max' };
   findJobs: FindJobsResult;
   jobDetail: JobDetail;
+  /** `cancelled`: the old backend's jobs cancelled; `draining`: its live jobs left to finish. */
+  setBackend:
+    | { backend: BackendName; mode: 'cancel'; cancelled: number }
+    | { backend: BackendName; mode: 'drain'; draining: number };
   compare: CompareResultWire;
 }
 
