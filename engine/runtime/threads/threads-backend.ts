@@ -24,7 +24,8 @@ import { nanosSince, originNow } from './clock.ts';
 import { CONTROL, NO_SPLIT } from './control.ts';
 import type { Lane, Ticket } from './lane.ts';
 import { LanePool } from './lane-pool.ts';
-import type { QuantumReport, StrayError } from './protocol.ts';
+import type { ModuleCall, ModuleRefMessage, QuantumReport, StrayError } from './protocol.ts';
+import { ModuleIds } from './flat-messages.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { HardKill } from './hard-kill.ts';
 import { failedEnd, measuredEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
@@ -51,6 +52,8 @@ export class ThreadsBackend implements Backend {
   private readonly moduleState = new Map<number, unknown>();
   /** The lane of every split running or queued. */
   private readonly running = new Map<number, Lane>();
+  /** Ids of user modules' refs, for the flat dispatch of a module's quantum (flat-messages.ts). */
+  private readonly moduleIds = new ModuleIds();
   private readonly faults: FaultInjector;
   private readonly hardKill: HardKill;
   private listener: BackendEvents | null = null;
@@ -302,11 +305,29 @@ export class ThreadsBackend implements Backend {
       ? this.moduleState.get(dispatch.splitId)
       : dispatch.work.input;
     try {
-      slot.host.post(
-        ticket === undefined
-          ? { type: 'run', dispatch, input }
-          : { type: 'run', dispatch, input, ticket },
-      );
+      const { kernel } = dispatch.work;
+      if (typeof kernel === 'string') {
+        slot.host.post(
+          ticket === undefined
+            ? { type: 'run', dispatch, input }
+            : { type: 'run', dispatch, input, ticket },
+        );
+      } else {
+        const id = this.moduleIds.id(kernel);
+        if (!slot.refsSent.has(id)) {
+          slot.host.post({ type: 'ref', id, ref: kernel } satisfies ModuleRefMessage);
+          slot.refsSent.add(id);
+        }
+        const call: ModuleCall = [
+          dispatch.splitId,
+          dispatch.quantumNanos,
+          id,
+          input,
+          ticket === undefined ? -1 : ticket.word,
+          ticket === undefined ? 0 : ticket.value,
+        ];
+        slot.host.post(call);
+      }
     } catch (error) {
       if (ticket === undefined) this.release(slot, dispatch.splitId, this.now());
       else if (slot.revoke()) this.running.delete(dispatch.splitId);
