@@ -4,12 +4,15 @@
  * Module refs are named by small ids, each sent to a worker once (`ModuleIds`).
  */
 import { outcomeAt, outcomeIndex } from '../../../shared/lib/outcomes.ts';
-import type { ModuleRef } from '../backend.ts';
+import type { Dispatch, ModuleRef } from '../backend.ts';
+import type { Lane, Ticket } from './lane.ts';
 import {
   FLAT_NONE,
   FLAT_RESULT,
   FLAT_STATE,
   type FlatEnd,
+  type ModuleCall,
+  type ModuleRefMessage,
   type QuantumReport,
 } from './protocol.ts';
 
@@ -63,4 +66,41 @@ export function unflattenReport(flat: FlatEnd): QuantumReport {
   if (kind === FLAT_RESULT) report.result = value;
   else if (kind === FLAT_STATE) report.state = value;
   return report;
+}
+
+/**
+ * Posts `dispatch` (with `input`, its first input or its yielded state) to `lane`'s worker: a
+ * built-in kernel's as the `RunMessage` object, a module's as a `ModuleCall`, its ref sent first
+ * if that worker has not had it. Throws what `postMessage` throws (input that cannot be cloned).
+ */
+export function postDispatch(
+  lane: Lane,
+  ids: ModuleIds,
+  dispatch: Dispatch,
+  input: unknown,
+  ticket: Ticket | undefined,
+): void {
+  const { kernel } = dispatch.work;
+  if (typeof kernel === 'string') {
+    lane.host.post(
+      ticket === undefined
+        ? { type: 'run', dispatch, input }
+        : { type: 'run', dispatch, input, ticket },
+    );
+    return;
+  }
+  const id = ids.id(kernel);
+  if (!lane.refsSent.has(id)) {
+    lane.host.post({ type: 'ref', id, ref: kernel } satisfies ModuleRefMessage);
+    lane.refsSent.add(id);
+  }
+  const call: ModuleCall = [
+    dispatch.splitId,
+    dispatch.quantumNanos,
+    id,
+    input,
+    ticket === undefined ? -1 : ticket.word,
+    ticket === undefined ? 0 : ticket.value,
+  ];
+  lane.host.post(call);
 }

@@ -24,8 +24,8 @@ import { nanosSince, originNow } from './clock.ts';
 import { CONTROL, NO_SPLIT } from './control.ts';
 import type { Lane, Ticket } from './lane.ts';
 import { LanePool } from './lane-pool.ts';
-import type { ModuleCall, ModuleRefMessage, QuantumReport, StrayError } from './protocol.ts';
-import { ModuleIds } from './flat-messages.ts';
+import type { QuantumReport, StrayError } from './protocol.ts';
+import { ModuleIds, postDispatch } from './flat-messages.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { HardKill } from './hard-kill.ts';
 import { failedEnd, measuredEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
@@ -305,29 +305,7 @@ export class ThreadsBackend implements Backend {
       ? this.moduleState.get(dispatch.splitId)
       : dispatch.work.input;
     try {
-      const { kernel } = dispatch.work;
-      if (typeof kernel === 'string') {
-        slot.host.post(
-          ticket === undefined
-            ? { type: 'run', dispatch, input }
-            : { type: 'run', dispatch, input, ticket },
-        );
-      } else {
-        const id = this.moduleIds.id(kernel);
-        if (!slot.refsSent.has(id)) {
-          slot.host.post({ type: 'ref', id, ref: kernel } satisfies ModuleRefMessage);
-          slot.refsSent.add(id);
-        }
-        const call: ModuleCall = [
-          dispatch.splitId,
-          dispatch.quantumNanos,
-          id,
-          input,
-          ticket === undefined ? -1 : ticket.word,
-          ticket === undefined ? 0 : ticket.value,
-        ];
-        slot.host.post(call);
-      }
+      postDispatch(slot, this.moduleIds, dispatch, input, ticket);
     } catch (error) {
       if (ticket === undefined) this.release(slot, dispatch.splitId, this.now());
       else if (slot.revoke()) this.running.delete(dispatch.splitId);
