@@ -13,8 +13,9 @@
  * still costs ≈ 0.2 ms on 2 shared cores (waking each side, one event-loop turn each), 10 % of a
  * 2 ms quantum: hence the queued dispatch, which takes the main thread off the worker's path.
  * Shared memory is used where a message cannot help: a worker busy in a kernel reads its cancel
- * word between units, and a queued dispatch's ticket (control.ts). Tiny tasks, where a message per
- * task would dominate, go through `TaskPool`'s rings instead.
+ * word between units, and a queued dispatch's ticket (control.ts). A user module's quantum and its
+ * end cross as flat arrays, its module named by an id sent once per worker (flat-messages.ts):
+ * for tiny tasks the clone of a nested dispatch cost more than the task.
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
