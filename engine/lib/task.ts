@@ -18,7 +18,7 @@ import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SchedLabError } from '../../shared/errors.ts';
 import { KERNEL_NAMES } from '../../shared/workload.ts';
-import type { KernelName, SplitWork } from '../runtime/backend.ts';
+import type { KernelName, ModuleRef, SplitWork } from '../runtime/backend.ts';
 import type { TaskContext } from '../runtime/threads/index.ts';
 
 /** What a module's function is given as `ctx`: `shouldYield()`, `signal`, `quantumNanos`. */
@@ -71,11 +71,26 @@ export function taskWork(task: unknown, input: unknown): SplitWork {
     throw bad('task.export', 'must be a non-empty string');
   }
   const href = moduleHref(module);
-  return {
-    kernel: exportName === undefined ? { module: href } : { module: href, exportName },
-    input,
-    totalNanos: 0, // a module decides itself when it is done
-  };
+  return { kernel: moduleRef(href, exportName), input, totalNanos: 0 }; // a module decides its end
+}
+
+/** One ref object per module export (bounded with `seen`): no object per run, found by identity. */
+const refs = new Map<string, Map<string | undefined, ModuleRef>>();
+
+function moduleRef(href: string, exportName: string | undefined): ModuleRef {
+  let byExport = refs.get(href);
+  if (byExport === undefined) {
+    if (refs.size >= MAX_SEEN) refs.clear();
+    byExport = new Map();
+    refs.set(href, byExport);
+  }
+  let ref = byExport.get(exportName);
+  if (ref === undefined) {
+    if (byExport.size >= MAX_SEEN) byExport.clear();
+    ref = exportName === undefined ? { module: href } : { module: href, exportName };
+    byExport.set(exportName, ref);
+  }
+  return ref;
 }
 
 function moduleHref(module: unknown): string {

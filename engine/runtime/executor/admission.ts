@@ -42,7 +42,7 @@ export class Admission {
   }
 
   enqueue(task: ExecTask, split: ExecSplit): void {
-    task.waiting.push(split);
+    task.addWaiting(split);
     this.waiting++;
     if (!this.inRotation.has(task)) {
       this.inRotation.add(task);

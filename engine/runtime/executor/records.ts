@@ -46,7 +46,6 @@ export class ExecJob implements FairnessGroup {
   /** Time of all its quanta; also its fairness group's time. */
   scheduledNanos = 0;
   priority: Priority = INITIAL_PRIORITY;
-  readonly key: string;
   waitNanos = 0;
   endNanos = -1;
   /** Why it failed, was cancelled or rejected: a catalogue code and the human message. */
@@ -62,8 +61,11 @@ export class ExecJob implements FairnessGroup {
     readonly submitNanos: number,
     /** Its tenant, whose group it shares under `query` fairness; null: its own group. */
     readonly tenant: TenantGroup | null = null,
-  ) {
-    this.key = `job-${id}`;
+  ) {}
+
+  /** Built when read (nothing on the hot path does): no string kept per queued job. */
+  get key(): string {
+    return `job-${this.id}`;
   }
 
   get group(): FairnessGroup {
@@ -71,10 +73,16 @@ export class ExecJob implements FairnessGroup {
   }
 }
 
+/** Never added to (`ExecTask.addWaiting` replaces it first). */
+const NO_SPLITS: ExecSplit[] = [];
+
 /** A task is its own fairness group (task fairness), as a job is. */
 export class ExecTask implements FairnessGroup {
-  /** Leaf splits held back by admission, FIFO (`head` avoids shifting the array). */
-  waiting: ExecSplit[] = [];
+  /**
+   * Leaf splits held back by admission, FIFO (`head` avoids shifting the array); the shared empty
+   * `NO_SPLITS` until the first arrives (most tasks have none: no array per queued job).
+   */
+  waiting: ExecSplit[] = NO_SPLITS;
   head = 0;
   /** Admitted leaf splits not yet terminal: the task's running drivers. */
   admittedLeaves = 0;
@@ -93,15 +101,22 @@ export class ExecTask implements FairnessGroup {
   ended = false;
   scheduledNanos = 0;
   priority: Priority = INITIAL_PRIORITY;
-  readonly key: string;
 
   constructor(
     readonly id: number,
     readonly job: ExecJob,
     readonly index: number,
     public open: boolean,
-  ) {
-    this.key = `task-${id}`;
+  ) {}
+
+  get key(): string {
+    return `task-${this.id}`;
+  }
+
+  /** Holds `split` back in the admission FIFO. */
+  addWaiting(split: ExecSplit): void {
+    if (this.waiting === NO_SPLITS) this.waiting = [];
+    this.waiting.push(split);
   }
 
   get group(): FairnessGroup {
@@ -136,7 +151,7 @@ export class ExecTask implements FairnessGroup {
   /** Drops cancelled splits from the admission FIFO. */
   clearWaiting(): ExecSplit[] {
     const out = this.waiting.slice(this.head);
-    this.waiting = [];
+    this.waiting = NO_SPLITS;
     this.head = 0;
     return out;
   }

@@ -3,7 +3,7 @@ import type { KernelName } from '../backend.ts';
 import { nanosSince, originNow } from './clock.ts';
 import { createControl } from './control.ts';
 import { calibrate, CPU_KERNELS, TARGET_UNIT_NANOS } from './kernels.ts';
-import type { FromQuantumWorker, QuantumWorkerData } from './protocol.ts';
+import type { FlatEnd, FromQuantumWorker, QuantumWorkerData } from './protocol.ts';
 import { WorkerHost } from './worker-host.ts';
 
 // How long a unit takes on this machine is a speed, measured by `npm run bench` (suite `kernels`,
@@ -61,7 +61,7 @@ describe('kernel units', { timeout: 60_000 }, () => {
         entry: 'worker-entry.ts',
         workerData: { ...data },
         onMessage: (message) => {
-          const m = message as FromQuantumWorker;
+          const m = message as Exclude<FromQuantumWorker, FlatEnd>;
           if (m.type === 'ready') resolve(m.unitNanos);
         },
         onLost: (reason) => reject(new Error(reason)),

@@ -15,7 +15,9 @@ import {
   offerTicket,
   takeTicket,
 } from './control.ts';
+import { unflattenReport } from './flat-messages.ts';
 import type {
+  FlatEnd,
   FromQuantumWorker,
   QuantumReport,
   QuantumWorkerData,
@@ -41,6 +43,8 @@ export class Lane {
   /** Backend time of that cancel, for the hard limit (hard-kill.ts); null when none was asked. */
   cancelAt: number | null = null;
   booted = false;
+  /** Module ids whose ref this lane's worker has been sent (flat-messages.ts). */
+  readonly refsSent = new Set<number>();
   /** Ticket word of the running dispatch (−1: it was started directly, without a ticket). */
   private runningWord = -1;
   private queuedTicket: Ticket = { word: 0, value: 0 };
@@ -172,7 +176,8 @@ export function spawnLane(
     workerData: { ...data },
     ...(resourceLimits === undefined ? {} : { resourceLimits }),
     onMessage: (message) => {
-      const m = message as FromQuantumWorker;
+      if (Array.isArray(message)) return events.end(unflattenReport(message as unknown as FlatEnd));
+      const m = message as Exclude<FromQuantumWorker, FlatEnd>;
       if (m.type === 'ready') {
         lane.booted = true;
         events.ready();

@@ -17,7 +17,33 @@ export interface QuantumWorkerData {
 }
 
 /** Main → backend worker. */
-export type ToQuantumWorker = {
+export type ToQuantumWorker = RunMessage | ModuleRefMessage | ModuleCall;
+
+/** Main → backend worker: module id `id` is `ref` (sent once to a worker, before its first call). */
+export interface ModuleRefMessage {
+  readonly type: 'ref';
+  readonly id: number;
+  readonly ref: ModuleRef;
+}
+
+/**
+ * A user module's quantum as a flat array, which clones in a quarter of the time of the nested
+ * `RunMessage` (this crosses once a quantum): [splitId, quantumNanos, module id (`ModuleRefMessage`),
+ * input, ticket word (−1: no ticket, run unconditionally), ticket value].
+ */
+export type ModuleCall = readonly [number, number, number, unknown, number, number];
+
+/**
+ * A quantum's end as a flat array, when it carries no error and no blocked time:
+ * [splitId, startNanos, endNanos, workNanos, outcome index (shared/lib/outcomes.ts), cpuNanos
+ * (−1: unmeasured), what follows (`FLAT_NONE`, `FLAT_RESULT`, `FLAT_STATE`), the result or state].
+ */
+export type FlatEnd = readonly [number, number, number, number, number, number, number, unknown];
+export const FLAT_NONE = 0;
+export const FLAT_RESULT = 1;
+export const FLAT_STATE = 2;
+
+export type RunMessage = {
   readonly type: 'run';
   readonly dispatch: Dispatch;
   /** A user module's input for this quantum: its first input, or the state it yielded last. */
@@ -61,7 +87,8 @@ export interface StrayError {
 export type FromQuantumWorker =
   | { readonly type: 'ready'; readonly unitNanos: Readonly<Record<string, number>> }
   | { readonly type: 'end'; readonly report: QuantumReport }
-  | { readonly type: 'stray'; readonly stray: StrayError };
+  | { readonly type: 'stray'; readonly stray: StrayError }
+  | FlatEnd;
 
 /** `workerData` of a `TaskPool` worker. */
 export interface TaskWorkerData {

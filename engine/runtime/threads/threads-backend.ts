@@ -13,8 +13,9 @@
  * still costs ≈ 0.2 ms on 2 shared cores (waking each side, one event-loop turn each), 10 % of a
  * 2 ms quantum: hence the queued dispatch, which takes the main thread off the worker's path.
  * Shared memory is used where a message cannot help: a worker busy in a kernel reads its cancel
- * word between units, and a queued dispatch's ticket (control.ts). Tiny tasks, where a message per
- * task would dominate, go through `TaskPool`'s rings instead.
+ * word between units, and a queued dispatch's ticket (control.ts). A user module's quantum and its
+ * end cross as flat arrays, its module named by an id sent once per worker (flat-messages.ts):
+ * for tiny tasks the clone of a nested dispatch cost more than the task.
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
@@ -25,6 +26,7 @@ import { CONTROL, NO_SPLIT } from './control.ts';
 import type { Lane, Ticket } from './lane.ts';
 import { LanePool } from './lane-pool.ts';
 import type { QuantumReport, StrayError } from './protocol.ts';
+import { ModuleIds, postDispatch } from './flat-messages.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { HardKill } from './hard-kill.ts';
 import { failedEnd, measuredEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
@@ -51,6 +53,8 @@ export class ThreadsBackend implements Backend {
   private readonly moduleState = new Map<number, unknown>();
   /** The lane of every split running or queued. */
   private readonly running = new Map<number, Lane>();
+  /** Ids of user modules' refs, for the flat dispatch of a module's quantum (flat-messages.ts). */
+  private readonly moduleIds = new ModuleIds();
   private readonly faults: FaultInjector;
   private readonly hardKill: HardKill;
   private listener: BackendEvents | null = null;
@@ -316,11 +320,7 @@ export class ThreadsBackend implements Backend {
       ? this.moduleState.get(dispatch.splitId)
       : dispatch.work.input;
     try {
-      slot.host.post(
-        ticket === undefined
-          ? { type: 'run', dispatch, input }
-          : { type: 'run', dispatch, input, ticket },
-      );
+      postDispatch(slot, this.moduleIds, dispatch, input, ticket);
     } catch (error) {
       if (ticket === undefined) this.release(slot, dispatch.splitId, this.now());
       else if (slot.revoke()) this.running.delete(dispatch.splitId);

@@ -8,10 +8,13 @@
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { nanosSince } from './clock.ts';
+import type { SplitWork } from '../backend.ts';
 import { takeTicket } from './control.ts';
+import { flattenReport } from './flat-messages.ts';
 import { calibrate } from './kernels.ts';
 import type {
   FromQuantumWorker,
+  ModuleCall,
   QuantumReport,
   QuantumWorkerData,
   ToQuantumWorker,
@@ -33,16 +36,51 @@ function send(message: FromQuantumWorker): void {
 
 /** Runs one message's quantum; a promise only when the quantum awaits (an async module). */
 function handle(message: ToQuantumWorker): Promise<void> | undefined {
-  const { ticket } = message;
-  if (ticket !== undefined && !takeTicket(control, ticket.word, ticket.value)) return; // revoked
-  const report = runner.run(message.dispatch, message.input);
+  let report: QuantumReport | Promise<QuantumReport>;
+  if (isModuleCall(message)) {
+    const [splitId, quantumNanos, id, input, word, value] = message;
+    if (word >= 0 && !takeTicket(control, word, value)) return; // revoked
+    const work = moduleWork[id];
+    if (work === undefined) {
+      const at = clock(); // the main thread sends a ref before its first call: never expected
+      const error = `no module ref ${id} was sent before its call`;
+      return sendEnd({
+        splitId,
+        startNanos: at,
+        endNanos: at,
+        workNanos: 0,
+        outcome: 'failed',
+        error,
+      });
+    }
+    report = runner.run(
+      { splitId, workerId: data.workerId, quantumNanos, work, doneNanos: 0 },
+      input,
+    );
+  } else if (message.type === 'ref') {
+    // One work object per module, so the runner finds its loaded function by identity.
+    moduleWork[message.id] = { kernel: message.ref, totalNanos: 0 };
+    return;
+  } else {
+    const { ticket } = message;
+    if (ticket !== undefined && !takeTicket(control, ticket.word, ticket.value)) return; // revoked
+    report = runner.run(message.dispatch, message.input);
+  }
   if (!(report instanceof Promise)) return sendEnd(report);
   return report.then(sendEnd);
 }
 
+function isModuleCall(message: ToQuantumWorker): message is ModuleCall {
+  return Array.isArray(message);
+}
+
+/** Module work by id (protocol.ts `ModuleRefMessage`). */
+const moduleWork: SplitWork[] = [];
+
 function sendEnd(report: QuantumReport): undefined {
   try {
-    send({ type: 'end', report });
+    const flat = flattenReport(report);
+    send(flat === null ? { type: 'end', report } : flat);
   } catch (error) {
     // A result that cannot be cloned fails its split instead of the worker.
     const why = error instanceof Error ? error.message : String(error);
