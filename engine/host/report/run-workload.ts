@@ -9,7 +9,9 @@
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { Workload } from '../../../shared/workload.ts';
 import { createRng } from '../../../shared/lib/rng.ts';
-import { chargedShares } from '../../../shared/protocol.ts';
+import { chargedShares, type CompareSeries } from '../../../shared/protocol.ts';
+import type { BucketCounts } from '../../../shared/lib/histogram.ts';
+import { RunSeries } from './run-series.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { SimBackend } from '../../runtime/sim/sim-backend.ts';
 import { ThreadsBackend } from '../../runtime/threads/threads-backend.ts';
@@ -54,12 +56,16 @@ export interface RunOptions {
   trace?: boolean;
   traceCapacity?: number;
   onProgress?: (p: RunProgress) => void;
+  /** Keep the levels over time and each class's latency histogram (the app's Compare view). */
+  series?: boolean;
 }
 
 export interface RunResult {
   report: RunReport;
   trace: ChromeTrace | null;
   wallMs: number;
+  series?: CompareSeries;
+  latencyBuckets?: Record<string, BucketCounts>;
 }
 
 const MS = 1_000_000;
@@ -179,9 +185,11 @@ export async function runWorkload(
       nextStatus += statusPeriod;
     }
   };
+  const series = options.series === true ? new RunSeries(origin, scale) : null;
   const observe = () => {
     collector.poll();
     collector.sample();
+    series?.add(executor.now(), executor.levels());
     const now = executor.now();
     if (backendKind === 'sim') addStatusLines(now);
     if (options.onProgress) {
@@ -309,5 +317,14 @@ export async function runWorkload(
       })
     : null;
   await executor.close();
-  return { report, trace, wallMs: performance.now() - wallStart };
+  const extra =
+    series === null
+      ? {}
+      : {
+          series: series.toWire(),
+          latencyBuckets: Object.fromEntries(
+            [...collector.classes].map(([name, s]) => [name, s.latency.toBuckets()]),
+          ),
+        };
+  return { report, trace, wallMs: performance.now() - wallStart, ...extra };
 }

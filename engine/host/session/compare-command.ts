@@ -52,13 +52,18 @@ export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire
       ...(cmd.seed === undefined ? {} : { seed: cmd.seed }),
       ...(c.graphPolicy === undefined ? {} : { policy: c.graphPolicy }),
     });
-    const { report } = await runWorkload(run, {
+    const { report, series, latencyBuckets } = await runWorkload(run, {
       backend: 'sim',
       config: c.config,
       seed,
       durationMs,
+      series: true,
     });
-    reports.push(reportRow(c.label, report));
+    reports.push({
+      ...reportRow(c.label, report),
+      ...(series === undefined ? {} : { series }),
+      ...(latencyBuckets === undefined ? {} : { latencyBuckets }),
+    });
   }
   return { workload: workload.name, seed, durationMs, reports };
 }
