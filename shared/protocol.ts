@@ -7,7 +7,7 @@
  */
 import { JOB_QUERY_MAX_CHARS } from './lib/job-query.ts';
 import { QUANTUM_OUTCOMES, type QuantumOutcome } from './lib/outcomes.ts';
-import type { SampleCounts } from './lib/histogram.ts';
+import type { BucketCounts, SampleCounts } from './lib/histogram.ts';
 import { z } from 'zod';
 import { jobSpecSchema, prioritySchema, type splitSpecSchema } from './job.ts';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
@@ -109,6 +109,21 @@ export interface CompareReportRow {
   utilization: number;
   jain: number;
   quanta: number;
+  /** Queue depth and charged time per level over the run. Optional: added with richer compare. */
+  series?: CompareSeries;
+  /** Each class's latency samples as the shared histogram's buckets, for its CDF. Optional. */
+  latencyBuckets?: Record<string, BucketCounts>;
+}
+
+/**
+ * One run's levels over time, oldest first, at most a few hundred points (evenly thinned):
+ * `depth[i][l]` and cumulative `chargedMs[i][l]` at `tMs[i]` (ms of run time) for level `labels[l]`.
+ */
+export interface CompareSeries {
+  labels: string[];
+  tMs: number[];
+  depth: number[][];
+  chargedMs: number[][];
 }
 
 /** The `compare` command's answer, besides `ok` and `id`. */

@@ -6,6 +6,8 @@
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { GraphPolicy } from '../../../shared/graph.ts';
+import type { BucketCounts } from '../../../shared/lib/histogram.ts';
+import type { CompareSeries } from '../../../shared/protocol.ts';
 import type { Workload } from '../../../shared/workload.ts';
 import { finishedLatency } from './format.ts';
 import type { RunReport } from './report.ts';
@@ -29,6 +31,9 @@ export interface CompareResult {
     config: EngineConfigPatch;
     graphPolicy?: GraphPolicy;
     report: RunReport;
+    /** With `series`: the levels over the run and each class's latency histogram. */
+    series?: CompareSeries;
+    latencyBuckets?: Record<string, BucketCounts>;
   }[];
 }
 
@@ -37,6 +42,8 @@ export interface CompareOptions {
   durationMs?: number;
   /** Applied under every config (e.g. `--set`). */
   base?: EngineConfigPatch;
+  /** Keep each run's levels over time and latency histograms (the app's Compare view). */
+  series?: boolean;
 }
 
 export async function compareConfigs(
@@ -59,14 +66,16 @@ export async function compareConfigs(
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(c.graphPolicy === undefined ? {} : { policy: c.graphPolicy }),
     });
-    const { report } = await runWorkload(run, {
+    const { report, series, latencyBuckets } = await runWorkload(run, {
       backend: 'sim',
       config: { ...options.base, ...c.config },
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
+      ...(options.series === true ? { series: true } : {}),
     });
     const graphPolicy = c.graphPolicy === undefined ? {} : { graphPolicy: c.graphPolicy };
-    runs.push({ label: c.label, config: c.config, ...graphPolicy, report });
+    const extra = series === undefined ? {} : { series, latencyBuckets: latencyBuckets ?? {} };
+    runs.push({ label: c.label, config: c.config, ...graphPolicy, report, ...extra });
   }
   return { workload: workload.name, seed: options.seed ?? workload.seed, runs };
 }

@@ -10,6 +10,9 @@ import type { EngineConfig, EngineConfigPatch } from '../../../shared/config.ts'
 import type { GraphDocument } from '../../../shared/graph.ts';
 import type { Workload } from '../../../shared/workload.ts';
 import { createRng } from '../../../shared/lib/rng.ts';
+import type { CompareSeries } from '../../../shared/protocol.ts';
+import type { BucketCounts } from '../../../shared/lib/histogram.ts';
+import { RunSeries } from './run-series.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { SimBackend } from '../../runtime/sim/sim-backend.ts';
 import { ThreadsBackend } from '../../runtime/threads/threads-backend.ts';
@@ -55,12 +58,16 @@ export interface RunOptions {
   trace?: boolean;
   traceCapacity?: number;
   onProgress?: (p: RunProgress) => void;
+  /** Keep the levels over time and each class's latency histogram (the app's Compare view). */
+  series?: boolean;
 }
 
 export interface RunResult {
   report: RunReport;
   trace: ChromeTrace | null;
   wallMs: number;
+  series?: CompareSeries;
+  latencyBuckets?: Record<string, BucketCounts>;
 }
 
 const MS = 1_000_000;
@@ -215,9 +222,11 @@ async function runJobs(run: Run): Promise<RunResult> {
       nextStatus += statusPeriod;
     }
   };
+  const series = options.series === true ? new RunSeries(origin, scale) : null;
   const observe = () => {
     collector.poll();
     collector.sample();
+    series?.add(executor.now(), executor.levels());
     const now = executor.now();
     if (backendKind === 'sim') addStatusLines(now);
     if (options.onProgress) {
@@ -286,7 +295,16 @@ async function runJobs(run: Run): Promise<RunResult> {
     },
   });
   await executor.close();
-  return { report, trace, wallMs: performance.now() - run.wallStart };
+  const extra =
+    series === null
+      ? {}
+      : {
+          series: series.toWire(),
+          latencyBuckets: Object.fromEntries(
+            [...collector.classes].map(([name, s]) => [name, s.latency.toBuckets()]),
+          ),
+        };
+  return { report, trace, wallMs: performance.now() - run.wallStart, ...extra };
 }
 
 /** The simulator's clock in 100 ms steps until the stop, or until every job has ended. */

@@ -6,7 +6,7 @@
  * both are deterministic, so the same run gives the same report byte for byte. The histogram is
  * the shared one (`shared/lib/histogram.ts`), so the app reads its ranges the same way.
  */
-import { LogHistogram, percentileMs } from '../../../shared/lib/histogram.ts';
+import { LogHistogram, percentileMs, type BucketCounts } from '../../../shared/lib/histogram.ts';
 
 export interface Percentiles {
   p50: number;
@@ -43,6 +43,13 @@ export class Summary {
     this.n += sign * other.n;
     this.sum += sign * other.sum;
     if (sign > 0 && other.maxNanos > this.maxNanos) this.maxNanos = other.maxNanos;
+  }
+
+  /** The samples as the histogram's buckets with their max and sum (ns), as frames carry them. */
+  toBuckets(): BucketCounts {
+    const buckets: number[] = [];
+    this.h.forEach((index, count) => buckets.push(index, count));
+    return { maxNanos: this.maxNanos, sumNanos: this.sum, buckets };
   }
 
   record(nanos: number): void {

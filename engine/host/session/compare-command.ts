@@ -38,8 +38,13 @@ export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire
   const result = await compareConfigs(workload, columns, {
     ...(cmd.seed === undefined ? {} : { seed: cmd.seed }),
     durationMs,
+    series: true,
   });
-  const reports = result.runs.map((r) => reportRow(r.label, r.report));
+  const reports: CompareReportRow[] = result.runs.map((r) => ({
+    ...reportRow(r.label, r.report),
+    ...(r.series === undefined ? {} : { series: r.series }),
+    ...(r.latencyBuckets === undefined ? {} : { latencyBuckets: r.latencyBuckets }),
+  }));
   return { workload: result.workload, seed: result.seed, durationMs, reports };
 }
 

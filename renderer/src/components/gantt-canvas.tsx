@@ -19,6 +19,7 @@ import {
 import { inFlightQuanta, laneLayout, type InFlight } from '../data/gantt-lanes.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { laneGroups } from '../data/node-lanes.ts';
+import { normalizeRange } from '../data/range-stats.ts';
 import { SPAN_OUTCOMES } from '../../../shared/protocol.ts';
 
 const GUTTER = 72;
@@ -44,11 +45,13 @@ export function GanttCanvas() {
   const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
+  const rangeRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const wrap = wrapRef.current!;
     const canvas = canvasRef.current!;
     const tip = tipRef.current!;
+    const shade = rangeRef.current!;
     const ctx = canvas.getContext('2d', { alpha: false })!;
     let theme = readTheme(wrap);
     let layout: GanttLayout = { width: 0, height: 0, gutter: GUTTER, axis: AXIS, lanes: 1 };
@@ -121,7 +124,21 @@ export function GanttCanvas() {
       canvas.dataset.laneOrder = (layout.groups?.order ?? []).join(',');
       canvas.dataset.windowMs = String(viewport.windowMs);
       canvas.dataset.draws = String(draws);
+      placeShade(brush ?? s.range, t0, t1);
       if (live()) schedule();
+    };
+    // The selected (or being brushed) range, shaded over the lanes: a DOM box, not canvas pixels.
+    const placeShade = (r: { fromMs: number; toMs: number } | null, t0: number, t1: number) => {
+      if (r === null || r.toMs <= t0 || r.fromMs >= t1) {
+        shade.hidden = true;
+        return;
+      }
+      const w = Math.max(1, layout.width - layout.gutter);
+      const x0 = layout.gutter + (Math.max(r.fromMs, t0) - t0) * (w / (t1 - t0));
+      const x1 = layout.gutter + (Math.min(r.toMs, t1) - t0) * (w / (t1 - t0));
+      shade.hidden = false;
+      shade.style.left = `${x0}px`;
+      shade.style.width = `${Math.max(1, x1 - x0)}px`;
     };
     const schedule = () => {
       if (handle === null) handle = requestAnimationFrame(draw);
@@ -170,7 +187,8 @@ export function GanttCanvas() {
         s.paused !== prev.paused ||
         s.workerCount !== prev.workerCount ||
         s.selectedJob !== prev.selectedJob ||
-        s.status !== prev.status
+        s.status !== prev.status ||
+        s.range !== prev.range
       ) {
         schedule();
       }
@@ -186,11 +204,33 @@ export function GanttCanvas() {
       viewport.zoom(Math.exp(ev.deltaY * 0.0015), anchor, windowEnd());
     };
     let drag: { x: number; end: number; moved: boolean } | null = null;
+    // Shift-drag brushes a time range instead of panning.
+    let brush: { fromMs: number; toMs: number } | null = null;
+    const timeAt = (clientX: number) =>
+      viewport.endMs - viewport.windowMs + (plotX(clientX) / plotW()) * viewport.windowMs;
     const onDown = (ev: PointerEvent) => {
-      drag = { x: ev.clientX, end: windowEnd(), moved: false };
       canvas.setPointerCapture(ev.pointerId);
+      if (ev.shiftKey) {
+        // Freeze the window where it is, so the brushed times stay under the pointer.
+        if (following()) {
+          viewport.endMs = windowEnd();
+          store.getState().setFollow(false);
+        }
+        const t = timeAt(ev.clientX);
+        brush = { fromMs: t, toMs: t };
+        return;
+      }
+      drag = { x: ev.clientX, end: windowEnd(), moved: false };
     };
     const onMove = (ev: PointerEvent) => {
+      if (brush !== null) {
+        brush = { fromMs: brush.fromMs, toMs: timeAt(ev.clientX) };
+        const ordered = normalizeRange(brush.fromMs, brush.toMs, 0);
+        if (ordered !== null)
+          placeShade(ordered, viewport.endMs - viewport.windowMs, viewport.endMs);
+        tip.hidden = true;
+        return;
+      }
       if (drag !== null) {
         const dx = ev.clientX - drag.x;
         if (Math.abs(dx) > 2) drag.moved = true;
@@ -202,8 +242,14 @@ export function GanttCanvas() {
       hover(ev);
     };
     const onUp = (ev: PointerEvent) => {
-      // A click (no drag) on a span or a running quantum selects its job.
-      if (drag !== null && !drag.moved) {
+      if (brush !== null) {
+        // At least 2 px wide: a shift-click selects nothing.
+        const r = normalizeRange(brush.fromMs, brush.toMs, 2 * (viewport.windowMs / plotW()));
+        brush = null;
+        if (r !== null) store.getState().setRange(r);
+        schedule();
+      } else if (drag !== null && !drag.moved) {
+        // A click (no drag) on a span or a running quantum selects its job.
         const job = jobAt(ev);
         if (job !== null) store.getState().selectJob(job);
       }
@@ -303,6 +349,7 @@ export function GanttCanvas() {
   return (
     <div className="gantt" ref={wrapRef}>
       <canvas ref={canvasRef} data-testid="gantt-canvas" data-span-count="0" />
+      <div className="gantt-range" ref={rangeRef} data-testid="gantt-range" hidden />
       <div className="gantt-tip" ref={tipRef} data-testid="gantt-tooltip" hidden />
     </div>
   );

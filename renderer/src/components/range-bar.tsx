@@ -63,7 +63,7 @@ export function RangeBar() {
       </button>
       {range === null ? (
         <span className="range-text">
-          following live · brush a chart or shift-drag the Gantt to select a range
+          following live · drag across a chart or shift-drag the Gantt to select a range
         </span>
       ) : (
         <span className="range-text" data-testid="range-text">

@@ -11,6 +11,7 @@ import {
   bucketUpperUs,
   LogHistogram,
   percentileMs,
+  type BucketCounts,
   type SampleCounts,
 } from '../../../shared/lib/histogram.ts';
 import type { FramePoint } from './telemetry.ts';
@@ -63,6 +64,21 @@ export function rangeSummaries(
     }
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** One key's bucket counts (a compare run's class latency) as a summary to read or draw. */
+export function summaryOf(c: BucketCounts): RangeSummary {
+  const s: RangeSummary = {
+    hist: new LogHistogram(),
+    count: 0,
+    maxNanos: c.maxNanos,
+    sumNanos: c.sumNanos,
+  };
+  for (let i = 0; i + 1 < c.buckets.length; i += 2) {
+    s.hist.add(c.buckets[i]!, c.buckets[i + 1]!);
+    s.count += c.buckets[i + 1]!;
+  }
+  return s;
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;

@@ -18,6 +18,7 @@ import {
   type ConfigForm,
 } from '../data/compare-rows.ts';
 import { CompareChart, CompareTable } from './compare-results.tsx';
+import { CompareCdfs, CompareSeries } from './compare-series.tsx';
 
 const DURATIONS_S = [5, 10, 30, 60] as const;
 const FILE = '__file__';
@@ -252,6 +253,10 @@ export function CompareView() {
           ) : (
             <>
               <CompareTable result={result} />
+              <h4 style={{ margin: 0 }}>over the run, per config</h4>
+              <CompareSeries result={result} />
+              <h4 style={{ margin: 0 }}>latency distribution per class</h4>
+              <CompareCdfs result={result} />
               <h4 style={{ margin: 0 }}>p95 latency per class</h4>
               <CompareChart result={result} />
             </>
