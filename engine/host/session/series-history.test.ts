@@ -26,7 +26,10 @@ describe('Session snapshot: the charts’ history', () => {
         chargedNanos: f.levels.map((l) => l.chargedNanos),
         policy: 'mlfq',
         labels: ['L0', 'L1', 'L2', 'L3', 'L4'],
+        // The samples a frame recorded travel with its point, so a range can be recomputed.
+        samples: f.samples,
       });
+      expect(p.samples).toBeDefined();
     });
     expect(history[0]!.depth.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
