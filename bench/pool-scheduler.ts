@@ -1,15 +1,21 @@
 /**
- * The library's path, side by side with Piscina, 2 workers each: `scheduler.run` (the compiled
- * package, `import { Scheduler } from 'schedlab'`: one `Executor` over the threads backend, each
- * run a one-split job, default policy mlfq) against `piscina.run`, on the same task module.
+ * The library's path, side by side with four worker pools, 2 workers each: `scheduler.run` (the
+ * compiled package, `import { Scheduler } from 'schedlab'`: one `Executor` over the threads
+ * backend, each run a one-split job, default policy mlfq) against Piscina, Tinypool, poolifier
+ * and workerpool (bench/baselines/pools.ts), all on the same task module (bench/pool-tasks.mjs).
  * - tiny tasks (`x + 1`) and BigInt factorial(1000): tasks/s, higher is better;
  * - boot: construction to the first result, ms, lower is better (median of 3 fresh pools);
  * - memory with many runs queued: heap + external growth while `QUEUED` runs wait, MB, lower is
- *   better (each pool fresh; measured right after submitting, before the first result).
- * Counts are modest: the threads path does ~30k runs/s here, and this suite runs alongside others.
+ *   better (each pool fresh, after a full GC; measured right after submitting, before the first
+ *   result). The main thread's memory only: a pool that posts every task to its workers at once
+ *   (poolifier, without its task queue) holds them in the workers' message queues instead.
+ * Each figure is reported once per baseline: `pool.scheduler_<figure>_vs_<baseline>`, the same
+ * measurement of ours over each baseline's. Counts are modest: this suite runs alongside others.
  */
 import { Scheduler } from 'schedlab';
-import { createPiscina, POOL_TASKS, runPiscina } from './baselines/piscina-pool.ts';
+import { POOL_TASKS } from './baselines/piscina-pool.ts';
+import { BASELINES, type BaselinePool, type TaskName } from './baselines/pools.ts';
+import { forceGc } from './memory.ts';
 import type { BenchReport } from './report.ts';
 
 const WORKERS = 2;
@@ -18,96 +24,88 @@ const FACTORIAL = 4_000;
 const ROUNDS = 2;
 const BOOTS = 3;
 const QUEUED = 50_000;
-const inc = { module: POOL_TASKS, export: 'inc' };
-const factorialTask = { module: POOL_TASKS, export: 'factorial' };
+const TASKS: Record<TaskName, { module: URL; export: TaskName }> = {
+  inc: { module: POOL_TASKS, export: 'inc' },
+  factorial: { module: POOL_TASKS, export: 'factorial' },
+};
+
+/** Ours first, then the baselines in `BASELINES` order. */
+type Contender = { name: string; create(): BaselinePool };
+const contenders: Contender[] = [
+  { name: 'scheduler', create: () => schedulerPool(new Scheduler({ workers: WORKERS })) },
+  ...BASELINES.map((b) => ({ name: b.name, create: () => b.create(WORKERS) })),
+];
 
 export async function runSchedulerPool(report: BenchReport): Promise<void> {
-  report.add('pool.scheduler_boot_ms_vs_piscina', await bootMs(ours), 'ms', await bootMs(theirs));
-  const s = new Scheduler({ workers: WORKERS });
-  const p = createPiscina(WORKERS);
+  const boot: number[] = [];
+  for (const c of contenders) boot.push(await bootMs(c));
+  addAll(report, 'boot_ms', boot, 'ms');
+
+  const pools = contenders.map((c) => c.create());
   try {
-    await runOurs(s, inc, 1, 5_000);
-    await runPiscina(p, 'inc', 1, 5_000);
-    const tiny = await alternate(
-      () => timed(() => runOurs(s, inc, 41, TINY), 42),
-      () => timed(() => runPiscina(p, 'inc', 41, TINY), 42),
-    );
-    report.add(
-      'pool.scheduler_tiny_vs_piscina',
-      rate(TINY, tiny.ours),
-      'tasks/s',
-      rate(TINY, tiny.theirs),
-    );
+    for (const p of pools) await p.runMany('inc', 1, 5_000);
+    const tiny = await rotate(pools, (p) => timed(() => p.runMany('inc', 41, TINY), 42));
+    addAll(report, 'tiny', tiny.map(rate(TINY)), 'tasks/s');
     const expected = factorial(1000);
-    const cpu = await alternate(
-      () => timed(() => runOurs(s, factorialTask, 1000, FACTORIAL), expected),
-      () => timed(() => runPiscina(p, 'factorial', 1000, FACTORIAL), expected),
+    const cpu = await rotate(pools, (p) =>
+      timed(() => p.runMany('factorial', 1000, FACTORIAL), expected),
     );
-    report.add(
-      'pool.scheduler_factorial_vs_piscina',
-      rate(FACTORIAL, cpu.ours),
-      'tasks/s',
-      rate(FACTORIAL, cpu.theirs),
-    );
+    addAll(report, 'factorial', cpu.map(rate(FACTORIAL)), 'tasks/s');
   } finally {
-    await Promise.all([s.close(), p.destroy()]);
+    await Promise.all(pools.map((p) => p.close()));
   }
-  const memOurs = await queuedMemory(
-    () => new Scheduler({ workers: WORKERS, maxQueued: QUEUED * 2 }),
-    (pool, n) => runOurs(pool, inc, 1, n),
-    (pool) => pool.close(),
+
+  const memory: number[] = [];
+  memory.push(
+    await queuedMemory(() =>
+      schedulerPool(new Scheduler({ workers: WORKERS, maxQueued: QUEUED * 2 })),
+    ),
   );
-  const memTheirs = await queuedMemory(
-    () => createPiscina(WORKERS),
-    (pool, n) => runPiscina(pool, 'inc', 1, n),
-    (pool) => pool.destroy(),
-  );
-  report.add('pool.scheduler_queued_memory_mb_vs_piscina', memOurs, 'MB', memTheirs);
+  for (const b of BASELINES) memory.push(await queuedMemory(() => b.create(WORKERS)));
+  addAll(report, 'queued_memory_mb', memory, 'MB');
 }
 
-function runOurs(s: Scheduler, task: typeof inc, arg: number, count: number): Promise<unknown[]> {
-  const runs = new Array<Promise<unknown>>(count);
-  for (let i = 0; i < count; i++) runs[i] = s.run(task, arg);
-  return Promise.all(runs);
+/** `pool.scheduler_<figure>_vs_<baseline>` for each baseline; `values[0]` is ours. */
+function addAll(report: BenchReport, figure: string, values: number[], unit: string): void {
+  for (let i = 1; i < contenders.length; i++)
+    report.add(`pool.scheduler_${figure}_vs_${contenders[i]!.name}`, values[0]!, unit, values[i]!);
 }
 
-async function ours(): Promise<() => Promise<void>> {
-  const s = new Scheduler({ workers: WORKERS });
-  await s.run(inc, 1);
-  return () => s.close();
-}
-
-async function theirs(): Promise<() => Promise<void>> {
-  const p = createPiscina(WORKERS);
-  await p.run(1, { name: 'inc' });
-  return () => p.destroy();
+function schedulerPool(s: Scheduler): BaselinePool {
+  return {
+    runMany(name, arg, count) {
+      const runs = new Array<Promise<unknown>>(count);
+      for (let i = 0; i < count; i++) runs[i] = s.run(TASKS[name], arg);
+      return Promise.all(runs);
+    },
+    close: () => s.close(),
+  };
 }
 
 /** Median over fresh pools of construction → first result (ms). */
-async function bootMs(start: () => Promise<() => Promise<void>>): Promise<number> {
+async function bootMs(c: Contender): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < BOOTS; i++) {
     const t0 = performance.now();
-    const close = await start();
+    const pool = c.create();
+    await pool.runMany('inc', 1, 1);
     times.push(performance.now() - t0);
-    await close();
+    await pool.close();
   }
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
-async function queuedMemory<P>(
-  make: () => P,
-  submit: (pool: P, n: number) => Promise<unknown[]>,
-  close: (pool: P) => Promise<void>,
-): Promise<number> {
+async function queuedMemory(make: () => BaselinePool): Promise<number> {
   const pool = make();
-  await submit(pool, 100); // started and warm
-  globalThis.gc?.();
+  await pool.runMany('inc', 1, 100); // started and warm
+  // The earlier figures leave garbage behind: collected now, not while this one is measured.
+  forceGc();
+  forceGc();
   const before = used();
-  const all = submit(pool, QUEUED);
+  const all = pool.runMany('inc', 1, QUEUED);
   const grown = used() - before;
   await all;
-  await close(pool);
+  await pool.close();
   return grown / 2 ** 20;
 }
 
@@ -116,18 +114,19 @@ function used(): number {
   return m.heapUsed + m.external + m.arrayBuffers;
 }
 
-async function alternate(
-  o: () => Promise<number>,
-  t: () => Promise<number>,
-): Promise<{ ours: number; theirs: number }> {
-  const total = { ours: 0, theirs: 0 };
+/**
+ * `ROUNDS` rounds over every pool, the starting pool rotating each round so drift in machine load
+ * hits all alike; total nanoseconds of each pool, in `pools` order.
+ */
+async function rotate(
+  pools: BaselinePool[],
+  one: (p: BaselinePool) => Promise<number>,
+): Promise<number[]> {
+  const total = pools.map(() => 0);
   for (let round = 0; round < ROUNDS; round++) {
-    if (round % 2 === 0) {
-      total.theirs += await t();
-      total.ours += await o();
-    } else {
-      total.ours += await o();
-      total.theirs += await t();
+    for (let k = 0; k < pools.length; k++) {
+      const i = (round + k) % pools.length;
+      total[i]! += await one(pools[i]!);
     }
   }
   return total;
@@ -141,8 +140,8 @@ async function timed(go: () => Promise<unknown[]>, expected: unknown): Promise<n
   return nanos;
 }
 
-function rate(perRound: number, nanos: number): number {
-  return (ROUNDS * perRound) / (nanos / 1e9);
+function rate(perRound: number): (nanos: number) => number {
+  return (nanos) => (ROUNDS * perRound) / (nanos / 1e9);
 }
 
 function factorial(n: number): bigint {
