@@ -67,7 +67,8 @@ describe('warnings in frames: jobs that look wrong now, with the rule', () => {
 
   it('slow-split: a split far longer than its class’s median; overrun: a quantum past runawayAfterMs', () => {
     const s = session({ policy: 'fifo', quantumMs: 10, runawayAfterMs: 20 });
-    for (let i = 0; i < 20; i++) s.executor.submitJob(oneTaskJob('q', intermediates(1, spin(5))));
+    // Enough splits of the class for its statistics (CLASS_TIME_MIN_SAMPLES).
+    for (let i = 0; i < 40; i++) s.executor.submitJob(oneTaskJob('q', intermediates(1, spin(5))));
     s.advance(500);
     const slow = s.executor.submitJob(oneTaskJob('q', intermediates(1, spin(5000))));
     const over = s.executor.submitJob(

@@ -55,12 +55,17 @@ export abstract class ExecutorQueries extends ExecutorReconfig {
 
   private warningsOf(splits: Iterable<ExecSplit>, starvationMs: number): JobWarning[] {
     const s = this.settings;
-    return findWarnings(splits, {
-      now: this.backend.now(),
-      starvationNanos: starvationMs * 1e6,
-      runawayNanos: s.runawayNanos,
-      quantumNanos: s.dispatchQuantumNanos,
-      median: (cls) => this.classTimes.median(cls),
-    });
+    return findWarnings(
+      splits,
+      {
+        now: this.backend.now(),
+        starvationNanos: starvationMs * 1e6,
+        runawayNanos: s.runawayNanos,
+        quantumNanos: s.dispatchQuantumNanos,
+        classTimes: (cls, live) => this.classTimes.sortedWith(cls, live),
+      },
+      // A class's norm counts all its live splits, whoever asks (jobDetail asks for one job).
+      this.splits.values(),
+    );
   }
 }

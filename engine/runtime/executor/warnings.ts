@@ -5,16 +5,25 @@
  *    the starvation alarm uses);
  *  - `overrun`: a quantum of a split ran past its quantum by more than `runawayAfterMs` (one
  *    running now, or one that ended);
- *  - `slow-split`: a split has run more than `SLOW_SPLIT_FACTOR` × its class's median split
- *    time (recent succeeded splits, class-split-times.ts) and more than one quantum;
+ *  - `slow-split`: a split has run longer than all of: `SLOW_SPLIT_FACTOR` × its class's median
+ *    split time, `SLOW_SPLIT_TAIL` × the class's 99th percentile (recent succeeded splits and
+ *    the run so far of its live ones, class-split-times.ts), one quantum and
+ *    `SLOW_SPLIT_FLOOR_MS`. The median of ended splits alone flagged the normal tail of
+ *    heavy-tailed classes (Trino's split times), every long split while only short ones had
+ *    ended, and millisecond splits.
  *  - `retries`: a split has been retried more than `WARN_RETRIES` times.
  */
 import { formatMs } from '../../../shared/lib/format.ts';
 import { WARNING_RULES, type JobWarning, type WarningRule } from '../../../shared/protocol.ts';
+import { summarise, type ClassTimeStats } from './class-split-times.ts';
 import { SplitState } from './lifecycle.ts';
 import type { ExecSplit } from './records.ts';
 
 export const SLOW_SPLIT_FACTOR = 10;
+/** A slow split also ran this many times the class's 99th percentile: past its normal tail. */
+export const SLOW_SPLIT_TAIL = 3;
+/** …and at least this long (engine ms): a few milliseconds are never worth a warning. */
+export const SLOW_SPLIT_FLOOR_MS = 1000;
 export const WARN_RETRIES = 3;
 
 export interface WarningBounds {
@@ -22,8 +31,11 @@ export interface WarningBounds {
   starvationNanos: number;
   runawayNanos: number;
   quantumNanos: number;
-  /** A class's median split time (ns), or null while it has too few splits. */
-  median(clsIndex: number): number | null;
+  /**
+   * A class's recent split times (ns) with `live` (its live splits' run so far) counted in,
+   * sorted, or null while it has too few (`ClassSplitTimes.sortedWith`).
+   */
+  classTimes(clsIndex: number, live: readonly number[]): Float64Array | null;
 }
 
 interface Found {
@@ -34,8 +46,17 @@ interface Found {
   message: string;
 }
 
-/** The warnings `splits` raise now, worst first within each rule, rules in `WARNING_RULES` order. */
-export function findWarnings(splits: Iterable<ExecSplit>, b: WarningBounds): JobWarning[] {
+/**
+ * The warnings `splits` raise now, worst first within each rule, rules in `WARNING_RULES` order.
+ * `peers` are all live splits (a class's norm counts them), `splits` when omitted.
+ */
+export function findWarnings(
+  splits: Iterable<ExecSplit>,
+  b: WarningBounds,
+  peers: Iterable<ExecSplit> = splits,
+): JobWarning[] {
+  const classTimes = classTimesWithLive(peers, b);
+  const minSlowNanos = Math.max(b.quantumNanos, SLOW_SPLIT_FLOOR_MS * 1e6);
   const worst = new Map<string, Found>();
   const flag = (split: ExecSplit, rule: WarningRule, size: number, message: () => string) => {
     const key = `${split.job.id}:${rule}`;
@@ -46,8 +67,7 @@ export function findWarnings(splits: Iterable<ExecSplit>, b: WarningBounds): Job
   };
   for (const s of splits) {
     if (s.job.state !== 'running') continue; // a cancelling split of an ended job
-    const running = s.state === SplitState.running || s.state === SplitState.cancelling;
-    const runningFor = running ? b.now - s.dispatchedAt : 0;
+    const runningFor = runningForOf(s, b.now);
     if (s.state === SplitState.queued) {
       const wait = b.now - s.enqueuedAt;
       if (wait > b.starvationNanos) {
@@ -69,8 +89,12 @@ export function findWarnings(splits: Iterable<ExecSplit>, b: WarningBounds): Job
       );
     }
     const ran = s.scheduledNanos + runningFor;
-    const median = b.median(s.job.clsIndex);
-    if (median !== null && ran > SLOW_SPLIT_FACTOR * median && ran > b.quantumNanos) {
+    // The floor first: most splits are below it, and the class's statistics are not needed.
+    const sorted = ran > minSlowNanos ? classTimes(s.job.clsIndex) : null;
+    // Judged against the others of its class: its own run is one of the live samples.
+    const times = sorted === null ? null : summarise(sorted, ran);
+    if (times !== null && ran > slowBound(times, b.quantumNanos)) {
+      const median = times.median;
       flag(
         s,
         'slow-split',
@@ -100,6 +124,40 @@ export function findWarnings(splits: Iterable<ExecSplit>, b: WarningBounds): Job
       splitId: f.split.id,
       message: f.message,
     }));
+}
+
+function runningForOf(s: ExecSplit, now: number): number {
+  const running = s.state === SplitState.running || s.state === SplitState.cancelling;
+  return running ? now - s.dispatchedAt : 0;
+}
+
+/** Each class's statistics with its live splits that have run counted in, computed once a call. */
+function classTimesWithLive(peers: Iterable<ExecSplit>, b: WarningBounds) {
+  const live = new Map<number, number[]>();
+  for (const s of peers) {
+    if (s.job.state !== 'running') continue;
+    const ran = s.scheduledNanos + runningForOf(s, b.now);
+    if (ran <= 0) continue;
+    const list = live.get(s.job.clsIndex);
+    if (list === undefined) live.set(s.job.clsIndex, [ran]);
+    else list.push(ran);
+  }
+  const memo = new Map<number, Float64Array | null>();
+  return (cls: number): Float64Array | null => {
+    let t = memo.get(cls);
+    if (t === undefined) memo.set(cls, (t = b.classTimes(cls, live.get(cls) ?? [])));
+    return t;
+  };
+}
+
+/** How long (ns) a split of a class with these times runs before it is flagged slow. */
+export function slowBound(t: ClassTimeStats, quantumNanos: number): number {
+  return Math.max(
+    SLOW_SPLIT_FACTOR * t.median,
+    SLOW_SPLIT_TAIL * t.p99,
+    quantumNanos,
+    SLOW_SPLIT_FLOOR_MS * 1e6,
+  );
 }
 
 function ms(nanos: number): string {

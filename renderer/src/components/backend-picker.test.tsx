@@ -30,14 +30,25 @@ describe('the header’s backend', () => {
     expect(html).toContain('data-backend="sim"');
     expect(html).toContain('sim · 4× real time');
     expect(html).toContain('data-testid="backend-select"');
-    const options = [...html.matchAll(/<option value="(\w+)"/g)].map((m) => m[1]);
+    const backends = html.slice(html.indexOf('data-testid="backend-select"'));
+    const options = [...backends.matchAll(/<option value="(\w+)"/g)].map((m) => m[1]);
     expect(options).toEqual(['threads', 'sim', 'cluster']);
+    // On the simulator its pace can be changed; the pace running now is among the choices.
+    const speeds = html.slice(html.indexOf('data-testid="sim-speed"'), html.indexOf('</select>'));
+    expect([...speeds.matchAll(/<option value="(\w+)"/g)].map((m) => m[1])).toEqual([
+      '1',
+      '10',
+      '100',
+      'max',
+      '4',
+    ]);
   });
 
   it('offers no choice where the host cannot switch', () => {
     const html = render({ backendName: 'threads', backends: [] });
     expect(html).toContain('>threads<');
     expect(html).not.toContain('backend-select');
+    expect(html).not.toContain('sim-speed');
   });
 
   it('says when a switch waits for the old jobs to drain', () => {

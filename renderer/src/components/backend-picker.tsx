@@ -1,17 +1,26 @@
 /**
  * The header's backend: what the live session runs on now (threads, sim and its pace, cluster),
  * and, where the host offers more than one, a choice that switches it the way a preset switch
- * does — asking first whether the old backend's live jobs drain or are cancelled.
+ * does — asking first whether the old backend's live jobs drain or are cancelled. On the
+ * simulator, its pace (`setSpeed`): minutes of engine time (a starvation bound) pass in seconds.
  */
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BackendName } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { backendText, switchBackend, switchNotice } from '../data/backend-switch.ts';
+import { sendCommand } from '../data/commands.ts';
 import type { SwitchChoice } from '../data/preset-switch.ts';
+import { SwitchQuestion } from './switch-question.tsx';
+
+/** The simulator's paces on offer, with the one running now if it is another. */
+const SPEEDS: readonly (number | 'max')[] = [1, 10, 100, 'max'];
+function speedChoices(now: number | 'max' | null): (number | 'max')[] {
+  return now === null || SPEEDS.includes(now) ? [...SPEEDS] : [...SPEEDS, now];
+}
 
 export function BackendPicker() {
-  const { transport, telemetry } = useApp();
+  const { transport, telemetry, store } = useApp();
   const s = useAppState(
     useShallow((st) => ({
       name: st.backendName,
@@ -46,6 +55,27 @@ export function BackendPicker() {
       <span data-testid="engine-backend" data-backend={s.name ?? ''}>
         {backendText(s.name, s.speed, s.pending)}
       </span>
+      {s.name === 'sim' && (
+        <select
+          data-testid="sim-speed"
+          aria-label="simulator speed"
+          title="virtual time per real time while the simulator runs live"
+          value={String(s.speed ?? 1)}
+          onChange={(e) => {
+            const v = e.target.value;
+            void sendCommand(transport, store, {
+              type: 'setSpeed',
+              speed: v === 'max' ? 'max' : Number(v),
+            });
+          }}
+        >
+          {speedChoices(s.speed).map((v) => (
+            <option key={v} value={String(v)}>
+              {v === 'max' ? 'max' : `${v}×`}
+            </option>
+          ))}
+        </select>
+      )}
       {s.backends.length > 1 && (
         <select
           data-testid="backend-select"
@@ -63,35 +93,18 @@ export function BackendPicker() {
         </select>
       )}
       {asking !== null && (
-        <span className="preset-switch backend-switch" role="dialog" data-testid="backend-switch">
-          <span>
-            {asking.live} {asking.live === 1 ? 'job is' : 'jobs are'} live on {s.name}. Switch to{' '}
-            <b>{asking.to}</b> and…
-          </span>
-          <span className="actions">
-            <button
-              className="btn"
-              data-testid="backend-switch-drain"
-              onClick={() => void go(asking.to, 'drain')}
-            >
-              let them drain first
-            </button>
-            <button
-              className="btn danger"
-              data-testid="backend-switch-cancel"
-              onClick={() => void go(asking.to, 'cancel')}
-            >
-              cancel them
-            </button>
-            <button
-              className="btn"
-              data-testid="backend-switch-back"
-              onClick={() => setAsking(null)}
-            >
-              back
-            </button>
-          </span>
-        </span>
+        <SwitchQuestion
+          testId="backend-switch"
+          inline
+          className="backend-switch"
+          drainLabel="let them drain first"
+          cancelLabel="cancel them"
+          onChoose={(mode) => void go(asking.to, mode)}
+          onBack={() => setAsking(null)}
+        >
+          {asking.live} {asking.live === 1 ? 'job is' : 'jobs are'} live on {s.name}. Switch to{' '}
+          <b>{asking.to}</b> and…
+        </SwitchQuestion>
       )}
     </span>
   );

@@ -4,7 +4,8 @@
  * engine clock (extrapolated between frames), otherwise it redraws only when something changed.
  * `data-span-count` tells tests how many spans were in the window at the last draw; on the
  * cluster backend `data-nodes` names the node groups top down (`a:2,b:1`) and `data-lane-order`
- * the worker ids from the top.
+ * the worker ids from the top; `data-span-probe` (`x,y,job,width`) says where a span is, for
+ * browser specs that click one (gantt-probe.ts).
  */
 import { useEffect, useRef } from 'react';
 import { useApp } from '../context.ts';
@@ -19,6 +20,7 @@ import {
 import { inFlightQuanta, laneLayout, type InFlight } from '../data/gantt-lanes.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { laneGroups } from '../data/node-lanes.ts';
+import { spanProbe } from '../data/gantt-probe.ts';
 import { normalizeRange } from '../data/range-stats.ts';
 import { SPAN_OUTCOMES } from '../../../shared/protocol.ts';
 
@@ -123,6 +125,12 @@ export function GanttCanvas() {
         .join(',');
       canvas.dataset.laneOrder = (layout.groups?.order ?? []).join(',');
       canvas.dataset.windowMs = String(viewport.windowMs);
+      const probe = spanProbe(telemetry.spans, layout, t0, t1);
+      canvas.dataset.spanProbe =
+        probe === null
+          ? ''
+          : [probe.x, probe.y, probe.job, probe.width].map((v) => Math.round(v)).join(',');
+      canvas.dataset.spanProbeClass = probe === null ? '' : (telemetry.classNames[probe.cls] ?? '');
       canvas.dataset.draws = String(draws);
       placeShade(brush ?? s.range, t0, t1);
       if (live()) schedule();

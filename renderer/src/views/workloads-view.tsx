@@ -6,6 +6,7 @@ import { useApp, useAppState } from '../context.ts';
 import { switchPreset, type SwitchChoice } from '../data/preset-switch.ts';
 import { JobDetailPanel } from '../components/job-detail.tsx';
 import { JobTable } from '../components/job-table.tsx';
+import { SwitchQuestion } from '../components/switch-question.tsx';
 
 /** What the host said of a started preset: fitted to this machine's cores, or as written. */
 function presetNotice(preset: string, result: WorkloadStarted | null | undefined): string {
@@ -47,35 +48,16 @@ function Presets() {
       </header>
       <div className="panel-body">
         {asking !== null && (
-          <div className="preset-switch" role="dialog" data-testid="preset-switch">
-            <span>
-              {asking.live} {asking.live === 1 ? 'job' : 'jobs'} of the running workload are still
-              live. Start <b>{asking.preset}</b> and…
-            </span>
-            <div className="actions">
-              <button
-                className="btn"
-                data-testid="preset-switch-drain"
-                onClick={() => void start(asking.preset, 'drain')}
-              >
-                let them drain
-              </button>
-              <button
-                className="btn danger"
-                data-testid="preset-switch-cancel"
-                onClick={() => void start(asking.preset, 'cancel')}
-              >
-                cancel what is queued
-              </button>
-              <button
-                className="btn"
-                data-testid="preset-switch-back"
-                onClick={() => setAsking(null)}
-              >
-                back
-              </button>
-            </div>
-          </div>
+          <SwitchQuestion
+            testId="preset-switch"
+            drainLabel="let them drain"
+            cancelLabel="cancel what is queued"
+            onChoose={(choice) => void start(asking.preset, choice)}
+            onBack={() => setAsking(null)}
+          >
+            {asking.live} {asking.live === 1 ? 'job' : 'jobs'} of the running workload are still
+            live. Start <b>{asking.preset}</b> and…
+          </SwitchQuestion>
         )}
         <div className="preset-list">
           {presets.map((p) => (
