@@ -37,6 +37,8 @@ import { Executor } from '../engine/runtime/executor/executor.ts';
 import { intermediates, oneTaskJob, spin } from '../engine/runtime/executor/testing.ts';
 import { ThreadsBackend } from '../engine/runtime/threads/threads-backend.ts';
 import type { EngineConfigPatch } from '../shared/config.ts';
+import { Jain } from '../engine/host/report/summary-stats.ts';
+import { Redis } from 'ioredis';
 import type { BenchReport } from './report.ts';
 
 const FLOOD = 10_000;
@@ -53,7 +55,16 @@ export async function run(report: BenchReport): Promise<void> {
     ['b1', 'b2', 'b3'].map((name) => WorkerNode.start({ redis: redis.url, threads: 1, name })),
   );
   try {
-    const gap = await quantumGap(await cluster(redis, 1));
+    const before = await commandCounts(redis);
+    const gapRun = { quanta: 0 };
+    const gap = await quantumGap(await cluster(redis, 1), gapRun);
+    const used = diffCounts(before, await commandCounts(redis));
+    const per = (n: number) => (n / gapRun.quanta).toFixed(2);
+    const scripts = used.get('evalsha') ?? 0;
+    const top = [...used].filter(([name]) => TOP_LEVEL.has(name)).reduce((a, [, n]) => a + n, 0);
+    console.log(
+      `  (Redis per quantum over ${gapRun.quanta} quanta: ${per(top)} commands sent, ${per(scripts)} of them BullMQ scripts; ${per([...used.values()].reduce((a, b) => a + b, 0))} run inside Redis)`,
+    );
     const threadsGap = await quantumGap(await threads(1));
     report.add('cluster.quantum_gap_ms', gap, 'ms', threadsGap);
     console.log(`  (added per quantum over threads: ${(gap - threadsGap).toFixed(3)} ms)`);
@@ -111,8 +122,47 @@ async function threads(workers: number): Promise<Backend> {
   return backend;
 }
 
+/**
+ * Commands clients send (`INFO commandstats` also counts those BullMQ's scripts run inside
+ * Redis): what a quantum costs in round trips and writes.
+ */
+const TOP_LEVEL = new Set([
+  'evalsha',
+  'eval',
+  'bzpopmin',
+  'blmpop',
+  'rpush',
+  'pexpire',
+  'multi',
+  'exec',
+  'publish',
+  'hgetall',
+  'mget',
+  'hset',
+  'set',
+]);
+
+/** Calls per command so far (`INFO commandstats`). */
+async function commandCounts(redis: TestRedis): Promise<Map<string, number>> {
+  const client = new Redis(connectionOptions(parseRedisUrl(redis.url)));
+  try {
+    const text = await client.info('commandstats');
+    const out = new Map<string, number>();
+    for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) out.set(m[1]!, Number(m[2]));
+    return out;
+  } finally {
+    client.disconnect();
+  }
+}
+
+function diffCounts(a: Map<string, number>, b: Map<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, n] of b) if (n - (a.get(name) ?? 0) > 0) out.set(name, n - (a.get(name) ?? 0));
+  return out;
+}
+
 /** Median gap (ms) between consecutive quanta of one split on one worker. */
-async function quantumGap(backend: Backend): Promise<number> {
+async function quantumGap(backend: Backend, counted?: { quanta: number }): Promise<number> {
   const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs: 1 });
   try {
     ex.submitJob(oneTaskJob('warm', intermediates(1, spin(50))));
@@ -121,6 +171,7 @@ async function quantumGap(backend: Backend): Promise<number> {
     ex.submitJob(oneTaskJob('gap', intermediates(1, spin(300))));
     await ex.drain();
     const s = ex.spans.read(from).columns;
+    if (counted !== undefined) counted.quanta = ex.spans.total; // the warm-up's quanta too
     const gaps: number[] = [];
     for (let i = 1; i < s.count; i++) gaps.push((s.start[i]! - s.end[i - 1]!) / 1e6);
     return median(gaps);
@@ -228,10 +279,10 @@ async function equalTenantsJain(backend: Backend): Promise<number> {
       );
     }
     const x = await first;
-    const sum = x.reduce((a, b) => a + b, 0);
-    const sumSq = x.reduce((a, b) => a + b * b, 0);
     console.log(`  (charged ms per tenant: ${x.map((v) => Math.round(v / 1e6)).join(', ')})`);
-    return x.length === TENANTS && sumSq > 0 ? (sum * sum) / (TENANTS * sumSq) : 0;
+    const jain = new Jain(); // the run report's own index (docs/metrics.md)
+    for (const v of x) jain.add(v);
+    return x.length === TENANTS ? jain.value : 0;
   } finally {
     await ex.close();
   }

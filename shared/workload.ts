@@ -21,6 +21,7 @@ import { outputBufferSchema } from './config.ts';
 import { checkGraphField } from './graph.ts';
 import {
   classNameSchema,
+  MAX_TENANT_NAME,
   kernelSchema,
   maxDriversSchema,
   prioritySchema,
@@ -174,6 +175,8 @@ const jobClassSchema = z.strictObject({
   maxDriversPerTask: maxDriversSchema.optional(),
   /** Each task's output buffer (Trino's split concurrency controller reads its utilisation). */
   outputBuffer: outputBufferSchema.optional(),
+  /** The tenant its jobs are for (`JobSpec.tenant`): `query` fairness groups by it. */
+  tenant: z.string().min(1).max(MAX_TENANT_NAME).optional(),
 });
 export type JobClass = z.output<typeof jobClassSchema>;
 

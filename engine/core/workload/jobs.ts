@@ -58,5 +58,6 @@ export function drawJob(rng: Rng, c: JobClass, scale = 1): JobSpec {
       ...(c.outputBuffer === undefined ? {} : { outputBuffer: c.outputBuffer }),
     };
   });
-  return { class: c.name, basePriority: c.basePriority, retries: c.retries, tasks };
+  const tenant = c.tenant === undefined ? {} : { tenant: c.tenant };
+  return { class: c.name, basePriority: c.basePriority, retries: c.retries, tasks, ...tenant };
 }

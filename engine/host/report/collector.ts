@@ -2,14 +2,14 @@
  * Listens to one executor for a run and folds what happens into bounded state: per-class stats
  * (job ends, and every wait of a split for a worker, recorded as it ends), per-level and per-class
  * scheduled time and per-task time (from the span ring, read every step so nothing is
- * overwritten unread), Jain's index over jobs, an optional trace window, and Trino's status
+ * overwritten unread), Jain's index over jobs and across tenants, an optional trace window, and Trino's status
  * lines.
  */
 import { ExecutorStatsView } from './executor-stats.ts';
 import type { Executor, JobEnd } from '../../runtime/executor/executor.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import { ClassStats } from './class-stats.ts';
-import { Jain } from './summary-stats.ts';
+import { Jain, TenantJain } from './summary-stats.ts';
 
 export class RunCollector {
   readonly classes = new Map<string, ClassStats>();
@@ -17,6 +17,7 @@ export class RunCollector {
   /** Deepest ready queue seen per level, sampled every step. */
   readonly maxDepth: number[] = [0, 0, 0, 0, 0];
   readonly jain = new Jain();
+  readonly tenantJain = new TenantJain();
   /** Scheduled time per live task (Trino status lines need the levels of running tasks). */
   readonly taskNanos: { get(taskId: number): number | undefined } = {
     get: (taskId) => this.executor.taskScheduledNanos(taskId),
@@ -174,6 +175,9 @@ export class RunCollector {
       // Service rate: the share of its lifetime a job was running (per split); equal across
       // jobs means everyone progressed alike.
       if (latency > 0) this.jain.add(e.scheduledNanos / latency / Math.max(1, e.splits));
+      if (e.tenant !== undefined) {
+        this.tenantJain.add(e.tenant, e.submitNanos, e.endNanos, e.scheduledNanos);
+      }
       if (e.endNanos > this.lastEndNanos) this.lastEndNanos = e.endNanos;
     }
   }

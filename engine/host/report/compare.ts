@@ -112,6 +112,9 @@ export function formatCompare(result: CompareResult): string {
   row('makespan', (r) => fmtMs(r.makespanMs));
   row('utilization', (r) => pct(r.workers.utilization));
   row('Jain fairness', (r) => String(r.fairness.jain));
+  if (reports.some((r) => (r.fairness.tenants ?? 0) > 1)) {
+    row('Jain across tenants', (r) => String(r.fairness.tenantJain ?? '-'));
+  }
   row('quanta', (r) => String(r.counters.quanta));
   const classes = [...new Set(reports.flatMap((r) => Object.keys(r.classes)))];
   for (const cls of classes) {

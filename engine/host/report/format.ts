@@ -29,7 +29,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
   const stopped =
     r.stoppedAtMs === null ? '' : ` (stopped at ${fmtMs(r.stoppedAtMs)} with work live)`;
   out.push(
-    `makespan ${fmtMs(r.makespanMs)}${stopped} · utilization ${pct(r.workers.utilization)} · Jain ${r.fairness.jain} · ${r.counters.quanta.toLocaleString('en-US')} quanta`,
+    `makespan ${fmtMs(r.makespanMs)}${stopped} · utilization ${pct(r.workers.utilization)} · Jain ${r.fairness.jain}${tenantJain(r)} · ${r.counters.quanta.toLocaleString('en-US')} quanta`,
   );
   const k = r.counters;
   const cpu =
@@ -119,6 +119,12 @@ export function formatReport(r: RunReport, wallMs?: number): string {
   out.push(...formatExecutorSections(r));
   if (r.trino) out.push('', formatTrino(r.trino));
   return out.join('\n');
+}
+
+/** ` · Jain across N tenants X` when the run had two or more tenants. */
+function tenantJain(r: RunReport): string {
+  const n = r.fairness.tenants ?? 0;
+  return n > 1 ? ` · Jain across ${n} tenants ${r.fairness.tenantJain ?? 1}` : '';
 }
 
 function statusLines(t: TrinoSummaryJson): string[] {

@@ -76,7 +76,11 @@ export function jobReport(run: JobRunEnd): RunReport {
       count: config.workers,
       utilization: makespan > 0 ? round3(c.busyNanos / scale / (config.workers * makespan)) : 0,
     },
-    fairness: { jain: collector.jain.value },
+    fairness: {
+      jain: collector.jain.value,
+      tenants: collector.tenantJain.count,
+      tenantJain: collector.tenantJain.value,
+    },
     counters: {
       quanta: c.quanta,
       overrunMs: ms3(c.overrunNanos / scale),

@@ -55,7 +55,11 @@ export interface RunReport {
   classes: Record<string, ClassReport>;
   levels: LevelReport[];
   workers: { count: number; utilization: number };
-  fairness: { jain: number };
+  /**
+   * `jain`: over ended jobs; `tenantJain`: across the `tenants` of ended jobs (1 when there are
+   * fewer than two), docs/metrics.md. The tenant figures are absent from graph runs.
+   */
+  fairness: { jain: number; tenants?: number; tenantJain?: number };
   counters: {
     quanta: number;
     overrunMs: number;

@@ -93,3 +93,38 @@ export class Jain {
     return this.sumSq === 0 ? 1 : round3((this.sum * this.sum) / (this.n * this.sumSq));
   }
 }
+
+/** Tenants a run's report tells apart; the jobs of tenants beyond them are left out of it. */
+export const MAX_REPORT_TENANTS = 10_000;
+
+/**
+ * Jain's index across the tenants of a run's ended jobs (docs/metrics.md, "Jain across tenants"):
+ * x = a tenant's scheduled time over its ended jobs / its span, from its first such job's
+ * submission to its last one's end — the rate it was served while it was there.
+ */
+export class TenantJain {
+  private readonly tenants = new Map<string, { scheduled: number; from: number; to: number }>();
+
+  add(tenant: string, submitNanos: number, endNanos: number, scheduledNanos: number): void {
+    const t = this.tenants.get(tenant);
+    if (t !== undefined) {
+      t.scheduled += scheduledNanos;
+      t.from = Math.min(t.from, submitNanos);
+      t.to = Math.max(t.to, endNanos);
+    } else if (this.tenants.size < MAX_REPORT_TENANTS) {
+      this.tenants.set(tenant, { scheduled: scheduledNanos, from: submitNanos, to: endNanos });
+    }
+  }
+
+  get count(): number {
+    return this.tenants.size;
+  }
+
+  get value(): number {
+    const jain = new Jain();
+    for (const t of this.tenants.values()) {
+      if (t.to > t.from) jain.add(t.scheduled / (t.to - t.from));
+    }
+    return jain.value;
+  }
+}

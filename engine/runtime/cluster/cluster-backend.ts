@@ -84,6 +84,11 @@ export class ClusterBackend implements Backend {
   private readonly redis: Redis;
   /** Blocks on this coordinator's ends list (a blocking read needs a connection of its own). */
   private readonly endsReader: Redis;
+  /**
+   * Every node queue's connection (fleet.ts): the dispatches of one turn, to any nodes, are
+   * written to Redis together (ioredis auto-pipelining), not one write per job and connection.
+   */
+  private readonly dispatcher: Redis;
   private readonly fleet: Fleet;
   private readonly ns: string;
   private readonly coordinator = randomBytes(4).toString('hex');
@@ -109,8 +114,10 @@ export class ClusterBackend implements Backend {
     this.redis.on('close', () => this.redisLost());
     this.endsReader = new Redis(connection);
     this.endsReader.on('error', () => {});
+    this.dispatcher = new Redis({ ...connection, enableAutoPipelining: true });
+    this.dispatcher.on('error', () => {});
     const timing = options.heartbeat ?? HEARTBEAT;
-    this.fleet = new Fleet(this.redis, connection, this.ns, timing, {
+    this.fleet = new Fleet(this.redis, this.dispatcher, this.ns, timing, {
       joined: (node) => this.joined(node),
       gone: (node, why) => this.gone(node, why),
       leaving: () => {},
@@ -326,8 +333,13 @@ export class ClusterBackend implements Backend {
     await this.fleet.close();
     // `quit` sends what is queued first (the cancels of a closing executor); a Redis that is
     // away gets half a second.
-    await withTimeout(this.redis.quit(), 500, () => new Error('quit')).catch(() => {});
+    await withTimeout(
+      Promise.all([this.redis.quit(), this.dispatcher.quit()]),
+      500,
+      () => new Error('quit'),
+    ).catch(() => {});
     this.redis.disconnect();
+    this.dispatcher.disconnect();
   }
 
   // ─── ends ──────────────────────────────────────────────────────────────────────────────

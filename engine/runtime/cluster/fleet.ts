@@ -44,7 +44,8 @@ export class Fleet {
 
   constructor(
     private readonly redis: Redis,
-    private readonly connection: Record<string, unknown>,
+    /** Every node queue's client: one connection whose adds of a turn go out in one write. */
+    private readonly connection: Redis,
     private readonly ns: string,
     private readonly timing: HeartbeatTiming,
     private readonly hooks: FleetHooks,

@@ -75,6 +75,8 @@ export class WorkerNode {
   private readonly log: (line: string) => void;
   private readonly startedAt = Date.now();
   private readonly moduleDirs: readonly string[];
+  /** Ends not yet written, per coordinator ends list (`reply`). */
+  private readonly outbox = new Map<string, string[]>();
 
   private constructor(
     private readonly options: WorkerNodeOptions,
@@ -263,14 +265,27 @@ export class WorkerNode {
     return result;
   }
 
-  /** Pushes an end onto its coordinator's list (queued by ioredis while Redis is away). */
+  /**
+   * Queues an end for its coordinator's list; the ends of one turn go out together, one `RPUSH`
+   * of them all and a `PEXPIRE` per list in one write (queued by ioredis while Redis is away).
+   */
   private reply(coordinator: string, end: EndMessage): void {
     const key = keys.ends(this.ns, coordinator);
-    void this.redis
-      .multi()
-      .rpush(key, JSON.stringify(end))
-      .pexpire(key, ENDS_TTL_MS)
+    const batch = this.outbox.get(key);
+    if (batch !== undefined) {
+      batch.push(JSON.stringify(end));
+      return;
+    }
+    this.outbox.set(key, [JSON.stringify(end)]);
+    if (this.outbox.size === 1) queueMicrotask(() => this.flushEnds());
+  }
+
+  private flushEnds(): void {
+    const pipeline = this.redis.pipeline();
+    for (const [key, ends] of this.outbox) pipeline.rpush(key, ...ends).pexpire(key, ENDS_TTL_MS);
+    this.outbox.clear();
+    void pipeline
       .exec()
-      .catch((e: Error) => this.log(`redis: end of job ${end.jobId} not sent: ${e.message}`));
+      .catch((e: Error) => this.log(`redis: quantum ends not sent: ${e.message}`));
   }
 }
