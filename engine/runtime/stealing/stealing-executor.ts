@@ -58,7 +58,11 @@ export class StealingExecutor {
     buffers: RunBuffers;
     views: RunViews;
     roots: Int32Array;
+    id: number;
   } | null = null;
+  /** The memory the workers hold views of (sent with the first run that uses it). */
+  private sentMemoryId = 0;
+  private nextMemoryId = 1;
   private nextRunId = 1;
   private broken: Error | null = null;
   private closed = false;
@@ -126,7 +130,7 @@ export class StealingExecutor {
     const failFast = (options.errorMode ?? 'fail-fast') === 'fail-fast';
     const sampleEvery =
       options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
-    const { buffers, views, roots } = this.memoryFor(graph);
+    const { buffers, views, roots, id: memoryId } = this.memoryFor(graph);
     resetRun(views, graph.nodeCount);
     // Seed the roots in contiguous chunks; the workers have not started this run, so this thread
     // owns the deques.
@@ -144,7 +148,8 @@ export class StealingExecutor {
         type: 'run',
         runId,
         workers: p,
-        buffers,
+        memoryId,
+        buffers: this.sentMemoryId === memoryId ? null : buffers,
         kernelNames,
         failFast,
         verify,
@@ -152,6 +157,7 @@ export class StealingExecutor {
         origin: originNow(),
       };
       for (const w of this.workers) w.postMessage(message);
+      this.sentMemoryId = memoryId;
     });
 
     return buildReport(graph, views, stats, kernelNames, verify, sampleEvery);
@@ -161,6 +167,7 @@ export class StealingExecutor {
     buffers: RunBuffers;
     views: RunViews;
     roots: Int32Array;
+    id: number;
   } {
     if (this.memory?.graph !== graph) {
       this.memory = null; // let the previous graph's memory go before allocating
@@ -168,7 +175,13 @@ export class StealingExecutor {
       const roots = new Int32Array(graph.nodeCount);
       let count = 0;
       for (let v = 0; v < graph.nodeCount; v++) if (graph.inDegree[v] === 0) roots[count++] = v;
-      this.memory = { graph, buffers, views: viewRun(buffers), roots: roots.slice(0, count) };
+      this.memory = {
+        graph,
+        buffers,
+        views: viewRun(buffers),
+        roots: roots.slice(0, count),
+        id: this.nextMemoryId++,
+      };
     }
     return this.memory;
   }

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { stealingKernel, type StealingKernel } from './kernels.ts';
-import { viewRun } from './layout.ts';
+import { viewRun, type RunViews } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
 import { runWorkerLoop } from './worker-loop.ts';
 
@@ -10,6 +10,8 @@ const port = parentPort;
 if (port === null) throw new Error('worker-entry.ts must run in a worker thread');
 const workerId = (workerData as { workerId: number }).workerId;
 const send = (m: FromWorker) => port.postMessage(m);
+/** The views of the last run's memory, kept while the executor reuses it (one slot). */
+let memory: { id: number; views: RunViews } | null = null;
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'close') {
@@ -23,7 +25,10 @@ port.on('message', (m: ToWorker) => {
         throw new SchedLabError('UNKNOWN_KERNEL', `kernel: no stealing kernel "${name}"`, 'kernel');
       return k;
     });
-    const stats = runWorkerLoop(viewRun(m.buffers), {
+    if (m.buffers !== null) memory = { id: m.memoryId, views: viewRun(m.buffers) };
+    if (memory?.id !== m.memoryId)
+      throw new Error(`run ${m.runId}: memory ${m.memoryId} not received`);
+    const stats = runWorkerLoop(memory.views, {
       workerId,
       workers: m.workers,
       failFast: m.failFast,
