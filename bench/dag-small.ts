@@ -1,7 +1,7 @@
 /**
  * Small graphs on the work-stealing executor (docs/design.md §3.4, §8), 2 workers, Taskflow's
  * shapes with a tiny kernel: how much of a run is the per-run warm-up. For 10k, 20k and 100k
- * nodes, the median wall time of a run (after one warm-up run; compile excluded) as nodes/s
+ * nodes, the median wall time of a run (after WARMUPS untimed runs; compile excluded) as nodes/s
  * against 1M nodes/s, and the fixed cost of a run: a one-node graph's wall time (ms).
  * Then compile time per node at 10k and 100k nodes (µs/node; bar: 10 µs, a second per 100k).
  * Side by side, when `TASKFLOW_INCLUDE` names a Taskflow checkout: the same graphs on Taskflow
@@ -17,6 +17,11 @@ import { prepareTaskflow, runTaskflow, type TaskflowShape } from './baselines/ta
 const WORKERS = 2;
 const SIZES = [10_000, 20_000, 100_000];
 const RUNS = 7;
+/**
+ * Untimed runs of each graph before its timed ones, on both sides: the workers' loop is compiled
+ * by the JIT over the first runs (a 10k-node graph's first runs took 20–90 ms, then 2–4 ms).
+ */
+const WARMUPS = 5;
 
 function shape(name: string, n: number): TaskflowShape {
   const side = Math.round(Math.sqrt(n));
@@ -49,7 +54,7 @@ export async function run(report: BenchReport): Promise<void> {
   const stealing = await StealingExecutor.start(WORKERS);
   try {
     const one = compile({ generator: 'independent', count: 1, kernel: 'add' });
-    await stealing.run(one);
+    for (let i = 0; i < WARMUPS; i++) await stealing.run(one);
     const fixedMs = await medianMs(() => stealing.run(one));
     report.add('dag_small.run_fixed_cost_ms', fixedMs, 'ms', 1);
     if (!('skipped' in taskflow)) {
@@ -57,6 +62,7 @@ export async function run(report: BenchReport): Promise<void> {
       const tf = runTaskflow(
         taskflow.binary,
         WORKERS,
+        WARMUPS,
         RUNS,
         { generator: 'independent', count: 1 },
         one,
@@ -66,12 +72,12 @@ export async function run(report: BenchReport): Promise<void> {
     for (const n of SIZES) {
       for (const name of SHAPES) {
         const g = compile(doc(name, n));
-        await stealing.run(g); // warm-up
+        for (let i = 0; i < WARMUPS; i++) await stealing.run(g);
         const ms = await medianMs(() => stealing.run(g));
         const ours = g.nodeCount / (ms / 1000);
         report.add(`dag_small.nodes_per_s_${name}_${n}`, ours, 'nodes/s', 1e6);
         if ('skipped' in taskflow) continue;
-        const tf = runTaskflow(taskflow.binary, WORKERS, RUNS, shape(name, n), g);
+        const tf = runTaskflow(taskflow.binary, WORKERS, WARMUPS, RUNS, shape(name, n), g);
         const theirs = g.nodeCount / (tf.medianMs / 1000);
         report.add(`dag_small.vs_taskflow_${name}_${n}`, ours, 'nodes/s', theirs);
       }

@@ -1,12 +1,12 @@
 // Taskflow baseline for the `dag-small` bench suite (bench/dag-small.ts, bench/README.md): the
 // same graph shapes with the same tiny `add` kernel as the work-stealing executor, run on a
 // tf::Executor with the given number of threads. Graph construction is not timed (the suite does
-// not time compiling either); each timed run is `executor.run(taskflow).wait()`, one warm-up run
-// first, then the median of `runs`. Prints one JSON line.
+// not time compiling either); each timed run is `executor.run(taskflow).wait()`, `warmups`
+// untimed runs first, then the median of `runs`. Prints one JSON line.
 //
-// Usage: taskflow-dag <threads> <runs> chain <length>
-//        taskflow-dag <threads> <runs> independent <count>
-//        taskflow-dag <threads> <runs> layered-random <levels> <width> <seed>
+// Usage: taskflow-dag <threads> <warmups> <runs> chain <length>
+//        taskflow-dag <threads> <warmups> <runs> independent <count>
+//        taskflow-dag <threads> <warmups> <runs> layered-random <levels> <width> <seed>
 //
 // Build: g++ -O2 -std=c++20 -pthread -I<taskflow checkout> taskflow-dag.cpp (the suite does this
 // when TASKFLOW_INCLUDE names a Taskflow checkout).
@@ -69,7 +69,7 @@ Edges layered_random(int levels, int width, uint32_t seed) {
 
 [[noreturn]] void usage() {
   std::fprintf(stderr,
-               "usage: taskflow-dag <threads> <runs> chain <length> | independent <count> | "
+               "usage: taskflow-dag <threads> <warmups> <runs> chain <length> | independent <count> | "
                "layered-random <levels> <width> <seed>\n");
   std::exit(2);
 }
@@ -83,21 +83,22 @@ int arg(int argc, char** argv, int i) {
 
 int main(int argc, char** argv) {
   const int threads = arg(argc, argv, 1);
-  const int runs = arg(argc, argv, 2);
-  if (argc < 4 || threads < 1 || runs < 1) usage();
-  const std::string shape = argv[3];
+  const int warmups = arg(argc, argv, 2);
+  const int runs = arg(argc, argv, 3);
+  if (argc < 5 || threads < 1 || warmups < 0 || runs < 1) usage();
+  const std::string shape = argv[4];
   int n = 0;
   Edges edges;
   if (shape == "chain") {
-    n = arg(argc, argv, 4);
+    n = arg(argc, argv, 5);
     for (int i = 0; i + 1 < n; i++) edges.list.emplace_back(i, i + 1);
   } else if (shape == "independent") {
-    n = arg(argc, argv, 4);
+    n = arg(argc, argv, 5);
   } else if (shape == "layered-random") {
-    const int levels = arg(argc, argv, 4);
-    const int width = arg(argc, argv, 5);
+    const int levels = arg(argc, argv, 5);
+    const int width = arg(argc, argv, 6);
     n = levels * width;
-    edges = layered_random(levels, width, static_cast<uint32_t>(arg(argc, argv, 6)));
+    edges = layered_random(levels, width, static_cast<uint32_t>(arg(argc, argv, 7)));
   } else {
     usage();
   }
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
   }
 
   tf::Executor executor(threads);
-  executor.run(taskflow).wait();  // warm-up: threads started, memory touched
+  for (int w = 0; w < warmups; w++) executor.run(taskflow).wait();  // threads up, memory touched
   std::vector<double> ms;
   for (int r = 0; r < runs; r++) {
     std::fill(results.begin(), results.end(), 0);  // not timed, like the graph's construction
@@ -131,9 +132,9 @@ int main(int argc, char** argv) {
   for (int i = 0; i < n; i++) ok = ok && results[i] == add_result(static_cast<uint32_t>(i));
   std::sort(ms.begin(), ms.end());
   std::printf(
-      "{\"shape\":\"%s\",\"nodes\":%d,\"edges\":%zu,\"edgeSum\":%u,\"threads\":%d,\"runs\":%d,"
+      "{\"shape\":\"%s\",\"nodes\":%d,\"edges\":%zu,\"edgeSum\":%u,\"threads\":%d,\"warmups\":%d,\"runs\":%d,"
       "\"medianMs\":%.6f,\"minMs\":%.6f,\"resultsOk\":%s}\n",
-      shape.c_str(), n, edges.list.size(), edge_sum, threads, runs, ms[ms.size() / 2], ms.front(),
+      shape.c_str(), n, edges.list.size(), edge_sum, threads, warmups, runs, ms[ms.size() / 2], ms.front(),
       ok ? "true" : "false");
   return ok ? 0 : 1;
 }

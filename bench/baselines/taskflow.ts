@@ -70,20 +70,26 @@ function shapeArgs(s: TaskflowShape): string[] {
 }
 
 /**
- * Runs the driver on `threads` threads (a warm-up, then the median of `runs`) and checks it built
+ * Runs the driver on `threads` threads (`warmups` untimed runs, then the median of `runs`) and
+ * checks it built
  * the same graph as `graph`: node and edge counts and an order-independent edge checksum.
  */
 export function runTaskflow(
   binary: string,
   threads: number,
+  warmups: number,
   runs: number,
   shape: TaskflowShape,
   graph: CompiledGraph,
 ): TaskflowRun {
-  const ran = spawnSync(binary, [String(threads), String(runs), ...shapeArgs(shape)], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const ran = spawnSync(
+    binary,
+    [String(threads), String(warmups), String(runs), ...shapeArgs(shape)],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   if (ran.status !== 0)
     throw new Error(`taskflow-dag failed (${ran.status ?? ran.signal}): ${ran.stderr}`);
   const out = JSON.parse(ran.stdout) as TaskflowRun;
