@@ -6,7 +6,6 @@ export type ToWorker =
   | {
       readonly type: 'run';
       readonly runId: number;
-      readonly workers: number;
       /** Names the run's shared memory; the same id means the same memory as the last run. */
       readonly memoryId: number;
       /**

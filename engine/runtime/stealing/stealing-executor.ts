@@ -22,6 +22,7 @@ import {
   type RunViews,
 } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
+import { ParkBlock } from './park.ts';
 import { buildReport, type StealingReport } from './stealing-report.ts';
 import type { LoopStats } from './worker-loop.ts';
 
@@ -67,7 +68,11 @@ export class StealingExecutor {
   private broken: Error | null = null;
   private closed = false;
 
-  private constructor(private readonly workers: Worker[]) {
+  private constructor(
+    private readonly workers: Worker[],
+    /** Where workers wait between runs (park.ts). */
+    private readonly park: ParkBlock,
+  ) {
     for (const w of workers) {
       w.on('message', (m: FromWorker) => this.onMessage(m));
       w.on('error', (e) =>
@@ -89,9 +94,10 @@ export class StealingExecutor {
         'workers',
       );
     }
+    const park = ParkBlock.allocate(workers);
     const threads = Array.from(
       { length: workers },
-      (_, workerId) => new Worker(BOOT, { workerData: { workerId } }),
+      (_, workerId) => new Worker(BOOT, { workerData: { workerId, workers, park } }),
     );
     await Promise.all(
       threads.map(
@@ -102,7 +108,7 @@ export class StealingExecutor {
           }),
       ),
     );
-    return new StealingExecutor(threads);
+    return new StealingExecutor(threads, new ParkBlock(park, workers));
   }
 
   get workerCount(): number {
@@ -144,19 +150,23 @@ export class StealingExecutor {
     const runId = this.nextRunId++;
     const stats = await new Promise<LoopStats[]>((resolve, reject) => {
       this.pending = { runId, stats: [], resolve, reject };
+      const settings = { runId, failFast, verify, sampleEvery, origin: originNow() };
+      const sameMemory = this.sentMemoryId === memoryId;
+      // A parked worker of the same memory takes the run from the park block; the others (or
+      // all, with new memory) get a message.
+      if (sameMemory) this.park.writeRun(settings);
       const message: ToWorker = {
         type: 'run',
-        runId,
-        workers: p,
+        ...settings,
         memoryId,
-        buffers: this.sentMemoryId === memoryId ? null : buffers,
+        buffers: sameMemory ? null : buffers,
         kernelNames,
-        failFast,
-        verify,
-        sampleEvery,
-        origin: originNow(),
       };
-      for (const w of this.workers) w.postMessage(message);
+      this.workers.forEach((w, i) => {
+        if (sameMemory && this.park.claim(i)) return;
+        this.park.release(i);
+        w.postMessage(message);
+      });
       this.sentMemoryId = memoryId;
     });
 
