@@ -6,7 +6,8 @@
  * Then compile time per node at 10k and 100k nodes (µs/node; bar: 10 µs, a second per 100k).
  * Side by side, when `TASKFLOW_INCLUDE` names a Taskflow checkout: the same graphs on Taskflow
  * (C++, 2 threads, `baselines/taskflow-dag.cpp`) timed the same way, right after ours, as
- * `vs_taskflow_<shape>_<n>` (ours ÷ Taskflow in nodes/s: ≥ 1 meets issue 14's target).
+ * `vs_taskflow_<shape>_<n>` (ours ÷ Taskflow in nodes/s: ≥ 1 meets issue 14's target), and
+ * `vs_taskflow_unsampled_<shape>_<n>` for our runs without spans.
  */
 import { parseGraphDocument } from '../shared/graph.ts';
 import { compileDocument } from '../engine/core/graph/compile.ts';
@@ -77,9 +78,15 @@ export async function run(report: BenchReport): Promise<void> {
         const ours = g.nodeCount / (ms / 1000);
         report.add(`dag_small.nodes_per_s_${name}_${n}`, ours, 'nodes/s', 1e6);
         if ('skipped' in taskflow) continue;
+        // The same runs without spans (`sampleEvery: 0`): Taskflow records none either. By
+        // default a graph up to 10k nodes times every node (two clock reads each).
+        const bare = () => stealing.run(g, { sampleEvery: 0 });
+        for (let i = 0; i < WARMUPS; i++) await bare();
+        const oursBare = g.nodeCount / ((await medianMs(bare)) / 1000);
         const tf = runTaskflow(taskflow.binary, WORKERS, WARMUPS, RUNS, shape(name, n), g);
         const theirs = g.nodeCount / (tf.medianMs / 1000);
         report.add(`dag_small.vs_taskflow_${name}_${n}`, ours, 'nodes/s', theirs);
+        report.add(`dag_small.vs_taskflow_unsampled_${name}_${n}`, oursBare, 'nodes/s', theirs);
       }
     }
   } finally {
