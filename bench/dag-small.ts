@@ -1,31 +1,41 @@
 /**
  * Small graphs on the work-stealing executor (docs/design.md §3.4, §8), 2 workers, Taskflow's
  * shapes with a tiny kernel: how much of a run is the per-run warm-up. For 10k, 20k and 100k
- * nodes, the median wall time of a run (after one warm-up run; compile excluded) as nodes/s
+ * nodes, the median wall time of a run (after WARMUPS untimed runs; compile excluded) as nodes/s
  * against 1M nodes/s, and the fixed cost of a run: a one-node graph's wall time (ms).
  * Then compile time per node at 10k and 100k nodes (µs/node; bar: 10 µs, a second per 100k).
- * Taskflow's own figures for the same shapes are not in this repository: see bench/README.md.
+ * Side by side, when `TASKFLOW_INCLUDE` names a Taskflow checkout: the same graphs on Taskflow
+ * (C++, 2 threads, `baselines/taskflow-dag.cpp`) timed the same way, right after ours, as
+ * `vs_taskflow_<shape>_<n>` (ours ÷ Taskflow in nodes/s: ≥ 1 meets issue 14's target), and
+ * `vs_taskflow_unsampled_<shape>_<n>` for our runs without spans.
  */
 import { parseGraphDocument } from '../shared/graph.ts';
 import { compileDocument } from '../engine/core/graph/compile.ts';
 import { StealingExecutor } from '../engine/runtime/stealing/stealing-executor.ts';
 import type { BenchReport } from './report.ts';
+import { prepareTaskflow, runTaskflow, type TaskflowShape } from './baselines/taskflow.ts';
 
 const WORKERS = 2;
 const SIZES = [10_000, 20_000, 100_000];
 const RUNS = 7;
+/**
+ * Untimed runs of each graph before its timed ones, on both sides: the workers' loop is compiled
+ * by the JIT over the first runs (a 10k-node graph's first runs took 20–90 ms, then 2–4 ms).
+ */
+const WARMUPS = 5;
 
-function doc(name: string, n: number): object {
+function shape(name: string, n: number): TaskflowShape {
   const side = Math.round(Math.sqrt(n));
   switch (name) {
     case 'chain':
-      return { generator: 'chain', length: n, kernel: 'add' };
+      return { generator: 'chain', length: n };
     case 'independent':
-      return { generator: 'independent', count: n, kernel: 'add' };
+      return { generator: 'independent', count: n };
     default:
-      return { generator: 'layered-random', levels: side, width: side, seed: 1, kernel: 'add' };
+      return { generator: 'layered-random', levels: side, width: side, seed: 1 };
   }
 }
+const doc = (name: string, n: number): object => ({ ...shape(name, n), kernel: 'add' });
 const SHAPES = ['chain', 'independent', 'layered_random'];
 const compile = (d: object) => compileDocument(parseGraphDocument(d));
 
@@ -40,17 +50,43 @@ async function medianMs(fn: () => Promise<unknown>): Promise<number> {
 }
 
 export async function run(report: BenchReport): Promise<void> {
+  const taskflow = prepareTaskflow();
+  if ('skipped' in taskflow) console.log(`  Taskflow baseline skipped: ${taskflow.skipped}`);
   const stealing = await StealingExecutor.start(WORKERS);
   try {
     const one = compile({ generator: 'independent', count: 1, kernel: 'add' });
-    await stealing.run(one);
-    report.add('dag_small.run_fixed_cost_ms', await medianMs(() => stealing.run(one)), 'ms', 1);
+    for (let i = 0; i < WARMUPS; i++) await stealing.run(one);
+    const fixedMs = await medianMs(() => stealing.run(one));
+    report.add('dag_small.run_fixed_cost_ms', fixedMs, 'ms', 1);
+    if (!('skipped' in taskflow)) {
+      // Lower is better here: ours ÷ Taskflow's one-node run.
+      const tf = runTaskflow(
+        taskflow.binary,
+        WORKERS,
+        WARMUPS,
+        RUNS,
+        { generator: 'independent', count: 1 },
+        one,
+      );
+      report.add('dag_small.vs_taskflow_fixed_cost_ms', fixedMs, 'ms', tf.medianMs);
+    }
     for (const n of SIZES) {
       for (const name of SHAPES) {
         const g = compile(doc(name, n));
-        await stealing.run(g); // warm-up
+        for (let i = 0; i < WARMUPS; i++) await stealing.run(g);
         const ms = await medianMs(() => stealing.run(g));
-        report.add(`dag_small.nodes_per_s_${name}_${n}`, g.nodeCount / (ms / 1000), 'nodes/s', 1e6);
+        const ours = g.nodeCount / (ms / 1000);
+        report.add(`dag_small.nodes_per_s_${name}_${n}`, ours, 'nodes/s', 1e6);
+        if ('skipped' in taskflow) continue;
+        // The same runs without spans (`sampleEvery: 0`): Taskflow records none either. By
+        // default a graph up to 10k nodes times every node (two clock reads each).
+        const bare = () => stealing.run(g, { sampleEvery: 0 });
+        for (let i = 0; i < WARMUPS; i++) await bare();
+        const oursBare = g.nodeCount / ((await medianMs(bare)) / 1000);
+        const tf = runTaskflow(taskflow.binary, WORKERS, WARMUPS, RUNS, shape(name, n), g);
+        const theirs = g.nodeCount / (tf.medianMs / 1000);
+        report.add(`dag_small.vs_taskflow_${name}_${n}`, ours, 'nodes/s', theirs);
+        report.add(`dag_small.vs_taskflow_unsampled_${name}_${n}`, oursBare, 'nodes/s', theirs);
       }
     }
   } finally {

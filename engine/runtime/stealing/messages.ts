@@ -6,8 +6,13 @@ export type ToWorker =
   | {
       readonly type: 'run';
       readonly runId: number;
-      readonly workers: number;
-      readonly buffers: RunBuffers;
+      /** Names the run's shared memory; the same id means the same memory as the last run. */
+      readonly memoryId: number;
+      /**
+       * The memory itself, sent only when `memoryId` changes: passing 20 shared buffers through
+       * every run's message cost more than running a 10k-node graph.
+       */
+      readonly buffers: RunBuffers | null;
       readonly kernelNames: readonly string[];
       readonly failFast: boolean;
       readonly verify: boolean;

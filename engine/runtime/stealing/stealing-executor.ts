@@ -22,6 +22,7 @@ import {
   type RunViews,
 } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
+import { ParkBlock } from './park.ts';
 import { buildReport, type StealingReport } from './stealing-report.ts';
 import type { LoopStats } from './worker-loop.ts';
 
@@ -58,12 +59,20 @@ export class StealingExecutor {
     buffers: RunBuffers;
     views: RunViews;
     roots: Int32Array;
+    id: number;
   } | null = null;
+  /** The memory the workers hold views of (sent with the first run that uses it). */
+  private sentMemoryId = 0;
+  private nextMemoryId = 1;
   private nextRunId = 1;
   private broken: Error | null = null;
   private closed = false;
 
-  private constructor(private readonly workers: Worker[]) {
+  private constructor(
+    private readonly workers: Worker[],
+    /** Where workers wait between runs (park.ts). */
+    private readonly park: ParkBlock,
+  ) {
     for (const w of workers) {
       w.on('message', (m: FromWorker) => this.onMessage(m));
       w.on('error', (e) =>
@@ -85,9 +94,10 @@ export class StealingExecutor {
         'workers',
       );
     }
+    const park = ParkBlock.allocate(workers);
     const threads = Array.from(
       { length: workers },
-      (_, workerId) => new Worker(BOOT, { workerData: { workerId } }),
+      (_, workerId) => new Worker(BOOT, { workerData: { workerId, workers, park } }),
     );
     await Promise.all(
       threads.map(
@@ -98,7 +108,7 @@ export class StealingExecutor {
           }),
       ),
     );
-    return new StealingExecutor(threads);
+    return new StealingExecutor(threads, new ParkBlock(park, workers));
   }
 
   get workerCount(): number {
@@ -126,7 +136,7 @@ export class StealingExecutor {
     const failFast = (options.errorMode ?? 'fail-fast') === 'fail-fast';
     const sampleEvery =
       options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
-    const { buffers, views, roots } = this.memoryFor(graph);
+    const { buffers, views, roots, id: memoryId } = this.memoryFor(graph);
     resetRun(views, graph.nodeCount);
     // Seed the roots in contiguous chunks; the workers have not started this run, so this thread
     // owns the deques.
@@ -140,18 +150,24 @@ export class StealingExecutor {
     const runId = this.nextRunId++;
     const stats = await new Promise<LoopStats[]>((resolve, reject) => {
       this.pending = { runId, stats: [], resolve, reject };
+      const settings = { runId, failFast, verify, sampleEvery, origin: originNow() };
+      const sameMemory = this.sentMemoryId === memoryId;
+      // A parked worker of the same memory takes the run from the park block; the others (or
+      // all, with new memory) get a message.
+      if (sameMemory) this.park.writeRun(settings);
       const message: ToWorker = {
         type: 'run',
-        runId,
-        workers: p,
-        buffers,
+        ...settings,
+        memoryId,
+        buffers: sameMemory ? null : buffers,
         kernelNames,
-        failFast,
-        verify,
-        sampleEvery,
-        origin: originNow(),
       };
-      for (const w of this.workers) w.postMessage(message);
+      this.workers.forEach((w, i) => {
+        if (sameMemory && this.park.claim(i)) return;
+        this.park.release(i);
+        w.postMessage(message);
+      });
+      this.sentMemoryId = memoryId;
     });
 
     return buildReport(graph, views, stats, kernelNames, verify, sampleEvery);
@@ -161,6 +177,7 @@ export class StealingExecutor {
     buffers: RunBuffers;
     views: RunViews;
     roots: Int32Array;
+    id: number;
   } {
     if (this.memory?.graph !== graph) {
       this.memory = null; // let the previous graph's memory go before allocating
@@ -168,7 +185,13 @@ export class StealingExecutor {
       const roots = new Int32Array(graph.nodeCount);
       let count = 0;
       for (let v = 0; v < graph.nodeCount; v++) if (graph.inDegree[v] === 0) roots[count++] = v;
-      this.memory = { graph, buffers, views: viewRun(buffers), roots: roots.slice(0, count) };
+      this.memory = {
+        graph,
+        buffers,
+        views: viewRun(buffers),
+        roots: roots.slice(0, count),
+        id: this.nextMemoryId++,
+      };
     }
     return this.memory;
   }

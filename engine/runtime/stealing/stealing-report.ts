@@ -47,9 +47,15 @@ export function buildReport(
   const sum = (f: (s: LoopStats) => number) => stats.reduce((acc, s) => acc + f(s), 0);
   const busy = sum((s) => Math.max(0, s.endNanos - s.startNanos - s.idleNanos));
   // W is measured (busy time), so CP is too: the longest path by the nodes' measured times
-  // (nodes without a cost count 0, which keeps it a lower bound). The declared ones go beside.
-  return {
-    ...graphMetrics(p, makespanNanos, busy, measuredCriticalPath(graph, views.ranNanos)),
+  // (nodes without a cost count 0, which keeps it a lower bound; with no cost anywhere nothing
+  // was timed and it is 0 without a walk). The declared ones go beside.
+  const report = {
+    ...graphMetrics(
+      p,
+      makespanNanos,
+      busy,
+      graph.workNanos > 0 ? measuredCriticalPath(graph, views.ranNanos) : 0,
+    ),
     declaredWorkNanos: graph.workNanos,
     declaredCriticalPathNanos: graph.criticalPathNanos,
     counts: countStates(views.states),
@@ -65,36 +71,82 @@ export function buildReport(
     perWorker: [...stats].sort((a, b) => a.workerId - b.workerId),
     verification: verifyRun(graph, views, kernelNames, verify),
     results: views.results.slice(),
-    spans: sampledSpans(graph, views, stats, originNanos),
     spanSampleEvery: sampleEvery,
     droppedSpans: sum((s) => Math.max(0, s.spansWritten - SPANS_PER_WORKER)),
   };
+  return withLazySpans(report, copySpans(graph, views, stats, originNanos));
 }
 
-function sampledSpans(
+/** One worker's kept spans, copied out of the shared rings (the next run overwrites them). */
+interface SpanCopy {
+  readonly workerId: number;
+  readonly written: number;
+  readonly node: Int32Array;
+  readonly outcome: Uint8Array;
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+}
+
+/**
+ * Copies the kept spans (typed-array copies, no object per span) and returns a function that
+ * makes the span objects. A 10k-node graph samples every node, and building 10k objects with
+ * their node ids on every run cost more than the run itself; a caller that never reads `spans`
+ * no longer pays for them.
+ */
+function copySpans(
   graph: CompiledGraph,
   v: RunViews,
   stats: LoopStats[],
   originNanos: number,
-): GraphSpan[] {
-  const spans: GraphSpan[] = [];
-  for (const s of stats) {
-    const kept = Math.min(s.spansWritten, SPANS_PER_WORKER);
-    for (let k = s.spansWritten - kept; k < s.spansWritten; k++) {
-      const i = s.workerId * SPANS_PER_WORKER + (k % SPANS_PER_WORKER);
-      const node = v.spanNode[i]!;
-      const state = v.spanOutcome[i]!;
-      spans.push({
-        node: graph.nodeId(node),
-        nodeIndex: node,
-        workerId: s.workerId,
-        startNanos: v.spanStart[i]! - originNanos,
-        endNanos: v.spanEnd[i]! - originNanos,
-        outcome: state === SUCCEEDED ? 'finished' : state === FAILED ? 'failed' : 'cancelled',
-      });
+): () => GraphSpan[] {
+  const copies: SpanCopy[] = stats.map((s) => {
+    const base = s.workerId * SPANS_PER_WORKER;
+    // The ring's first min(written, size) slots: all of it once it wrapped.
+    const to = base + Math.min(s.spansWritten, SPANS_PER_WORKER);
+    return {
+      workerId: s.workerId,
+      written: s.spansWritten,
+      node: v.spanNode.slice(base, to),
+      outcome: v.spanOutcome.slice(base, to),
+      start: v.spanStart.slice(base, to),
+      end: v.spanEnd.slice(base, to),
+    };
+  });
+  return () => {
+    const spans: GraphSpan[] = [];
+    for (const c of copies) {
+      const kept = c.node.length;
+      for (let k = c.written - kept; k < c.written; k++) {
+        const i = k % SPANS_PER_WORKER;
+        const node = c.node[i]!;
+        const state = c.outcome[i]!;
+        spans.push({
+          node: graph.nodeId(node),
+          nodeIndex: node,
+          workerId: c.workerId,
+          startNanos: c.start[i]! - originNanos,
+          endNanos: c.end[i]! - originNanos,
+          outcome: state === SUCCEEDED ? 'finished' : state === FAILED ? 'failed' : 'cancelled',
+        });
+      }
     }
-  }
-  return spans.sort((a, b) => a.startNanos - b.startNanos);
+    return spans.sort((a, b) => a.startNanos - b.startNanos);
+  };
+}
+
+/**
+ * Defines `spans` on the report as an enumerable property made on first read and then kept, so
+ * spreading, JSON and structured clone still see an ordinary array.
+ */
+function withLazySpans<T extends object>(
+  report: T,
+  make: () => GraphSpan[],
+): T & { readonly spans: readonly GraphSpan[] } {
+  let spans: GraphSpan[] | null = null;
+  return Object.defineProperty(report, 'spans', {
+    enumerable: true,
+    get: () => (spans ??= make()),
+  }) as T & { readonly spans: readonly GraphSpan[] };
 }
 
 /** Fail-fast: the node that stopped the run; continue: the lowest-index failed node, if any. */

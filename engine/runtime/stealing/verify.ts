@@ -27,19 +27,24 @@ export function verifyRun(
   const problems: string[] = [];
   const report = (p: string) => problems.length < MAX_PROBLEMS && problems.push(p);
   const addIndex = kernelNames.indexOf('add');
-  const { successorStart, successors, nodeId } = graph;
-  for (let u = 0; u < graph.nodeCount; u++) {
-    const state = v.states[u]!;
+  const { successorStart, successors, nodeId, nodeCount } = graph;
+  const { states, kernelOf, results } = v;
+  // Every run pays for this pass, so it reads only typed arrays and names nodes only on a problem.
+  for (let u = 0; u < nodeCount; u++) {
+    const state = states[u]!;
     if (state < SUCCEEDED) report(`node ${nodeId(u)} never finished (state ${state})`);
-    if (state === SUCCEEDED && v.kernelOf[u] === addIndex && v.results[u] !== addResult(u)) {
+    else if (state === SUCCEEDED && kernelOf[u] === addIndex && results[u] !== addResult(u))
       report(`node ${nodeId(u)} has a wrong result`);
-    }
-    if (!full) continue;
-    if (v.runCount[u] !== 1) report(`node ${nodeId(u)} was processed ${v.runCount[u]} times`);
-    for (let k = successorStart[u]!; k < successorStart[u + 1]!; k++) {
-      const s = successors[k]!;
-      if (v.finishStamp[u]! >= v.startStamp[s]!)
-        report(`node ${nodeId(s)} started before its predecessor ${nodeId(u)} finished`);
+  }
+  if (full) {
+    const { runCount, startStamp, finishStamp } = v;
+    for (let u = 0; u < nodeCount; u++) {
+      if (runCount[u] !== 1) report(`node ${nodeId(u)} was processed ${runCount[u]} times`);
+      for (let k = successorStart[u]!; k < successorStart[u + 1]!; k++) {
+        const s = successors[k]!;
+        if (finishStamp[u]! >= startStamp[s]!)
+          report(`node ${nodeId(s)} started before its predecessor ${nodeId(u)} finished`);
+      }
     }
   }
   return { ok: problems.length === 0, checked: full ? 'order' : 'results', problems };

@@ -1,15 +1,23 @@
-/** Work-stealing worker: maps each run's shared memory and runs the scheduling loop. */
+/**
+ * Work-stealing worker: maps each graph's shared memory and runs the scheduling loop; between
+ * runs it parks (`park.ts`) so the next run of the same graph starts without a message.
+ */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { stealingKernel, type StealingKernel } from './kernels.ts';
-import { viewRun } from './layout.ts';
+import { viewRun, type RunViews } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
+import { PARK_MS, ParkBlock, type ParkedRun } from './park.ts';
 import { runWorkerLoop } from './worker-loop.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-entry.ts must run in a worker thread');
-const workerId = (workerData as { workerId: number }).workerId;
+const data = workerData as { workerId: number; workers: number; park: SharedArrayBuffer };
+const workerId = data.workerId;
+const park = new ParkBlock(data.park, data.workers);
 const send = (m: FromWorker) => port.postMessage(m);
+/** The last run's memory and kernels, kept while the executor reuses them (one slot). */
+let memory: { id: number; views: RunViews; kernels: StealingKernel[] } | null = null;
 
 port.on('message', (m: ToWorker) => {
   if (m.type === 'close') {
@@ -23,19 +31,43 @@ port.on('message', (m: ToWorker) => {
         throw new SchedLabError('UNKNOWN_KERNEL', `kernel: no stealing kernel "${name}"`, 'kernel');
       return k;
     });
-    const stats = runWorkerLoop(viewRun(m.buffers), {
-      workerId,
-      workers: m.workers,
-      failFast: m.failFast,
-      verify: m.verify,
-      sampleEvery: m.sampleEvery,
-      origin: m.origin,
-      kernels,
-      seed: 0x9e3779b9 ^ (workerId * 0x85ebca6b) ^ m.runId,
-    });
-    send({ type: 'done', runId: m.runId, stats });
+    if (m.buffers !== null) memory = { id: m.memoryId, views: viewRun(m.buffers), kernels };
+    if (memory?.id !== m.memoryId)
+      throw new Error(`run ${m.runId}: memory ${m.memoryId} not received`);
+    memory.kernels = kernels;
   } catch (e) {
     send({ type: 'error', runId: m.runId, message: e instanceof Error ? e.message : String(e) });
+    return;
   }
+  serve(memory, m);
 });
+
+/** Runs `first`, then every run handed over while parked, until a wait runs out. */
+function serve(mem: { views: RunViews; kernels: StealingKernel[] }, first: ParkedRun): void {
+  for (let run: ParkedRun | null = first; run !== null; run = park.awaitRun(workerId, PARK_MS)) {
+    try {
+      const stats = runWorkerLoop(mem.views, {
+        workerId,
+        workers: data.workers,
+        failFast: run.failFast,
+        verify: run.verify,
+        sampleEvery: run.sampleEvery,
+        origin: run.origin,
+        kernels: mem.kernels,
+        seed: 0x9e3779b9 ^ (workerId * 0x85ebca6b) ^ run.runId,
+      });
+      // Parked before `done`: the executor starts the next run only after every `done`.
+      park.park(workerId);
+      send({ type: 'done', runId: run.runId, stats });
+    } catch (e) {
+      // The executor cannot be reused after an error (stealing-executor.ts): no parking.
+      send({
+        type: 'error',
+        runId: run.runId,
+        message: e instanceof Error ? e.message : String(e),
+      });
+      return;
+    }
+  }
+}
 send({ type: 'ready', workerId });
