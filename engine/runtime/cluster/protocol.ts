@@ -14,8 +14,9 @@
  *   most about that long behind them); the node's BullMQ worker takes up to that many per slot
  *   at once and runs each slot's jobs one after another, in the order they were added.
  * - ends: the node pushes each quantum's end (`EndMessage`, JSON) onto the list
- *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the lane reports it; the
- *   coordinator pops that list (one blocking read, up to `ENDS_PER_READ` at a time). The job's
+ *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the lane reports it (the
+ *   ends of one turn of its event loop in one `RPUSH`, with the list's `PEXPIRE`, in one write);
+ *   the coordinator pops that list (one blocking read, up to `ENDS_PER_READ` at a time). The job's
  *   BullMQ return value is the same `QuantumResult`, kept for recovery (recovery.ts). A list, not
  *   BullMQ's queue events: one push and one pop per end instead of an event stream read per node
  *   and a completion first (docs/design.md §4: dispatch must be cheap).
