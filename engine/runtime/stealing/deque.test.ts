@@ -41,6 +41,17 @@ describe('WorkDeque', () => {
     expect([d.steal(), d.pop(), d.pop(), d.steal(), d.pop()]).toEqual([1, 4, 3, 2, EMPTY]);
   });
 
+  it('pushAll wraps around the ring end and stays inside its own part of a shared ring', () => {
+    const meta = new Int32Array(new SharedArrayBuffer(4 * DEQUE_META_INTS * 2));
+    const ring = new Int32Array(new SharedArrayBuffer(4 * 8)).fill(-9);
+    const d = new WorkDeque(meta, ring, 1, 4, 4); // owner 1: ring[4..8)
+    d.pushAll(Int32Array.of(1, 2, 3));
+    expect([d.steal(), d.steal()]).toEqual([1, 2]);
+    d.pushAll(Int32Array.of(4, 5, 6)); // slots 3, 0, 1: wraps
+    expect([d.steal(), d.steal(), d.pop(), d.pop(), d.pop()]).toEqual([3, 4, 6, 5, EMPTY]);
+    expect(Array.from(ring.subarray(0, 4))).toEqual([-9, -9, -9, -9]);
+  });
+
   it('sizes its ring to the next power of two', () => {
     expect([1, 2, 3, 1000, 1024, 1025].map(ringCapacity)).toEqual([1, 2, 4, 1024, 1024, 2048]);
   });

@@ -44,8 +44,12 @@ export class WorkDeque {
   /** Owner only: pushes many nodes with one publication of `bottom`. */
   pushAll(nodes: Int32Array): void {
     const b = Atomics.load(this.meta, this.bottom);
-    for (let i = 0; i < nodes.length; i++)
-      this.buf[this.ringStart + ((b + i) & this.mask)] = nodes[i]!;
+    const from = b & this.mask;
+    // One copy when the nodes fit before the ring's end (always at a run's seeding: bottom is 0).
+    if (from + nodes.length <= this.mask + 1) this.buf.set(nodes, this.ringStart + from);
+    else
+      for (let i = 0; i < nodes.length; i++)
+        this.buf[this.ringStart + ((b + i) & this.mask)] = nodes[i]!;
     Atomics.store(this.meta, this.bottom, b + nodes.length);
   }
 

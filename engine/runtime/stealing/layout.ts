@@ -47,7 +47,9 @@ export interface RunBuffers {
   readonly finishStamp: SharedArrayBuffer;
   /**
    * Sampled spans, `SPANS_PER_WORKER` per worker: node, outcome, start and end (integer ns since
-   * the run's origin, `threads/clock.ts`).
+   * the run's origin, `threads/clock.ts`). A span starts when the worker takes the node (at the
+   * end of its previous span when it took the node straight after that one) and ends once the
+   * node's successors are released.
    */
   readonly spanNode: SharedArrayBuffer;
   readonly spanOutcome: SharedArrayBuffer;

@@ -108,12 +108,19 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   let untilSample = o.sampleEvery;
   let spansWritten = 0;
   const spanBase = o.workerId * SPANS_PER_WORKER;
+  /**
+   * When the last node this worker processed was sampled and it took the next one straight
+   * after (in place or from its own deque), that span's end: the next span starts there, so
+   * sampling every node costs one clock read a node, not two. -1 otherwise.
+   */
+  let boundary = -1;
 
   /** Runs node `node` (or skips/cancels it); releases successors; returns one to run in place. */
   const process = (node: number): number => {
     let outcome = SUCCEEDED;
     const sampled = untilSample > 0 && --untilSample === 0;
-    const spanStart = sampled ? now() : 0;
+    const spanStart = sampled ? (boundary >= 0 ? boundary : now()) : 0;
+    boundary = -1;
     if (o.verify) {
       Atomics.add(v.runCount, node, 1);
       v.startStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
@@ -142,14 +149,6 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
       executed++;
     }
     states[node] = outcome;
-    if (sampled) {
-      const i = spanBase + (spansWritten++ % SPANS_PER_WORKER);
-      v.spanNode[i] = node;
-      v.spanOutcome[i] = outcome;
-      v.spanStart[i] = spanStart;
-      v.spanEnd[i] = now();
-      untilSample = o.sampleEvery;
-    }
     if (o.verify) v.finishStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
     completed++;
     const poison = outcome === FAILED || outcome === SKIPPED;
@@ -173,6 +172,15 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     if (pushed > 0 && Atomics.load(ctl, CTL_SLEEPERS) > 0) {
       Atomics.add(ctl, CTL_EPOCH, 1);
       Atomics.notify(ctl, CTL_EPOCH, pushed);
+    }
+    if (sampled) {
+      // A span ends once the node's successors are released (the node's whole cost to run).
+      const i = spanBase + (spansWritten++ % SPANS_PER_WORKER);
+      v.spanNode[i] = node;
+      v.spanOutcome[i] = outcome;
+      v.spanStart[i] = spanStart;
+      v.spanEnd[i] = boundary = now();
+      untilSample = o.sampleEvery;
     }
     return next;
   };
@@ -227,6 +235,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   for (;;) {
     let node = own.pop();
     if (node === EMPTY) {
+      boundary = -1; // idle until the next node: its span starts when it is found
       if (completed > 0) {
         if (Atomics.sub(ctl, CTL_REMAINING, completed) === completed) {
           Atomics.store(ctl, CTL_DONE, 1);
