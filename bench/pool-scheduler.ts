@@ -52,16 +52,16 @@ export async function runSchedulerPool(report: BenchReport): Promise<void> {
     );
     addAll(report, 'factorial', cpu.map(rate(FACTORIAL)), 'tasks/s');
   } finally {
-    await Promise.all(pools.map((p) => p.close()));
+    for (let i = 0; i < pools.length; i++) await closed(pools[i]!, contenders[i]!.name);
   }
 
   const memory: number[] = [];
   memory.push(
-    await queuedMemory(() =>
+    await queuedMemory('scheduler', () =>
       schedulerPool(new Scheduler({ workers: WORKERS, maxQueued: QUEUED * 2 })),
     ),
   );
-  for (const b of BASELINES) memory.push(await queuedMemory(() => b.create(WORKERS)));
+  for (const b of BASELINES) memory.push(await queuedMemory(b.name, () => b.create(WORKERS)));
   addAll(report, 'queued_memory_mb', memory, 'MB');
 }
 
@@ -95,7 +95,7 @@ async function bootMs(c: Contender): Promise<number> {
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
-async function queuedMemory(make: () => BaselinePool): Promise<number> {
+async function queuedMemory(name: string, make: () => BaselinePool): Promise<number> {
   const pool = make();
   await pool.runMany('inc', 1, 100); // started and warm
   // The earlier figures leave garbage behind: collected now, not while this one is measured.
@@ -105,8 +105,21 @@ async function queuedMemory(make: () => BaselinePool): Promise<number> {
   const all = pool.runMany('inc', 1, QUEUED);
   const grown = used() - before;
   await all;
-  await pool.close();
+  await closed(pool, name);
   return grown / 2 ** 20;
+}
+
+/** Closes one pool; one that never finishes closing fails the suite, named, instead of hanging. */
+async function closed(pool: BaselinePool, name: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name} did not close within 60 s`)), 60_000);
+  });
+  try {
+    await Promise.race([pool.close(), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function used(): number {

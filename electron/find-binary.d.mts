@@ -1,2 +1,1 @@
-/** The Electron binary, or why there is none; never triggers a download. */
-export function findElectronBinary(): { path: string } | { path: null; reason: string };
+export { findElectronBinary } from '../engine/host/electron-binary.mjs';

@@ -1,5 +1,10 @@
-// `schedlab attach`: checks the console answers and takes the token before printing its URL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// `schedlab attach`: checks the console answers and takes the token before printing its URL,
+// then opens it in the desktop app where an Electron binary exists, else in the browser, saying
+// so. Electron and the browser are stand-ins here: scripts that record how they were started.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Scheduler } from '../lib/scheduler.ts';
 import { main } from './cli.ts';
 import { memoryIo } from './io.ts';
@@ -42,4 +47,87 @@ describe('schedlab attach', () => {
       expect(io.text.err).toMatch(message);
     }
   });
+});
+
+describe('schedlab attach opens the desktop app, or the browser when there is no Electron', () => {
+  let s: Scheduler;
+  let url: string;
+  let close: () => Promise<void>;
+  let dir: string;
+  const saved = { path: process.env.PATH, electron: process.env.ELECTRON_OVERRIDE_DIST_PATH };
+  beforeAll(async () => {
+    s = new Scheduler({ workers: 1 });
+    ({ url, close } = await s.serveConsole({ build: false }));
+  });
+  afterAll(async () => {
+    await close();
+    await s.close();
+  });
+  afterEach(() => {
+    process.env.PATH = saved.path;
+    if (saved.electron === undefined) delete process.env.ELECTRON_OVERRIDE_DIST_PATH;
+    else process.env.ELECTRON_OVERRIDE_DIST_PATH = saved.electron;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A script at `dir/name` that writes its arguments, one a line, to `dir/name.args`. */
+  function standIn(name: string): string {
+    const file = join(dir, name);
+    writeFileSync(file, `#!/bin/sh\nprintf '%s\\n' "$@" > "${file}.args"\n`);
+    chmodSync(file, 0o755);
+    return `${file}.args`;
+  }
+
+  /** The stand-in's arguments once it has run (it is started detached). */
+  async function argsOf(file: string): Promise<string[]> {
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(file) || !readFileSync(file, 'utf8').endsWith('\n')) {
+      if (Date.now() > deadline) throw new Error(`${file} was never written`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return readFileSync(file, 'utf8').trimEnd().split('\n');
+  }
+
+  it.skipIf(process.platform === 'win32')(
+    'with an Electron binary: the app window on the console, no browser',
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), 'schedlab-attach-'));
+      const electronArgs = standIn('electron');
+      const browserArgs = standIn(process.platform === 'darwin' ? 'open' : 'xdg-open');
+      process.env.ELECTRON_OVERRIDE_DIST_PATH = dir;
+      process.env.PATH = `${dir}:${saved.path ?? ''}`;
+      const io = memoryIo();
+      expect(await main(['attach', url], io)).toBe(0);
+      expect(io.text.out).toContain('opening it in the desktop app');
+      const args = await argsOf(electronArgs);
+      expect(args.some((a) => a.endsWith(join('electron', 'attach-entry.mjs')))).toBe(true);
+      expect(args).toContain(`--attach=${url}`);
+      expect(existsSync(browserArgs)).toBe(false);
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'without one (or with --browser): says so and opens the browser',
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), 'schedlab-attach-'));
+      const browserArgs = standIn(process.platform === 'darwin' ? 'open' : 'xdg-open');
+      process.env.ELECTRON_OVERRIDE_DIST_PATH = join(dir, 'no-electron-here');
+      process.env.PATH = `${dir}:${saved.path ?? ''}`;
+      const io = memoryIo();
+      expect(await main(['attach', url], io)).toBe(0);
+      expect(io.text.out).toMatch(
+        /Electron is not available \(.*no-electron-here.*\): opening it in your browser/,
+      );
+      expect(await argsOf(browserArgs)).toEqual([url]);
+
+      rmSync(browserArgs);
+      const electronArgs = standIn('electron');
+      process.env.ELECTRON_OVERRIDE_DIST_PATH = dir; // a binary exists, but --browser wins
+      const quiet = memoryIo();
+      expect(await main(['attach', url, '--browser'], quiet)).toBe(0);
+      expect(await argsOf(browserArgs)).toEqual([url]);
+      expect(existsSync(electronArgs)).toBe(false);
+      expect(quiet.text.out).not.toContain('Electron');
+    },
+  );
 });

@@ -1,12 +1,16 @@
 /**
  * `schedlab attach URL`: opens the app on a console a service serves (`scheduler.serveConsole()`,
  * engine/lib/console.ts). Checks first that the console answers and takes the token, so a typo or
- * a stopped service is one clear line rather than a blank page; then prints the URL and opens it
- * in the system's browser (`--no-open`: only prints it). The desktop app does not attach yet: its
- * window runs its own engine over IPC, so an attached session is browser mode's page.
+ * a stopped service is one clear line rather than a blank page; then prints the URL and opens it:
+ * in the desktop app where an Electron binary exists (a window on the console's page, no engine of
+ * its own: electron/attach-main.ts), else — saying so — in the system's browser. `--browser`
+ * skips Electron; `--no-open` only prints the URL. Either way the app is browser mode's page,
+ * served by the service, so an attached session looks like a local one.
  */
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { findElectronBinary } from '../host/electron-binary.mjs';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -16,7 +20,7 @@ export async function attachCommand(argv: string[], io: CliIo): Promise<number> 
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'no-open': { type: 'boolean' } },
+    options: { 'no-open': { type: 'boolean' }, browser: { type: 'boolean' } },
   });
   const url = consoleUrl(positionals[0]);
   let status: number;
@@ -36,8 +40,34 @@ export async function attachCommand(argv: string[], io: CliIo): Promise<number> 
   if (status !== 200 && !noPage) throw new UsageError(`${url.origin} answered HTTP ${status}`);
   io.out(`SchedLab console: ${url.href}\n`);
   if (noPage) io.err('the service serves no page (its dist/renderer is not built)\n');
-  if (values['no-open'] !== true) openInBrowser(url.href, io);
+  if (values['no-open'] === true) return 0;
+  const electron = values.browser === true ? null : findElectronBinary();
+  if (electron !== null && electron.path !== null) {
+    io.out('opening it in the desktop app (--browser: in your browser instead)\n');
+    openInElectron(electron.path, url.href, io);
+  } else {
+    if (electron !== null) {
+      io.out(`Electron is not available (${electron.reason}): opening it in your browser\n`);
+    }
+    openInBrowser(url.href, io);
+  }
   return 0;
+}
+
+const ATTACH_ENTRY = fileURLToPath(new URL('../../electron/attach-entry.mjs', import.meta.url));
+
+/** The desktop app on the console (detached: `attach` returns, the window stays). */
+function openInElectron(binary: string, url: string, io: CliIo): void {
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE; // would turn the binary into a plain Node
+  // Chromium refuses to run as root with its OS sandbox; the page keeps `sandbox: true`.
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const args = [...(asRoot ? ['--no-sandbox'] : []), ATTACH_ENTRY, `--attach=${url}`];
+  const child = spawn(binary, args, { stdio: 'ignore', detached: true, env });
+  child.on('error', (e) =>
+    io.err(`the desktop app did not start (${e.message}): open the URL above\n`),
+  );
+  child.unref();
 }
 
 function consoleUrl(text: string | undefined): URL {

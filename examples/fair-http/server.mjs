@@ -3,9 +3,11 @@
 // import apart:
 //
 //   node examples/fair-http/server.mjs [--pool schedlab|piscina] [--policy fair|mlfq|priority|fifo]
-//                                      [--workers 2] [--quantum-ms 10] [--port 0]
+//                                      [--workers 2] [--quantum-ms 10] [--port 0] [--console]
 //
-// Prints `listening http://127.0.0.1:PORT` when ready. SIGTERM or SIGINT closes it.
+// Prints `listening http://127.0.0.1:PORT` when ready. SIGTERM or SIGINT closes it. `--console`
+// (SchedLab only) also serves the app's console and prints `console URL`: `schedlab attach URL`
+// opens the app on it, the service's tenants as its groups (read-only).
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
@@ -16,6 +18,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     'quantum-ms': { type: 'string', default: '10' },
     port: { type: 'string', default: '0' },
+    console: { type: 'boolean', default: false },
   },
 });
 const filename = new URL('./task.mjs', import.meta.url).href;
@@ -34,6 +37,7 @@ if (args.pool === 'piscina') {
     quantumMs: Number(args['quantum-ms']),
   });
   await pool.scheduler.ready();
+  if (args.console) console.log(`console ${(await pool.scheduler.serveConsole()).url}`);
 }
 
 const server = createServer(async (req, res) => {
