@@ -28,7 +28,7 @@ export const CONTROL = {
 } as const;
 
 /** Dispatches a busy lane may hold queued behind its running one (the executor's batch). */
-export const MAX_QUEUED = 126;
+export const MAX_QUEUED = 254;
 export const TICKET_WORDS = MAX_QUEUED + 2;
 export const CONTROL_WORDS = CONTROL.TICKET + TICKET_WORDS;
 export const NO_SPLIT = -1;

@@ -46,7 +46,7 @@ function send(message: FromQuantumWorker): void {
 /** Ends gathered for one message, and when the first of them was gathered. */
 let ends: FlatEnd[] = [];
 let firstEndAt = 0;
-const FLUSH_ENDS = 64;
+const FLUSH_ENDS = 256;
 const FLUSH_NANOS = 500_000;
 const SHORT_NANOS = 100_000;
 /** How long each module's last quantum ran here (ns), by module id; −1: never ran here. */
