@@ -7,10 +7,10 @@
  * quantum runs) waits in the port and starts the moment that quantum ends, unless the main thread
  * took its ticket back first — then it is dropped without an answer. Ends of quanta run back to
  * back are sent together (`ends`): at most `FLUSH_ENDS` of them, at most `FLUSH_NANOS` after the
- * first, and at once before a quantum that may be long starts (a built-in kernel's, or a module's
- * whose last quantum here ran `SHORT_NANOS` or more, or that never ran here), when the worker
- * has nothing more to run, or waits for an async quantum. So an end is held only behind short
- * quanta: the main thread learns of it at most about `FLUSH_NANOS` late.
+ * first, and at once before a quantum that would take them past that (a built-in kernel's, or a
+ * module's whose last quantum here, plus the wait of the first end held, passes `FLUSH_NANOS`,
+ * or that never ran here), when the worker has nothing more to run, or waits for an async
+ * quantum. So the main thread learns of an end at most about `FLUSH_NANOS` late.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { nanosSince } from './clock.ts';
@@ -48,8 +48,7 @@ let ends: FlatEnd[] = [];
 let firstEndAt = 0;
 const FLUSH_ENDS = 256;
 const FLUSH_NANOS = 500_000;
-const SHORT_NANOS = 100_000;
-/** How long each module's last quantum ran here (ns), by module id; −1: never ran here. */
+/** How long each module's last quantum ran here (ns), by module id (none: never ran here). */
 const lastRan: number[] = [];
 
 function flushEnds(): void {
@@ -96,7 +95,10 @@ function handle(message: ToQuantumWorker): Promise<void> | undefined {
         error,
       });
     }
-    if (ends.length > 0 && !((lastRan[id] ?? -1) >= 0 && lastRan[id]! < SHORT_NANOS)) flushEnds();
+    const last = lastRan[id];
+    if (ends.length > 0 && (last === undefined || clock() - firstEndAt + last > FLUSH_NANOS)) {
+      flushEnds();
+    }
     report = runner.run(
       { splitId, workerId: data.workerId, quantumNanos, work, doneNanos: 0 },
       input,
