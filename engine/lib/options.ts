@@ -4,7 +4,7 @@
  */
 import type { EngineConfigPatch } from '../../shared/config.ts';
 import { SchedLabError } from '../../shared/errors.ts';
-import { MAX_CLASS_NAME } from '../../shared/job.ts';
+import { MAX_CLASS_NAME, MAX_TENANT_NAME } from '../../shared/job.ts';
 import { assertPriority } from '../core/priority/index.ts';
 import type { ResourceLimits } from '../runtime/threads/threads-options.ts';
 
@@ -59,6 +59,13 @@ export function checkRunOptions(options: RunOptions): void {
     throw bad('class', `must be a string of 1 to ${MAX_CLASS_NAME} characters`);
   }
   if (options.priority !== undefined) assertPriority(options.priority, 'priority');
+  const tenant = options.tenant;
+  if (
+    tenant !== undefined &&
+    (typeof tenant !== 'string' || tenant.length === 0 || tenant.length > MAX_TENANT_NAME)
+  ) {
+    throw bad('tenant', `must be a string of 1 to ${MAX_TENANT_NAME} characters`);
+  }
   const t = options.timeoutMs;
   if (t !== undefined && !(typeof t === 'number' && t > 0 && t <= MAX_TIMEOUT_MS)) {
     throw bad('timeoutMs', `must be a number of ms > 0 and <= ${MAX_TIMEOUT_MS}`);

@@ -125,7 +125,8 @@ export class Scheduler {
         this.submitting = run;
         let id: number;
         try {
-          id = this.executor.submitJob({
+          // Checked already: the task by taskWork, the options by checkRunOptions.
+          id = this.executor.submitCheckedJob({
             class: options.class ?? 'default',
             basePriority: options.priority ?? 50,
             ...(options.tenant === undefined ? {} : { tenant: options.tenant }),

@@ -123,6 +123,13 @@ export interface Backend {
    */
   enqueue?(dispatch: Dispatch): void;
   /**
+   * How many more dispatches busy worker `workerId` can hold queued (0 when idle or retiring).
+   * Optional: without it a worker holds one queued dispatch, and `queueableWorkers` says which.
+   * With it the executor queues several behind a worker, as long as their expected run time
+   * stays within one quantum (executor-core.ts `fillQueues`).
+   */
+  queueRoom?(workerId: number): number;
+  /**
    * Takes back a queued dispatch that has not started: true when it never will (no quantum end
    * comes for it), false when it has started or is not queued.
    */

@@ -21,6 +21,20 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
   submitJob(spec: JobSpec): number {
     this.ensureOpen();
     checkJobSpec(spec, this.cfg.maxDriversPerTask);
+    return this.submitChecked(spec);
+  }
+
+  /**
+   * `submitJob` for a spec its caller built from parts it has checked already (the library's
+   * `run`: task.ts checks the task, options.ts the options), so the schema is not parsed again
+   * for every run.
+   */
+  submitCheckedJob(spec: JobSpec): number {
+    this.ensureOpen();
+    return this.submitChecked(spec);
+  }
+
+  private submitChecked(spec: JobSpec): number {
     const tenant = spec.tenant === undefined ? null : this.book.tenants.acquire(spec.tenant);
     const now = this.backend.now();
     const id = this.nextJobId++;
@@ -40,7 +54,8 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     }
     this.book.start(job);
     this.trail.record(TrailKind.submit, id, -1, -1, now, 0, total);
-    spec.tasks.forEach((t, index) => {
+    for (let index = 0; index < spec.tasks.length; index++) {
+      const t = spec.tasks[index]!;
       const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
       if (t.maxDriversPerTask !== undefined) task.maxDrivers = t.maxDriversPerTask;
       initTaskConcurrency(task, t.outputBuffer, this.cfg, this.settings, now);
@@ -49,8 +64,10 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       this.execStats.taskStarted(task);
       job.tasks.push(task);
       this.tasks.set(task.id, task);
-    });
-    spec.tasks.forEach((t, i) => this.createSplits(job.tasks[i]!, t.splits, now));
+    }
+    for (let i = 0; i < spec.tasks.length; i++) {
+      this.createSplits(job.tasks[i]!, spec.tasks[i]!.splits, now);
+    }
     this.afterArrivals(job);
     return id;
   }

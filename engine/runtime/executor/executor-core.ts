@@ -42,16 +42,64 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
         else if (!this.pipelined || !this.reclaim(idle[i]!)) break;
       }
       if (this.pipelined && this.queue.size > 0) {
-        for (const w of backend.queueableWorkers!()) {
-          if (this.queuedOn[w]) continue;
-          const split = this.queue.take(now);
-          if (split === null) break;
-          this.dispatch(split, w, now, true);
+        if (backend.queueRoom !== undefined) this.fillQueues(now);
+        else {
+          for (const w of backend.queueableWorkers!()) {
+            if (this.queuedOn[w]?.length) continue;
+            const split = this.queue.take(now);
+            if (split === null) break;
+            this.dispatch(split, w, now, true);
+          }
         }
       }
     } finally {
       this.pumping = false;
     }
+  }
+
+  /**
+   * Queues splits behind busy workers, one per worker a round (so the policy's order is spread
+   * over them), while a worker's queued splits are expected to run within one quantum: at least
+   * one, the first as the single queued dispatch always was, then more only while the expected
+   * time is below the quantum, so a split expected to take a whole quantum ends a batch.
+   */
+  private fillQueues(now: number): void {
+    const backend = this.backend;
+    const quantum = this.settings.dispatchQuantumNanos;
+    const runningOn = this.runningOn;
+    for (let more = true; more;) {
+      more = false;
+      for (let w = 0; w < runningOn.length; w++) {
+        if (runningOn[w] === null || runningOn[w] === undefined) continue;
+        const list = this.queuedOn[w];
+        if (list !== undefined && list.length > 0 && this.queuedExpected[w]! >= quantum) continue;
+        if (backend.queueRoom!(w) <= 0) continue;
+        const split = this.queue.take(now);
+        if (split === null) return;
+        this.dispatch(split, w, now, true);
+        more = true;
+      }
+    }
+  }
+
+  /**
+   * How long `split`'s next quantum is expected to run: a whole quantum when it ran before (it
+   * yielded, slept or failed) or its kernel has no recent quantum, else the kernel's recent time.
+   */
+  private expectedNanos(split: ExecSplit): number {
+    const quantum = this.settings.dispatchQuantumNanos;
+    if (split.requeued) return quantum;
+    const recent = this.kernelNanos.get(split.work.kernel);
+    return recent === undefined ? quantum : Math.min(recent, quantum);
+  }
+
+  /** `split` left worker `w`'s queue (it runs there now, or went back). */
+  private dequeued(w: number, split: ExecSplit): void {
+    const list = this.queuedOn[w];
+    this.queuedExpected[w] =
+      list === undefined || list.length === 0
+        ? 0
+        : Math.max(0, this.queuedExpected[w]! - this.expectedNanos(split));
   }
 
   /**
@@ -76,7 +124,8 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     const backend = this.backend;
     const quantum = this.settings.dispatchQuantumNanos;
     if (queued) {
-      this.queuedOn[worker] = split;
+      (this.queuedOn[worker] ??= []).push(split);
+      this.queuedExpected[worker] = (this.queuedExpected[worker] ?? 0) + this.expectedNanos(split);
       backend.enqueue!({
         splitId: split.id,
         workerId: worker,
@@ -157,9 +206,12 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
   private reclaim(idle: number): boolean {
     const queuedOn = this.queuedOn;
     for (let w = 0; w < queuedOn.length; w++) {
-      const split = queuedOn[w];
+      // The last queued there: the least likely to have started.
+      const list = queuedOn[w];
+      const split = list?.[list.length - 1];
       if (!split || split.state !== SplitState.running || !this.backend.revoke!(split.id)) continue;
-      queuedOn[w] = null;
+      list!.pop();
+      this.dequeued(w, split);
       split.worker = idle;
       this.runningOn[idle] = split;
       this.backend.start({
@@ -179,20 +231,26 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
   protected onQuantumEnd(end: QuantumEnd): void {
     const w = end.workerId;
     let split = this.runningOn[w];
+    const list = this.queuedOn[w];
     if (split !== undefined && split !== null && split.id === end.splitId) {
-      // The split queued behind it (if any) runs there now.
-      this.runningOn[w] = this.queuedOn[w] ?? null;
-      this.queuedOn[w] = null;
-    } else if (this.queuedOn[w]?.id === end.splitId) {
-      split = this.queuedOn[w]!;
-      this.queuedOn[w] = null;
+      // The first split queued behind it (if any) runs there now.
+      const next = list !== undefined && list.length > 0 ? list.shift()! : null;
+      this.runningOn[w] = next;
+      if (next !== null) this.dequeued(w, next);
+    } else {
+      const at = list === undefined ? -1 : indexOfSplit(list, end.splitId);
+      if (at < 0) {
+        // A backend reporting a split we did not start there: ignore it (never run a split
+        // twice) and count it, since it means a backend bug (Counters.staleEnds, 0 when all
+        // is well).
+        this.c.staleEnds++;
+        return;
+      }
+      split = list![at]!;
+      list!.splice(at, 1);
+      this.dequeued(w, split);
       // Handed back before it started (cancelled, or its worker retired or lost): no quantum.
       if (end.outcome !== 'failed') return this.unstarted(split, end);
-    } else {
-      // A backend reporting a split we did not start there: ignore it (never run a split twice)
-      // and count it, since it means a backend bug (Counters.staleEnds, 0 when all is well).
-      this.c.staleEnds++;
-      return;
     }
     const ran = end.ranNanos;
     const now = this.backend.now();
@@ -212,6 +270,8 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       this.c.cpuQuanta++;
     }
     if (typeof split.work.kernel !== 'string') this.rememberModuleSplit(split.id, split.job.id);
+    if (this.pipelined)
+      this.kernelNanos.note(split.work.kernel, ran, this.settings.dispatchQuantumNanos);
     // What the queue charges: the quantum's wall time (Trino's scheduled time), or under
     // `chargeTime: 'cpu'` its thread's CPU time where the backend measured it.
     const charged =
@@ -358,4 +418,9 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
     split.requeued = true;
     this.queue.offer(split, now, reason);
   }
+}
+
+function indexOfSplit(list: readonly ExecSplit[], splitId: number): number {
+  for (let i = 0; i < list.length; i++) if (list[i]!.id === splitId) return i;
+  return -1;
 }

@@ -25,6 +25,7 @@ import { EventRing, SpanRing } from './rings.ts';
 import { toSettings, type EngineSettings } from './settings.ts';
 import { TargetsByClass } from './task-concurrency.ts';
 import { ExecutorStats } from './executor-stats.ts';
+import { KernelTimes } from './kernel-times.ts';
 
 /** Told each quantum's wall time as it ends, and whether it ended blocked (Trino's split). */
 export type QuantumWallVisitor = (wallNanos: number, blocked: boolean) => void;
@@ -51,9 +52,12 @@ export interface ExecutorOptions {
   /** Entries of the job trail (`jobDetail`), job-trail.ts. */
   readonly jobTrailCapacity?: number;
   /**
-   * Keep one more dispatch queued behind each busy worker's quantum, on a backend that can
-   * (threads: `queueableWorkers`/`enqueue`), so a worker goes on to its next quantum without a
-   * round trip through the main thread. The split is taken from the policy one quantum early;
+   * Keep dispatches queued behind each busy worker's quantum, on a backend that can (threads:
+   * `queueableWorkers`/`enqueue`), so a worker goes on to its next quantum without a round trip
+   * through the main thread: one, or on a backend with `queueRoom` (threads) as many as are
+   * expected to run within one quantum, a kernel's recent quanta saying how long its splits take
+   * (a split that ran before, or whose kernel never ran, counts as a whole quantum, so nothing
+   * is queued behind long work). Splits are taken from the policy in its order, that much early;
    * charging, levels and waits are as without it. A worker that goes idle with nothing ready
    * takes back a split queued elsewhere that has not started. Default off (the library's
    * `Scheduler` turns it on).
@@ -80,8 +84,14 @@ export abstract class ExecutorState {
   /** Longest requeue wait per class (by the span ring's class index), ns. */
   protected readonly requeueWaitMax: number[] = [];
   protected readonly runningOn: (ExecSplit | null)[] = [];
-  /** The split queued behind each worker's running one (`ExecutorOptions.pipeline`). */
-  protected readonly queuedOn: (ExecSplit | null)[] = [];
+  /**
+   * The splits queued behind each worker's running one, in the order the worker runs them
+   * (`ExecutorOptions.pipeline`), and their expected run time summed (ns, `expectedNanos`).
+   */
+  protected readonly queuedOn: ExecSplit[][] = [];
+  protected readonly queuedExpected: number[] = [];
+  /** Recent quantum wall time per kernel (ns), for the expected time of a queued split. */
+  protected readonly kernelNanos = new KernelTimes();
   /** Whether this executor queues dispatches behind running quanta (see `pipeline`). */
   protected readonly pipelined: boolean;
   protected readonly stateCounts = new Int32Array(9);

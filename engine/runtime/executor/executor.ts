@@ -170,7 +170,7 @@ export class Executor extends ExecutorQueries {
    */
   queuedBehind(): number {
     let n = 0;
-    for (const s of this.queuedOn) if (s) n++;
+    for (const list of this.queuedOn) if (list !== undefined) n += list.length;
     return n;
   }
 

@@ -2,6 +2,7 @@
 // a busy worker's quantum runs exactly once, can be cancelled before it starts, and moves to a
 // worker that goes idle rather than wait behind a long quantum.
 import { afterEach, describe, expect, it } from 'vitest';
+import { fixture } from '../threads/fixtures/driver.ts';
 import { ThreadsBackend } from '../threads/index.ts';
 import { Executor, type JobEnd } from './executor.ts';
 import { intermediates, oneTaskJob, spanProblems, spin } from './testing.ts';
@@ -34,6 +35,34 @@ function ended(ends: JobEnd[], id: number): Promise<JobEnd> {
 }
 
 describe('executor pipeline on real worker threads', () => {
+  it('queues a batch of short splits behind a busy worker once their kernel is known short; each runs once', async () => {
+    const { ex, ends } = rig(2, { policy: 'mlfq', quantumMs: 10 });
+    const inc = fixture('tasks.mjs', 'inc');
+    const job = (x: number) =>
+      ex.submitJob({
+        class: 'c',
+        tasks: [
+          { splits: [{ kind: 'intermediate', work: { kernel: inc, input: x, totalNanos: 0 } }] },
+        ],
+      });
+    await ended(ends, job(0)); // the kernel has run once: its quanta are known to be short
+    const ids: number[] = [];
+    for (let i = 1; i <= 3000; i++) ids.push(job(i));
+    // One split queued behind each busy worker was the most before batching.
+    let most = ex.queuedBehind();
+    const deadline = Date.now() + 60_000;
+    while (ends.length < ids.length + 1 && Date.now() < deadline) {
+      most = Math.max(most, ex.queuedBehind());
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(most).toBeGreaterThan(2);
+    await ended(ends, ids.at(-1)!);
+    expect(ends.filter((e) => e.state === 'succeeded')).toHaveLength(ids.length + 1);
+    const results = new Map(ends.map((e) => [e.jobId, e.result]));
+    ids.forEach((id, i) => expect(results.get(id)).toBe(i + 2)); // inc(x) = x + 1, once each
+    expect(ex.counters.staleEnds).toBe(0);
+  });
+
   it('queues behind busy workers, and through resizes runs every split once', async () => {
     const { ex, ends } = rig(2, { policy: 'mlfq', quantumMs: 2 });
     let queuedBehind = 0;

@@ -3,12 +3,13 @@
  * SharedArrayBuffer). A worker deep in a kernel cannot read messages, but it reads these between
  * units: that is how cancellation reaches a running split without waiting for its quantum.
  *
- * The two ticket words make a queued dispatch (one the worker starts the moment its running
- * quantum ends, see `ThreadsBackend.enqueue`) revocable: the main thread writes the dispatch's
- * ticket into a free word before posting it, and whichever side swaps the ticket out first
- * decides — the worker to run it, the main thread to take it back. Two words, because a dispatch
- * may be queued while the previous one is still undecided (promoted by the main thread, not yet
- * claimed by the worker); each dispatch uses the word its predecessor does not.
+ * The ticket words make a queued dispatch (one the worker starts as soon as the quanta before it
+ * end, see `ThreadsBackend.enqueue`) revocable: the main thread writes the dispatch's ticket into
+ * a free word before posting it, and whichever side swaps the ticket out first decides — the
+ * worker to run it, the main thread to take it back. A lane holds up to `MAX_QUEUED` dispatches
+ * queued; they take the words in turn (lane.ts), and there are two more words than that, because
+ * the dispatch running may still be undecided (promoted by the main thread, not yet claimed by
+ * the worker), so the word a new dispatch takes was always decided long before.
  *
  * The two cut words shorten a running quantum (`ThreadsBackend.shortenQuantum`, e.g. when the
  * operator leaves non-preemptive priority, whose quanta would otherwise run to completion): the
@@ -18,15 +19,18 @@
 export const CONTROL = {
   /** Split id whose cancellation is requested; `NO_SPLIT` when none. */
   CANCEL: 0,
-  /** Ticket words (index `TICKET + 0` and `TICKET + 1`); `NO_TICKET` when free. */
-  TICKET: 1,
   /** Split id whose running quantum is cut; `NO_SPLIT` when none. */
-  CUT_SPLIT: 3,
+  CUT_SPLIT: 1,
   /** The cut: how long (µs from the quantum's start) that quantum may run at most. */
-  CUT_MICROS: 4,
+  CUT_MICROS: 2,
+  /** Ticket words (`TICKET + 0` … `TICKET + TICKET_WORDS − 1`); `NO_TICKET` when free. */
+  TICKET: 3,
 } as const;
 
-export const CONTROL_WORDS = 5;
+/** Dispatches a busy lane may hold queued behind its running one (the executor's batch). */
+export const MAX_QUEUED = 254;
+export const TICKET_WORDS = MAX_QUEUED + 2;
+export const CONTROL_WORDS = CONTROL.TICKET + TICKET_WORDS;
 export const NO_SPLIT = -1;
 export const NO_TICKET = 0;
 
@@ -42,7 +46,7 @@ export function isCancelRequested(words: Int32Array, splitId: number): boolean {
   return Atomics.load(words, CONTROL.CANCEL) === splitId;
 }
 
-/** Publishes `ticket` (> 0) in ticket word `word` (0 or 1) before its dispatch is posted. */
+/** Publishes `ticket` (> 0) in ticket word `word` (< `TICKET_WORDS`) before its dispatch is posted. */
 export function offerTicket(words: Int32Array, word: number, ticket: number): void {
   Atomics.store(words, CONTROL.TICKET + word, ticket);
 }

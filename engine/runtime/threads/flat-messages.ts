@@ -15,6 +15,7 @@ import {
   type ModuleRefMessage,
   type QuantumReport,
 } from './protocol.ts';
+import type { Outbox } from './outbox.ts';
 
 /** Ids of module refs: one per `module#export`, found by the ref object first (no string). */
 export class ModuleIds {
@@ -54,7 +55,19 @@ export function flattenReport(report: QuantumReport): FlatEnd | null {
 }
 
 export function unflattenReport(flat: FlatEnd): QuantumReport {
-  const [splitId, startNanos, endNanos, workNanos, outcome, cpuNanos, kind, value] = flat;
+  return unflattenAt(flat, 0);
+}
+
+/** The `FlatEnd` at `at` in `flat`, a run of them one after another (protocol.ts `ends`). */
+export function unflattenAt(flat: readonly unknown[], at: number): QuantumReport {
+  const splitId = flat[at] as number;
+  const startNanos = flat[at + 1] as number;
+  const endNanos = flat[at + 2] as number;
+  const workNanos = flat[at + 3] as number;
+  const outcome = flat[at + 4] as number;
+  const cpuNanos = flat[at + 5] as number;
+  const kind = flat[at + 6] as number;
+  const value = flat[at + 7];
   const report: { -readonly [K in keyof QuantumReport]: QuantumReport[K] } = {
     splitId,
     startNanos,
@@ -71,7 +84,7 @@ export function unflattenReport(flat: FlatEnd): QuantumReport {
 /**
  * Posts `dispatch` (with `input`, its first input or its yielded state) to `lane`'s worker: a
  * built-in kernel's as the `RunMessage` object, a module's as a `ModuleCall`, its ref sent first
- * if that worker has not had it. Throws what `postMessage` throws (input that cannot be cloned).
+ * if that worker has not had it, through `out` (posted together at the end of the turn).
  */
 export function postDispatch(
   lane: Lane,
@@ -79,19 +92,22 @@ export function postDispatch(
   dispatch: Dispatch,
   input: unknown,
   ticket: Ticket | undefined,
+  out: Outbox,
 ): void {
   const { kernel } = dispatch.work;
   if (typeof kernel === 'string') {
-    lane.host.post(
+    out.send(
+      lane,
       ticket === undefined
         ? { type: 'run', dispatch, input }
         : { type: 'run', dispatch, input, ticket },
+      dispatch,
     );
     return;
   }
   const id = ids.id(kernel);
   if (!lane.refsSent.has(id)) {
-    lane.host.post({ type: 'ref', id, ref: kernel } satisfies ModuleRefMessage);
+    out.send(lane, { type: 'ref', id, ref: kernel } satisfies ModuleRefMessage, null);
     lane.refsSent.add(id);
   }
   const call: ModuleCall = [
@@ -102,5 +118,5 @@ export function postDispatch(
     ticket === undefined ? -1 : ticket.word,
     ticket === undefined ? 0 : ticket.value,
   ];
-  lane.host.post(call);
+  out.send(lane, call, dispatch);
 }

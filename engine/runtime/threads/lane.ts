@@ -1,9 +1,9 @@
 /**
- * One worker of the threads backend as the main thread sees it: the dispatch running there and at
- * most one queued behind it (docs/design.md §4: "dispatch must be cheap"). A queued dispatch is posted
- * while the running quantum still runs, so the worker starts it the moment that quantum ends
- * instead of idling for a round trip through the main thread; until the worker takes its ticket
- * (control.ts) the main thread may take it back.
+ * One worker of the threads backend as the main thread sees it: the dispatch running there and
+ * those queued behind it (docs/design.md §4: "dispatch must be cheap"), up to `MAX_QUEUED`. A
+ * queued dispatch is posted while the running quantum still runs, so the worker starts it the
+ * moment the quanta before it end instead of idling for a round trip through the main thread;
+ * until the worker takes its ticket (control.ts) the main thread may take it back.
  */
 import type { ResourceLimits } from 'node:worker_threads';
 import type { Dispatch } from '../backend.ts';
@@ -14,14 +14,16 @@ import {
   isTicketOpen,
   offerTicket,
   takeTicket,
+  TICKET_WORDS,
 } from './control.ts';
-import { unflattenReport } from './flat-messages.ts';
-import type {
-  FlatEnd,
-  FromQuantumWorker,
-  QuantumReport,
-  QuantumWorkerData,
-  StrayError,
+import { unflattenAt, unflattenReport } from './flat-messages.ts';
+import {
+  FLAT_END_LENGTH,
+  type FlatEnd,
+  type FromQuantumWorker,
+  type QuantumReport,
+  type QuantumWorkerData,
+  type StrayError,
 } from './protocol.ts';
 import { WorkerHost } from './worker-host.ts';
 
@@ -33,9 +35,20 @@ export interface Ticket {
   readonly value: number;
 }
 
+/** What a lost lane held (`Lane.abandon`). */
+export interface Abandoned {
+  readonly running: Dispatch | null;
+  /** The first queued dispatch (the only one on a lane fed one at a time, as the cluster's). */
+  readonly queued: Dispatch | null;
+  /** Whether the worker had started `queued` (then `running`'s end never came). */
+  readonly queuedStarted: boolean;
+  /** Every queued dispatch, in order; the first `started` of them the worker had started. */
+  readonly all: readonly Dispatch[];
+  readonly started: number;
+}
+
 export class Lane {
   running: Dispatch | null = null;
-  queued: Dispatch | null = null;
   /** Backend time the running dispatch was handed over (or started, for a promoted one). */
   sentAt = 0;
   /** The executor asked to cancel the running dispatch (its yielded state must not be kept). */
@@ -45,12 +58,16 @@ export class Lane {
   booted = false;
   /** Module ids whose ref this lane's worker has been sent (flat-messages.ts). */
   readonly refsSent = new Set<number>();
-  /** Ticket word of the running dispatch (−1: it was started directly, without a ticket). */
-  private runningWord = -1;
-  private queuedTicket: Ticket = { word: 0, value: 0 };
+  /** Dispatches queued behind the running one, in the order the worker runs them; their tickets. */
+  private readonly waits: Dispatch[] = [];
+  private readonly tickets: Ticket[] = [];
+  /** Queued splits whose cancel was asked after the worker had started them. */
+  private readonly cancelledQueued = new Set<number>();
   private issued = 0;
-  /** A cut asked for the queued dispatch before the worker started it (ns; Infinity: none). */
+  /** A cut asked for queued dispatches before the worker started them (ns; Infinity: none)… */
   private queuedCut = Infinity;
+  /** …for those with a ticket from this value on. */
+  private queuedCutFrom = 0;
 
   constructor(
     readonly id: number,
@@ -61,10 +78,24 @@ export class Lane {
     readonly markReady: () => void,
   ) {}
 
+  /** The first dispatch queued behind the running one, or null. */
+  get queued(): Dispatch | null {
+    return this.waits[0] ?? null;
+  }
+
+  /** Queued dispatch `i` (0: the next to run). */
+  queuedAt(i: number): Dispatch | undefined {
+    return this.waits[i];
+  }
+
+  /** How many dispatches are queued behind the running one. */
+  get queuedCount(): number {
+    return this.waits.length;
+  }
+
   /** A direct start on an idle lane. */
   run(dispatch: Dispatch, at: number): void {
     this.running = dispatch;
-    this.runningWord = -1;
     this.sentAt = at;
     this.cancelAsked = false;
     this.cancelAt = null;
@@ -72,77 +103,107 @@ export class Lane {
 
   /**
    * Cuts the quanta dispatched here to at most `nanos` from their start: the one the worker runs
-   * now at once, a queued one not started yet once it is (its cut must not name it while the
-   * quantum before it still runs, see `cutQuantum`).
+   * now at once (the last it started), queued ones not started yet once they are (a cut must
+   * not name a split while the quantum before it still runs, see `cutQuantum`).
    */
   cut(nanos: number): void {
-    if (this.queued !== null && this.queuedStarted()) {
-      cutQuantum(this.control, this.queued.splitId, nanos);
-      return;
+    const started = this.startedCount();
+    const now = started > 0 ? this.waits[started - 1]! : this.running;
+    if (now !== null) cutQuantum(this.control, now.splitId, nanos);
+    if (started < this.waits.length) {
+      if (this.queuedCut === Infinity) this.queuedCutFrom = this.tickets[started]!.value;
+      this.queuedCut = Math.min(this.queuedCut, nanos);
     }
-    if (this.running !== null) cutQuantum(this.control, this.running.splitId, nanos);
-    if (this.queued !== null) this.queuedCut = Math.min(this.queuedCut, nanos);
   }
 
   /**
-   * Queues `dispatch` behind the running one and returns the ticket the worker must take to run
-   * it: in the word the running dispatch does not use, which is free (every earlier ticket in it
-   * was taken by the worker or revoked before this lane could queue again).
+   * Queues `dispatch` behind the ones already here and returns the ticket the worker must take to
+   * run it: in the next word in turn, which is free (control.ts: its last ticket was decided
+   * before this lane could queue again).
    */
   queue(dispatch: Dispatch): Ticket {
     this.issued = (this.issued % MAX_TICKET) + 1;
-    const word = this.runningWord === 0 ? 1 : 0;
-    this.queuedTicket = { word, value: this.issued };
-    this.queued = dispatch;
+    const word = this.issued % TICKET_WORDS;
+    const ticket = { word, value: this.issued };
+    this.waits.push(dispatch);
+    this.tickets.push(ticket);
     offerTicket(this.control, word, this.issued);
-    return this.queuedTicket;
+    return ticket;
   }
 
-  /** Takes the queued dispatch back if the worker has not started it; true when it never will. */
-  revoke(): boolean {
-    if (this.queued === null) return false;
-    if (!takeTicket(this.control, this.queuedTicket.word, this.queuedTicket.value)) return false;
-    this.queued = null;
-    this.queuedCut = Infinity;
+  /**
+   * Takes back queued dispatch `splitId` (default: the first queued) if the worker has not started
+   * it; true when it never will.
+   */
+  revoke(splitId?: number): boolean {
+    const i = splitId === undefined ? 0 : this.indexOf(splitId);
+    const ticket = this.tickets[i];
+    if (i < 0 || ticket === undefined) return false;
+    if (!takeTicket(this.control, ticket.word, ticket.value)) return false;
+    this.waits.splice(i, 1);
+    this.tickets.splice(i, 1);
+    if (this.waits.length === 0) this.queuedCut = Infinity;
     return true;
   }
 
-  /** True once the worker has started the queued dispatch (so the running one has ended). */
+  /** Where `splitId` is among the queued dispatches, or −1. */
+  indexOf(splitId: number): number {
+    const waits = this.waits;
+    for (let i = 0; i < waits.length; i++) if (waits[i]!.splitId === splitId) return i;
+    return -1;
+  }
+
+  /** True once the worker has started the first queued dispatch (so the running one has ended). */
   queuedStarted(): boolean {
-    return (
-      this.queued !== null &&
-      !isTicketOpen(this.control, this.queuedTicket.word, this.queuedTicket.value)
-    );
+    return this.startedAt(0);
+  }
+
+  /** True once the worker has started queued dispatch `i` (so every one before it has ended). */
+  startedAt(i: number): boolean {
+    const t = this.tickets[i];
+    return t !== undefined && !isTicketOpen(this.control, t.word, t.value);
+  }
+
+  /** A queued split's cancel came after the worker started it: it stops like a running one. */
+  cancelStarted(splitId: number): void {
+    this.cancelledQueued.add(splitId);
   }
 
   /**
    * The worker died: empties the lane and says what was on it — the running dispatch, the queued
-   * one and whether the worker had started it (then the running one's end never came).
+   * ones and how many the worker had started (the worker runs them in order).
    */
-  abandon(): { running: Dispatch | null; queued: Dispatch | null; queuedStarted: boolean } {
-    const left = {
-      running: this.running,
-      queued: this.queued,
-      queuedStarted: this.queuedStarted(),
-    };
+  abandon(): Abandoned {
+    const started = this.startedCount();
+    const all = this.waits.slice();
+    const left = { running: this.running, queued: all[0] ?? null, queuedStarted: started > 0 };
     this.running = null;
-    this.queued = null;
-    return left;
+    this.waits.length = 0;
+    this.tickets.length = 0;
+    this.cancelledQueued.clear();
+    return { ...left, all, started };
   }
 
-  /** The running dispatch ended: the queued one (if any) is now running, started at `at`. */
+  /** The running dispatch ended: the first queued one (if any) is now running, started at `at`. */
   advance(at: number): void {
     if (this.running !== null) clearCut(this.control, this.running.splitId);
-    this.cancelAsked = false;
-    this.cancelAt = null;
     this.sentAt = at;
-    this.running = this.queued;
-    this.runningWord = this.queued === null ? -1 : this.queuedTicket.word;
-    this.queued = null;
-    if (this.running !== null && this.queuedCut !== Infinity) {
-      cutQuantum(this.control, this.running.splitId, this.queuedCut);
+    const next = this.waits.shift() ?? null;
+    const ticket = this.tickets.shift();
+    this.running = next;
+    this.cancelAsked = next !== null && this.cancelledQueued.delete(next.splitId);
+    this.cancelAt = this.cancelAsked ? at : null;
+    if (next !== null && this.queuedCut !== Infinity && ticket!.value >= this.queuedCutFrom) {
+      cutQuantum(this.control, next.splitId, this.queuedCut);
     }
-    this.queuedCut = Infinity;
+    if (this.waits.length === 0) this.queuedCut = Infinity;
+  }
+
+  /** How many queued dispatches the worker has started (a prefix: it runs them in order). */
+  private startedCount(): number {
+    let n = 0;
+    while (n < this.waits.length && this.startedAt(n)) n++;
+    return n;
   }
 }
 
@@ -178,7 +239,11 @@ export function spawnLane(
     onMessage: (message) => {
       if (Array.isArray(message)) return events.end(unflattenReport(message as unknown as FlatEnd));
       const m = message as Exclude<FromQuantumWorker, FlatEnd>;
-      if (m.type === 'ready') {
+      if (m.type === 'ends') {
+        // In order. A lane lost on the way (its worker killed) was emptied: the rest find nothing.
+        const flat = m.ends;
+        for (let at = 0; at < flat.length; at += FLAT_END_LENGTH) events.end(unflattenAt(flat, at));
+      } else if (m.type === 'ready') {
         lane.booted = true;
         events.ready();
         markReady();

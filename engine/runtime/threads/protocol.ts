@@ -17,7 +17,28 @@ export interface QuantumWorkerData {
 }
 
 /** Main → backend worker. */
-export type ToQuantumWorker = RunMessage | ModuleRefMessage | ModuleCall;
+export type ToQuantumWorker = RunMessage | ModuleRefMessage | ModuleCall | Batch | Calls;
+
+/**
+ * A `Batch` of module refs and calls only, in the form that clones fastest: the refs (handled
+ * first: a ref only names a module), then the calls' `ModuleCall`s one after another in one array
+ * (`MODULE_CALL_LENGTH` each), in order.
+ */
+export interface Calls {
+  readonly type: 'calls';
+  readonly refs: readonly ModuleRefMessage[];
+  readonly calls: readonly unknown[];
+}
+export const MODULE_CALL_LENGTH = 6;
+
+/**
+ * Several messages posted in one turn of the main thread to one worker, in order (outbox.ts):
+ * the worker handles them as if each had come alone; one `postMessage` instead of many.
+ */
+export interface Batch {
+  readonly type: 'batch';
+  readonly items: readonly Exclude<ToQuantumWorker, Batch | Calls>[];
+}
 
 /** Main → backend worker: module id `id` is `ref` (sent once to a worker, before its first call). */
 export interface ModuleRefMessage {
@@ -39,6 +60,7 @@ export type ModuleCall = readonly [number, number, number, unknown, number, numb
  * (−1: unmeasured), what follows (`FLAT_NONE`, `FLAT_RESULT`, `FLAT_STATE`), the result or state].
  */
 export type FlatEnd = readonly [number, number, number, number, number, number, number, unknown];
+export const FLAT_END_LENGTH = 8;
 export const FLAT_NONE = 0;
 export const FLAT_RESULT = 1;
 export const FLAT_STATE = 2;
@@ -88,6 +110,12 @@ export type FromQuantumWorker =
   | { readonly type: 'ready'; readonly unitNanos: Readonly<Record<string, number>> }
   | { readonly type: 'end'; readonly report: QuantumReport }
   | { readonly type: 'stray'; readonly stray: StrayError }
+  /**
+   * Quantum ends the worker gathered while it ran quanta back to back, in order (worker-entry.ts):
+   * their `FlatEnd`s one after another in one array (`FLAT_END_LENGTH` each), which clones
+   * faster than an array of arrays.
+   */
+  | { readonly type: 'ends'; readonly ends: readonly unknown[] }
   | FlatEnd;
 
 /** `workerData` of a `TaskPool` worker. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SplitWork } from '../backend.ts';
 import { fixture, MS, ownedDrivers } from './fixtures/driver.ts';
+import { MAX_QUEUED } from './control.ts';
 
 // A dispatch queued behind a running quantum (`enqueue`): it starts when that quantum ends, can be
 // taken back until then, and every way a worker's quanta end still reports each split exactly once.
@@ -105,9 +106,13 @@ describe('ThreadsBackend queued dispatches', { timeout: 60_000 }, () => {
       });
     expect(queue(5, 1)).toThrow(expect.objectContaining({ field: 'workerId' }));
     expect(queue(1, 0)).toThrow(expect.objectContaining({ field: 'splitId' }));
-    const second = driver.queued(2, spin(1), FOREVER, 0);
+    // A busy worker holds up to MAX_QUEUED queued dispatches, not one more.
+    const queued = [];
+    for (let i = 0; i < MAX_QUEUED; i++) queued.push(driver.queued(100 + i, spin(1), FOREVER, 0));
     expect(queue(6, 0)).toThrow(/not a busy worker with room/);
-    await Promise.all([first, second]);
+    expect(driver.backend.queueRoom(0)).toBe(0);
+    await Promise.all([first, ...queued]);
+    expect(driver.backend.queueRoom(0)).toBe(0); // idle: nothing to queue behind
   });
 
   it('shrinking the pool hands a queued dispatch on a retiring worker back, yielded with no work', async () => {

@@ -22,13 +22,14 @@ import type { ResourceLimits } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
 import { nanosSince, originNow } from './clock.ts';
-import { CONTROL, NO_SPLIT } from './control.ts';
+import { CONTROL, MAX_QUEUED, NO_SPLIT } from './control.ts';
 import type { Lane, Ticket } from './lane.ts';
 import { LanePool } from './lane-pool.ts';
 import type { QuantumReport, StrayError } from './protocol.ts';
 import { ModuleIds, postDispatch } from './flat-messages.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { HardKill } from './hard-kill.ts';
+import { Outbox } from './outbox.ts';
 import { failedEnd, measuredEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
 import {
   checkCount,
@@ -57,6 +58,8 @@ export class ThreadsBackend implements Backend {
   private readonly moduleIds = new ModuleIds();
   private readonly faults: FaultInjector;
   private readonly hardKill: HardKill;
+  /** Messages to workers, posted once a turn (outbox.ts). */
+  private readonly outbox: Outbox;
   private listener: BackendEvents | null = null;
   private closed = false;
 
@@ -77,6 +80,10 @@ export class ThreadsBackend implements Backend {
       this.setTimer(this.now() + delayNanos, fn);
     this.lanes = new LanePool(this.origin, limits, events, later);
     this.lanes.setTarget(workers);
+    this.outbox = new Outbox(
+      (lane) => !this.closed && this.lanes.holds(lane),
+      (lane, dispatch, error) => this.unclonable(lane, dispatch, error),
+    );
     this.hardKill = new HardKill(
       () => this.now(),
       () => this.lanes.all(),
@@ -102,9 +109,11 @@ export class ThreadsBackend implements Backend {
     this.assertOpen();
     for (const slot of this.lanes.setTarget(checkCount(count))) {
       // Busy workers beyond the target finish their quantum first (see `finish`); what is queued
-      // there and not started goes back to the executor.
-      const queued = slot.queued;
-      if (queued !== null && slot.revoke()) {
+      // there and not started goes back to the executor (from the last: the worker takes the
+      // first ones first).
+      for (let i = slot.queuedCount - 1; i >= 0; i--) {
+        const queued = slot.queuedAt(i)!;
+        if (!slot.revoke(queued.splitId)) break;
         this.running.delete(queued.splitId);
         this.endUnstarted(queued, slot.id, 'yielded');
       }
@@ -112,9 +121,16 @@ export class ThreadsBackend implements Backend {
     }
   }
 
-  /** Busy workers, lowest first, that can hold a queued dispatch (see `enqueue`). */
+  /** Busy workers, lowest first, with nothing queued yet (see `enqueue`). */
   queueableWorkers(): number[] {
     return this.lanes.queueable();
+  }
+
+  /** How many more dispatches busy worker `workerId` can hold queued (Backend.queueRoom). */
+  queueRoom(workerId: number): number {
+    const lane = this.lanes.get(workerId);
+    if (lane === undefined || lane.id >= this.lanes.target || lane.running === null) return 0;
+    return MAX_QUEUED - lane.queuedCount;
   }
 
   idleWorkers(): number[] {
@@ -150,11 +166,11 @@ export class ThreadsBackend implements Backend {
       slot === undefined ||
       slot.id >= this.lanes.target ||
       slot.running === null ||
-      slot.queued
+      slot.queuedCount >= MAX_QUEUED
     ) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
-        `workerId ${dispatch.workerId} is not a busy worker with room for a queued dispatch`,
+        `workerId ${dispatch.workerId} is not a busy worker with room for a queued dispatch (at most ${MAX_QUEUED})`,
         'workerId',
       );
     }
@@ -166,7 +182,9 @@ export class ThreadsBackend implements Backend {
   /** Takes back a queued dispatch the worker has not started; true when it never will. */
   revoke(splitId: number): boolean {
     const slot = this.running.get(splitId);
-    if (slot?.queued?.splitId !== splitId || !slot.revoke()) return false;
+    if (slot === undefined || slot.running?.splitId === splitId || !slot.revoke(splitId)) {
+      return false;
+    }
     this.running.delete(splitId);
     return true;
   }
@@ -181,15 +199,18 @@ export class ThreadsBackend implements Backend {
       this.moduleState.delete(splitId);
       return;
     }
-    const queued = slot.queued;
-    if (queued?.splitId === splitId) {
+    const at = slot.indexOf(splitId);
+    if (at >= 0) {
+      const queued = slot.queuedAt(at)!;
       if (this.revoke(splitId)) {
         this.moduleState.delete(splitId);
         this.endUnstarted(queued, slot.id, 'cancelled');
-      } else {
-        // Started already: the quantum before it has ended, so the cancel word is its alone.
-        Atomics.store(slot.control, CONTROL.CANCEL, splitId);
+        return;
       }
+      // Started already: the quanta before it have ended; the cancel word is its unless the
+      // worker has gone on to the next.
+      slot.cancelStarted(splitId);
+      if (!slot.startedAt(at + 1)) Atomics.store(slot.control, CONTROL.CANCEL, splitId);
       return;
     }
     slot.cancelAsked = true;
@@ -240,6 +261,7 @@ export class ThreadsBackend implements Backend {
     this.closed = true;
     this.hardKill.stop();
     this.timers.clear();
+    this.outbox.clear();
     this.running.clear();
     this.moduleState.clear();
     await this.lanes.close();
@@ -297,15 +319,17 @@ export class ThreadsBackend implements Backend {
     outcome: 'failed' | 'cancelled' = 'failed',
   ): void {
     if (this.closed || !this.lanes.holds(slot)) return;
-    const { running: dispatch, queued, queuedStarted } = slot.abandon();
-    if (queued !== null) this.running.delete(queued.splitId);
+    const { running: dispatch, all, started } = slot.abandon();
+    for (const queued of all) this.running.delete(queued.splitId);
     if (dispatch !== null) this.running.delete(dispatch.splitId);
     // Replace first, so the executor finds the lane idle again when it hears of the loss.
     this.lanes.replace(slot);
-    // The queued dispatch's end comes first, as it would have had the worker lived; one the
-    // worker never started only goes back to the executor (its module state stays).
-    if (queued !== null && !queuedStarted) this.endUnstarted(queued, slot.id, 'yielded', false);
-    const failed = queued !== null && queuedStarted ? [queued, dispatch] : [dispatch];
+    // Queued dispatches the worker never started only go back to the executor (their module
+    // state stays); those it started (their ends never came) fail with the running one, the
+    // last started first.
+    for (let i = started; i < all.length; i++)
+      this.endUnstarted(all[i]!, slot.id, 'yielded', false);
+    const failed = [...all.slice(0, started).reverse(), dispatch];
     for (const lostOne of failed) {
       if (lostOne === null) continue;
       this.moduleState.delete(lostOne.splitId);
@@ -314,21 +338,23 @@ export class ThreadsBackend implements Backend {
     }
   }
 
-  /** Posts a dispatch; input that cannot cross to a worker fails its split after this returns. */
+  /** Posts a dispatch (at the end of the turn, outbox.ts). */
   private post(slot: Lane, dispatch: Dispatch, ticket: Ticket | undefined): void {
     const input = this.moduleState.has(dispatch.splitId)
       ? this.moduleState.get(dispatch.splitId)
       : dispatch.work.input;
-    try {
-      postDispatch(slot, this.moduleIds, dispatch, input, ticket);
-    } catch (error) {
-      if (ticket === undefined) this.release(slot, dispatch.splitId, this.now());
-      else if (slot.revoke()) this.running.delete(dispatch.splitId);
-      const why = `unclonable input: ${error instanceof Error ? error.message : String(error)}`;
-      const at = this.now();
-      const id = dispatch.splitId;
-      queueMicrotask(() => this.emit(failedEnd(id, slot.id, at, this.now(), why, 'KERNEL_FAILED')));
-    }
+    postDispatch(slot, this.moduleIds, dispatch, input, ticket, this.outbox);
+  }
+
+  /** A dispatch whose input could not be cloned never reached its worker: its split fails. */
+  private unclonable(slot: Lane, dispatch: Dispatch, error: unknown): void {
+    const id = dispatch.splitId;
+    const at = this.now();
+    if (slot.running === dispatch) this.release(slot, id, at);
+    else if (slot.revoke(id)) this.running.delete(id);
+    else return; // taken back or ended since (a lost worker's)
+    const why = `unclonable input: ${error instanceof Error ? error.message : String(error)}`;
+    queueMicrotask(() => this.emit(failedEnd(id, slot.id, at, this.now(), why, 'KERNEL_FAILED')));
   }
 
   /** Ends a queued dispatch that never ran: no work, no time (`later`: after the caller returns). */

@@ -1,23 +1,31 @@
 /**
  * A backend worker: calibrates its kernels once, says `ready`, then runs one quantum per `run`
- * message and answers with an `end`. Messages sent while it starts are queued by the port.
+ * message (or module call) and answers with an `end`. Messages sent while it starts are queued by
+ * the port; a `batch` is its messages in order.
  *
  * Quanta run one at a time, in message order: a queued dispatch (one posted while the previous
- * quantum runs) waits in the port and starts the moment that quantum's `end` is sent, unless the
- * main thread took its ticket back first — then it is dropped without an answer.
+ * quantum runs) waits in the port and starts the moment that quantum ends, unless the main thread
+ * took its ticket back first — then it is dropped without an answer. Ends of quanta run back to
+ * back are sent together (`ends`): at most `FLUSH_ENDS` of them, at most `FLUSH_NANOS` after the
+ * first, and at once before a quantum that would take them past that (a built-in kernel's, or a
+ * module's whose last quantum here, plus the wait of the first end held, passes `FLUSH_NANOS`,
+ * or that never ran here), when the worker has nothing more to run, or waits for an async
+ * quantum. So the main thread learns of an end at most about `FLUSH_NANOS` late.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { nanosSince } from './clock.ts';
 import type { SplitWork } from '../backend.ts';
 import { takeTicket } from './control.ts';
-import { flattenReport } from './flat-messages.ts';
+import { flattenReport, unflattenReport } from './flat-messages.ts';
 import { calibrate } from './kernels.ts';
-import type {
-  FromQuantumWorker,
-  ModuleCall,
-  QuantumReport,
-  QuantumWorkerData,
-  ToQuantumWorker,
+import {
+  MODULE_CALL_LENGTH,
+  type FlatEnd,
+  type FromQuantumWorker,
+  type ModuleCall,
+  type QuantumReport,
+  type QuantumWorkerData,
+  type ToQuantumWorker,
 } from './protocol.ts';
 import { moduleScope, QuantumRunner, reason } from './quantum-runner.ts';
 import { threadCpuClock } from './thread-cpu.ts';
@@ -31,7 +39,41 @@ const control = new Int32Array(data.control);
 const runner = new QuantumRunner(clock, control, calibration, threadCpuClock());
 
 function send(message: FromQuantumWorker): void {
+  flushEnds();
   port.postMessage(message);
+}
+
+/** Ends gathered for one message, and when the first of them was gathered. */
+let ends: FlatEnd[] = [];
+let firstEndAt = 0;
+const FLUSH_ENDS = 256;
+const FLUSH_NANOS = 500_000;
+/** How long each module's last quantum ran here (ns), by module id (none: never ran here). */
+const lastRan: number[] = [];
+
+function flushEnds(): void {
+  if (ends.length === 0) return;
+  const out = ends;
+  ends = [];
+  try {
+    port.postMessage(out.length === 1 ? out[0] : { type: 'ends', ends: out.flat() });
+  } catch {
+    // A result that cannot be cloned: each alone, so only its split fails.
+    for (const flat of out) {
+      try {
+        port.postMessage(flat);
+      } catch (error) {
+        port.postMessage({ type: 'end', report: unclonable(unflattenReport(flat), error) });
+      }
+    }
+  }
+}
+
+/** Sends the gathered ends when there are enough of them or the first has waited long enough. */
+function flushEndsIfDue(): void {
+  if (ends.length >= FLUSH_ENDS || (ends.length > 0 && clock() - firstEndAt >= FLUSH_NANOS)) {
+    flushEnds();
+  }
 }
 
 /** Runs one message's quantum; a promise only when the quantum awaits (an async module). */
@@ -53,10 +95,27 @@ function handle(message: ToQuantumWorker): Promise<void> | undefined {
         error,
       });
     }
+    const last = lastRan[id];
+    if (ends.length > 0 && (last === undefined || clock() - firstEndAt + last > FLUSH_NANOS)) {
+      flushEnds();
+    }
     report = runner.run(
       { splitId, workerId: data.workerId, quantumNanos, work, doneNanos: 0 },
       input,
     );
+    if (!(report instanceof Promise)) lastRan[id] = report.endNanos - report.startNanos;
+  } else if (message.type === 'batch') {
+    waiting.unshift(...message.items); // its messages come before any that arrived after it
+    return;
+  } else if (message.type === 'calls') {
+    for (const ref of message.refs) handle(ref);
+    const { calls } = message;
+    const each: ModuleCall[] = [];
+    for (let at = 0; at < calls.length; at += MODULE_CALL_LENGTH) {
+      each.push(calls.slice(at, at + MODULE_CALL_LENGTH) as unknown as ModuleCall);
+    }
+    waiting.unshift(...each);
+    return;
   } else if (message.type === 'ref') {
     // One work object per module, so the runner finds its loaded function by identity.
     moduleWork[message.id] = { kernel: message.ref, totalNanos: 0 };
@@ -64,6 +123,7 @@ function handle(message: ToQuantumWorker): Promise<void> | undefined {
   } else {
     const { ticket } = message;
     if (ticket !== undefined && !takeTicket(control, ticket.word, ticket.value)) return; // revoked
+    flushEnds();
     report = runner.run(message.dispatch, message.input);
   }
   if (!(report instanceof Promise)) return sendEnd(report);
@@ -78,19 +138,25 @@ function isModuleCall(message: ToQuantumWorker): message is ModuleCall {
 const moduleWork: SplitWork[] = [];
 
 function sendEnd(report: QuantumReport): undefined {
+  const flat = flattenReport(report);
+  if (flat !== null) {
+    if (ends.length === 0) firstEndAt = clock();
+    ends.push(flat);
+    return undefined;
+  }
   try {
-    const flat = flattenReport(report);
-    send(flat === null ? { type: 'end', report } : flat);
+    send({ type: 'end', report });
   } catch (error) {
-    // A result that cannot be cloned fails its split instead of the worker.
-    const why = error instanceof Error ? error.message : String(error);
-    const { result: _result, state: _state, ...rest } = report;
-    send({
-      type: 'end',
-      report: { ...rest, outcome: 'failed', error: `unclonable result: ${why}` },
-    });
+    send({ type: 'end', report: unclonable(report, error) });
   }
   return undefined;
+}
+
+/** A result that cannot be cloned fails its split instead of the worker. */
+function unclonable(report: QuantumReport, error: unknown): QuantumReport {
+  const why = error instanceof Error ? error.message : String(error);
+  const { result: _result, state: _state, ...rest } = report;
+  return { ...rest, outcome: 'failed', error: `unclonable result: ${why}` };
 }
 
 /**
@@ -120,15 +186,19 @@ function drain(): void {
     // rather than through another turn of the event loop (tens of µs a quantum on a busy machine).
     const next = waiting.shift() ?? (receiveMessageOnPort(port)?.message as ToQuantumWorker);
     if (next === undefined) {
+      flushEnds();
       busy = false;
       return;
     }
     const pending = handle(next);
     if (pending !== undefined) {
+      flushEnds();
       void pending.then(drain);
       return;
     }
+    flushEndsIfDue();
   }
+  flushEnds();
   setImmediate(drain);
 }
 

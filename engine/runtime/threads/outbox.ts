@@ -1,0 +1,91 @@
+/**
+ * Messages to a backend worker, gathered for one turn of the main thread and posted as one
+ * `Batch` (protocol.ts) when that turn's microtasks run: when a worker answers with many quantum
+ * ends at once, the executor queues as many dispatches back, and one `postMessage` costs less
+ * than each of them did alone (each call clones, locks the port and wakes the worker).
+ *
+ * A message that cannot be cloned (a run's input holding a function) fails the batch's post;
+ * the batch is then posted one message at a time, so only the dispatch at fault fails
+ * (`unclonable`), as it did when each was posted alone.
+ */
+import type { Dispatch } from '../backend.ts';
+import type { Lane } from './lane.ts';
+import type { ModuleCall, ModuleRefMessage, ToQuantumWorker } from './protocol.ts';
+
+type Item = Exclude<ToQuantumWorker, { type: 'batch' } | { type: 'calls' }>;
+
+export class Outbox {
+  private readonly pending = new Map<Lane, { items: Item[]; dispatches: (Dispatch | null)[] }>();
+  private scheduled = false;
+
+  constructor(
+    /** Whether `lane` still holds a worker (a lost one's messages are dropped). */
+    private readonly live: (lane: Lane) => boolean,
+    /** `dispatch`'s message could not be cloned: it never reached the worker. */
+    private readonly unclonable: (lane: Lane, dispatch: Dispatch, error: unknown) => void,
+  ) {}
+
+  /** Queues `message` for `lane`'s worker; `dispatch`: the dispatch it carries, if any. */
+  send(lane: Lane, message: Item, dispatch: Dispatch | null): void {
+    let box = this.pending.get(lane);
+    if (box === undefined) {
+      box = { items: [], dispatches: [] };
+      this.pending.set(lane, box);
+    }
+    box.items.push(message);
+    box.dispatches.push(dispatch);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  /** Posts everything gathered (also called before anything must reach a worker at once). */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.size === 0) return;
+    const boxes = [...this.pending];
+    this.pending.clear();
+    for (const [lane, { items, dispatches }] of boxes) {
+      if (!this.live(lane)) continue;
+      try {
+        lane.host.post(items.length === 1 ? items[0] : pack(items));
+      } catch {
+        this.postEach(lane, items, dispatches);
+      }
+    }
+  }
+
+  /** Drops what is gathered (the backend is closing). */
+  clear(): void {
+    this.pending.clear();
+  }
+
+  private postEach(lane: Lane, items: Item[], dispatches: (Dispatch | null)[]): void {
+    for (let i = 0; i < items.length; i++) {
+      try {
+        lane.host.post(items[i]);
+      } catch (error) {
+        const dispatch = dispatches[i];
+        if (dispatch !== null && dispatch !== undefined) this.unclonable(lane, dispatch, error);
+      }
+    }
+  }
+}
+
+/** `items` as one message: `Calls` when they are module refs and calls only, else a `Batch`. */
+function pack(items: Item[]): ToQuantumWorker {
+  const refs: ModuleRefMessage[] = [];
+  const calls: unknown[] = [];
+  for (const item of items) {
+    if (isCall(item)) {
+      for (let i = 0; i < item.length; i++) calls.push(item[i]);
+    } else if (item.type === 'ref') refs.push(item);
+    else return { type: 'batch', items };
+  }
+  return { type: 'calls', refs, calls };
+}
+
+function isCall(item: Item): item is ModuleCall {
+  return Array.isArray(item);
+}
