@@ -58,9 +58,8 @@ async function serveBrowser(options) {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { serveBrowserMode } = await import('../engine/host/server/browser-mode.ts');
+  // Compiled (dist/lib): `npm start` builds it first (`prestart`).
+  const { serveBrowserMode } = await import('../dist/lib/engine/host/server/browser-mode.js');
   running = await serveBrowserMode({
     root,
     port: options.port,

@@ -1,23 +1,14 @@
 #!/usr/bin/env bash
-# Start-up cost of the CLI run through tsx (bin/schedlab.js) against the same CLI compiled to
-# JavaScript first (tsc into dist/cli, which is git-ignored). Prints the median CPU time (user +
-# sys) of RUNS runs of `schedlab presets` and `schedlab --help` each way, and of a bare `node -e 0`:
-# CPU time, not wall time, so a busy machine's queueing does not count.
+# Start-up cost of the CLI as `schedlab` runs it (bin/schedlab.js: the compiled CLI in dist/lib,
+# built first if stale) against the same sources run through tsx (`node --import tsx`, the
+# development path and what bin/schedlab.js did before it ran compiled code). Prints the median
+# CPU time (user + sys) of RUNS runs of `schedlab presets` and `schedlab --help` each way, and of
+# a bare `node -e 0`: CPU time, not wall time, so a busy machine's queueing does not count.
 #   scripts/startup-times.sh [RUNS]
 set -euo pipefail
 runs=${1:-5}
 cd "$(dirname "$0")/.."
-conf=$(mktemp --suffix=.json)
-trap 'rm -f "$conf"' EXIT
-cat >"$conf" <<JSON
-{
-  "extends": "$PWD/tsconfig.build.json",
-  "compilerOptions": { "outDir": "$PWD/dist/cli", "rootDir": "$PWD", "declaration": false, "types": [] },
-  "files": ["$PWD/engine/cli/main.ts"]
-}
-JSON
-# Type errors are the type check's business (npx tsc -p .); only the emitted JavaScript matters here.
-npx tsc -p "$conf" >/dev/null || true
+node scripts/build-if-stale.mjs
 median() {
   local out
   out=$(mktemp)
@@ -27,6 +18,6 @@ median() {
   awk '{print $1 + $2}' "$out" | sort -n | awk '{a[NR] = $1} END {printf "%.2f s", a[int((NR + 1) / 2)]}'
   rm -f "$out"
 }
-echo "presets  tsx $(median node bin/schedlab.js presets)  compiled $(median node dist/cli/engine/cli/main.js presets)"
-echo "--help   tsx $(median node bin/schedlab.js --help)  compiled $(median node dist/cli/engine/cli/main.js --help)"
+echo "presets  tsx $(median node --import tsx engine/cli/main.ts presets)  compiled $(median node bin/schedlab.js presets)"
+echo "--help   tsx $(median node --import tsx engine/cli/main.ts --help)  compiled $(median node bin/schedlab.js --help)"
 echo "node -e 0    $(median node -e 0)"

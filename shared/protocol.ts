@@ -8,6 +8,7 @@
 import { JOB_QUERY_MAX_CHARS } from './lib/job-query.ts';
 import { QUANTUM_OUTCOMES, type QuantumOutcome } from './lib/outcomes.ts';
 import type { BucketCounts, SampleCounts } from './lib/histogram.ts';
+import type { SpanColumns } from './lib/span-ring.ts';
 import { z } from 'zod';
 import { jobSpecSchema, prioritySchema, type splitSpecSchema } from './job.ts';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
@@ -637,29 +638,8 @@ export interface PercentileTable {
 /** A span's `outcome` column indexes this list (`shared/lib/outcomes.ts`). */
 export const SPAN_OUTCOMES = QUANTUM_OUTCOMES;
 
-/**
- * Gantt spans, columnar: entry i of every array describes span i. `cls` indexes `names`
- * (interned per frame); `outcome` indexes `SPAN_OUTCOMES`; times are backend ns.
- */
-export interface SpanColumns {
-  count: number;
-  names: string[];
-  worker: number[];
-  start: number[];
-  end: number[];
-  job: number[];
-  task: number[];
-  split: number[];
-  level: number[];
-  outcome: number[];
-  cls: number[];
-  /**
-   * Graph spans only: the node's id, indexing `names` (−1 for spans of regular jobs). Present
-   * when the frame carries graph spans; their `job` is the graph run's `jobId`, `task` the index
-   * of the graph in its workload, `split` the node index, `cls` the run's name.
-   */
-  node?: number[];
-}
+/** Gantt spans, columnar (the one span ring's read, `shared/lib/span-ring.ts`). */
+export type { SpanColumns };
 
 export type GraphRunState = 'starting' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 

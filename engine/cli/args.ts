@@ -18,7 +18,12 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  * a flag), so a string flag followed by a negative number takes it as its value, and the
  * command's own check then says what is wrong with it.
  */
-export function parseCommandArgs<O extends Options>(argv: readonly string[], options: O) {
+export function parseCommandArgs<O extends Options>(
+  argv: readonly string[],
+  options: O,
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
+> {
   const args: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;

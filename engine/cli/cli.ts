@@ -4,7 +4,7 @@
  */
 import { isSchedLabError } from '../../shared/errors.ts';
 import { attachCommand } from './attach.ts';
-import { compareCommand, presetsCommand, runCommand } from './commands.ts';
+import { compareCommand, presetsCommand, runCommand } from './report-commands.ts';
 import { processIo, type CliIo } from './io.ts';
 import { benchCommand, serveCommand } from './long-running.ts';
 import { TimeLimitError } from './time-limit.ts';

@@ -9,7 +9,10 @@ import type { CliIo } from './io.ts';
 import { driveFromLines } from './serve-commands.ts';
 import { UsageError } from './usage-error.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { COMPILED } from '../runtime/compiled.ts';
+
+/** The repository root: two folders up from engine/cli, four from dist/lib/engine/cli. */
+const root = fileURLToPath(new URL(COMPILED ? '../../../..' : '../..', import.meta.url));
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({

@@ -15,7 +15,7 @@ import type { Executor } from '../runtime/executor/index.ts';
 import type { HostSession } from '../host/server/host-session.ts';
 import { ensureRendererBuilt, rendererDir } from '../host/server/renderer-build.ts';
 import { startServer } from '../host/server/server.ts';
-import { commandId } from '../host/session/commands.ts';
+import { commandId } from '../host/session/parse-command.ts';
 import { Session } from '../host/session/index.ts';
 
 export interface ConsoleOptions {

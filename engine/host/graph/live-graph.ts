@@ -102,14 +102,17 @@ export class LiveGraph {
 
   /** Moves the spans no frame has carried yet into `columns`. */
   drainSpans(columns: SpanColumns): void {
-    this.spans.forEach((span) => this.recent.push(span));
-    this.spans.drainInto(columns, this.options.name, this.options.jobId);
+    this.spans.copyTo(this.recent);
+    this.spans.drainInto(columns, this.options.name, this.options.jobId, this.nodeId);
   }
 
   /** Adds the latest spans frames carried to `columns` (a snapshot's), taking nothing away. */
   copyRecentSpans(columns: SpanColumns): void {
-    this.recent.copyInto(columns, this.options.name, this.options.jobId);
+    this.recent.copyInto(columns, this.options.name, this.options.jobId, this.nodeId);
   }
+
+  private readonly nodeId = (graph: number, node: number): string =>
+    this.options.plan.graphs[graph]?.nodeId(node) ?? `n${node}`;
 
   section(): GraphFrame {
     const { plan } = this.options;
@@ -206,13 +209,12 @@ export class LiveGraph {
         this.spans.push({
           graph: i,
           node: s.nodeIndex,
-          nodeId: s.node,
           workerId: s.workerId,
           startNanos: origin + s.startNanos,
           endNanos: origin + s.endNanos,
           outcome: s.outcome,
         });
-      this.spans.dropped += report.droppedSpans;
+      this.spans.addDropped(report.droppedSpans);
       tracker.settle(report.states);
       this.add(report.makespanNanos, report.workNanos, report.criticalPathNanos, report.steals);
       this.addDeclared(report);
@@ -227,7 +229,6 @@ export class LiveGraph {
         this.spans.push({
           graph: i,
           node: e.splitId,
-          nodeId: graph.nodeId(e.splitId),
           workerId: e.workerId,
           startNanos: e.startNanos + this.shift,
           endNanos: e.endNanos + this.shift,

@@ -74,13 +74,13 @@ export class RunCollector {
     this.spansDropped += Math.max(0, first - this.cursor);
     this.cursor = total;
     const byClass = this.byRingClass;
+    const { start: starts, end: ends, level: levels, cls: classes } = ring;
     for (let n = first; n < total; n++) {
-      const start = ring.spanStart(n);
-      const end = ring.spanEnd(n);
-      const d = end - start;
-      const level = ring.spanLevel(n);
+      const i = ring.slotAt(n);
+      const d = ends[i]! - starts[i]!;
+      const level = levels[i]!;
       this.levelNanos[level] = (this.levelNanos[level] ?? 0) + d;
-      const cls = ring.spanClass(n);
+      const cls = classes[i]!;
       let stats = byClass[cls];
       if (stats === undefined) byClass[cls] = stats = this.stats(ring.className(cls));
       stats.scheduledNanos += d;

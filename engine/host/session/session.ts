@@ -20,7 +20,7 @@ import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts'
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { splitGraphConfig } from '../graph/graph-config-keys.ts';
 import { SessionGraphs } from '../graph/session-graphs.ts';
-import { commandId, errorInfo, parseCommand } from './commands.ts';
+import { commandId, errorInfo, parseCommand } from './parse-command.ts';
 import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
 import { SeriesHistory } from './series-history.ts';
 import { LatencyStats, type OpenSample } from './stats.ts';

@@ -290,7 +290,7 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       split.task.id,
       split.id,
       split.level,
-      end.outcome,
+      outcomeIndex(end.outcome),
       split.job.clsIndex,
     );
     this.trail.recordRun(

@@ -10,5 +10,5 @@ export {
 export { DEFAULT_STARVATION_MS } from './executor-queries.ts';
 export type { JobSpec, SplitSpec, TaskSpec } from './job-spec.ts';
 export { SPLIT_STATE_NAMES, type JobState } from './lifecycle.ts';
-export { SpanRing, EventRing, type SpanRead } from './rings.ts';
+export { EventRing } from './rings.ts';
 export { toNanos, toSettings, mergeConfig, zodToError, type EngineSettings } from './settings.ts';

@@ -22,7 +22,8 @@ import type { CostHistory } from '../../core/graph/cost-history.ts';
 import { DEFAULT_GRAPH_KERNEL, canonicalKernel } from '../../core/graph/kernels.ts';
 import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
 import type { Backend, KernelName, QuantumEnd, SplitWork } from '../backend.ts';
-import { SpanRing, type GraphSpan } from './span-ring.ts';
+import { SpanRing } from '../../../shared/lib/span-ring.ts';
+import { graphSpans, recordGraphSpan, type GraphSpan } from './span-ring.ts';
 import { WorkerLookahead } from './worker-lookahead.ts';
 
 const BACKEND_KERNELS: readonly string[] = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'];
@@ -219,7 +220,7 @@ export class CentralGraphRun {
       !this.pipelined ||
       this.lookahead.ended(v, end.workerId, end.endNanos, (q) => this.remaining(q));
     if (ran || end.outcome === 'failed' || end.outcome === 'finished') {
-      this.spans.record(v, end.workerId, end.startNanos, end.endNanos, end.outcome);
+      recordGraphSpan(this.spans, v, end.workerId, end.startNanos, end.endNanos, end.outcome);
     }
     const stopped = this.run.stopped;
     switch (end.outcome) {
@@ -288,7 +289,7 @@ export class CentralGraphRun {
     this.resolve({
       ...report,
       dispatches: this.dispatches,
-      spans: this.spans.toArray(this.graph.nodeId),
+      spans: graphSpans(this.spans, this.graph.nodeId),
       droppedSpans: this.spans.dropped,
       nodesPerSecond: seconds > 0 ? this.graph.nodeCount / seconds : 0,
     });

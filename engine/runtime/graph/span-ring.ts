@@ -1,9 +1,11 @@
 /**
- * Bounded record of a graph run's quanta (node, worker, start, end, outcome) for the Gantt and the
- * trace: a ring over typed arrays keeping the most recent `capacity` spans and counting the
- * dropped ones, so a million-node run cannot exhaust memory.
+ * A graph run's quanta on the one span ring (`shared/lib/span-ring.ts`), for the Gantt and the
+ * trace: the ring keeps the most recent spans and counts the dropped ones, so a million-node run
+ * cannot exhaust memory. A graph span puts the node's index in `split` (job, task, level and
+ * class are 0: one graph, one run); `GraphSpan` is how reports carry it.
  */
 import { outcomeAt, outcomeIndex, type QuantumOutcome } from '../../../shared/lib/outcomes.ts';
+import type { SpanRing } from '../../../shared/lib/span-ring.ts';
 
 export interface GraphSpan {
   readonly node: string;
@@ -14,60 +16,29 @@ export interface GraphSpan {
   readonly outcome: QuantumOutcome;
 }
 
-export class SpanRing {
-  private readonly node: Int32Array;
-  private readonly worker: Int32Array;
-  private readonly start: Float64Array;
-  private readonly end: Float64Array;
-  private readonly outcome: Uint8Array;
-  private written = 0;
+export function recordGraphSpan(
+  ring: SpanRing,
+  node: number,
+  workerId: number,
+  startNanos: number,
+  endNanos: number,
+  outcome: QuantumOutcome,
+): void {
+  ring.record(workerId, startNanos, endNanos, 0, 0, node, 0, outcomeIndex(outcome), 0);
+}
 
-  constructor(readonly capacity: number) {
-    this.node = new Int32Array(capacity);
-    this.worker = new Int32Array(capacity);
-    this.start = new Float64Array(capacity);
-    this.end = new Float64Array(capacity);
-    this.outcome = new Uint8Array(capacity);
-  }
-
-  get dropped(): number {
-    return Math.max(0, this.written - this.capacity);
-  }
-
-  record(
-    node: number,
-    workerId: number,
-    startNanos: number,
-    endNanos: number,
-    outcome: QuantumOutcome,
-  ): void {
-    if (this.capacity === 0) {
-      this.written++;
-      return;
-    }
-    const i = this.written++ % this.capacity;
-    this.node[i] = node;
-    this.worker[i] = workerId;
-    this.start[i] = startNanos;
-    this.end[i] = endNanos;
-    this.outcome[i] = outcomeIndex(outcome);
-  }
-
-  /** Retained spans, oldest first. */
-  toArray(nodeId: (i: number) => string): GraphSpan[] {
-    const count = Math.min(this.written, this.capacity);
-    const first = this.written - count;
-    return Array.from({ length: count }, (_, k) => {
-      const i = (first + k) % this.capacity;
-      const nodeIndex = this.node[i]!;
-      return {
-        node: nodeId(nodeIndex),
-        nodeIndex,
-        workerId: this.worker[i]!,
-        startNanos: this.start[i]!,
-        endNanos: this.end[i]!,
-        outcome: outcomeAt(this.outcome[i]!),
-      };
-    });
-  }
+/** The spans held, oldest first. */
+export function graphSpans(ring: SpanRing, nodeId: (i: number) => string): GraphSpan[] {
+  return Array.from({ length: ring.size }, (_, k) => {
+    const i = ring.slot(k);
+    const nodeIndex = ring.split[i]!;
+    return {
+      node: nodeId(nodeIndex),
+      nodeIndex,
+      workerId: ring.worker[i]!,
+      startNanos: ring.start[i]!,
+      endNanos: ring.end[i]!,
+      outcome: outcomeAt(ring.outcome[i]!),
+    };
+  });
 }

@@ -10,7 +10,7 @@ import type { LaneGroups } from './node-lanes.ts';
 import { CATEGORICAL, categoricalIndex, LEVEL_COLORS } from './palette.ts';
 import { drawSelection } from './gantt-selection.ts';
 import { LaneMerger, MIXED } from './span-merge.ts';
-import type { SpanRing } from './span-ring.ts';
+import type { GanttSpans } from './gantt-spans.ts';
 import type { Marker } from './telemetry.ts';
 import { formatMs, tickStep } from './gantt-viewport.ts';
 import type { ColorBy } from '../store/app-store.ts';
@@ -122,7 +122,7 @@ function emit(x: number, w: number, color: number): void {
 
 export function drawGantt(
   ctx: CanvasRenderingContext2D,
-  ring: SpanRing,
+  ring: GanttSpans,
   markers: readonly Marker[],
   layout: GanttLayout,
   t0: number,
@@ -351,7 +351,7 @@ export function drawGantt(
 }
 
 /** The span under a point, for the hover tooltip; -1 when none. Tolerance in px. */
-export function spanAt(ring: SpanRing, lane: number, tMs: number, tolMs: number): number {
+export function spanAt(ring: GanttSpans, lane: number, tMs: number, tolMs: number): number {
   let best = -1;
   let bestDist = Infinity;
   for (let k = ring.firstEndingAfter(tMs - tolMs); k < ring.size; k++) {

@@ -3,7 +3,7 @@
  * spans in view are drawn again on top, outlined, so they stand out at any zoom. One pass over
  * the spans in the window and one path per colour: the cost of a frame stays a handful of fills.
  */
-import type { SpanRing } from './span-ring.ts';
+import type { GanttSpans } from './gantt-spans.ts';
 
 export interface SelectionDraw {
   /** The plot: x from `left` to `right`, lanes' tops and their bar geometry. */
@@ -28,7 +28,7 @@ export interface SelectionDraw {
 /** Draws the veil and the selected job's spans; returns how many of its spans are in view. */
 export function drawSelection(
   ctx: CanvasRenderingContext2D,
-  ring: SpanRing,
+  ring: GanttSpans,
   jobId: number,
   t1: number,
   d: SelectionDraw,

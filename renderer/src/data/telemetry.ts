@@ -17,7 +17,7 @@ import {
   type SpanColumns,
 } from '../../../shared/protocol.ts';
 import { Ring } from '../../../shared/lib/ring.ts';
-import { SpanRing } from './span-ring.ts';
+import { GanttSpans } from './gantt-spans.ts';
 
 const NS_PER_MS = 1e6;
 
@@ -108,7 +108,7 @@ const MAX_LANES = 256;
 const MAX_CLASSES = 512;
 
 export class Telemetry {
-  readonly spans: SpanRing;
+  readonly spans: GanttSpans;
   readonly points: Ring<FramePoint>;
   readonly markers = new Ring<Marker>(256);
   readonly classNames: string[] = [];
@@ -134,7 +134,7 @@ export class Telemetry {
   private readonly listeners = new Set<() => void>();
 
   constructor(opts: TelemetryOptions = {}) {
-    this.spans = new SpanRing(opts.spanCapacity ?? 1 << 18);
+    this.spans = new GanttSpans(opts.spanCapacity ?? 1 << 18);
     this.points = new Ring<FramePoint>(opts.pointCapacity ?? POINT_CAPACITY);
   }
 

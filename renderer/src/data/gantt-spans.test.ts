@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SpanRing } from './span-ring.ts';
+import { GanttSpans } from './gantt-spans.ts';
+import { CATEGORICAL, categoricalIndex } from './palette.ts';
 
-describe('SpanRing', () => {
+describe('GanttSpans', () => {
   const span = (i: number) => ({
     worker: i % 3,
     startMs: i,
@@ -15,7 +16,7 @@ describe('SpanRing', () => {
   });
 
   it('overwrites the oldest span past capacity and counts what it dropped', () => {
-    const r = new SpanRing(8);
+    const r = new GanttSpans(8);
     for (let i = 0; i < 20; i++) r.push(span(i));
     expect(r.size).toBe(8);
     expect(r.overwritten).toBe(12);
@@ -24,18 +25,20 @@ describe('SpanRing', () => {
     expect(r.extent()).toEqual({ startMs: 12, endMs: 19.5 });
   });
 
-  it('bumps its version on every change so canvases can skip redraws', () => {
-    const r = new SpanRing(4);
-    const v = r.version;
-    r.push(span(1));
-    expect(r.version).toBeGreaterThan(v);
+  it('keeps palette slots beside each span and forgets everything on clear', () => {
+    const r = new GanttSpans(4);
+    for (let i = 0; i < 6; i++) r.push({ ...span(i), cls: i });
+    // The newest span (i = 5) sits in slot 3 of 4; its colours moved with it.
+    expect(r.clsColor[r.slot(3)]).toBe(5 % CATEGORICAL.length);
+    expect(r.jobColor[r.slot(3)]).toBe(categoricalIndex(5));
     r.clear();
-    expect(r.size).toBe(0);
-    expect(r.extent()).toBeNull();
+    expect([r.size, r.overwritten, r.extent()]).toEqual([0, 0, null]);
+    r.push(span(7));
+    expect(r.start[r.slot(0)]).toBe(7);
   });
 });
 
-describe('SpanRing batches', () => {
+describe('GanttSpans batches', () => {
   const at = (startMs: number, endMs: number) => ({
     worker: 0,
     startMs,
@@ -49,7 +52,7 @@ describe('SpanRing batches', () => {
   });
 
   it('skips whole batches that ended before the visible window', () => {
-    const r = new SpanRing(100);
+    const r = new GanttSpans(100);
     for (let f = 0; f < 5; f++) {
       r.beginBatch();
       for (let k = 0; k < 10; k++) r.push(at(f * 100 + k, f * 100 + k + 50));
@@ -62,7 +65,7 @@ describe('SpanRing batches', () => {
   });
 
   it('counts from the oldest retained span once the ring has wrapped', () => {
-    const r = new SpanRing(15);
+    const r = new GanttSpans(15);
     for (let f = 0; f < 4; f++) {
       r.beginBatch();
       for (let k = 0; k < 10; k++) r.push(at(f * 100 + k, f * 100 + k + 1));
