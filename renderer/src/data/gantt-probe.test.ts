@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { laneAt, laneGeometry, spanAt, type GanttLayout } from './gantt-draw.ts';
 import { spanProbe } from './gantt-probe.ts';
-import { SpanRing } from './span-ring.ts';
+import { GanttSpans } from './gantt-spans.ts';
 
 const span = (worker: number, startMs: number, endMs: number, job: number) => ({
   worker,
@@ -17,7 +17,7 @@ const span = (worker: number, startMs: number, endMs: number, job: number) => ({
 
 describe('the Gantt probe a browser spec clicks', () => {
   it('names the widest new span in view at a point the click handler maps back to it', () => {
-    const ring = new SpanRing(64);
+    const ring = new GanttSpans(64);
     ring.beginBatch();
     ring.push(span(0, 0, 100, 1));
     ring.push(span(1, 200, 900, 2)); // the widest, partly out of view on the right
@@ -37,7 +37,7 @@ describe('the Gantt probe a browser spec clicks', () => {
   });
 
   it('says nothing when no span is in view', () => {
-    const ring = new SpanRing(8);
+    const ring = new GanttSpans(8);
     ring.beginBatch();
     ring.push(span(0, 0, 100, 1));
     ring.endBatch();

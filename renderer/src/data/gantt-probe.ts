@@ -5,7 +5,7 @@
  * canvas. Only the newest `PROBE_SCAN` spans are looked at, so a draw costs no more for it.
  */
 import { laneGeometry, type GanttLayout } from './gantt-draw.ts';
-import type { SpanRing } from './span-ring.ts';
+import type { GanttSpans } from './gantt-spans.ts';
 
 export const PROBE_SCAN = 256;
 
@@ -21,7 +21,7 @@ export interface SpanProbe {
 }
 
 export function spanProbe(
-  ring: SpanRing,
+  ring: GanttSpans,
   layout: GanttLayout,
   t0: number,
   t1: number,
