@@ -1,0 +1,97 @@
+// The warnings panel (docs/jobs.md "Warnings") against a workload made to starve one job: on one
+// simulated worker under fifo with a 5-minute quantum, a hog holds the worker and the victim
+// queued behind it waits past the starvation bound (120 s of engine time). The simulator runs at
+// 100× so that bound passes in seconds.
+import { expect, test } from '../fixtures/app.ts';
+import { openApp, runPreset, screenshot, view } from './app-helpers.ts';
+
+test('the warnings panel lists a starving job with its rule; clicking it opens the job', async ({
+  page,
+  appUrl,
+}) => {
+  test.slow();
+  await openApp(page, appUrl);
+  const backend = page.getByTestId('engine-backend');
+  const select = page.getByTestId('backend-select');
+  await expect(backend).toHaveAttribute('data-backend', 'threads');
+  try {
+    await select.selectOption('sim');
+    // The question comes only while jobs are live; answer it whenever it shows.
+    const ask = page.getByTestId('backend-switch-cancel');
+    await expect
+      .poll(
+        async () => {
+          if (await ask.isVisible()) await ask.click();
+          return backend.getAttribute('data-backend');
+        },
+        { timeout: 60_000 },
+      )
+      .toBe('sim');
+    await page.getByTestId('sim-speed').selectOption('100');
+    await expect(backend).toContainText('100× real time');
+
+    await view(page, 'workloads');
+    const workload = {
+      name: 'e2e-starve-one',
+      config: { policy: 'fifo', workers: 1, quantumMs: 300_000 },
+      classes: [
+        {
+          name: 'hog',
+          arrival: { kind: 'once' },
+          splits: { intermediate: 1 },
+          work: { kernel: 'spin', totalMs: 600_000 },
+        },
+        {
+          name: 'victim',
+          arrival: { kind: 'once', atMs: 1000 },
+          splits: { intermediate: 1 },
+          work: { kernel: 'spin', totalMs: 50 },
+        },
+      ],
+    };
+    await page.getByTestId('workload-file').setInputFiles({
+      name: 'starve-one.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(workload)),
+    });
+    await expect(page.getByTestId('workload-file-status')).toContainText('loaded starve-one.json');
+
+    await view(page, 'live');
+    const panel = page.getByTestId('warnings');
+    const row = panel.locator('[data-testid$="-starving"]').filter({ hasText: 'victim' });
+    await expect(row).toHaveCount(1, { timeout: 60_000 });
+    // The row names the rule and the bound it broke.
+    await expect(row.locator('.rule')).toHaveText('starving');
+    await expect(row).toContainText(/has waited .* \(bound 2:00\)/);
+    // The hog is not starving: it runs.
+    await expect(
+      panel.locator('[data-testid$="-starving"]').filter({ hasText: 'hog' }),
+    ).toHaveCount(0);
+    const jobId = (await row.getAttribute('data-testid'))!.split('-')[1]!;
+    await row.scrollIntoViewIfNeeded();
+    await screenshot(page, 'warnings-starving');
+    await row.click();
+    const detail = page.getByTestId('job-detail');
+    await expect(detail).toHaveAttribute('data-job-id', jobId);
+    await expect(detail.getByTestId('job-detail-warning-starving')).toBeVisible();
+  } finally {
+    // Later specs share this engine: its default preset again, back on threads at 1×.
+    if ((await backend.getAttribute('data-backend')) === 'sim') {
+      await page.getByTestId('sim-speed').selectOption('1');
+    }
+    await runPreset(page, 'interactive-vs-scan', 'cancel');
+    if ((await backend.getAttribute('data-backend')) !== 'threads') {
+      await select.selectOption('threads');
+      const ask = page.getByTestId('backend-switch-cancel');
+      await expect
+        .poll(
+          async () => {
+            if (await ask.isVisible()) await ask.click();
+            return backend.getAttribute('data-backend');
+          },
+          { timeout: 60_000 },
+        )
+        .toBe('threads');
+    }
+  }
+});
