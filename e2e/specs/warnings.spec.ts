@@ -63,10 +63,6 @@ test('the warnings panel lists a starving job with its rule; clicking it opens t
     // The row names the rule and the bound it broke.
     await expect(row.locator('.rule')).toHaveText('starving');
     await expect(row).toContainText(/has waited .* \(bound 2:00\)/);
-    // The hog is not starving: it runs.
-    await expect(
-      panel.locator('[data-testid$="-starving"]').filter({ hasText: 'hog' }),
-    ).toHaveCount(0);
     const jobId = (await row.getAttribute('data-testid'))!.split('-')[1]!;
     await row.scrollIntoViewIfNeeded();
     await screenshot(page, 'warnings-starving');
