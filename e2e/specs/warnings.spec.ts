@@ -27,9 +27,6 @@ test('the warnings panel lists a starving job with its rule; clicking it opens t
         { timeout: 60_000 },
       )
       .toBe('sim');
-    await page.getByTestId('sim-speed').selectOption('100');
-    await expect(backend).toContainText('100× real time');
-
     await view(page, 'workloads');
     const workload = {
       name: 'e2e-starve-one',
@@ -54,7 +51,12 @@ test('the warnings panel lists a starving job with its rule; clicking it opens t
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(workload)),
     });
-    await expect(page.getByTestId('workload-file-status')).toContainText('loaded starve-one.json');
+    await expect(page.getByTestId('workload-file-status')).toContainText('loaded starve-one.json', {
+      timeout: 60_000,
+    });
+    // Loaded (the preset's arrivals stopped), the simulator runs at 100×.
+    await page.getByTestId('sim-speed').selectOption('100');
+    await expect(backend).toContainText('100× real time');
 
     await view(page, 'live');
     const panel = page.getByTestId('warnings');

@@ -73,7 +73,8 @@ export function CdfChart(props: {
           labelFormatter={(v) => `≤ ${formatMs(Number(v))}`}
           formatter={(v) => `${Number(v).toFixed(1)} %`}
         />
-        <Legend wrapperStyle={{ fontSize: 11 }} verticalAlign="top" height={18} />
+        {/* In the lines' order (Compare's column order), not recharts' default sort by name. */}
+        <Legend wrapperStyle={{ fontSize: 11 }} verticalAlign="top" height={18} itemSorter={null} />
         {props.lines.map((l) => (
           <Line
             key={l.key}
