@@ -1,7 +1,7 @@
 // The warnings panel (docs/jobs.md "Warnings") against a workload made to starve one job: on one
-// simulated worker under fifo with a 5-minute quantum, a hog holds the worker and the victim
-// queued behind it waits past the starvation bound (120 s of engine time). The simulator runs at
-// 100× so that bound passes in seconds.
+// simulated worker under fifo with a 10-minute quantum, three hogs hold the worker in turn and
+// the victim queued behind them waits past the starvation bound (120 s of engine time) for
+// 30 min of engine time. The simulator runs at 10×: starving after 12 s, for 3 minutes.
 import { expect, test } from '../fixtures/app.ts';
 import { openApp, runPreset, screenshot, view } from './app-helpers.ts';
 
@@ -30,13 +30,13 @@ test('the warnings panel lists a starving job with its rule; clicking it opens t
     await view(page, 'workloads');
     const workload = {
       name: 'e2e-starve-one',
-      config: { policy: 'fifo', workers: 1, quantumMs: 300_000 },
+      config: { policy: 'fifo', workers: 1, quantumMs: 600_000 },
       classes: [
         {
           name: 'hog',
-          arrival: { kind: 'once' },
+          arrival: { kind: 'once', count: 3 },
           splits: { intermediate: 1 },
-          work: { kernel: 'spin', totalMs: 600_000 },
+          work: { kernel: 'spin', totalMs: 1_200_000 },
         },
         {
           name: 'victim',
@@ -54,9 +54,9 @@ test('the warnings panel lists a starving job with its rule; clicking it opens t
     await expect(page.getByTestId('workload-file-status')).toContainText('loaded starve-one.json', {
       timeout: 60_000,
     });
-    // Loaded (the preset's arrivals stopped), the simulator runs at 100×.
-    await page.getByTestId('sim-speed').selectOption('100');
-    await expect(backend).toContainText('100× real time');
+    // Loaded (the preset's arrivals stopped), the simulator runs at 10×.
+    await page.getByTestId('sim-speed').selectOption('10');
+    await expect(backend).toContainText('10× real time');
 
     await view(page, 'live');
     const panel = page.getByTestId('warnings');
