@@ -4,7 +4,7 @@
 // the spec asks for in `data-probe-class`.
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app.ts';
-import { openApp, runPreset, screenshot, view } from './app-helpers.ts';
+import { loadWorkload, openApp, runPreset, screenshot, view } from './app-helpers.ts';
 
 /** Splits of every job of the workload this spec loads. */
 const SPLITS = 3;
@@ -45,12 +45,7 @@ test('clicking a Gantt span selects its job; the detail shows every split of it'
       },
     ],
   };
-  await page.getByTestId('workload-file').setInputFiles({
-    name: 'triples.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(workload)),
-  });
-  await expect(page.getByTestId('workload-file-status')).toContainText('loaded triples.json');
+  await loadWorkload(page, workload, 'triples.json');
   const follow = page.getByTestId('gantt-follow');
   try {
     await view(page, 'live');

@@ -3,7 +3,14 @@
 // the victim queued behind them waits past the starvation bound (120 s of engine time) for
 // 30 min of engine time. The simulator runs at 10×: starving after 12 s, for 3 minutes.
 import { expect, test } from '../fixtures/app.ts';
-import { openApp, runPreset, screenshot, view } from './app-helpers.ts';
+import {
+  loadWorkload,
+  openApp,
+  runPreset,
+  screenshot,
+  switchBackend,
+  view,
+} from './app-helpers.ts';
 
 test('the warnings panel lists a starving job with its rule; clicking it opens the job', async ({
   page,
@@ -12,22 +19,9 @@ test('the warnings panel lists a starving job with its rule; clicking it opens t
   test.slow();
   await openApp(page, appUrl);
   const backend = page.getByTestId('engine-backend');
-  const select = page.getByTestId('backend-select');
   await expect(backend).toHaveAttribute('data-backend', 'threads');
   try {
-    await select.selectOption('sim');
-    // The question comes only while jobs are live; answer it whenever it shows.
-    const ask = page.getByTestId('backend-switch-cancel');
-    await expect
-      .poll(
-        async () => {
-          if (await ask.isVisible()) await ask.click();
-          return backend.getAttribute('data-backend');
-        },
-        { timeout: 60_000 },
-      )
-      .toBe('sim');
-    await view(page, 'workloads');
+    await switchBackend(page, 'sim');
     const workload = {
       name: 'e2e-starve-one',
       config: { policy: 'fifo', workers: 1, quantumMs: 600_000 },
@@ -46,14 +40,7 @@ test('the warnings panel lists a starving job with its rule; clicking it opens t
         },
       ],
     };
-    await page.getByTestId('workload-file').setInputFiles({
-      name: 'starve-one.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(workload)),
-    });
-    await expect(page.getByTestId('workload-file-status')).toContainText('loaded starve-one.json', {
-      timeout: 60_000,
-    });
+    await loadWorkload(page, workload, 'starve-one.json');
     // Loaded (the preset's arrivals stopped), the simulator runs at 10×.
     await page.getByTestId('sim-speed').selectOption('10');
     await expect(backend).toContainText('10× real time');
@@ -78,18 +65,6 @@ test('the warnings panel lists a starving job with its rule; clicking it opens t
       await page.getByTestId('sim-speed').selectOption('1');
     }
     await runPreset(page, 'interactive-vs-scan', 'cancel');
-    if ((await backend.getAttribute('data-backend')) !== 'threads') {
-      await select.selectOption('threads');
-      const ask = page.getByTestId('backend-switch-cancel');
-      await expect
-        .poll(
-          async () => {
-            if (await ask.isVisible()) await ask.click();
-            return backend.getAttribute('data-backend');
-          },
-          { timeout: 60_000 },
-        )
-        .toBe('threads');
-    }
+    await switchBackend(page, 'threads');
   }
 });
