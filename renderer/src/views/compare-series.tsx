@@ -131,16 +131,20 @@ export function CompareCdfs({ result }: { result: CompareResultWire }) {
           data-configs={c.lines.map((l) => l.config).join(',')}
         >
           <header>latency CDF · {c.cls}</header>
-          <CdfChart
-            quantity="latency"
-            height={170}
-            lines={c.lines.map((l) => ({
-              key: String(l.config),
-              name: result.reports[l.config]?.label ?? `config ${l.config + 1}`,
-              color: CATEGORICAL[l.config % CATEGORICAL.length]!,
-              cdf: l.cdf,
-            }))}
-          />
+          {c.lines.length === 0 ? (
+            <p className="muted small">no job of this class finished in the run</p>
+          ) : (
+            <CdfChart
+              quantity="latency"
+              height={170}
+              lines={c.lines.map((l) => ({
+                key: String(l.config),
+                name: result.reports[l.config]?.label ?? `config ${l.config + 1}`,
+                color: CATEGORICAL[l.config % CATEGORICAL.length]!,
+                cdf: l.cdf,
+              }))}
+            />
+          )}
           <div className="muted small">
             {c.lines
               .map(
