@@ -74,3 +74,36 @@ export async function runPreset(
   if (await ask.isVisible()) await page.getByTestId(`preset-switch-${choice}`).click();
   await expect(button).toBeEnabled();
 }
+
+/**
+ * Moves the live session to another backend from the header; while jobs are live the app asks
+ * whether to drain or cancel them, and this answers cancel whenever the question shows.
+ */
+export async function switchBackend(page: Page, name: 'threads' | 'sim'): Promise<void> {
+  const backend = page.getByTestId('engine-backend');
+  if ((await backend.getAttribute('data-backend')) === name) return;
+  await page.getByTestId('backend-select').selectOption(name);
+  const ask = page.getByTestId('backend-switch-cancel');
+  await expect
+    .poll(
+      async () => {
+        if (await ask.isVisible()) await ask.click();
+        return backend.getAttribute('data-backend');
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(name);
+}
+
+/** Loads a workload document the way a user does: the Workloads view's file input. */
+export async function loadWorkload(page: Page, doc: object, file: string): Promise<void> {
+  await view(page, 'workloads');
+  await page.getByTestId('workload-file').setInputFiles({
+    name: file,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(doc)),
+  });
+  await expect(page.getByTestId('workload-file-status')).toContainText(`loaded ${file}`, {
+    timeout: 60_000,
+  });
+}

@@ -98,6 +98,7 @@ export function QueueDepthChart() {
         <div
           data-testid="queue-depth-series"
           data-span-s={spanS}
+          data-first-ms={Math.round((rows[0]?.t ?? 0) * 1000)}
           data-series={series.join(',')}
           data-marks={marks.length}
         >

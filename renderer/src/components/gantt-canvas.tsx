@@ -5,7 +5,7 @@
  * `data-span-count` tells tests how many spans were in the window at the last draw; on the
  * cluster backend `data-nodes` names the node groups top down (`a:2,b:1`) and `data-lane-order`
  * the worker ids from the top; `data-span-probe` (`x,y,job,width`) says where a span is, for
- * browser specs that click one (gantt-probe.ts).
+ * browser specs that click one (gantt-probe.ts; of the class in `data-probe-class` if set).
  */
 import { useEffect, useRef } from 'react';
 import { useApp } from '../context.ts';
@@ -125,7 +125,9 @@ export function GanttCanvas() {
         .join(',');
       canvas.dataset.laneOrder = (layout.groups?.order ?? []).join(',');
       canvas.dataset.windowMs = String(viewport.windowMs);
-      const probe = spanProbe(telemetry.spans, layout, t0, t1);
+      const wanted = canvas.dataset.probeClass;
+      const onlyCls = wanted === undefined ? null : telemetry.classNames.indexOf(wanted);
+      const probe = onlyCls === -1 ? null : spanProbe(telemetry.spans, layout, t0, t1, onlyCls);
       canvas.dataset.spanProbe =
         probe === null
           ? ''

@@ -1,5 +1,5 @@
 /** Counters and percentile tables of the Live view: plain DOM, refreshed with the charts. */
-import type { Alarm, Counters, Percentiles } from '../../../shared/protocol.ts';
+import type { Alarm, Counters } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
@@ -7,6 +7,7 @@ import { hasSamples, pointsIn, rangeTable } from '../data/range-stats.ts';
 import { alarmsToShow, statsWindowText } from '../data/stats-window.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { Panel } from './panel.tsx';
+import { PercentileTable } from './percentile-table.tsx';
 
 const COUNTERS: [keyof Counters, string][] = [
   ['submitted', 'submitted'],
@@ -70,33 +71,6 @@ function compact(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
   if (n >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
   return String(n);
-}
-
-function PercentileRows({ table }: { table: Record<string, Percentiles> }) {
-  const entries = Object.entries(table);
-  if (entries.length === 0) {
-    return (
-      <tr>
-        <td colSpan={6} className="muted">
-          no samples in this window
-        </td>
-      </tr>
-    );
-  }
-  return (
-    <>
-      {entries.map(([name, p]) => (
-        <tr key={name}>
-          <td>{name}</td>
-          <td className="num">{p.count}</td>
-          <td className="num">{formatMs(p.p50)}</td>
-          <td className="num">{formatMs(p.p95)}</td>
-          <td className="num">{formatMs(p.p99)}</td>
-          <td className="num">{formatMs(p.max)}</td>
-        </tr>
-      ))}
-    </>
-  );
 }
 
 const ALARM_TITLES: Record<Alarm['kind'], string> = {
@@ -175,26 +149,17 @@ function PercentilesPanel({ kind }: { kind: 'latency' | 'wait' }) {
       testId={kind}
       actions={<ResetStats />}
     >
-      <table
-        className="table"
-        data-testid={`${kind}-table`}
-        data-source={range === null ? 'live' : 'range'}
-        data-total={Object.values(table).reduce((n, p) => n + p.count, 0)}
-      >
-        <thead>
-          <tr>
-            <th>{byBand ? 'band' : 'class'}</th>
-            <th className="num">n</th>
-            <th className="num">p50</th>
-            <th className="num">p95</th>
-            <th className="num">p99</th>
-            <th className="num">max</th>
-          </tr>
-        </thead>
-        <tbody>
-          <PercentileRows table={table} />
-        </tbody>
-      </table>
+      <PercentileTable
+        testId={`${kind}-table`}
+        data={{
+          'data-source': range === null ? 'live' : 'range',
+          'data-total': Object.values(table).reduce((n, p) => n + p.count, 0),
+        }}
+        keyTitle={byBand ? 'band' : 'class'}
+        withMax
+        rows={Object.entries(table).map(([key, p]) => ({ key, ...p }))}
+        empty="no samples in this window"
+      />
     </Panel>
   );
 }

@@ -1,13 +1,21 @@
 /**
  * Time ranges: the bar that says what the Live view shows (following live, or a brushed range)
- * with the way back to live and the scroll-back buttons, and the brush every time chart uses.
+ * with the way back to live, the scroll-back buttons and slider over everything the history ring
+ * holds (and how much that is), and the brush every time chart uses.
  * The range lives in the app store (`range`), so every panel follows it.
  */
 import { useState } from 'react';
 import { ReferenceArea } from 'recharts';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
-import { shiftRange } from '../data/chart-window.ts';
+import {
+  historyText,
+  LIVE_POINTS,
+  SCROLL_STEPS,
+  scrollPosition,
+  scrollRange,
+  shiftRange,
+} from '../data/chart-window.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { heldSpanMs, normalizeRange, type TimeRange } from '../data/range-stats.ts';
 import { POINT_CAPACITY } from '../data/telemetry.ts';
@@ -39,6 +47,12 @@ export function RangeBar() {
     viewport.windowMs = (r.toMs - r.fromMs) * 1.5;
     viewport.setEnd(r.toMs + (r.toMs - r.fromMs) * 0.25);
   };
+  // The slider scrolls a window as wide as the range through it all; from live, as wide as the
+  // live charts' window, or a quarter of the history while less than four of those is held.
+  const scrollWidth =
+    range === null
+      ? Math.min((held / Math.max(1, points.size - 1)) * LIVE_POINTS, held / 4)
+      : range.toMs - range.fromMs;
   const step = (fraction: number) => {
     const base = range ?? { fromMs: newest - FIRST_LOOK_BACK_MS, toMs: newest };
     select(shiftRange(base, range === null ? -1 : fraction, oldest, newest));
@@ -80,8 +94,27 @@ export function RangeBar() {
       >
         later ▶
       </button>
-      <span className="hint" data-testid="range-held">
-        history held {formatMs(held)} of up to ≈ {formatMs(capacityMs)}
+      <input
+        type="range"
+        className="range-scroll"
+        data-testid="range-scroll"
+        aria-label="scroll the charts back through the history held"
+        title="scroll the charts back through the history held"
+        min={0}
+        max={SCROLL_STEPS}
+        disabled={held === 0}
+        value={Math.round(scrollPosition(range, oldest, newest) * SCROLL_STEPS)}
+        onChange={(e) =>
+          select(scrollRange(Number(e.target.value) / SCROLL_STEPS, scrollWidth, oldest, newest))
+        }
+      />
+      <span
+        className="hint"
+        data-testid="range-held"
+        data-oldest-ms={oldest}
+        title={`the app keeps the last ${POINT_CAPACITY} frames: at this pace ≈ ${formatMs(capacityMs)}`}
+      >
+        {historyText(held)}
       </span>
       <button
         className={range === null ? 'btn small toggle on' : 'btn small toggle'}

@@ -10,7 +10,7 @@ import { useTelemetryTick } from '../hooks/use-redraw.ts';
 const RULE_HINT: Record<(typeof WARNING_RULES)[number], string> = {
   starving: 'waited past the starvation bound',
   overrun: 'a quantum overran by more than runawayAfterMs',
-  'slow-split': 'ran over 10× its class’s median',
+  'slow-split': 'ran over 10× its class’s median, 3× its p99 and 1 s',
   retries: 'retried more than 3 times',
 };
 

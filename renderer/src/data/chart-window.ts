@@ -1,7 +1,8 @@
 /**
  * Which points a time chart draws: while following live, the newest `livePoints` (the last
  * 60 s at 10 Hz); with a range selected, the range with a quarter of its width of context on
- * each side, from anywhere in the history ring — that is how the charts scroll back.
+ * each side, from anywhere in the history ring — that is how the charts scroll back, by the
+ * range bar's buttons or its scroll slider (`scrollRange`, `scrollPosition`).
  */
 import type { TimeRange } from './range-stats.ts';
 
@@ -39,4 +40,42 @@ export function shiftRange(
   from = Math.min(from, newestMs - width);
   from = Math.max(from, oldestMs);
   return { fromMs: from, toMs: from + width };
+}
+
+/** Scroll positions the range bar's slider has: 0 is the oldest point held, this the newest. */
+export const SCROLL_STEPS = 1000;
+
+/**
+ * The range at scroll `position` (0: starting at the oldest point held, 1: ending at the newest),
+ * `widthMs` wide or, when less is held, all of it.
+ */
+export function scrollRange(
+  position: number,
+  widthMs: number,
+  oldestMs: number,
+  newestMs: number,
+): TimeRange {
+  const held = Math.max(0, newestMs - oldestMs);
+  const width = Math.min(widthMs, held);
+  const p = Math.min(1, Math.max(0, position));
+  const fromMs = oldestMs + p * (held - width);
+  return { fromMs, toMs: fromMs + width };
+}
+
+/** Where a range sits on the scroll (the inverse of `scrollRange`); following live is 1. */
+export function scrollPosition(
+  range: TimeRange | null,
+  oldestMs: number,
+  newestMs: number,
+): number {
+  if (range === null) return 1;
+  const free = newestMs - oldestMs - (range.toMs - range.fromMs);
+  if (free <= 0) return 1;
+  return Math.min(1, Math.max(0, (range.fromMs - oldestMs) / free));
+}
+
+/** How much engine time the history ring holds, as the range bar says it: `history: 4.2 min`. */
+export function historyText(heldMs: number): string {
+  const min = heldMs / 60_000;
+  return `history: ${min >= 10 ? min.toFixed(0) : min.toFixed(1)} min`;
 }

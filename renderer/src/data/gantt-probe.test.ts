@@ -34,6 +34,8 @@ describe('the Gantt probe a browser spec clicks', () => {
     const t = t0 + ((p.x - layout.gutter) * (t1 - t0)) / (layout.width - layout.gutter);
     expect(lane).toBe(1);
     expect(ring.job[spanAt(ring, lane, t, 1)]).toBe(2);
+    // Asked for one class (job 3's): its span, however narrow.
+    expect(spanProbe(ring, layout, t0, t1, 0)?.job).toBe(3);
   });
 
   it('says nothing when no span is in view', () => {

@@ -2,7 +2,8 @@
  * Where a test can click a span: the Gantt is a canvas, so the browser specs cannot find a span
  * in the DOM. Each draw names the widest of the newest spans in view, by the same geometry the
  * click handler reads back (`laneGeometry`, the window's `t0…t1`), as `data-span-probe` on the
- * canvas. Only the newest `PROBE_SCAN` spans are looked at, so a draw costs no more for it.
+ * canvas. Only the newest `PROBE_SCAN` spans are looked at, so a draw costs no more for it. A
+ * spec that wants a span of one class says which in `data-probe-class` (`onlyCls`).
  */
 import { laneGeometry, type GanttLayout } from './gantt-draw.ts';
 import type { GanttSpans } from './gantt-spans.ts';
@@ -25,6 +26,7 @@ export function spanProbe(
   layout: GanttLayout,
   t0: number,
   t1: number,
+  onlyCls: number | null = null,
 ): SpanProbe | null {
   const geo = laneGeometry(layout);
   const pxPerMs = Math.max(1, layout.width - layout.gutter) / Math.max(1e-9, t1 - t0);
@@ -35,6 +37,7 @@ export function spanProbe(
     const s = Math.max(ring.start[i]!, t0);
     const e = Math.min(ring.end[i]!, t1);
     if (e <= s || lane < 0 || lane >= layout.lanes) continue;
+    if (onlyCls !== null && ring.cls[i] !== onlyCls) continue;
     const width = (e - s) * pxPerMs;
     if (best !== null && width <= best.width) continue;
     best = {

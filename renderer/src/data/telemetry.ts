@@ -98,8 +98,12 @@ export interface TelemetryOptions {
   pointCapacity?: number;
 }
 
-/** Points kept: 5 min at 10 Hz, the longest window the share panel offers. */
-export const POINT_CAPACITY = 3000;
+/**
+ * Points kept: 10 min at 10 Hz, how far the charts scroll back (the range bar says how far that
+ * is at the pace frames come). A point is its frame's series and sample buckets, a few kB at
+ * most, so the ring stays within a few tens of MB (docs/metrics.md "history held").
+ */
+export const POINT_CAPACITY = 6000;
 
 /** Workers the lanes are tracked for (the protocol's `setWorkers` maximum). */
 const MAX_LANES = 256;

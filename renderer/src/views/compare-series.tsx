@@ -19,6 +19,7 @@ import { sendCommand } from '../data/commands.ts';
 import { compareCdfs, compareSeriesRows } from '../data/compare-series.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { CATEGORICAL, seriesColor } from '../data/palette.ts';
+import { CdfChart } from '../components/cdf-chart.tsx';
 
 const axis = { stroke: 'var(--text-dim)', fontSize: 11, tickLine: false } as const;
 const tip = {
@@ -95,7 +96,13 @@ export function CompareSeries({ result }: { result: CompareResultWire }) {
   return (
     <div className="compare-series" data-testid="compare-series">
       {result.reports.map((r, i) => (
-        <div className="compare-series-col" key={i} data-testid={`compare-series-${i}`}>
+        <div
+          className="compare-series-col"
+          key={i}
+          data-testid={`compare-series-${i}`}
+          data-label={r.label}
+          data-points={r.series?.tMs.length ?? 0}
+        >
           <header>
             <span style={{ color: CATEGORICAL[i % CATEGORICAL.length] }}>■</span> {r.label}
             <ApplyToLive r={r} i={i} />
@@ -117,38 +124,27 @@ export function CompareCdfs({ result }: { result: CompareResultWire }) {
   return (
     <div className="compare-series" data-testid="compare-cdfs" data-classes={cdfs.length}>
       {cdfs.map((c) => (
-        <div className="compare-series-col" key={c.cls} data-testid={`compare-cdf-${c.cls}`}>
+        <div
+          className="compare-series-col"
+          key={c.cls}
+          data-testid={`compare-cdf-${c.cls}`}
+          data-configs={c.lines.map((l) => l.config).join(',')}
+        >
           <header>latency CDF · {c.cls}</header>
-          <ResponsiveContainer width="100%" height={170}>
-            <LineChart margin={MARGIN}>
-              <CartesianGrid stroke="var(--grid)" />
-              <XAxis
-                dataKey="ms"
-                type="number"
-                scale="log"
-                domain={['auto', 'auto']}
-                allowDuplicatedCategory={false}
-                tickFormatter={(v) => formatMs(Number(v))}
-                label={{ ...xTitle, value: 'latency (log scale)' }}
-                {...axis}
-              />
-              <YAxis domain={[0, 1]} label={yTitle('share ≤ x')} {...axis} />
-              <Tooltip {...tip} labelFormatter={(v) => `≤ ${formatMs(Number(v))}`} />
-              <Legend wrapperStyle={{ fontSize: 10 }} verticalAlign="top" height={16} />
-              {c.lines.map((l) => (
-                <Line
-                  key={l.config}
-                  data={l.cdf.map((p) => ({ ms: Math.max(0.001, p.ms), frac: p.frac }))}
-                  dataKey="frac"
-                  type="stepAfter"
-                  name={result.reports[l.config]?.label ?? `config ${l.config + 1}`}
-                  stroke={CATEGORICAL[l.config % CATEGORICAL.length]!}
-                  dot={false}
-                  isAnimationActive={false}
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
+          {c.lines.length === 0 ? (
+            <p className="muted small">no job of this class finished in the run</p>
+          ) : (
+            <CdfChart
+              quantity="latency"
+              height={170}
+              lines={c.lines.map((l) => ({
+                key: String(l.config),
+                name: result.reports[l.config]?.label ?? `config ${l.config + 1}`,
+                color: CATEGORICAL[l.config % CATEGORICAL.length]!,
+                cdf: l.cdf,
+              }))}
+            />
+          )}
           <div className="muted small">
             {c.lines
               .map(
