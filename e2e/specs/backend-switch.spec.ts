@@ -9,7 +9,10 @@ test('the header switches the live session from threads to sim and back', async 
   page,
   appUrl,
 }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
   await openApp(page, appUrl);
+  const header = page.locator('.app-header');
+  const oneRow = (await header.boundingBox())!.height;
   const backend = page.getByTestId('engine-backend');
   const select = page.getByTestId('backend-select');
   await expect(backend).toHaveAttribute('data-backend', 'threads');
@@ -22,7 +25,9 @@ test('the header switches the live session from threads to sim and back', async 
     await page.getByTestId('backend-switch-cancel').click();
     await expect(notice).toContainText('running on sim');
     await expect(backend).toHaveAttribute('data-backend', 'sim');
-    await expect(backend).toContainText('sim · 1× real time');
+    await expect(page.getByTestId('sim-speed')).toHaveValue('1');
+    // The sim's pace selector joins the header at 1024 px without wrapping it.
+    expect((await header.boundingBox())!.height).toBeLessThanOrEqual(oneRow + 1);
     // The sim runs the same preset from its start: jobs arrive again.
     await expect.poll(async () => (await counters(page)).submitted).toBeGreaterThan(0);
     await screenshot(page, 'header-backend-sim');
