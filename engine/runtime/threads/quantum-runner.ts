@@ -40,9 +40,25 @@ export const moduleScope = new AsyncLocalStorage<ModuleScope>();
  */
 const CPU_MEASURED_AFTER_NANOS = 1_000_000;
 
+/** `ctx.yield()` when the quantum is not used up: one settled promise, no allocation. */
+const RESOLVED = Promise.resolve();
+/** What `awaitModule` races against the module's promise: the call parked in `ctx.yield()`. */
+const PARKED = Symbol('parked');
+
+/** A module call suspended in `await ctx.yield()` between its quanta, in this worker. */
+interface Suspended {
+  readonly pending: PromiseLike<unknown>;
+  readonly ctx: QuantumContext;
+}
+
 export class QuantumRunner {
   private observed = 0;
   private readonly meters = new Map<string, UnitMeter>();
+  /**
+   * Calls suspended in `await ctx.yield()`, by split: each resumes when its split's next quantum
+   * comes here, or is dropped when the split is cancelled (`drop`). At most one per live split.
+   */
+  private readonly suspended = new Map<number, Suspended>();
   /** The module quantum running now, and how to fail it from outside (`failRunning`). */
   private running: { readonly splitId: number; readonly fail: (error: unknown) => void } | null =
     null;
@@ -72,6 +88,8 @@ export class QuantumRunner {
     const start = this.clock();
     try {
       if (builtIn) return this.runKernel(dispatch, kernel, start);
+      const parked = this.suspended.get(dispatch.splitId);
+      if (parked !== undefined) return this.resume(dispatch, parked, start);
       const fn = loadedFunction(kernel);
       const out = moduleScope.run(new Scope(dispatch.splitId, kernel), () =>
         fn === undefined
@@ -192,8 +210,15 @@ export class QuantumRunner {
     const watch = this.watch(dispatch.splitId);
     const poll = setInterval(() => ctx.cancelled(), CANCEL_POLL_MS);
     try {
-      const value = await Promise.race([pending, watch.failed]);
-      return this.moduleEnd(dispatch, start, value, ctx);
+      const value = await Promise.race([pending, watch.failed, ctx.whenParked()]);
+      if (value !== PARKED) return this.moduleEnd(dispatch, start, value, ctx);
+      // Parked in `await ctx.yield()`: the quantum ends as a yield; the call waits here.
+      if (ctx.cancelled()) {
+        ctx.drop();
+        return this.end(dispatch, start, this.clock() - start, 'cancelled');
+      }
+      this.suspended.set(dispatch.splitId, { pending, ctx });
+      return this.end(dispatch, start, this.clock() - start, 'yielded', { suspended: true });
     } finally {
       clearInterval(poll);
       this.running = null;
@@ -229,7 +254,9 @@ export class QuantumRunner {
     start: number,
     workNanos: number,
     outcome: QuantumReport['outcome'],
-    extra?: Partial<Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state'>>,
+    extra?: Partial<
+      Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state' | 'suspended'>
+    >,
   ): QuantumReport {
     const endNanos = this.clock();
     const report: { -readonly [K in keyof QuantumReport]: QuantumReport[K] } = {
@@ -243,6 +270,29 @@ export class QuantumRunner {
     if (this.cpuStart >= 0) report.cpuNanos = Math.max(0, this.cpuClock!() - this.cpuStart);
     this.lastShort = endNanos - start < CPU_MEASURED_AFTER_NANOS;
     return report;
+  }
+
+  /** Continues a call suspended in `await ctx.yield()` for a new quantum. */
+  private resume(dispatch: Dispatch, parked: Suspended, start: number): Promise<QuantumReport> {
+    this.suspended.delete(dispatch.splitId);
+    const { ctx, pending } = parked;
+    const wake = ctx.restart(dispatch, start);
+    const out = this.awaitModule(dispatch, pending, ctx, start);
+    wake();
+    return out.catch((error: unknown) =>
+      this.end(dispatch, start, 0, 'failed', { error: reason(error) }),
+    );
+  }
+
+  /**
+   * Split `splitId` is cancelled while suspended here: its `await ctx.yield()` rejects (so its
+   * `finally` blocks run) and the continuation is forgotten.
+   */
+  drop(splitId: number): void {
+    const parked = this.suspended.get(splitId);
+    if (parked === undefined) return;
+    this.suspended.delete(splitId);
+    parked.ctx.drop();
   }
 
   /** Exposes what the kernels computed, so no unit is dead code to the JIT. */
@@ -269,15 +319,57 @@ class Scope implements ModuleScope {
 class QuantumContext implements TaskContext {
   private aborter: AbortController | null = null;
   private stopped = false;
-  readonly quantumNanos: number;
+  quantumNanos: number;
+  /** The call's `await ctx.yield()` when it parked: how to continue it, or to reject it. */
+  private parked: { resume: () => void; reject: (error: Error) => void } | null = null;
+  /** Tells `awaitModule` the call parked (set while it waits). */
+  private onPark: ((value: typeof PARKED) => void) | null = null;
+  private dropped = false;
 
   constructor(
-    private readonly dispatch: Dispatch,
-    private readonly begun: number,
+    private dispatch: Dispatch,
+    private begun: number,
     private readonly clock: () => number,
     private readonly control: Int32Array,
   ) {
     this.quantumNanos = dispatch.quantumNanos;
+  }
+
+  /** An arrow, so `const { yield: pause } = ctx` works too. Cheap while the quantum lasts. */
+  readonly yield = (): Promise<void> => {
+    if (this.dropped) return Promise.reject(new Error('split cancelled'));
+    if (!this.shouldYield()) return RESOLVED;
+    if (this.parked !== null) return Promise.reject(new Error('ctx.yield() is already awaited'));
+    const wait = new Promise<void>((resume, reject) => (this.parked = { resume, reject }));
+    this.onPark?.(PARKED);
+    return wait;
+  };
+
+  /** Resolves with `PARKED` once the call awaits `ctx.yield()` (at once if it already does). */
+  whenParked(): Promise<typeof PARKED> {
+    if (this.parked !== null) return Promise.resolve(PARKED);
+    return new Promise((resolve) => (this.onPark = resolve));
+  }
+
+  /** The split's next quantum: returns what continues the parked call. */
+  restart(dispatch: Dispatch, begun: number): () => void {
+    this.dispatch = dispatch;
+    this.begun = begun;
+    this.quantumNanos = dispatch.quantumNanos;
+    this.onPark = null;
+    const { resume } = this.parked!;
+    this.parked = null;
+    return resume;
+  }
+
+  /** The split is cancelled while parked: its await rejects; the call is not resumed. */
+  drop(): void {
+    this.dropped = true;
+    this.onPark = null;
+    const parked = this.parked;
+    this.parked = null;
+    this.aborter?.abort(new Error('split cancelled'));
+    parked?.reject(new Error('split cancelled'));
   }
 
   /** True once the split is cancelled; aborts the signal then. */

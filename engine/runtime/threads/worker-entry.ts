@@ -116,6 +116,9 @@ function handle(message: ToQuantumWorker): Promise<void> | undefined {
     }
     waiting.unshift(...each);
     return;
+  } else if (message.type === 'drop') {
+    runner.drop(message.splitId);
+    return;
   } else if (message.type === 'ref') {
     // One work object per module, so the runner finds its loaded function by identity.
     moduleWork[message.id] = { kernel: message.ref, totalNanos: 0 };
