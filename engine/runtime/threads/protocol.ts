@@ -14,6 +14,12 @@ export interface QuantumWorkerData {
   readonly origin: string;
   /** Control words (Int32): see `CONTROL` in `control.ts`. */
   readonly control: SharedArrayBuffer;
+  /**
+   * A module call may stay suspended in `await ctx.yield()` between quanta: only where the
+   * backend pins its split to this worker (threads-backend.ts `affinity`). Elsewhere (the
+   * cluster's nodes) `ctx.yield()` resolves at once and the call keeps its worker.
+   */
+  readonly suspends?: true;
 }
 
 /** Main → backend worker. */

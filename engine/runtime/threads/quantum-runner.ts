@@ -74,6 +74,8 @@ export class QuantumRunner {
     private readonly calibration: Calibration,
     /** This thread's CPU time (thread-cpu.ts), or null where there is none: no `cpuNanos`. */
     private readonly cpuClock: (() => number) | null = null,
+    /** Calls may stay suspended in `await ctx.yield()` here (protocol.ts `suspends`). */
+    private readonly suspends = false,
   ) {}
 
   /**
@@ -194,7 +196,7 @@ export class QuantumRunner {
     input: unknown,
     start: number,
   ): QuantumReport | Promise<QuantumReport> {
-    const ctx = new QuantumContext(dispatch, this.clock(), this.clock, this.control);
+    const ctx = new QuantumContext(dispatch, this.clock(), this.clock, this.control, this.suspends);
     const value = fn(input, ctx);
     if (isThenable(value)) return this.awaitModule(dispatch, value, ctx, start);
     return this.moduleEnd(dispatch, start, value, ctx);
@@ -331,6 +333,7 @@ class QuantumContext implements TaskContext {
     private begun: number,
     private readonly clock: () => number,
     private readonly control: Int32Array,
+    private readonly suspends: boolean,
   ) {
     this.quantumNanos = dispatch.quantumNanos;
   }
@@ -338,7 +341,8 @@ class QuantumContext implements TaskContext {
   /** An arrow, so `const { yield: pause } = ctx` works too. Cheap while the quantum lasts. */
   readonly yield = (): Promise<void> => {
     if (this.dropped) return Promise.reject(new Error('split cancelled'));
-    if (!this.shouldYield()) return RESOLVED;
+    // Where calls cannot stay suspended the call just goes on (it keeps its worker).
+    if (!this.suspends || !this.shouldYield()) return RESOLVED;
     if (this.parked !== null) return Promise.reject(new Error('ctx.yield() is already awaited'));
     const wait = new Promise<void>((resume, reject) => (this.parked = { resume, reject }));
     this.onPark?.(PARKED);

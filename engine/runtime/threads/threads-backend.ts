@@ -84,7 +84,7 @@ export class ThreadsBackend implements Backend {
     };
     const later = (delayNanos: number, fn: () => void) =>
       this.setTimer(this.now() + delayNanos, fn);
-    this.lanes = new LanePool(this.origin, limits, events, later);
+    this.lanes = new LanePool(this.origin, limits, events, later, true);
     this.lanes.setTarget(workers);
     this.outbox = new Outbox(
       (lane) => !this.closed && this.lanes.holds(lane),

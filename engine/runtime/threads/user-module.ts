@@ -13,6 +13,7 @@
  * - Or, in an async function, `await ctx.yield()` between steps: at once while the quantum lasts,
  *   else the quantum ends as a yield and the call continues in the split's next quantum, which
  *   runs on the same worker (the backend pins it there); a cancel meanwhile rejects the await.
+ *   On a cluster node's workers (no pinning) it resolves at once: the call keeps its worker.
  * - Return `{ yield: state }` to continue in a later quantum: `state` becomes `input` of the next
  *   call (it is kept by the backend between quanta, possibly on another worker).
  * - Throwing fails the split; the error's message is kept as the reason. So does an error thrown

@@ -36,7 +36,13 @@ const origin = BigInt(data.origin);
 const clock = (): number => nanosSince(origin);
 const calibration = calibrate(clock);
 const control = new Int32Array(data.control);
-const runner = new QuantumRunner(clock, control, calibration, threadCpuClock());
+const runner = new QuantumRunner(
+  clock,
+  control,
+  calibration,
+  threadCpuClock(),
+  data.suspends === true,
+);
 
 function send(message: FromQuantumWorker): void {
   flushEnds();
