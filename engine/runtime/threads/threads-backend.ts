@@ -323,11 +323,13 @@ export class ThreadsBackend implements Backend {
       slot.cancelAsked || Atomics.load(slot.control, CONTROL.CANCEL) === dispatch.splitId;
     const report = cancelled ? measured : this.faults.apply(measured, dispatch.work);
     this.release(slot, dispatch.splitId, report.endNanos);
-    if (report.suspended === true) {
+    this.suspended.delete(dispatch.splitId);
+    if (measured.suspended === true) {
       this.suspended.set(dispatch.splitId, slot);
-      // Cancelled as it parked: the split never runs again, so its continuation goes too.
-      if (cancelled) this.dropSuspended(dispatch.splitId);
-    } else this.suspended.delete(dispatch.splitId);
+      // Cancelled as it parked (the split never runs again), or failed by fault injection (a
+      // retry starts over): the call is not continued, so the worker lets it go.
+      if (cancelled || report.outcome !== 'yielded') this.dropSuspended(dispatch.splitId);
+    }
     if (report.outcome === 'yielded' && 'state' in report && !cancelled) {
       this.moduleState.set(dispatch.splitId, report.state);
     } else if (report.outcome !== 'blocked') {
