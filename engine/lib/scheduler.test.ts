@@ -150,6 +150,55 @@ describe('tenants share the workers', () => {
   );
 });
 
+describe('await ctx.yield() through Scheduler.run', () => {
+  // yielding.mjs's `stepper`: a step of `stepMs`, then `await ctx.yield()`; shared words it
+  // writes: [calls, steps done, finally ran, hold, holding].
+  const stepper = { module: new URL('../runtime/threads/fixtures/yielding.mjs', import.meta.url) };
+  const words = () => new Int32Array(new SharedArrayBuffer(5 * 4));
+  const steps = { ...stepper, export: 'stepper' };
+
+  it('two tenants time-share one worker; each call continues where it was suspended', async () => {
+    const s = new Scheduler({ workers: 1, policy: 'fair', quantumMs: 2 });
+    try {
+      const [a, b] = [words(), words()];
+      const results = await Promise.all([
+        s.run(steps, { words: a, label: 'a', steps: 10, stepMs: 3 }, { tenant: 'a' }),
+        s.run(steps, { words: b, label: 'b', steps: 10, stepMs: 3 }, { tenant: 'b' }),
+      ]);
+      expect(results).toEqual([
+        { label: 'a', done: 10 },
+        { label: 'b', done: 10 },
+      ]);
+      expect([a[0], b[0]]).toEqual([1, 1]); // one call each, across its quanta
+      // A step outlasts the quantum: every `await ctx.yield()` ended one (10 each, then the last).
+      expect(s.stats().quanta).toBe(22);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('an AbortSignal while the call is suspended rejects CANCELLED and frees the call', async () => {
+    const s = new Scheduler({ workers: 1, policy: 'fair', quantumMs: 2 });
+    try {
+      const [a, b] = [words(), words()];
+      const stop = new AbortController();
+      const runA = failure(s.run(steps, { words: a, label: 'a' }, { signal: stop.signal }));
+      const runB = s.run(steps, { words: b, label: 'b', steps: 40 }, { tenant: 'b' });
+      await until(() => a[1]! >= 2 && b[1]! >= 2);
+      Atomics.store(b, 3, 1); // B keeps the only worker: A can only be suspended now
+      await until(() => b[4] === 1);
+      stop.abort();
+      Atomics.store(b, 3, 0);
+      expect(await runA).toMatchObject({ code: 'CANCELLED', field: 'signal' });
+      await until(() => a[2] === 1); // its `finally` ran in the worker: the await was rejected
+      expect(await runB).toEqual({ label: 'b', done: 40 });
+      expect(a[0]).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('Scheduler.close', () => {
   it('drains runs in flight by default, then refuses new ones', async () => {
     const s = new Scheduler({ workers: 1, quantumMs: 2 });

@@ -7,9 +7,11 @@
  * engine/runtime/threads/user-module.ts):
  * - `ctx.shouldYield()` turns true when the run's quantum is used up or the run is cancelled:
  *   check it between small steps of long work;
- * - return `{ yield: state }` to give the worker back — the run is queued again, and `state` is
- *   the `input` of its next call, perhaps on another worker (so there is no `await ctx.yield()`:
- *   a suspended call cannot move between threads; the state is what moves);
+ * - in an async function, `await ctx.yield()` between steps: at once while the quantum lasts;
+ *   once it is used up the worker is given back and the call stays suspended in its thread, to
+ *   continue there (the run is pinned to that worker) when the run is dispatched again;
+ * - or return `{ yield: state }` to give the worker back — the run is queued again, and `state`
+ *   is the `input` of its next call, perhaps on another worker;
  * - `ctx.signal` aborts when the run is cancelled (pass it to APIs that take one);
  * - return (or resolve to) anything else to finish: that is the run's result.
  */
@@ -21,7 +23,7 @@ import { KERNEL_NAMES } from '../../shared/workload.ts';
 import type { KernelName, ModuleRef, SplitWork } from '../runtime/backend.ts';
 import type { TaskContext } from '../runtime/threads/index.ts';
 
-/** What a module's function is given as `ctx`: `shouldYield()`, `signal`, `quantumNanos`. */
+/** What a module's function is given as `ctx`: `shouldYield()`, `yield()`, `signal`, `quantumNanos`. */
 export type { TaskContext };
 
 /** An export of a module: `import(module)[export ?? 'default'](input, ctx)` in a worker. */

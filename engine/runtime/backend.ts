@@ -130,6 +130,13 @@ export interface Backend {
    */
   queueRoom?(workerId: number): number;
   /**
+   * The worker split `splitId` must next run on, or −1 for any (optional; `threads` pins a split
+   * whose module call is suspended in `await ctx.yield()` on the worker that holds it). The
+   * executor dispatches a pinned split only there: started when that worker is idle, else queued
+   * behind its quantum (`enqueue`).
+   */
+  affinity?(splitId: number): number;
+  /**
    * Takes back a queued dispatch that has not started: true when it never will (no quantum end
    * comes for it), false when it has started or is not queued.
    */

@@ -30,16 +30,21 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
         // Same order as the array below (lowest idle first); dispatching marks the worker busy.
         for (let w = backend.firstIdleWorker(); w >= 0; w = backend.firstIdleWorker()) {
           const split = this.queue.take(now);
-          if (split === null) break;
-          this.dispatch(split, w, now, false);
+          if (split === null || !this.place(split, w, now, false)) break;
         }
         return;
       }
       const idle = backend.idleWorkers();
       for (let i = 0; i < idle.length; i++) {
+        const w = idle[i]!;
+        if (this.runningOn[w] !== null && this.runningOn[w] !== undefined) continue; // see below
         const split = this.queue.take(now);
-        if (split !== null) this.dispatch(split, idle[i]!, now, false);
-        else if (!this.pipelined || !this.reclaim(idle[i]!)) break;
+        if (split !== null) {
+          if (!this.place(split, w, now, false)) break;
+          // Sent to the worker it is pinned to (`place`), perhaps one later in `idle`: this one
+          // is still idle.
+          if (split.worker !== w) i--;
+        } else if (!this.pipelined || !this.reclaim(w)) break;
       }
       if (this.pipelined && this.queue.size > 0) {
         if (backend.queueRoom !== undefined) this.fillQueues(now);
@@ -75,11 +80,35 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
         if (list !== undefined && list.length > 0 && this.queuedExpected[w]! >= quantum) continue;
         if (backend.queueRoom!(w) <= 0) continue;
         const split = this.queue.take(now);
-        if (split === null) return;
-        this.dispatch(split, w, now, true);
+        if (split === null || !this.place(split, w, now, true)) return;
         more = true;
       }
     }
+  }
+
+  /**
+   * Dispatches `split`, taken from the queue for worker `w`, there — or, when the backend pinned
+   * it to another worker (its call is suspended there in `await ctx.yield()`), on that one: at
+   * once if it is idle, else queued behind its quantum. False when that worker's queue is full:
+   * the split goes back to the queue and this round of dispatching stops (it would be taken
+   * again first).
+   */
+  private place(split: ExecSplit, w: number, now: number, queued: boolean): boolean {
+    const backend = this.backend;
+    const home = backend.affinity === undefined ? -1 : backend.affinity(split.id);
+    if (home < 0 || home === w) {
+      this.dispatch(split, w, now, queued);
+      return true;
+    }
+    const busy = this.runningOn[home] !== null && this.runningOn[home] !== undefined;
+    if (!busy) this.dispatch(split, home, now, false);
+    else if (backend.enqueue !== undefined && (backend.queueRoom?.(home) ?? 0) > 0) {
+      this.dispatch(split, home, now, true);
+    } else {
+      this.queue.offer(split, now, 'moved');
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -209,7 +238,11 @@ export abstract class ExecutorCore extends ExecutorBookkeeping {
       // The last queued there: the least likely to have started.
       const list = queuedOn[w];
       const split = list?.[list.length - 1];
-      if (!split || split.state !== SplitState.running || !this.backend.revoke!(split.id)) continue;
+      if (!split || split.state !== SplitState.running) continue;
+      // A split pinned to its worker (`place`) stays there.
+      if ((this.backend.affinity?.(split.id) ?? -1) >= 0 || !this.backend.revoke!(split.id)) {
+        continue;
+      }
       list!.pop();
       this.dequeued(w, split);
       split.worker = idle;

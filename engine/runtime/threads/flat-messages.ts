@@ -10,6 +10,7 @@ import {
   FLAT_NONE,
   FLAT_RESULT,
   FLAT_STATE,
+  FLAT_SUSPENDED,
   type FlatEnd,
   type ModuleCall,
   type ModuleRefMessage,
@@ -39,7 +40,14 @@ export class ModuleIds {
 /** `report` as a `FlatEnd`, or null when it has fields only the object form carries. */
 export function flattenReport(report: QuantumReport): FlatEnd | null {
   if (report.error !== undefined || report.blockedNanos !== undefined) return null;
-  const kind = 'result' in report ? FLAT_RESULT : 'state' in report ? FLAT_STATE : FLAT_NONE;
+  const kind =
+    'result' in report
+      ? FLAT_RESULT
+      : 'state' in report
+        ? FLAT_STATE
+        : report.suspended === true
+          ? FLAT_SUSPENDED
+          : FLAT_NONE;
   const value = kind === FLAT_RESULT ? report.result : kind === FLAT_STATE ? report.state : null;
   const { splitId, startNanos, endNanos, workNanos, outcome, cpuNanos } = report;
   return [
@@ -78,6 +86,7 @@ export function unflattenAt(flat: readonly unknown[], at: number): QuantumReport
   if (cpuNanos >= 0) report.cpuNanos = cpuNanos;
   if (kind === FLAT_RESULT) report.result = value;
   else if (kind === FLAT_STATE) report.state = value;
+  else if (kind === FLAT_SUSPENDED) report.suspended = true;
   return report;
 }
 

@@ -35,6 +35,8 @@ export class LanePool {
     private readonly events: PoolEvents,
     /** The backend's `setTimer` (its clock, cleared on close), for delayed respawns. */
     private readonly later: (delayNanos: number, fn: () => void) => void,
+    /** Workers may keep a call suspended in `await ctx.yield()` (protocol.ts `suspends`). */
+    private readonly suspends = false,
   ) {}
 
   /** The worker count asked for; lanes beyond it are retiring. */
@@ -117,7 +119,7 @@ export class LanePool {
   }
 
   private spawn(id: number): void {
-    const lane = spawnLane(id, this.origin, this.limits, {
+    const lane = spawnLane(id, this.origin, this.limits, this.suspends, {
       ready: () => {
         this.backoff.started(id);
         this.events.ready(lane);

@@ -221,6 +221,7 @@ export function spawnLane(
   id: number,
   origin: bigint,
   resourceLimits: ResourceLimits | undefined,
+  suspends: boolean,
   events: LaneEvents,
 ): Lane {
   const control = createControl();
@@ -231,6 +232,7 @@ export function spawnLane(
     workerId: id,
     origin: origin.toString(),
     control: control.buffer,
+    ...(suspends ? { suspends } : {}),
   };
   const host = new WorkerHost({
     entry: 'worker-entry.ts',

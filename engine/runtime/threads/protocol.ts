@@ -14,10 +14,25 @@ export interface QuantumWorkerData {
   readonly origin: string;
   /** Control words (Int32): see `CONTROL` in `control.ts`. */
   readonly control: SharedArrayBuffer;
+  /**
+   * A module call may stay suspended in `await ctx.yield()` between quanta: only where the
+   * backend pins its split to this worker (threads-backend.ts `affinity`). Elsewhere (the
+   * cluster's nodes) `ctx.yield()` resolves at once and the call keeps its worker.
+   */
+  readonly suspends?: true;
 }
 
 /** Main → backend worker. */
-export type ToQuantumWorker = RunMessage | ModuleRefMessage | ModuleCall | Batch | Calls;
+export type ToQuantumWorker = RunMessage | ModuleRefMessage | ModuleCall | Batch | Calls | Drop;
+
+/**
+ * Main → backend worker: split `splitId`, suspended here in `await ctx.yield()`, never runs again
+ * (cancelled): the worker rejects that await and forgets the continuation.
+ */
+export interface Drop {
+  readonly type: 'drop';
+  readonly splitId: number;
+}
 
 /**
  * A `Batch` of module refs and calls only, in the form that clones fastest: the refs (handled
@@ -64,6 +79,8 @@ export const FLAT_END_LENGTH = 8;
 export const FLAT_NONE = 0;
 export const FLAT_RESULT = 1;
 export const FLAT_STATE = 2;
+/** The quantum ended in `await ctx.yield()`: the continuation waits in that worker. */
+export const FLAT_SUSPENDED = 3;
 
 export type RunMessage = {
   readonly type: 'run';
@@ -92,6 +109,11 @@ export interface QuantumReport {
   readonly result?: unknown;
   /** A user module's `{ yield: state }`: the input of its next quantum. */
   readonly state?: unknown;
+  /**
+   * A module's quantum ended `yielded` inside `await ctx.yield()`: its continuation waits in this
+   * worker, so the split's next quantum must run here (threads-backend.ts `affinity`).
+   */
+  readonly suspended?: true;
 }
 
 /**

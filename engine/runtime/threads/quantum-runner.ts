@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Dispatch, KernelName, ModuleRef } from '../backend.ts';
 import { isCancelRequested, quantumCut } from './control.ts';
+import { PARKED, QuantumContext } from './quantum-context.ts';
 import { CPU_KERNELS, sink, type Calibration } from './kernels.ts';
 import type { QuantumReport } from './protocol.ts';
 import { UnitMeter } from './unit-meter.ts';
@@ -14,7 +15,6 @@ import {
   isYield,
   loadedFunction,
   loadUserFunction,
-  type TaskContext,
   type UserFunction,
 } from './user-module.ts';
 
@@ -40,9 +40,20 @@ export const moduleScope = new AsyncLocalStorage<ModuleScope>();
  */
 const CPU_MEASURED_AFTER_NANOS = 1_000_000;
 
+/** A module call suspended in `await ctx.yield()` between its quanta, in this worker. */
+interface Suspended {
+  readonly pending: PromiseLike<unknown>;
+  readonly ctx: QuantumContext;
+}
+
 export class QuantumRunner {
   private observed = 0;
   private readonly meters = new Map<string, UnitMeter>();
+  /**
+   * Calls suspended in `await ctx.yield()`, by split: each resumes when its split's next quantum
+   * comes here, or is dropped when the split is cancelled (`drop`). At most one per live split.
+   */
+  private readonly suspended = new Map<number, Suspended>();
   /** The module quantum running now, and how to fail it from outside (`failRunning`). */
   private running: { readonly splitId: number; readonly fail: (error: unknown) => void } | null =
     null;
@@ -58,6 +69,8 @@ export class QuantumRunner {
     private readonly calibration: Calibration,
     /** This thread's CPU time (thread-cpu.ts), or null where there is none: no `cpuNanos`. */
     private readonly cpuClock: (() => number) | null = null,
+    /** Calls may stay suspended in `await ctx.yield()` here (protocol.ts `suspends`). */
+    private readonly suspends = false,
   ) {}
 
   /**
@@ -72,6 +85,8 @@ export class QuantumRunner {
     const start = this.clock();
     try {
       if (builtIn) return this.runKernel(dispatch, kernel, start);
+      const parked = this.suspended.get(dispatch.splitId);
+      if (parked !== undefined) return this.resume(dispatch, parked, start);
       const fn = loadedFunction(kernel);
       const out = moduleScope.run(new Scope(dispatch.splitId, kernel), () =>
         fn === undefined
@@ -176,7 +191,7 @@ export class QuantumRunner {
     input: unknown,
     start: number,
   ): QuantumReport | Promise<QuantumReport> {
-    const ctx = new QuantumContext(dispatch, this.clock(), this.clock, this.control);
+    const ctx = new QuantumContext(dispatch, this.clock(), this.clock, this.control, this.suspends);
     const value = fn(input, ctx);
     if (isThenable(value)) return this.awaitModule(dispatch, value, ctx, start);
     return this.moduleEnd(dispatch, start, value, ctx);
@@ -192,8 +207,15 @@ export class QuantumRunner {
     const watch = this.watch(dispatch.splitId);
     const poll = setInterval(() => ctx.cancelled(), CANCEL_POLL_MS);
     try {
-      const value = await Promise.race([pending, watch.failed]);
-      return this.moduleEnd(dispatch, start, value, ctx);
+      const value = await Promise.race([pending, watch.failed, ctx.whenParked()]);
+      if (value !== PARKED) return this.moduleEnd(dispatch, start, value, ctx);
+      // Parked in `await ctx.yield()`: the quantum ends as a yield; the call waits here.
+      if (ctx.cancelled()) {
+        ctx.drop();
+        return this.end(dispatch, start, this.clock() - start, 'cancelled');
+      }
+      this.suspended.set(dispatch.splitId, { pending, ctx });
+      return this.end(dispatch, start, this.clock() - start, 'yielded', { suspended: true });
     } finally {
       clearInterval(poll);
       this.running = null;
@@ -229,7 +251,9 @@ export class QuantumRunner {
     start: number,
     workNanos: number,
     outcome: QuantumReport['outcome'],
-    extra?: Partial<Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state'>>,
+    extra?: Partial<
+      Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state' | 'suspended'>
+    >,
   ): QuantumReport {
     const endNanos = this.clock();
     const report: { -readonly [K in keyof QuantumReport]: QuantumReport[K] } = {
@@ -243,6 +267,29 @@ export class QuantumRunner {
     if (this.cpuStart >= 0) report.cpuNanos = Math.max(0, this.cpuClock!() - this.cpuStart);
     this.lastShort = endNanos - start < CPU_MEASURED_AFTER_NANOS;
     return report;
+  }
+
+  /** Continues a call suspended in `await ctx.yield()` for a new quantum. */
+  private resume(dispatch: Dispatch, parked: Suspended, start: number): Promise<QuantumReport> {
+    this.suspended.delete(dispatch.splitId);
+    const { ctx, pending } = parked;
+    const wake = ctx.restart(dispatch, start);
+    const out = this.awaitModule(dispatch, pending, ctx, start);
+    wake();
+    return out.catch((error: unknown) =>
+      this.end(dispatch, start, 0, 'failed', { error: reason(error) }),
+    );
+  }
+
+  /**
+   * Split `splitId` is cancelled while suspended here: its `await ctx.yield()` rejects (so its
+   * `finally` blocks run) and the continuation is forgotten.
+   */
+  drop(splitId: number): void {
+    const parked = this.suspended.get(splitId);
+    if (parked === undefined) return;
+    this.suspended.delete(splitId);
+    parked.ctx.drop();
   }
 
   /** Exposes what the kernels computed, so no unit is dead code to the JIT. */
@@ -259,50 +306,6 @@ class Scope implements ModuleScope {
   ) {}
   get module(): string {
     return moduleName(this.ref);
-  }
-}
-
-/**
- * The `ctx` of a module's quantum. Its `signal` is made when first read (an AbortController a
- * quantum costs more than a tiny task), aborted then if the split was cancelled already.
- */
-class QuantumContext implements TaskContext {
-  private aborter: AbortController | null = null;
-  private stopped = false;
-  readonly quantumNanos: number;
-
-  constructor(
-    private readonly dispatch: Dispatch,
-    private readonly begun: number,
-    private readonly clock: () => number,
-    private readonly control: Int32Array,
-  ) {
-    this.quantumNanos = dispatch.quantumNanos;
-  }
-
-  /** True once the split is cancelled; aborts the signal then. */
-  cancelled(): boolean {
-    if (!this.stopped && isCancelRequested(this.control, this.dispatch.splitId)) {
-      this.stopped = true;
-      this.aborter?.abort(new Error('split cancelled'));
-    }
-    return this.stopped;
-  }
-
-  /** An arrow, so `const { shouldYield } = ctx` works too. */
-  readonly shouldYield = (): boolean => {
-    if (this.cancelled()) return true;
-    const ran = this.clock() - this.begun;
-    const { quantumNanos, splitId } = this.dispatch;
-    return ran >= quantumNanos || ran >= quantumCut(this.control, splitId);
-  };
-
-  get signal(): AbortSignal {
-    if (this.aborter === null) {
-      this.aborter = new AbortController();
-      if (this.stopped) this.aborter.abort(new Error('split cancelled'));
-    }
-    return this.aborter.signal;
   }
 }
 

@@ -30,7 +30,12 @@ async function load(ref: TaskFunctionRef): Promise<TaskFunction> {
     }
     const fn = await loadUserFunction(ref.ref);
     // Tasks run to completion (non-preemptive): there is no quantum to yield to.
-    const ctx = { shouldYield: () => false, signal: new AbortController().signal, quantumNanos: 0 };
+    const ctx = {
+      shouldYield: () => false,
+      yield: () => Promise.resolve(),
+      signal: new AbortController().signal,
+      quantumNanos: 0,
+    };
     return (arg) => fn(arg, ctx);
   } catch (error) {
     const why = describe(error);

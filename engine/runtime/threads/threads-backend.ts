@@ -52,6 +52,12 @@ export class ThreadsBackend implements Backend {
   private readonly timers = new WallTimers(() => this.now());
   /** State a user module yielded, by split: the input of its next quantum. */
   private readonly moduleState = new Map<number, unknown>();
+  /**
+   * The lane whose worker holds a split's call suspended in `await ctx.yield()` (quantum-runner.ts):
+   * its next quantum must run there (`affinity`). Kept until a quantum of the split ends other
+   * than suspended, it fails, or it is cancelled; a lost lane's entries fail their next start.
+   */
+  private readonly suspended = new Map<number, Lane>();
   /** The lane of every split running or queued. */
   private readonly running = new Map<number, Lane>();
   /** Ids of user modules' refs, for the flat dispatch of a module's quantum (flat-messages.ts). */
@@ -78,7 +84,7 @@ export class ThreadsBackend implements Backend {
     };
     const later = (delayNanos: number, fn: () => void) =>
       this.setTimer(this.now() + delayNanos, fn);
-    this.lanes = new LanePool(this.origin, limits, events, later);
+    this.lanes = new LanePool(this.origin, limits, events, later, true);
     this.lanes.setTarget(workers);
     this.outbox = new Outbox(
       (lane) => !this.closed && this.lanes.holds(lane),
@@ -152,7 +158,7 @@ export class ThreadsBackend implements Backend {
     this.running.set(dispatch.splitId, slot);
     Atomics.store(slot.control, CONTROL.CANCEL, NO_SPLIT);
     Atomics.store(slot.control, CONTROL.CUT_SPLIT, NO_SPLIT);
-    this.post(slot, dispatch, undefined);
+    if (!this.lostContinuation(slot, dispatch)) this.post(slot, dispatch, undefined);
   }
 
   /**
@@ -176,7 +182,45 @@ export class ThreadsBackend implements Backend {
     }
     this.assertNotRunning(dispatch.splitId);
     this.running.set(dispatch.splitId, slot);
-    this.post(slot, dispatch, slot.queue(dispatch));
+    const ticket = slot.queue(dispatch);
+    if (!this.lostContinuation(slot, dispatch)) this.post(slot, dispatch, ticket);
+  }
+
+  /**
+   * The worker split `splitId`'s next quantum must run on (its call is suspended there in
+   * `await ctx.yield()`), or −1: anywhere. A worker lost or retired since answers −1; the split's
+   * next start then fails with `WORKER_LOST` (its continuation is gone).
+   */
+  affinity(splitId: number): number {
+    const lane = this.suspended.get(splitId);
+    if (lane === undefined || !this.lanes.holds(lane) || lane.id >= this.lanes.target) return -1;
+    return lane.id;
+  }
+
+  /**
+   * A split suspended on a lane other than `slot` (that lane's worker was lost or retired, or
+   * the caller ignored `affinity`) cannot continue: its dispatch fails `WORKER_LOST` unsent, and
+   * a retry starts the call over. True when it did.
+   */
+  private lostContinuation(slot: Lane, dispatch: Dispatch): boolean {
+    const home = this.suspended.get(dispatch.splitId);
+    if (home === undefined || home === slot) return false;
+    this.suspended.delete(dispatch.splitId);
+    const id = dispatch.splitId;
+    const why = `worker lost: worker ${home.id} held the split suspended in ctx.yield()`;
+    if (slot.running !== dispatch) {
+      this.failUnsent(slot, dispatch, why, 'WORKER_LOST');
+      return true;
+    }
+    // Started on an idle lane: it stays busy until the end is told, or the executor, still in
+    // its dispatch loop, would find it idle and start another split there meanwhile.
+    const at = this.now();
+    queueMicrotask(() => {
+      if (slot.running !== dispatch) return; // its worker was lost meanwhile: ended there
+      this.release(slot, id, this.now());
+      this.emit(failedEnd(id, slot.id, at, this.now(), why, 'WORKER_LOST'));
+    });
+    return true;
   }
 
   /** Takes back a queued dispatch the worker has not started; true when it never will. */
@@ -197,6 +241,7 @@ export class ThreadsBackend implements Backend {
     const slot = this.running.get(splitId);
     if (slot === undefined) {
       this.moduleState.delete(splitId);
+      this.dropSuspended(splitId);
       return;
     }
     const at = slot.indexOf(splitId);
@@ -204,6 +249,7 @@ export class ThreadsBackend implements Backend {
       const queued = slot.queuedAt(at)!;
       if (this.revoke(splitId)) {
         this.moduleState.delete(splitId);
+        this.dropSuspended(splitId);
         this.endUnstarted(queued, slot.id, 'cancelled');
         return;
       }
@@ -264,6 +310,7 @@ export class ThreadsBackend implements Backend {
     this.outbox.clear();
     this.running.clear();
     this.moduleState.clear();
+    this.suspended.clear();
     await this.lanes.close();
   }
 
@@ -276,6 +323,13 @@ export class ThreadsBackend implements Backend {
       slot.cancelAsked || Atomics.load(slot.control, CONTROL.CANCEL) === dispatch.splitId;
     const report = cancelled ? measured : this.faults.apply(measured, dispatch.work);
     this.release(slot, dispatch.splitId, report.endNanos);
+    this.suspended.delete(dispatch.splitId);
+    if (measured.suspended === true) {
+      this.suspended.set(dispatch.splitId, slot);
+      // Cancelled as it parked (the split never runs again), or failed by fault injection (a
+      // retry starts over): the call is not continued, so the worker lets it go.
+      if (cancelled || report.outcome !== 'yielded') this.dropSuspended(dispatch.splitId);
+    }
     if (report.outcome === 'yielded' && 'state' in report && !cancelled) {
       this.moduleState.set(dispatch.splitId, report.state);
     } else if (report.outcome !== 'blocked') {
@@ -333,6 +387,7 @@ export class ThreadsBackend implements Backend {
     for (const lostOne of failed) {
       if (lostOne === null) continue;
       this.moduleState.delete(lostOne.splitId);
+      this.suspended.delete(lostOne.splitId); // a retry starts over, anywhere
       const end = failedEnd(lostOne.splitId, slot.id, slot.sentAt, this.now(), why, code);
       this.emit(outcome === 'failed' ? end : { ...end, outcome });
     }
@@ -348,13 +403,32 @@ export class ThreadsBackend implements Backend {
 
   /** A dispatch whose input could not be cloned never reached its worker: its split fails. */
   private unclonable(slot: Lane, dispatch: Dispatch, error: unknown): void {
+    this.suspended.delete(dispatch.splitId);
+    const why = `unclonable input: ${error instanceof Error ? error.message : String(error)}`;
+    this.failUnsent(slot, dispatch, why, 'KERNEL_FAILED');
+  }
+
+  /** A dispatch that never reached its worker fails (its end comes after the caller returns). */
+  private failUnsent(
+    slot: Lane,
+    dispatch: Dispatch,
+    why: string,
+    code: 'KERNEL_FAILED' | 'WORKER_LOST',
+  ): void {
     const id = dispatch.splitId;
     const at = this.now();
     if (slot.running === dispatch) this.release(slot, id, at);
     else if (slot.revoke(id)) this.running.delete(id);
     else return; // taken back or ended since (a lost worker's)
-    const why = `unclonable input: ${error instanceof Error ? error.message : String(error)}`;
-    queueMicrotask(() => this.emit(failedEnd(id, slot.id, at, this.now(), why, 'KERNEL_FAILED')));
+    queueMicrotask(() => this.emit(failedEnd(id, slot.id, at, this.now(), why, code)));
+  }
+
+  /** Frees split `splitId`'s call suspended in a worker, if any: that worker rejects its await. */
+  private dropSuspended(splitId: number): void {
+    const lane = this.suspended.get(splitId);
+    if (lane === undefined) return;
+    this.suspended.delete(splitId);
+    if (this.lanes.holds(lane)) this.outbox.send(lane, { type: 'drop', splitId }, null);
   }
 
   /** Ends a queued dispatch that never ran: no work, no time (`later`: after the caller returns). */

@@ -10,6 +10,10 @@
  * - `ctx.signal` aborts when the split is cancelled (pass it to APIs that take one).
  * - Return (or resolve to) a value to finish the split; the value is reported as the quantum's
  *   `result` (it must survive structured cloning).
+ * - Or, in an async function, `await ctx.yield()` between steps: at once while the quantum lasts,
+ *   else the quantum ends as a yield and the call continues in the split's next quantum, which
+ *   runs on the same worker (the backend pins it there); a cancel meanwhile rejects the await.
+ *   On a cluster node's workers (no pinning) it resolves at once: the call keeps its worker.
  * - Return `{ yield: state }` to continue in a later quantum: `state` becomes `input` of the next
  *   call (it is kept by the backend between quanta, possibly on another worker).
  * - Throwing fails the split; the error's message is kept as the reason. So does an error thrown
@@ -26,6 +30,12 @@ import type { ModuleRef } from '../backend.ts';
 
 export interface TaskContext {
   shouldYield(): boolean;
+  /**
+   * In an async function: resolves at once while the quantum lasts; once it is used up the
+   * quantum ends as a yield and the promise resolves when the split's next quantum starts, in the
+   * same worker (the call stays suspended there). Rejects if the split is cancelled meanwhile.
+   */
+  yield(): Promise<void>;
   readonly signal: AbortSignal;
   readonly quantumNanos: number;
 }

@@ -36,7 +36,13 @@ const origin = BigInt(data.origin);
 const clock = (): number => nanosSince(origin);
 const calibration = calibrate(clock);
 const control = new Int32Array(data.control);
-const runner = new QuantumRunner(clock, control, calibration, threadCpuClock());
+const runner = new QuantumRunner(
+  clock,
+  control,
+  calibration,
+  threadCpuClock(),
+  data.suspends === true,
+);
 
 function send(message: FromQuantumWorker): void {
   flushEnds();
@@ -115,6 +121,9 @@ function handle(message: ToQuantumWorker): Promise<void> | undefined {
       each.push(calls.slice(at, at + MODULE_CALL_LENGTH) as unknown as ModuleCall);
     }
     waiting.unshift(...each);
+    return;
+  } else if (message.type === 'drop') {
+    runner.drop(message.splitId);
     return;
   } else if (message.type === 'ref') {
     // One work object per module, so the runner finds its loaded function by identity.
