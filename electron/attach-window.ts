@@ -8,6 +8,7 @@
  */
 import { BrowserWindow } from 'electron';
 import { externalLinkOpener } from './external-links.ts';
+import { LOCKED_DOWN } from './window.ts';
 
 /** The argument that carries the console's URL: `--attach=http://127.0.0.1:PORT/?token=…`. */
 export const ATTACH_ARG = '--attach=';
@@ -44,16 +45,7 @@ export function createAttachWindow(consoleUrl: URL): BrowserWindow {
     title: `SchedLab · ${consoleUrl.host}`,
     backgroundColor: '#111318',
     show: false,
-    webPreferences: {
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      spellcheck: false,
-    },
+    webPreferences: { ...LOCKED_DOWN },
   });
   const contents = window.webContents;
   const origin = consoleUrl.origin;

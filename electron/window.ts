@@ -3,9 +3,24 @@
  * sandbox, no Node in the page, no navigation away from our own origin, no new windows (web
  * links open in the browser once the user confirms), no webviews, no permissions granted.
  */
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, type WebPreferences } from 'electron';
 import { APP_URL, isOwnPage } from './app-origin.ts';
 import { externalLinkOpener } from './external-links.ts';
+
+/**
+ * The page settings every SchedLab window gets (the app's and an attached console's): context
+ * isolation, sandbox, no Node in the page or its frames, web security on, no webviews.
+ */
+export const LOCKED_DOWN = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  webviewTag: false,
+  spellcheck: false,
+} as const satisfies WebPreferences;
 
 export function createAppWindow(preload: string): BrowserWindow {
   const window = new BrowserWindow({
@@ -16,17 +31,7 @@ export function createAppWindow(preload: string): BrowserWindow {
     title: 'SchedLab',
     backgroundColor: '#111318',
     show: false,
-    webPreferences: {
-      preload,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      spellcheck: false,
-    },
+    webPreferences: { preload, ...LOCKED_DOWN },
   });
   const contents = window.webContents;
 
