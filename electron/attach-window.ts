@@ -7,8 +7,7 @@
  * links open in the browser once the user confirms), no permissions granted.
  */
 import { BrowserWindow } from 'electron';
-import { externalLinkOpener } from './external-links.ts';
-import { LOCKED_DOWN } from './window.ts';
+import { LOCKED_DOWN, lockDown } from './window.ts';
 
 /** The argument that carries the console's URL: `--attach=http://127.0.0.1:PORT/?token=…`. */
 export const ATTACH_ARG = '--attach=';
@@ -47,28 +46,8 @@ export function createAttachWindow(consoleUrl: URL): BrowserWindow {
     show: false,
     webPreferences: { ...LOCKED_DOWN },
   });
-  const contents = window.webContents;
   const origin = consoleUrl.origin;
-  const openExternal = externalLinkOpener(window);
-  const guard = (event: { preventDefault(): void }, url: string) => {
-    if (isConsolePage(url, origin)) return;
-    event.preventDefault();
-    void openExternal(url);
-  };
-  contents.on('will-navigate', guard);
-  contents.on('will-redirect', guard);
-  contents.on('will-frame-navigate', (event) => {
-    if (!isConsolePage(event.url, origin)) event.preventDefault();
-  });
-  contents.setWindowOpenHandler(({ url }) => {
-    void openExternal(url);
-    return { action: 'deny' };
-  });
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.session.setPermissionRequestHandler((_contents, _permission, callback) =>
-    callback(false),
-  );
-  contents.session.setPermissionCheckHandler(() => false);
+  lockDown(window, (url) => isConsolePage(url, origin));
   window.once('ready-to-show', () => window.show());
   void window.loadURL(consoleUrl.href);
   return window;

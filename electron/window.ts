@@ -33,20 +33,33 @@ export function createAppWindow(preload: string): BrowserWindow {
     show: false,
     webPreferences: { preload, ...LOCKED_DOWN },
   });
-  const contents = window.webContents;
 
   // Reloads of our own page are fine; anything else is refused (and http(s) links may open in
   // the user's browser, once the user confirms, rather than inside the app).
+  lockDown(window, isOwnPage);
+
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(APP_URL);
+  return window;
+}
+
+/**
+ * What every SchedLab window refuses, whatever page it shows: navigation or redirects away from
+ * the pages `allowed` accepts (web links open in the browser once the user confirms), new windows,
+ * webviews and every permission.
+ */
+export function lockDown(window: BrowserWindow, allowed: (url: string) => boolean): void {
+  const contents = window.webContents;
   const openExternal = externalLinkOpener(window);
   const guard = (event: { preventDefault(): void }, url: string) => {
-    if (isOwnPage(url)) return;
+    if (allowed(url)) return;
     event.preventDefault();
     void openExternal(url);
   };
   contents.on('will-navigate', guard);
   contents.on('will-redirect', guard);
   contents.on('will-frame-navigate', (event) => {
-    if (!isOwnPage(event.url)) event.preventDefault();
+    if (!allowed(event.url)) event.preventDefault();
   });
   contents.setWindowOpenHandler(({ url }) => {
     void openExternal(url);
@@ -57,8 +70,4 @@ export function createAppWindow(preload: string): BrowserWindow {
     callback(false),
   );
   contents.session.setPermissionCheckHandler(() => false);
-
-  window.once('ready-to-show', () => window.show());
-  void window.loadURL(APP_URL);
-  return window;
 }

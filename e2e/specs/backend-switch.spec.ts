@@ -1,7 +1,7 @@
 // The header's backend (issue 11): it says what the live session runs on and switches it live,
 // asking — like a preset switch — whether the old backend's jobs drain or are cancelled.
 import { expect, test } from '../fixtures/app.ts';
-import { counters, openApp, screenshot } from './app-helpers.ts';
+import { counters, openApp, screenshot, switchBackend } from './app-helpers.ts';
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -33,19 +33,6 @@ test('the header switches the live session from threads to sim and back', async 
     await screenshot(page, 'header-backend-sim');
   } finally {
     // Later specs share this engine: leave it on threads, as it started.
-    if ((await backend.getAttribute('data-backend')) !== 'threads') {
-      await select.selectOption('threads');
-      const ask = page.getByTestId('backend-switch-cancel');
-      // The question comes only while jobs are live; answer it whenever it shows.
-      await expect
-        .poll(
-          async () => {
-            if (await ask.isVisible()) await ask.click();
-            return backend.getAttribute('data-backend');
-          },
-          { timeout: 60_000 },
-        )
-        .toBe('threads');
-    }
+    await switchBackend(page, 'threads');
   }
 });
