@@ -69,7 +69,7 @@ describe('interruptSplit on real threads', { timeout: 90_000 }, () => {
     backend = null;
   });
 
-  it('a user module that never yields is stopped through the hard-kill path; the lane takes new work', async () => {
+  it('a user module that never yields is stopped through the hard-kill path; the worker takes new work', async () => {
     backend = new ThreadsBackend({ workers: 1 });
     await backend.ready();
     // A hard limit of 10 minutes: only the interrupt can stop the loop within the test.

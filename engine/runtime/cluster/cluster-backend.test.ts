@@ -9,7 +9,7 @@ import { moduleRefusal } from './module-dirs.ts';
 import { parseRedisUrl } from './redis-url.ts';
 import { WorkerNode } from './worker-node.ts';
 
-// In-process nodes (each its own lanes of worker threads, its own Redis connections): the
+// In-process nodes (each its own worker threads, its own Redis connections): the
 // process-level tests, kill -9 included, are in cluster-processes.test.ts.
 const FIXTURES = fileURLToPath(new URL('../threads/fixtures', import.meta.url));
 let redis: TestRedis;

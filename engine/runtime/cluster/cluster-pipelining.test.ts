@@ -106,7 +106,7 @@ describe('queued dispatches on the cluster backend', () => {
       backend.enqueue(spinQuantum(2, 0, 5));
       backend.cancel(2);
       await ended(2);
-      // The queued one is taken back from the lane at once (as on threads), so its end may come
+      // The queued one is taken back from the worker at once (as on threads), so its end may come
       // first.
       const bySplit = new Map(ends.map((e) => [e.splitId, e]));
       expect(ends).toHaveLength(2);

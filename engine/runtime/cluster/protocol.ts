@@ -7,21 +7,21 @@
  *   whose heartbeat key is gone is lost (`HEARTBEAT`: the bound is `ttlMs` + the coordinator's
  *   poll).
  * - dispatch: one BullMQ queue per node instance (`q-<instance>`, BullMQ prefix `<ns>`), one job
- *   per quantum (`QuantumJob`) naming the node slot (lane) that runs it. A coordinator keeps on a
+ *   per quantum (`QuantumJob`) naming the node slot (worker) that runs it. A coordinator keeps on a
  *   slot its running job and queued ones behind it while those queued add up to less than
  *   `QUEUE_AHEAD_NANOS` of quanta, at most `MAX_QUEUED_PER_SLOT` (so a slot never waits a round
  *   trip through the coordinator between quanta, and a newcomer the policy favours waits at
  *   most about that long behind them); the node's BullMQ worker takes up to that many per slot
  *   at once and runs each slot's jobs one after another, in the order they were added.
  * - ends: the node pushes each quantum's end (`EndMessage`, JSON) onto the list
- *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the lane reports it (the
+ *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the worker reports it (the
  *   ends of one turn of its event loop in one `RPUSH`, with the list's `PEXPIRE`, in one write);
  *   the coordinator pops that list (one blocking read, up to `ENDS_PER_READ` at a time). The job's
  *   BullMQ return value is the same `QuantumResult`, kept for recovery (recovery.ts). A list, not
  *   BullMQ's queue events: one push and one pop per end instead of an event stream read per node
  *   and a completion first (docs/design.md §4: dispatch must be cheap).
  * - control: pub/sub channel `<ns>:ctl:<instance>` (`ControlMessage`): cancel a split, cut a
- *   running quantum (a running quantum cannot read a queue, only its lane's control words).
+ *   running quantum (a running quantum cannot read a queue, only its worker's control words).
  *
  * An instance is the node's name plus a random suffix, so a node that restarts under the same
  * name is a new instance: the old one's in-flight quanta are never confused with the new one's.
@@ -85,7 +85,7 @@ export interface NodeRecord {
 export interface QuantumJob {
   /** The coordinator whose ends list gets this quantum's end (`keys.ends`). */
   readonly replyTo: string;
-  /** The node slot (lane) that runs it: 0 ≤ slot < the node's `slots`. */
+  /** The node slot (worker) that runs it: 0 ≤ slot < the node's `slots`. */
   readonly slot: number;
   readonly splitId: number;
   readonly quantumNanos: number;
@@ -98,7 +98,7 @@ export interface QuantumJob {
 /** What a node measured for one quantum: the job's return value. */
 export interface QuantumResult {
   readonly splitId: number;
-  /** Measured by the node (its lane's worker thread), ns. */
+  /** Measured by the node (its worker thread), ns. */
   readonly ranNanos: number;
   readonly workNanos: number;
   readonly outcome: QuantumEnd['outcome'];
@@ -108,8 +108,8 @@ export interface QuantumResult {
   readonly result?: unknown;
   /** A user module's `{ yield: state }` (present when it yielded). */
   readonly state?: { readonly value: unknown };
-  /** The node lane (thread) that ran it. */
-  readonly lane: number;
+  /** The node worker (thread) that ran it. */
+  readonly worker: number;
 }
 
 /** One quantum's end on a coordinator's ends list. */

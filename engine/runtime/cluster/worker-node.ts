@@ -1,14 +1,14 @@
 /**
- * A worker node (`schedlab worker`): N lanes of the threads backend's worker threads (the same
- * worker entry, kernels and user-module loader, through `LanePool`), fed by a BullMQ worker on
- * this node's own queue. Each job names its slot (lane); the BullMQ worker takes up to
+ * A worker node (`schedlab worker`): N worker threads of the threads backend (the same
+ * worker entry, kernels and user-module loader, through `WorkerPool`), fed by a BullMQ worker on
+ * this node's own queue. Each job names its slot (worker); the BullMQ worker takes up to
  * `1 + MAX_QUEUED_PER_SLOT` jobs per slot at once and each slot runs its jobs one after another in
  * the order taken, so the next quantum starts the moment the last one ends. It registers and
  * heartbeats in Redis (protocol.ts), obeys cancel and cut messages, and pushes each quantum's
- * measured end onto its coordinator's ends list (also the job's return value). A lane whose
+ * measured end onto its coordinator's ends list (also the job's return value). A worker whose
  * thread dies is replaced; its quantum ends `failed` with `WORKER_LOST`.
  *
- * Node lifecycle: `starting` (lanes calibrate) → `up` (registered, taking jobs) → `leaving`
+ * Node lifecycle: `starting` (workers calibrate) → `up` (registered, taking jobs) → `leaving`
  * (`close()`: announced, running quanta finish) → `gone` (deregistered). A node killed outright
  * never says `leaving`: the coordinator finds its heartbeat expired.
  */
@@ -18,7 +18,7 @@ import { Worker as QueueWorker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { nanosSince, originNow } from '../threads/clock.ts';
-import { LanePool } from '../threads/lane-pool.ts';
+import { WorkerPool } from '../threads/worker-pool.ts';
 import { checkCount, DEFAULT_RESOURCE_LIMITS } from '../threads/threads-options.ts';
 import { WallTimers } from '../threads/wall-timers.ts';
 import {
@@ -59,7 +59,7 @@ export class WorkerNode {
   readonly name: string;
   private readonly origin = originNow();
   private readonly timers = new WallTimers(() => nanosSince(this.origin));
-  private readonly lanes: LanePool;
+  private readonly workers: WorkerPool;
   private readonly runners: SlotRunner[] = [];
   /** Cancels and cuts (ns) that arrived before their job (a control message can overtake it). */
   private readonly earlyCancels = new Set<number>();
@@ -103,25 +103,27 @@ export class WorkerNode {
     const later = (delayNanos: number, fn: () => void) => {
       this.timers.set(nanosSince(this.origin) + delayNanos, fn);
     };
-    this.lanes = new LanePool(
+    this.workers = new WorkerPool(
       this.origin,
       DEFAULT_RESOURCE_LIMITS,
       {
-        // A lane respawned after a backoff takes what waited for it.
-        ready: (lane) => this.runners[lane.id]?.fill(),
-        end: (lane, report) => this.runners[lane.id]?.ended(lane, report),
+        // A worker respawned after a backoff takes what waited for it.
+        ready: (worker) => this.runners[worker.id]?.fill(),
+        end: (worker, report) => this.runners[worker.id]?.ended(worker, report),
         // An error from code of a split that already ended fails no split (as on threads).
-        stray: (lane, e) =>
-          this.log(`worker ${lane.id}: uncaught error from split ${e.splitId ?? '?'}: ${e.error}`),
-        lost: (lane, reason) => this.runners[lane.id]?.lost(lane, reason),
+        stray: (worker, e) =>
+          this.log(
+            `worker ${worker.id}: uncaught error from split ${e.splitId ?? '?'}: ${e.error}`,
+          ),
+        lost: (worker, reason) => this.runners[worker.id]?.lost(worker, reason),
       },
       later,
     );
     for (let slot = 0; slot < slots; slot++) {
       this.runners.push(
         new SlotRunner(slot, {
-          lane: () => this.lanes.get(slot),
-          replace: (lane) => this.lanes.replace(lane),
+          worker: () => this.workers.get(slot),
+          replace: (worker) => this.workers.replace(worker),
           now: () => nanosSince(this.origin),
           earlyCancel: (splitId) => this.earlyCancels.delete(splitId),
           earlyCut: (splitId) => {
@@ -135,7 +137,7 @@ export class WorkerNode {
     }
   }
 
-  /** Starts the lanes, then registers and takes jobs; resolves once the node is `up`. */
+  /** Starts the workers, then registers and takes jobs; resolves once the node is `up`. */
   static async start(options: WorkerNodeOptions): Promise<WorkerNode> {
     const node = new WorkerNode(options, checkCount(options.threads));
     await node.boot();
@@ -143,8 +145,8 @@ export class WorkerNode {
   }
 
   private async boot(): Promise<void> {
-    this.lanes.setTarget(this.slots);
-    await this.lanes.ready();
+    this.workers.setTarget(this.slots);
+    await this.workers.ready();
     await this.sub.subscribe(keys.control(this.ns, this.instance));
     this.sub.on('message', (_channel: string, text: string) => this.control(text));
     await this.heartbeat();
@@ -171,7 +173,7 @@ export class WorkerNode {
     );
   }
 
-  /** Announces `leaving`, lets what runs finish, deregisters and stops the lanes. */
+  /** Announces `leaving`, lets what runs finish, deregisters and stops the workers. */
   close(): Promise<void> {
     this.closing ??= this.leave();
     return this.closing;
@@ -191,7 +193,7 @@ export class WorkerNode {
       .exec()
       .catch(() => {});
     this.timers.clear();
-    await this.lanes.close();
+    await this.workers.close();
     this.redis.disconnect();
     this.sub.disconnect();
     this.log(`node ${this.instance}: left`);
@@ -247,7 +249,7 @@ export class WorkerNode {
 
   /**
    * A job BullMQ handed over: it runs on its slot after the jobs taken for that slot before it
-   * (slot-runner.ts); its end goes to the coordinator the moment the lane reports it.
+   * (slot-runner.ts); its end goes to the coordinator the moment the worker reports it.
    */
   private async take(jobId: string, job: QuantumJob): Promise<QuantumResult> {
     const result = await new Promise<QuantumResult>((resolve) => {

@@ -6,8 +6,8 @@
  * The ticket words make a queued dispatch (one the worker starts as soon as the quanta before it
  * end, see `ThreadsBackend.enqueue`) revocable: the main thread writes the dispatch's ticket into
  * a free word before posting it, and whichever side swaps the ticket out first decides — the
- * worker to run it, the main thread to take it back. A lane holds up to `MAX_QUEUED` dispatches
- * queued; they take the words in turn (lane.ts), and there are two more words than that, because
+ * worker to run it, the main thread to take it back. A worker holds up to `MAX_QUEUED` dispatches
+ * queued; they take the words in turn (pool-worker.ts), and there are two more words than that, because
  * the dispatch running may still be undecided (promoted by the main thread, not yet claimed by
  * the worker), so the word a new dispatch takes was always decided long before.
  *
@@ -27,7 +27,7 @@ export const CONTROL = {
   TICKET: 3,
 } as const;
 
-/** Dispatches a busy lane may hold queued behind its running one (the executor's batch). */
+/** Dispatches a busy worker may hold queued behind its running one (the executor's batch). */
 export const MAX_QUEUED = 254;
 export const TICKET_WORDS = MAX_QUEUED + 2;
 export const CONTROL_WORDS = CONTROL.TICKET + TICKET_WORDS;

@@ -5,7 +5,7 @@
  */
 import { outcomeAt, outcomeIndex } from '../../../shared/lib/outcomes.ts';
 import type { Dispatch, ModuleRef } from '../backend.ts';
-import type { Lane, Ticket } from './lane.ts';
+import type { PoolWorker, Ticket } from './pool-worker.ts';
 import {
   FLAT_NONE,
   FLAT_RESULT,
@@ -91,12 +91,12 @@ export function unflattenAt(flat: readonly unknown[], at: number): QuantumReport
 }
 
 /**
- * Posts `dispatch` (with `input`, its first input or its yielded state) to `lane`'s worker: a
+ * Posts `dispatch` (with `input`, its first input or its yielded state) to `worker`'s thread: a
  * built-in kernel's as the `RunMessage` object, a module's as a `ModuleCall`, its ref sent first
  * if that worker has not had it, through `out` (posted together at the end of the turn).
  */
 export function postDispatch(
-  lane: Lane,
+  worker: PoolWorker,
   ids: ModuleIds,
   dispatch: Dispatch,
   input: unknown,
@@ -106,7 +106,7 @@ export function postDispatch(
   const { kernel } = dispatch.work;
   if (typeof kernel === 'string') {
     out.send(
-      lane,
+      worker,
       ticket === undefined
         ? { type: 'run', dispatch, input }
         : { type: 'run', dispatch, input, ticket },
@@ -115,9 +115,9 @@ export function postDispatch(
     return;
   }
   const id = ids.id(kernel);
-  if (!lane.refsSent.has(id)) {
-    out.send(lane, { type: 'ref', id, ref: kernel } satisfies ModuleRefMessage, null);
-    lane.refsSent.add(id);
+  if (!worker.refsSent.has(id)) {
+    out.send(worker, { type: 'ref', id, ref: kernel } satisfies ModuleRefMessage, null);
+    worker.refsSent.add(id);
   }
   const call: ModuleCall = [
     dispatch.splitId,
@@ -127,5 +127,5 @@ export function postDispatch(
     ticket === undefined ? -1 : ticket.word,
     ticket === undefined ? 0 : ticket.value,
   ];
-  out.send(lane, call, dispatch);
+  out.send(worker, call, dispatch);
 }

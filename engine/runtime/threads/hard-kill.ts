@@ -1,13 +1,13 @@
 /**
  * The threads backend's hard limit (`Backend.setHardKill`, `hardKillAfterMs` in shared/config.ts):
- * a watchdog that looks at every lane a few times a second and kills the worker of a quantum that
+ * a watchdog that looks at every worker a few times a second and kills the thread of a quantum that
  * overran past the limit, or of a cancelled split that did not stop within it. Nothing else stops
  * a user module that loops without yielding or awaits a promise that never settles: the cancel
  * word is read only between units and by `ctx.shouldYield()`, so such a module holds its worker
  * for good.
  */
 import type { Dispatch } from '../backend.ts';
-import type { Lane } from './lane.ts';
+import type { PoolWorker } from './pool-worker.ts';
 
 /** The floor of the automatic limit (0): max(10 × the dispatch's quantum, this). */
 export const HARD_KILL_AUTO_FLOOR_NANOS = 5_000_000_000;
@@ -39,10 +39,10 @@ export class HardKill {
 
   constructor(
     private readonly now: () => number,
-    /** The lanes to watch (the caller's live set; copied before any kill changes it). */
-    private readonly lanes: () => Iterable<Lane>,
-    /** Kills `lane`'s worker and ends its split (`cancelled`: it was asked to stop). */
-    private readonly kill: (lane: Lane, why: string, cancelled: boolean) => void,
+    /** The workers to watch (the caller's live set; copied before any kill changes it). */
+    private readonly workers: () => Iterable<PoolWorker>,
+    /** Kills `worker`'s thread and ends its split (`cancelled`: it was asked to stop). */
+    private readonly kill: (worker: PoolWorker, why: string, cancelled: boolean) => void,
   ) {}
 
   get limitNanos(): number {
@@ -73,25 +73,25 @@ export class HardKill {
   sweep(): number {
     const now = this.now();
     let killed = 0;
-    for (const lane of [...this.lanes()]) {
-      const d = lane.running;
+    for (const worker of [...this.workers()]) {
+      const d = worker.running;
       // Not booted: its dispatch waits in the port. Queued one started: the running one's end is
       // on its way (the main thread has not read it yet), so `running` is stale.
-      if (d === null || !lane.booted || lane.queuedStarted()) continue;
+      if (d === null || !worker.booted || worker.queuedStarted()) continue;
       const limit = hardLimitFor(d, this.afterNanos);
-      if (lane.cancelAt !== null && now - lane.cancelAt > limit) {
+      if (worker.cancelAt !== null && now - worker.cancelAt > limit) {
         this.kill(
-          lane,
+          worker,
           `killed: split ${d.splitId} did not stop within ${ms(limit)} of its cancel`,
           true,
         );
         killed++;
         continue;
       }
-      const overrun = now - lane.sentAt - allowedNanos(d);
+      const overrun = now - worker.sentAt - allowedNanos(d);
       if (overrun > limit) {
         const why = `killed: split ${d.splitId}'s quantum overran by ${ms(overrun)}, past hardKillAfterMs (${ms(limit)})`;
-        this.kill(lane, why, false);
+        this.kill(worker, why, false);
         killed++;
       }
     }

@@ -9,28 +9,31 @@
  * (`unclonable`), as it did when each was posted alone.
  */
 import type { Dispatch } from '../backend.ts';
-import type { Lane } from './lane.ts';
+import type { PoolWorker } from './pool-worker.ts';
 import type { ModuleCall, ModuleRefMessage, ToQuantumWorker } from './protocol.ts';
 
 type Item = Exclude<ToQuantumWorker, { type: 'batch' } | { type: 'calls' }>;
 
 export class Outbox {
-  private readonly pending = new Map<Lane, { items: Item[]; dispatches: (Dispatch | null)[] }>();
+  private readonly pending = new Map<
+    PoolWorker,
+    { items: Item[]; dispatches: (Dispatch | null)[] }
+  >();
   private scheduled = false;
 
   constructor(
-    /** Whether `lane` still holds a worker (a lost one's messages are dropped). */
-    private readonly live: (lane: Lane) => boolean,
+    /** Whether `worker` still holds a worker (a lost one's messages are dropped). */
+    private readonly live: (worker: PoolWorker) => boolean,
     /** `dispatch`'s message could not be cloned: it never reached the worker. */
-    private readonly unclonable: (lane: Lane, dispatch: Dispatch, error: unknown) => void,
+    private readonly unclonable: (worker: PoolWorker, dispatch: Dispatch, error: unknown) => void,
   ) {}
 
-  /** Queues `message` for `lane`'s worker; `dispatch`: the dispatch it carries, if any. */
-  send(lane: Lane, message: Item, dispatch: Dispatch | null): void {
-    let box = this.pending.get(lane);
+  /** Queues `message` for `worker`'s thread; `dispatch`: the dispatch it carries, if any. */
+  send(worker: PoolWorker, message: Item, dispatch: Dispatch | null): void {
+    let box = this.pending.get(worker);
     if (box === undefined) {
       box = { items: [], dispatches: [] };
-      this.pending.set(lane, box);
+      this.pending.set(worker, box);
     }
     box.items.push(message);
     box.dispatches.push(dispatch);
@@ -46,12 +49,12 @@ export class Outbox {
     if (this.pending.size === 0) return;
     const boxes = [...this.pending];
     this.pending.clear();
-    for (const [lane, { items, dispatches }] of boxes) {
-      if (!this.live(lane)) continue;
+    for (const [worker, { items, dispatches }] of boxes) {
+      if (!this.live(worker)) continue;
       try {
-        lane.host.post(items.length === 1 ? items[0] : pack(items));
+        worker.host.post(items.length === 1 ? items[0] : pack(items));
       } catch {
-        this.postEach(lane, items, dispatches);
+        this.postEach(worker, items, dispatches);
       }
     }
   }
@@ -61,13 +64,13 @@ export class Outbox {
     this.pending.clear();
   }
 
-  private postEach(lane: Lane, items: Item[], dispatches: (Dispatch | null)[]): void {
+  private postEach(worker: PoolWorker, items: Item[], dispatches: (Dispatch | null)[]): void {
     for (let i = 0; i < items.length; i++) {
       try {
-        lane.host.post(items[i]);
+        worker.host.post(items[i]);
       } catch (error) {
         const dispatch = dispatches[i];
-        if (dispatch !== null && dispatch !== undefined) this.unclonable(lane, dispatch, error);
+        if (dispatch !== null && dispatch !== undefined) this.unclonable(worker, dispatch, error);
       }
     }
   }

@@ -58,7 +58,7 @@ export interface Pending {
   readonly reject: (error: Error) => void;
 }
 
-interface Lane {
+interface PoolWorker {
   host: WorkerHost;
   ring: TaskRing;
   argPort: MessagePort;
@@ -81,7 +81,7 @@ const AGING_TICK_NANOS = 1_000_000_000;
 export class TaskPool {
   private readonly names = new Map<string, number>();
   private readonly refs: TaskFunctionRef[] = [];
-  private readonly lanes: Lane[] = [];
+  private readonly workers: PoolWorker[] = [];
   private readonly queue: TaskBatches<Pending>;
   private readonly ringSlots: number;
   private readonly aheadNanos: number;
@@ -112,7 +112,7 @@ export class TaskPool {
     for (const [name, ref] of Object.entries(options.functions ?? {})) {
       this.register(name, { kind: 'module', ref });
     }
-    for (let i = 0; i < workers; i++) this.lanes.push(this.spawn(i));
+    for (let i = 0; i < workers; i++) this.workers.push(this.spawn(i));
   }
 
   /** Tasks waiting in the queue, not yet handed to a worker. */
@@ -150,9 +150,9 @@ export class TaskPool {
     for (let batch = this.queue.pop(); batch !== null; batch = this.queue.pop()) {
       for (const task of batch) task.reject(error);
     }
-    const lanes = this.lanes.splice(0);
-    for (const lane of lanes) this.rejectHeld(lane, error);
-    await Promise.all(lanes.map((lane) => lane.host.retire()));
+    const workers = this.workers.splice(0);
+    for (const worker of workers) this.rejectHeld(worker, error);
+    await Promise.all(workers.map((worker) => worker.host.retire()));
   }
 
   private register(name: string, ref: TaskFunctionRef): void {
@@ -160,7 +160,7 @@ export class TaskPool {
     this.refs.push(ref);
   }
 
-  /** Hands queued tasks to every lane up to its depth, most urgent first. */
+  /** Hands queued tasks to every worker up to its depth, most urgent first. */
   private readonly pump = (): void => {
     this.pumpQueued = false;
     this.queue.seal();
@@ -169,19 +169,19 @@ export class TaskPool {
       this.lastTick = now;
       this.queue.tick(now);
     }
-    for (const lane of this.lanes) {
+    for (const worker of this.workers) {
       if (this.queue.size === 0) return;
-      if (!lane.down) this.fill(lane);
+      if (!worker.down) this.fill(worker);
     }
   };
 
-  private fill(lane: Lane): void {
-    const { ring, pending } = lane;
+  private fill(worker: PoolWorker): void {
+    const { ring, pending } = worker;
     const { meta, numbers, mask } = ring;
-    const start = lane.head;
+    const start = worker.head;
     let head = start;
-    // Whole batches only: a lane may pass its depth by less than one batch (the ring has room).
-    while (((head - lane.acked) | 0) < lane.depth) {
+    // Whole batches only: a worker may pass its depth by less than one batch (the ring has room).
+    while (((head - worker.acked) | 0) < worker.depth) {
       const batch = this.queue.pop();
       if (batch === null) break;
       for (const item of batch) {
@@ -191,7 +191,7 @@ export class TaskPool {
           numbers[slot] = item.arg;
           meta[2 * slot + 1] = ARG.NUMBER;
         } else {
-          lane.argPort.postMessage(item.arg);
+          worker.argPort.postMessage(item.arg);
           meta[2 * slot + 1] = ARG.MESSAGE;
         }
         pending[slot] = item;
@@ -199,19 +199,22 @@ export class TaskPool {
       }
     }
     if (head === start) return;
-    lane.head = head;
+    worker.head = head;
     // Hear back when half of what is out is done, so the next batch is ready before it runs dry.
-    const outstanding = (head - lane.acked) | 0;
+    const outstanding = (head - worker.acked) | 0;
     Atomics.store(ring.header, HEADER.WANT, (head - (outstanding >> 1)) | 0);
     Atomics.store(ring.header, HEADER.HEAD, head);
     Atomics.notify(ring.header, HEADER.HEAD);
   }
 
-  private progress(lane: Lane, message: Extract<FromTaskWorker, { type: 'progress' }>): void {
-    const { ring, pending } = lane;
+  private progress(
+    worker: PoolWorker,
+    message: Extract<FromTaskWorker, { type: 'progress' }>,
+  ): void {
+    const { ring, pending } = worker;
     const { meta, numbers, mask } = ring;
     let next = 0;
-    for (let seq = lane.acked; seq !== message.upTo; seq = (seq + 1) | 0) {
+    for (let seq = worker.acked; seq !== message.upTo; seq = (seq + 1) | 0) {
       const slot = seq & mask;
       const task = pending[slot]!;
       pending[slot] = undefined;
@@ -220,20 +223,21 @@ export class TaskPool {
       else if (tag === RESULT.VALUE) task.resolve(message.values[next++]);
       else task.reject(new SchedLabError('KERNEL_FAILED', String(message.values[next++])));
     }
-    lane.acked = message.upTo;
+    worker.acked = message.upTo;
     this.completedCount += message.count;
     // Hand out about `aheadNanos` of work: deep rings for tiny tasks, shallow for long ones.
     const perTask = message.busyNanos / Math.max(1, message.count);
-    lane.nanosPerTask = lane.nanosPerTask === 0 ? perTask : 0.7 * lane.nanosPerTask + 0.3 * perTask;
-    const ideal = Math.round(this.aheadNanos / Math.max(1, lane.nanosPerTask));
-    lane.depth = Math.max(MIN_DEPTH, Math.min(this.ringSlots - MAX_BATCH, ideal));
+    worker.nanosPerTask =
+      worker.nanosPerTask === 0 ? perTask : 0.7 * worker.nanosPerTask + 0.3 * perTask;
+    const ideal = Math.round(this.aheadNanos / Math.max(1, worker.nanosPerTask));
+    worker.depth = Math.max(MIN_DEPTH, Math.min(this.ringSlots - MAX_BATCH, ideal));
     // Batches of long tasks stay small, so a later urgent task waits behind little.
-    const shallowest = Math.min(...this.lanes.map((l) => l.depth));
+    const shallowest = Math.min(...this.workers.map((l) => l.depth));
     this.queue.batchLimit = Math.max(1, Math.min(MAX_BATCH, shallowest >> 2));
     this.pump();
   }
 
-  private spawn(index: number): Lane {
+  private spawn(index: number): PoolWorker {
     const ring = TaskRing.create(this.ringSlots);
     const { port1, port2 } = new MessageChannel();
     const data: TaskWorkerData = {
@@ -242,7 +246,7 @@ export class TaskPool {
       functions: this.refs,
       argPort: port2,
     };
-    const lane: Lane = {
+    const worker: PoolWorker = {
       ring,
       argPort: port1,
       pending: new Array<Pending | undefined>(this.ringSlots),
@@ -261,44 +265,44 @@ export class TaskPool {
           : { resourceLimits: this.options.resourceLimits }),
         onMessage: (message) => {
           const m = message as FromTaskWorker;
-          // A lost lane's tasks are settled already; a message still in flight is stale.
-          if (this.lanes[index] !== lane || lane.down) return;
-          if (m.type === 'progress') this.progress(lane, m);
+          // A lost worker's tasks are settled already; a message still in flight is stale.
+          if (this.workers[index] !== worker || worker.down) return;
+          if (m.type === 'progress') this.progress(worker, m);
           else {
-            lane.booted = true;
+            worker.booted = true;
             this.backoff.started(index);
           }
         },
-        onLost: (reason) => this.lost(index, lane, reason),
+        onLost: (reason) => this.lost(index, worker, reason),
       }),
     };
-    return lane;
+    return worker;
   }
 
-  private lost(index: number, lane: Lane, reason: string): void {
-    if (this.closed || this.lanes[index] !== lane) return;
-    lane.argPort.close();
-    this.rejectHeld(lane, new SchedLabError('WORKER_LOST', `worker lost: ${reason}`));
-    if (lane.booted) return this.replace(index);
-    lane.down = true;
+  private lost(index: number, worker: PoolWorker, reason: string): void {
+    if (this.closed || this.workers[index] !== worker) return;
+    worker.argPort.close();
+    this.rejectHeld(worker, new SchedLabError('WORKER_LOST', `worker lost: ${reason}`));
+    if (worker.booted) return this.replace(index);
+    worker.down = true;
     const timer = setTimeout(() => {
       this.respawns.delete(timer);
-      if (!this.closed && this.lanes[index] === lane) this.replace(index);
+      if (!this.closed && this.workers[index] === worker) this.replace(index);
     }, this.backoff.failed(index));
     this.respawns.add(timer);
   }
 
   private replace(index: number): void {
-    this.lanes[index] = this.spawn(index);
+    this.workers[index] = this.spawn(index);
     this.pump();
   }
 
-  private rejectHeld(lane: Lane, error: SchedLabError): void {
-    for (let seq = lane.acked; seq !== lane.head; seq = (seq + 1) | 0) {
-      lane.pending[seq & lane.ring.mask]?.reject(error);
+  private rejectHeld(worker: PoolWorker, error: SchedLabError): void {
+    for (let seq = worker.acked; seq !== worker.head; seq = (seq + 1) | 0) {
+      worker.pending[seq & worker.ring.mask]?.reject(error);
     }
-    lane.pending.fill(undefined);
-    lane.acked = lane.head;
+    worker.pending.fill(undefined);
+    worker.acked = worker.head;
   }
 }
 

@@ -118,7 +118,7 @@ describe('ThreadsBackend', { timeout: 60_000 }, () => {
     expect(last.result).toEqual({ count: 20_000, quanta: ends.length });
   });
 
-  it('resizes under load: shrinking lets running quanta finish, growing adds lanes', async () => {
+  it('resizes under load: shrinking lets running quanta finish, growing adds workers', async () => {
     const driver = await own();
     const long = { kernel: 'spin' as const, totalNanos: 10_000 * MS };
     const running = [

@@ -35,10 +35,10 @@ export interface Ticket {
   readonly value: number;
 }
 
-/** What a lost lane held (`Lane.abandon`). */
+/** What a lost worker held (`PoolWorker.abandon`). */
 export interface Abandoned {
   readonly running: Dispatch | null;
-  /** The first queued dispatch (the only one on a lane fed one at a time, as the cluster's). */
+  /** The first queued dispatch (the only one on a worker fed one at a time, as the cluster's). */
   readonly queued: Dispatch | null;
   /** Whether the worker had started `queued` (then `running`'s end never came). */
   readonly queuedStarted: boolean;
@@ -47,7 +47,7 @@ export interface Abandoned {
   readonly started: number;
 }
 
-export class Lane {
+export class PoolWorker {
   running: Dispatch | null = null;
   /** Backend time the running dispatch was handed over (or started, for a promoted one). */
   sentAt = 0;
@@ -56,7 +56,7 @@ export class Lane {
   /** Backend time of that cancel, for the hard limit (hard-kill.ts); null when none was asked. */
   cancelAt: number | null = null;
   booted = false;
-  /** Module ids whose ref this lane's worker has been sent (flat-messages.ts). */
+  /** Module ids whose ref this worker has been sent (flat-messages.ts). */
   readonly refsSent = new Set<number>();
   /** Dispatches queued behind the running one, in the order the worker runs them; their tickets. */
   private readonly waits: Dispatch[] = [];
@@ -93,7 +93,7 @@ export class Lane {
     return this.waits.length;
   }
 
-  /** A direct start on an idle lane. */
+  /** A direct start on an idle worker. */
   run(dispatch: Dispatch, at: number): void {
     this.running = dispatch;
     this.sentAt = at;
@@ -119,7 +119,7 @@ export class Lane {
   /**
    * Queues `dispatch` behind the ones already here and returns the ticket the worker must take to
    * run it: in the next word in turn, which is free (control.ts: its last ticket was decided
-   * before this lane could queue again).
+   * before this worker could queue again).
    */
   queue(dispatch: Dispatch): Ticket {
     this.issued = (this.issued % MAX_TICKET) + 1;
@@ -170,7 +170,7 @@ export class Lane {
   }
 
   /**
-   * The worker died: empties the lane and says what was on it — the running dispatch, the queued
+   * The thread died: empties the worker and says what was on it — the running dispatch, the queued
    * ones and how many the worker had started (the worker runs them in order).
    */
   abandon(): Abandoned {
@@ -207,8 +207,8 @@ export class Lane {
   }
 }
 
-export interface LaneEvents {
-  /** The worker has calibrated its kernels (before `lane.ready` resolves). */
+export interface PoolWorkerEvents {
+  /** The worker has calibrated its kernels (before `worker.ready` resolves). */
   ready(): void;
   end(report: QuantumReport): void;
   /** An error of a user module that no running split owns (protocol.ts); the worker goes on. */
@@ -216,14 +216,14 @@ export interface LaneEvents {
   lost(reason: string): void;
 }
 
-/** Starts worker `id` (clock `origin`, see clock.ts) on a fresh lane. */
-export function spawnLane(
+/** Starts worker `id` (clock `origin`, see clock.ts) on a fresh thread. */
+export function spawnWorker(
   id: number,
   origin: bigint,
   resourceLimits: ResourceLimits | undefined,
   suspends: boolean,
-  events: LaneEvents,
-): Lane {
+  events: PoolWorkerEvents,
+): PoolWorker {
   const control = createControl();
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -242,11 +242,11 @@ export function spawnLane(
       if (Array.isArray(message)) return events.end(unflattenReport(message as unknown as FlatEnd));
       const m = message as Exclude<FromQuantumWorker, FlatEnd>;
       if (m.type === 'ends') {
-        // In order. A lane lost on the way (its worker killed) was emptied: the rest find nothing.
+        // In order. A worker lost on the way (its thread killed) was emptied: the rest find nothing.
         const flat = m.ends;
         for (let at = 0; at < flat.length; at += FLAT_END_LENGTH) events.end(unflattenAt(flat, at));
       } else if (m.type === 'ready') {
-        lane.booted = true;
+        worker.booted = true;
         events.ready();
         markReady();
       } else if (m.type === 'stray') events.stray(m.stray);
@@ -254,6 +254,6 @@ export function spawnLane(
     },
     onLost: (reason) => events.lost(reason),
   });
-  const lane = new Lane(id, control.words, host, ready, markReady);
-  return lane;
+  const worker = new PoolWorker(id, control.words, host, ready, markReady);
+  return worker;
 }
