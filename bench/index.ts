@@ -19,6 +19,7 @@ const suites: Record<string, () => Promise<BenchModule>> = {
   memory: () => import('./memory.ts'),
   telemetry: () => import('./telemetry.ts'),
   cluster: () => import('./cluster.ts'),
+  mixed: () => import('./mixed.ts'),
 };
 
 const wanted = process.argv.slice(2);
