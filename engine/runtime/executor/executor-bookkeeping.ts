@@ -1,26 +1,70 @@
 /**
- * How jobs, tasks and splits come and go (docs/design.md §4): jobs are submitted and tasks topped up
- * and closed here, each spec checked first (job-spec.ts). A split is created `queued`, or
+ * How jobs, tasks and splits come and go (docs/design.md §4): jobs are submitted and tasks topped
+ * up and closed here, each spec checked first (job-spec.ts). A split is created `queued`, or
  * `waiting` when it is a leaf that must pass Trino's admission first (admission.ts); it ends
  * terminal (lifecycle.ts), or `cancelling` while it still runs on a worker. Each ending settles
- * its task, and a task's its job (job-book.ts keeps the counts, rows and end events).
+ * its task, and a task's its job (job-book.ts keeps the counts, rows and end events). Arrivals
+ * wake the dispatcher and the aging ticker, through the narrow `Pump` and `Ticker`.
  */
+import type { SpanRing } from '../../../shared/lib/span-ring.ts';
 import { SchedLabError, type ErrorCode } from '../../../shared/errors.ts';
-import { ExecutorState } from './executor-state.ts';
-import type { TaskEnd } from './job-book.ts';
+import type { Backend } from '../backend.ts';
+import { Admission } from './admission.ts';
+import type { ClassSplitTimes } from './class-split-times.ts';
+import type { WaitVisitor } from './executor-options.ts';
+import type { ExecutorStats } from './executor-stats.ts';
+import type { JobBook, TaskEnd } from './job-book.ts';
 import { checkJobSpec, checkSplits, type JobSpec, type SplitSpec } from './job-spec.ts';
-import { SPLIT_END_STATES, TrailKind } from './job-trail.ts';
+import { SPLIT_END_STATES, TrailKind, type JobTrail } from './job-trail.ts';
+import type { Knobs } from './knobs.ts';
 import { SPLIT_STATE_NAMES, SplitState, isTerminalSplit } from './lifecycle.ts';
 import { ExecJob, ExecSplit, ExecTask } from './records.ts';
-import { initTaskConcurrency, splitOfTaskFinished } from './task-concurrency.ts';
+import type { SplitBook } from './split-book.ts';
+import {
+  initTaskConcurrency,
+  splitOfTaskFinished,
+  type TargetsByClass,
+} from './task-concurrency.ts';
 
-export abstract class ExecutorBookkeeping extends ExecutorState {
+/** Dispatches what is ready (dispatcher.ts). */
+export interface Pump {
+  pump(): void;
+}
+
+/** Starts or stops the aging timer as jobs come and go (aging-ticker.ts). */
+export interface Ticker {
+  ensure(): void;
+}
+
+export class Bookkeeping {
+  readonly admission = new Admission();
+  /** Told every leaf split's queued time as it is admitted (`Executor.onAdmissionQueued`). */
+  admissionQueued: WaitVisitor | null = null;
+  private nextJobId = 1;
+  private nextTaskId = 1;
+  private nextSplitId = 1;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly knobs: Knobs,
+    private readonly live: SplitBook,
+    private readonly book: JobBook,
+    private readonly spans: SpanRing,
+    private readonly trail: JobTrail,
+    private readonly execStats: ExecutorStats,
+    /** Recent succeeded splits' time per class, for the `slow-split` warning. */
+    private readonly classTimes: ClassSplitTimes,
+    /** Each ended task's split concurrency target, by class (task-concurrency.ts). */
+    private readonly endedTargets: TargetsByClass,
+    private readonly dispatcher: Pump,
+    private readonly ticker: Ticker,
+  ) {}
+
   // ─── arrivals and admission ──────────────────────────────────────────────────────────────
 
   /** Submits a job; returns its id. A job beyond `maxQueued` is born `rejected` (counted). */
   submitJob(spec: JobSpec): number {
-    this.ensureOpen();
-    checkJobSpec(spec, this.cfg.maxDriversPerTask);
+    checkJobSpec(spec, this.knobs.cfg.maxDriversPerTask);
     return this.submitChecked(spec);
   }
 
@@ -30,7 +74,6 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
    * for every run.
    */
   submitCheckedJob(spec: JobSpec): number {
-    this.ensureOpen();
     return this.submitChecked(spec);
   }
 
@@ -48,8 +91,8 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       now,
       tenant,
     );
-    if (this.pendingSplits() + total > this.cfg.maxQueued) {
-      this.book.reject(job, now, `maxQueued ${this.cfg.maxQueued} reached`);
+    if (this.live.pendingSplits() + total > this.knobs.cfg.maxQueued) {
+      this.book.reject(job, now, `maxQueued ${this.knobs.cfg.maxQueued} reached`);
       return id;
     }
     this.book.start(job);
@@ -58,12 +101,12 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       const t = spec.tasks[index]!;
       const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
       if (t.maxDriversPerTask !== undefined) task.maxDrivers = t.maxDriversPerTask;
-      initTaskConcurrency(task, t.outputBuffer, this.cfg, this.settings, now);
+      initTaskConcurrency(task, t.outputBuffer, this.knobs.cfg, this.knobs.settings, now);
       if (task.open) job.openTasks++;
       this.admission.register(task);
       this.execStats.taskStarted(task);
       job.tasks.push(task);
-      this.tasks.set(task.id, task);
+      this.live.tasks.set(task.id, task);
     }
     for (let i = 0; i < spec.tasks.length; i++) {
       this.createSplits(job.tasks[i]!, spec.tasks[i]!.splits, now);
@@ -74,12 +117,15 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
 
   /** Adds splits to a live task (Trino's controller tops up leaf tasks). Returns their ids. */
   addSplits(taskId: number, splits: readonly SplitSpec[]): number[] {
-    this.ensureOpen();
     const task = this.liveTask(taskId);
     checkSplits(splits);
-    if (this.pendingSplits() + splits.length > this.cfg.maxQueued) {
+    if (this.live.pendingSplits() + splits.length > this.knobs.cfg.maxQueued) {
       this.book.counts.rejectedSplits += splits.length;
-      throw new SchedLabError('QUEUE_FULL', `maxQueued ${this.cfg.maxQueued} reached`, 'maxQueued');
+      throw new SchedLabError(
+        'QUEUE_FULL',
+        `maxQueued ${this.knobs.cfg.maxQueued} reached`,
+        'maxQueued',
+      );
     }
     const ids = this.createSplits(task, splits, this.backend.now());
     this.afterArrivals(task.job);
@@ -96,43 +142,51 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
   }
 
   private liveTask(taskId: number): ExecTask {
-    const task = this.tasks.get(taskId);
+    const task = this.live.tasks.get(taskId);
     if (task === undefined || task.job.state !== 'running') {
       throw new SchedLabError('UNKNOWN_ID', `no live task ${taskId}`, 'taskId');
     }
     return task;
   }
 
-  protected createSplits(task: ExecTask, specs: readonly SplitSpec[], now: number): number[] {
+  private createSplits(task: ExecTask, specs: readonly SplitSpec[], now: number): number[] {
     const ids: number[] = [];
     for (const spec of specs) {
       const id = this.nextSplitId++;
       const leaf = spec.kind === 'leaf';
-      const s = new ExecSplit(id, id, task.job, task, leaf, spec.work, now, this.cfg.fairness);
-      this.splits.set(id, s);
+      const s = new ExecSplit(
+        id,
+        id,
+        task.job,
+        task,
+        leaf,
+        spec.work,
+        now,
+        this.knobs.cfg.fairness,
+      );
+      this.live.add(s);
       task.live.add(s);
       task.job.totalSplits++;
-      this.stateCounts[s.state]!++;
       if (leaf) this.admission.enqueue(task, s);
-      else this.queue.offer(s, now, 'new');
+      else this.knobs.queue.offer(s, now, 'new');
       ids.push(id);
     }
     return ids;
   }
 
-  protected afterArrivals(job: ExecJob): void {
+  private afterArrivals(job: ExecJob): void {
     for (const task of job.tasks) this.admit(task);
     for (const task of job.tasks) this.settleTask(task);
-    this.ensureTicker();
-    this.pump();
+    this.ticker.ensure();
+    this.dispatcher.pump();
   }
 
   /** Runs Trino admission; `focus` is the task whose counts just changed (admission.ts). */
-  protected admit(focus?: ExecTask): void {
+  admit(focus?: ExecTask): void {
     const limits = {
-      guaranteedPerTask: this.cfg.guaranteedPerTask,
-      minDrivers: this.settings.minDrivers,
-      maxDriversPerTask: this.cfg.maxDriversPerTask,
+      guaranteedPerTask: this.knobs.cfg.guaranteedPerTask,
+      minDrivers: this.knobs.settings.minDrivers,
+      maxDriversPerTask: this.knobs.cfg.maxDriversPerTask,
     };
     this.admission.admit(limits, this.startAdmitted, focus);
     this.execStats.leafSplits(this.admission.running, this.backend.now());
@@ -146,8 +200,8 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     split.enqueuedAt = now;
     this.admissionQueued?.(split.job.clsIndex, queued, split.basePriority);
     this.trail.record(TrailKind.admitted, split.job.id, split.task.id, split.id, now, 0, queued);
-    this.move(split, SplitState.queued);
-    this.queue.offer(split, now, 'new');
+    this.live.move(split, SplitState.queued);
+    this.knobs.queue.offer(split, now, 'new');
   };
 
   // ─── endings ─────────────────────────────────────────────────────────────────────────────
@@ -157,12 +211,12 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
    * user module's return value) goes to the split's end event, and to its job's when it is the
    * job's only split; nothing keeps it afterwards.
    */
-  protected finishSplit(split: ExecSplit, to: SplitState, result?: unknown): void {
+  finishSplit(split: ExecSplit, to: SplitState, result?: unknown): void {
     const wasAdmittedLeaf = split.leaf && split.state !== SplitState.waiting;
     const wasCancelling = split.state === SplitState.cancelling;
-    this.move(split, to);
+    this.live.move(split, to);
     if (!isTerminalSplit(to)) return;
-    this.splits.delete(split.id);
+    this.live.splits.delete(split.id);
     // Trino's splitComplete: the controller hears of it while the split still counts as running.
     const ran = to === SplitState.succeeded || to === SplitState.failed;
     const retarget =
@@ -207,10 +261,10 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
     this.execStats.leafSplits(this.admission.running, this.backend.now());
   }
 
-  protected settleTask(task: ExecTask, jobResult?: unknown): void {
+  private settleTask(task: ExecTask, jobResult?: unknown): void {
     if (task.ended || task.open || task.live.size > 0) return;
     task.ended = true;
-    this.tasks.delete(task.id);
+    this.live.tasks.delete(task.id);
     this.endedTargets.taskEnded(task);
     this.execStats.taskEnded(task);
     const job = task.job;
@@ -223,12 +277,12 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       const failed = job.error !== undefined;
       const now = this.backend.now();
       this.book.end(job, failed ? 'failed' : 'succeeded', now, jobResult);
-      this.ensureTicker();
+      this.ticker.ensure();
     }
   }
 
   /** Ends a live job; every split still live is cancelled (running ones cooperatively). */
-  protected endJob(
+  endJob(
     job: ExecJob,
     state: 'failed' | 'cancelled',
     reason: string,
@@ -246,13 +300,13 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       }
       this.settleTask(task);
     }
-    this.ensureTicker();
+    this.ticker.ensure();
   }
 
-  protected cancelSplit(s: ExecSplit): void {
+  private cancelSplit(s: ExecSplit): void {
     switch (s.state) {
       case SplitState.queued:
-        this.queue.remove(s);
+        this.knobs.queue.remove(s);
         break;
       case SplitState.blocked:
       case SplitState.retrying:
@@ -265,7 +319,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
         s.task.live.delete(s);
         if (s.leaf) this.releaseLeaf(s.task);
         this.book.splitEnded(s, SplitState.cancelled, this.backend.now());
-        if (this.cfg.cancelRunning === 'cooperative') this.backend.cancel(s.id);
+        if (this.knobs.cfg.cancelRunning === 'cooperative') this.backend.cancel(s.id);
         // Trino's removeTask: the runner finishes `processFor` and is charged the whole quantum;
         // the backend is told once it has ended, to drop what it keeps for the split.
         else s.cancelAfterQuantum = true;

@@ -1,7 +1,8 @@
 /**
  * Finding and following jobs (docs/jobs.md "Finding jobs", "Following a job", "Warnings"):
  * search over live jobs and the bounded history of ended ones, one job's detail from the job
- * trail, and the warnings live jobs raise now. Reads only; nothing here changes a job.
+ * trail, and the warnings live jobs raise now. Reads only; nothing here changes a job: it reads
+ * the job book, the trail, the live splits and the settings it is given.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import { parseJobQuery } from '../../../shared/lib/job-query.ts';
@@ -12,14 +13,28 @@ import {
   type JobWarning,
 } from '../../../shared/protocol.ts';
 import { jobTimelines } from './job-detail.ts';
-import { ExecutorReconfig } from './live-reconfig.ts';
+import type { ClassSplitTimes } from './class-split-times.ts';
+import type { JobBook } from './job-book.ts';
+import type { JobTrail } from './job-trail.ts';
+import type { Knobs } from './knobs.ts';
 import type { ExecSplit } from './records.ts';
+import type { SplitBook } from './split-book.ts';
 import { findWarnings } from './warnings.ts';
 
 /** The starvation bound warnings use unless told otherwise: the starvation alarm's default. */
 export const DEFAULT_STARVATION_MS = 120_000;
 
-export abstract class ExecutorQueries extends ExecutorReconfig {
+export class JobQueries {
+  constructor(
+    private readonly book: JobBook,
+    private readonly trail: JobTrail,
+    private readonly live: SplitBook,
+    private readonly knobs: Knobs,
+    /** Recent succeeded splits' time per class, for the `slow-split` warning. */
+    private readonly classTimes: ClassSplitTimes,
+    private readonly clock: { now(): number },
+  ) {}
+
   /** Jobs matching `query` (shared/lib/job-query.ts); a bad query names itself (`query`). */
   findJobs(query: string, limit = FIND_JOBS_DEFAULT_LIMIT): FindJobsResult {
     let q;
@@ -42,7 +57,7 @@ export abstract class ExecutorQueries extends ExecutorReconfig {
       );
     }
     const live = this.book.live(jobId) ?? null;
-    const timelines = jobTimelines(this.trail, jobId, live, this.backend.now());
+    const timelines = jobTimelines(this.trail, jobId, live, this.clock.now());
     const splits: ExecSplit[] = [];
     for (const task of live?.tasks ?? []) for (const s of task.live) splits.push(s);
     return { job, ...timelines, warnings: this.warningsOf(splits, starvationMs) };
@@ -50,22 +65,22 @@ export abstract class ExecutorQueries extends ExecutorReconfig {
 
   /** The warnings every live job raises now (warnings.ts), worst first within each rule. */
   jobWarnings(starvationMs = DEFAULT_STARVATION_MS): JobWarning[] {
-    return this.warningsOf(this.splits.values(), starvationMs);
+    return this.warningsOf(this.live.splits.values(), starvationMs);
   }
 
   private warningsOf(splits: Iterable<ExecSplit>, starvationMs: number): JobWarning[] {
-    const s = this.settings;
+    const s = this.knobs.settings;
     return findWarnings(
       splits,
       {
-        now: this.backend.now(),
+        now: this.clock.now(),
         starvationNanos: starvationMs * 1e6,
         runawayNanos: s.runawayNanos,
         quantumNanos: s.dispatchQuantumNanos,
         classTimes: (cls, live) => this.classTimes.sortedWith(cls, live),
       },
       // A class's norm counts all its live splits, whoever asks (jobDetail asks for one job).
-      this.splits.values(),
+      this.live.splits.values(),
     );
   }
 }

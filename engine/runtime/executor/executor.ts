@@ -1,10 +1,11 @@
 /**
- * The executor's public surface (docs/design.md §4): control jobs and read the executor's state.
- * Beneath it, one layer a concept (executor-state.ts lists them): live reconfiguration
- * (`configure`, live-reconfig.ts), finding and following jobs (`findJobs`, `jobDetail`,
- * `jobWarnings`: executor-queries.ts), the dispatch loop and quantum ends (executor-core.ts),
- * submitting, admission and endings (`submitJob`, `addSplits`, `closeTask`:
- * executor-bookkeeping.ts). Split and job lifecycles, checked on every move, are in lifecycle.ts.
+ * The executor (docs/design.md §4): its public surface, to control jobs and read its state, over
+ * parts it composes, each one concept with its dependencies passed in: the live records and every
+ * split state change (split-book.ts), the config and the policy's ready queue (knobs.ts),
+ * submitting, admission and endings (executor-bookkeeping.ts), the dispatch loop
+ * (dispatcher.ts), quantum ends (quantum-ends.ts), the aging timer (aging-ticker.ts), live
+ * reconfiguration (live-reconfig.ts) and finding and following jobs (executor-queries.ts). Split
+ * and job lifecycles, checked on every move, are in lifecycle.ts.
  */
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -13,37 +14,71 @@ import {
   type PolicyName,
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type {
-  Counters,
-  FairGroups,
-  ExecutorStatsRow,
-  LevelRow,
-  RunawaySplit,
-  TaskConcurrencyRow,
-  WorkerRow,
+import { SpanRing } from '../../../shared/lib/span-ring.ts';
+import {
+  FIND_JOBS_DEFAULT_LIMIT,
+  type Counters,
+  type FairGroups,
+  type ExecutorStatsRow,
+  type FindJobsResult,
+  type JobDetail,
+  type JobWarning,
+  type LevelRow,
+  type RunawaySplit,
+  type TaskConcurrencyRow,
+  type WorkerRow,
 } from '../../../shared/protocol.ts';
 import { assertPriority } from '../../core/priority/index.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
+import { AgingTicker } from './aging-ticker.ts';
+import { ClassSplitTimes } from './class-split-times.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { Bookkeeping } from './executor-bookkeeping.ts';
+import type { ExecutorOptions, QuantumWallVisitor, WaitVisitor } from './executor-options.ts';
+import { DEFAULT_STARVATION_MS, JobQueries } from './executor-queries.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
+import { ExecutorStats } from './executor-stats.ts';
 import { fairGroups } from './fair-groups.ts';
-import type { ExecutorOptions, QuantumWallVisitor, WaitVisitor } from './executor-state.ts';
-import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
+import { JobBook, type JobEnd, type SplitEnd, type TaskEnd } from './job-book.ts';
+import type { JobSpec, SplitSpec } from './job-spec.ts';
+import { JobTrail, TrailKind } from './job-trail.ts';
+import { Knobs } from './knobs.ts';
 import { SplitState } from './lifecycle.ts';
-import { ExecutorQueries } from './executor-queries.ts';
-import { TrailKind } from './job-trail.ts';
+import { Reconfigurer } from './live-reconfig.ts';
+import { QuantumEnds } from './quantum-ends.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
+import { EventRing } from './rings.ts';
 import { mergeConfig } from './settings.ts';
-import { concurrencyRows, type TargetSummary } from './task-concurrency.ts';
+import { SplitBook } from './split-book.ts';
+import { concurrencyRows, TargetsByClass, type TargetSummary } from './task-concurrency.ts';
 import type { TenantRow } from './tenants.ts';
 
 export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, TenantRow, WaitVisitor };
 
 type Listener<T> = (value: T) => void;
 
-export class Executor extends ExecutorQueries {
+export class Executor {
+  readonly spans: SpanRing;
+  readonly events: EventRing;
+  /** What happened to each job's splits, bounded (job-trail.ts). */
+  readonly trail: JobTrail;
+  private readonly knobs: Knobs;
+  private readonly live = new SplitBook();
+  private readonly book: JobBook;
+  /** Each ended task's split concurrency target, by class (task-concurrency.ts). */
+  private readonly endedTargets = new TargetsByClass();
+  /** Tasks per level and leaf splits admitted over time (executor-stats.ts). */
+  private readonly execStats: ExecutorStats;
+  private readonly dispatcher: Dispatcher;
+  private readonly ticker: AgingTicker;
+  private readonly bookkeeping: Bookkeeping;
+  private readonly quantumEnds: QuantumEnds;
+  private readonly reconfig: Reconfigurer;
+  private readonly queries: JobQueries;
+
   constructor(
-    backend: Backend,
+    readonly backend: Backend,
     config: EngineConfigPatch | unknown = {},
     options: ExecutorOptions = {},
   ) {
@@ -52,22 +87,104 @@ export class Executor extends ExecutorQueries {
     const defaults = explicitWorkers
       ? DEFAULT_ENGINE_CONFIG
       : { ...DEFAULT_ENGINE_CONFIG, workers: Math.min(256, Math.max(1, backend.workerCount)) };
-    super(backend, mergeConfig(defaults, config), options);
+    const cfg = mergeConfig(defaults, config);
+    this.knobs = new Knobs(cfg);
+    this.spans = new SpanRing(options.spanCapacity ?? 65_536);
+    this.events = new EventRing(options.eventCapacity ?? 1024);
+    this.trail = new JobTrail(options.jobTrailCapacity);
+    this.book = new JobBook(options.recentJobs ?? 256);
+    const pipelined =
+      options.pipeline === true &&
+      backend.queueableWorkers !== undefined &&
+      backend.enqueue !== undefined &&
+      backend.revoke !== undefined;
+    this.execStats = new ExecutorStats(this.knobs.settings.levelThresholdsNanos, backend.now());
+    const classTimes = new ClassSplitTimes();
+    const { knobs, live, book, trail } = this;
+    this.dispatcher = new Dispatcher(backend, knobs, live, trail, pipelined);
+    this.ticker = new AgingTicker(backend, knobs, book, this.dispatcher);
+    this.bookkeeping = new Bookkeeping(
+      backend,
+      knobs,
+      live,
+      book,
+      this.spans,
+      trail,
+      this.execStats,
+      classTimes,
+      this.endedTargets,
+      this.dispatcher,
+      this.ticker,
+    );
+    this.quantumEnds = new QuantumEnds(
+      backend,
+      knobs,
+      live,
+      this.dispatcher,
+      this.spans,
+      trail,
+      this.execStats,
+      book,
+      this.bookkeeping,
+    );
+    this.reconfig = new Reconfigurer(
+      backend,
+      knobs,
+      live,
+      this.execStats,
+      this.dispatcher.runningOn,
+      {
+        record: (kind, detail) => this.record(kind, detail),
+        afterChange: () => {
+          this.bookkeeping.admit();
+          this.ticker.ensure();
+          this.dispatcher.pump();
+        },
+      },
+    );
+    this.queries = new JobQueries(book, trail, live, knobs, classTimes, backend);
+    if (backend.workerCount !== cfg.workers) backend.setWorkerCount(cfg.workers);
+    // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.
+    const quantumEnds = this.quantumEnds;
+    backend.setListener({
+      quantumEnd: (end) => quantumEnds.onQuantumEnd(end),
+      transientEnd: true,
+      notice: (kind, detail, splitId) => this.record(kind, this.withJob(detail, splitId)),
+      capacity: () => this.dispatcher.pump(),
+    });
+    backend.setHardKill?.(this.knobs.settings.hardKillNanos);
+  }
+
+  // ─── finding and following jobs (executor-queries.ts) ────────────────────────────────────
+
+  /** Jobs matching `query` (shared/lib/job-query.ts); a bad query names itself (`query`). */
+  findJobs(query: string, limit = FIND_JOBS_DEFAULT_LIMIT): FindJobsResult {
+    return this.queries.findJobs(query, limit);
+  }
+
+  /** One job's splits, timelines, priority changes and warnings; `UNKNOWN_ID` if not known. */
+  jobDetail(jobId: number, starvationMs = DEFAULT_STARVATION_MS): JobDetail {
+    return this.queries.jobDetail(jobId, starvationMs);
+  }
+
+  /** The warnings every live job raises now (warnings.ts), worst first within each rule. */
+  jobWarnings(starvationMs = DEFAULT_STARVATION_MS): JobWarning[] {
+    return this.queries.jobWarnings(starvationMs);
   }
 
   // ─── reading ─────────────────────────────────────────────────────────────────────────────
 
   get config(): EngineConfig {
-    return this.cfg;
+    return this.knobs.cfg;
   }
   get policy(): ReadyQueue<ExecSplit> {
-    return this.queue;
+    return this.knobs.queue;
   }
   get policyName(): PolicyName {
-    return this.queue.policy;
+    return this.knobs.queue.policy;
   }
   get paused(): boolean {
-    return this.isPaused;
+    return this.dispatcher.paused;
   }
   now(): number {
     return this.backend.now();
@@ -80,11 +197,11 @@ export class Executor extends ExecutorQueries {
    * totals are kept from going back.
    */
   get counters(): Counters {
-    const s = this.stateCounts;
+    const s = this.live.stateCounts;
     const b = this.book.counts;
-    const c = this.c;
-    const quantum = this.settings.dispatchQuantumNanos;
-    const running = runningTime(this.backend, this.runningOn, this.now(), quantum);
+    const c = this.quantumEnds.c;
+    const quantum = this.knobs.settings.dispatchQuantumNanos;
+    const running = runningTime(this.backend, this.dispatcher.runningOn, this.now(), quantum);
     c.shownBusy = Math.max(c.shownBusy, c.busyNanos + running.busy);
     c.shownOverrun = Math.max(c.shownOverrun, c.overrunNanos + running.overrun);
     return {
@@ -94,8 +211,8 @@ export class Executor extends ExecutorQueries {
       splitsRunning: (s[SplitState.running] ?? 0) + (s[SplitState.cancelling] ?? 0),
       splitsBlocked: s[SplitState.blocked] ?? 0,
       splitsRetrying: s[SplitState.retrying] ?? 0,
-      quanta: this.c.quanta,
-      retries: this.c.retries,
+      quanta: this.quantumEnds.c.quanta,
+      retries: this.quantumEnds.c.retries,
       busyNanos: c.shownBusy,
       overrunNanos: c.shownOverrun,
       staleEnds: c.staleEnds,
@@ -110,9 +227,15 @@ export class Executor extends ExecutorQueries {
    * runaway splits; on threads a user module's is killed past `hardKillAfterMs`).
    */
   runawaySplits(): RunawaySplit[] {
-    const s = this.settings;
+    const s = this.knobs.settings;
     const now = this.now();
-    return runawaySplits(this.backend, this.runningOn, now, s.dispatchQuantumNanos, s.runawayNanos);
+    return runawaySplits(
+      this.backend,
+      this.dispatcher.runningOn,
+      now,
+      s.dispatchQuantumNanos,
+      s.runawayNanos,
+    );
   }
 
   /**
@@ -120,7 +243,7 @@ export class Executor extends ExecutorQueries {
    * first `limit` by id, with their running leaf splits, target and buffer utilisation.
    */
   taskConcurrency(limit?: number): TaskConcurrencyRow[] {
-    return concurrencyRows(this.tasks.values(), this.now(), limit);
+    return concurrencyRows(this.live.tasks.values(), this.now(), limit);
   }
 
   /**
@@ -128,7 +251,7 @@ export class Executor extends ExecutorQueries {
    * while the controller is off).
    */
   taskTargets(): Map<string, TargetSummary> {
-    return this.endedTargets.summary((i) => this.spans.className(i), this.tasks.values());
+    return this.endedTargets.summary((i) => this.spans.className(i), this.live.tasks.values());
   }
 
   /**
@@ -148,20 +271,20 @@ export class Executor extends ExecutorQueries {
    * blocked and unblocked quanta wall time). One visitor, set once.
    */
   onQuantumWall(visit: QuantumWallVisitor): void {
-    if (this.quantumWall !== null) {
+    if (this.quantumEnds.quantumWall !== null) {
       throw new SchedLabError('INVALID_ARGUMENT', 'onQuantumWall is already set', 'onQuantumWall');
     }
-    this.quantumWall = visit;
+    this.quantumEnds.quantumWall = visit;
   }
 
   /** The policy's rows; `chargedNanos` counts from the executor's start (executor-rows.ts). */
   levels(): LevelRow[] {
-    return this.levelTable.rows(this.queue);
+    return this.knobs.levelTable.rows(this.knobs.queue);
   }
 
   /** One row per worker: running, idle, retiring or starting (executor-rows.ts). */
   workers(): WorkerRow[] {
-    return workerRows(this.backend, this.runningOn);
+    return workerRows(this.backend, this.dispatcher.runningOn);
   }
 
   /**
@@ -170,7 +293,7 @@ export class Executor extends ExecutorQueries {
    */
   queuedBehind(): number {
     let n = 0;
-    for (const list of this.queuedOn) if (list !== undefined) n += list.length;
+    for (const list of this.dispatcher.queuedOn) if (list !== undefined) n += list.length;
     return n;
   }
 
@@ -183,7 +306,7 @@ export class Executor extends ExecutorQueries {
   fairness(): { jain: number; jobs: number } {
     const now = this.backend.now();
     const running = new Map<ExecJob, number>();
-    for (const s of this.runningOn) {
+    for (const s of this.dispatcher.runningOn) {
       if (s) running.set(s.job, (running.get(s.job) ?? 0) + (now - s.dispatchedAt));
     }
     return this.book.jain(now, running);
@@ -193,7 +316,8 @@ export class Executor extends ExecutorQueries {
   fairGroups(): FairGroups {
     const now = this.backend.now();
     const running = new Map<ExecSplit, number>();
-    for (const s of this.runningOn) if (s) running.set(s, Math.max(0, now - s.dispatchedAt));
+    for (const s of this.dispatcher.runningOn)
+      if (s) running.set(s, Math.max(0, now - s.dispatchedAt));
     return fairGroups(this.book.liveValues(), this.config.fairness, running, now);
   }
 
@@ -224,19 +348,22 @@ export class Executor extends ExecutorQueries {
 
   private forEachIn(state: SplitState, visit: WaitVisitor): void {
     const now = this.backend.now();
-    for (const s of this.splits.values()) {
+    for (const s of this.live.splits.values()) {
       if (s.state === state) visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
     }
   }
 
   /** Longest requeue wait (ns) of each class since the engine started: yield to next quantum. */
   maxRequeueWaits(): { cls: string; nanos: number }[] {
-    return this.requeueWaitMax.map((nanos, i) => ({ cls: this.spans.className(i), nanos }));
+    return this.dispatcher.requeueWaitMax.map((nanos, i) => ({
+      cls: this.spans.className(i),
+      nanos,
+    }));
   }
 
   /** A live task's scheduled time (ns), the sum of its quanta; undefined once it has ended. */
   taskScheduledNanos(taskId: number): number | undefined {
-    return this.tasks.get(taskId)?.group.scheduledNanos;
+    return this.live.tasks.get(taskId)?.group.scheduledNanos;
   }
 
   /** Task ids of a live job, in spec order (for `addSplits`). */
@@ -269,14 +396,14 @@ export class Executor extends ExecutorQueries {
    * (once per quantum, so it must be cheap). One visitor, set once: a second call is refused.
    */
   onDispatchWait(visit: WaitVisitor): void {
-    if (this.dispatchWait !== null) {
+    if (this.dispatcher.dispatchWait !== null) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
         'onDispatchWait is already set',
         'onDispatchWait',
       );
     }
-    this.dispatchWait = visit;
+    this.dispatcher.dispatchWait = visit;
   }
 
   /**
@@ -284,23 +411,69 @@ export class Executor extends ExecutorQueries {
    * `splitQueuedTime`) the moment admission starts it. One visitor, set once.
    */
   onAdmissionQueued(visit: WaitVisitor): void {
-    if (this.admissionQueued !== null) {
+    if (this.bookkeeping.admissionQueued !== null) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
         'onAdmissionQueued is already set',
         'onAdmissionQueued',
       );
     }
-    this.admissionQueued = visit;
+    this.bookkeeping.admissionQueued = visit;
   }
 
   // ─── controlling ─────────────────────────────────────────────────────────────────────────
+
+  /** Submits a job; returns its id. A job beyond `maxQueued` is born `rejected` (counted). */
+  submitJob(spec: JobSpec): number {
+    this.ensureOpen();
+    return this.bookkeeping.submitJob(spec);
+  }
+
+  /**
+   * `submitJob` for a spec its caller built from parts it has checked already (the library's
+   * `run`: task.ts checks the task, options.ts the options), so the schema is not parsed again
+   * for every run.
+   */
+  submitCheckedJob(spec: JobSpec): number {
+    this.ensureOpen();
+    return this.bookkeeping.submitCheckedJob(spec);
+  }
+
+  /** Adds splits to a live task (Trino's controller tops up leaf tasks). Returns their ids. */
+  addSplits(taskId: number, splits: readonly SplitSpec[]): number[] {
+    this.ensureOpen();
+    return this.bookkeeping.addSplits(taskId, splits);
+  }
+
+  /** Marks an open task complete: it ends once its splits have. */
+  closeTask(taskId: number): void {
+    this.bookkeeping.closeTask(taskId);
+  }
+
+  setPolicy(name: PolicyName): void {
+    this.configure({ policy: name });
+  }
+
+  setWorkers(count: number): void {
+    this.configure({ workers: count });
+  }
+
+  /** Validates the whole patch first (coded error naming the field), then applies it live. */
+  configure(patch: EngineConfigPatch | unknown): EngineConfig {
+    this.ensureOpen();
+    return this.reconfig.configure(patch);
+  }
+
+  /** Records a marker on the timeline (workload loads, presets). */
+  record(kind: string, detail: string): void {
+    this.events.push({ timeNanos: this.backend.now(), kind, detail });
+  }
 
   /** Cancels a live job: queued splits leave the queue, running ones stop at their next unit. */
   cancelJob(jobId: number): boolean {
     const job = this.book.live(jobId);
     if (job === undefined) return false;
-    this.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
+    this.bookkeeping.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
     this.record('cancel', `job ${jobId}`);
     return true;
   }
@@ -308,7 +481,8 @@ export class Executor extends ExecutorQueries {
   /** Cancels every live job (queued, held by admission or running); returns how many. */
   cancelAll(): number {
     const jobs = this.book.liveJobs();
-    for (const job of jobs) this.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
+    for (const job of jobs)
+      this.bookkeeping.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
     if (jobs.length > 0) this.record('cancel', `all live jobs: ${jobs.length}`);
     return jobs.length;
   }
@@ -320,7 +494,7 @@ export class Executor extends ExecutorQueries {
    * is charged what it ran. A split that is not running is `UNKNOWN_ID` naming `splitId`.
    */
   interruptSplit(splitId: number): { jobId: number; workerId: number } {
-    const split = this.splits.get(splitId);
+    const split = this.live.splits.get(splitId);
     if (split === undefined || split.state !== SplitState.running || split.interrupted) {
       throw new SchedLabError('UNKNOWN_ID', `splitId: no running split ${splitId}`, 'splitId');
     }
@@ -342,26 +516,26 @@ export class Executor extends ExecutorQueries {
     for (const task of job.tasks) {
       for (const s of task.live) {
         s.basePriority = priority;
-        if (s.state === SplitState.queued && this.queue.remove(s))
-          this.queue.offer(s, now, 'moved');
+        if (s.state === SplitState.queued && this.knobs.queue.remove(s))
+          this.knobs.queue.offer(s, now, 'moved');
       }
     }
     this.record('reprioritize', `job ${jobId}: ${old} → ${priority}`);
     this.trail.record(TrailKind.reprioritize, jobId, -1, -1, now, old, priority);
-    this.pump();
+    this.dispatcher.pump();
   }
 
   pause(): void {
-    if (this.isPaused) return;
-    this.isPaused = true;
+    if (this.dispatcher.paused) return;
+    this.dispatcher.paused = true;
     this.record('pause', 'dispatch paused');
   }
 
   resume(): void {
-    if (!this.isPaused) return;
-    this.isPaused = false;
+    if (!this.dispatcher.paused) return;
+    this.dispatcher.paused = false;
     this.record('resume', 'dispatch resumed');
-    this.pump();
+    this.dispatcher.pump();
   }
 
   /**
@@ -370,19 +544,34 @@ export class Executor extends ExecutorQueries {
    */
   async drain(): Promise<void> {
     await this.book.drained();
-    if (this.busyWorkers() === 0) return;
-    await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    if (this.live.busyWorkers() === 0) return;
+    await new Promise<void>((resolve) => this.quantumEnds.drainWaiters.push(resolve));
   }
 
   /** Cancels every live job and closes the backend. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.dispatcher.closed) return;
     for (const job of this.book.liveJobs()) {
-      this.endJob(job, 'cancelled', 'engine closed', 'CANCELLED');
+      this.bookkeeping.endJob(job, 'cancelled', 'engine closed', 'CANCELLED');
     }
-    this.closed = true;
-    this.tickCancel?.();
-    this.tickCancel = null;
+    this.dispatcher.closed = true;
+    this.ticker.stop();
     await this.backend.close();
+  }
+
+  private ensureOpen(): void {
+    if (this.dispatcher.closed) {
+      throw new SchedLabError('ENGINE_CLOSED', 'the executor is closed', 'executor');
+    }
+  }
+
+  /**
+   * Names the job of split `splitId` (live, or a user module's that ended recently) before a
+   * backend's notice about it: the backend knows splits, not jobs.
+   */
+  private withJob(detail: string, splitId: number | undefined): string {
+    if (splitId === undefined) return detail;
+    const job = this.live.jobOf(splitId);
+    return job === undefined ? detail : `job ${job}: ${detail}`;
   }
 }

@@ -1,0 +1,290 @@
+/**
+ * The dispatcher (docs/design.md §4): whenever a worker is idle and a split is ready it takes one
+ * from the policy's queue (knobs.ts) and dispatches it for one quantum, moving it `running`
+ * (split-book.ts); pinned splits go to their worker (`place`); with `ExecutorOptions.pipeline`
+ * it queues dispatches behind busy workers and takes back unstarted ones for an idle worker. It
+ * knows which split runs, and which are queued, on each worker; quantum ends (quantum-ends.ts)
+ * tell it when a worker frees. Also measures each split's wait as it ends, at its dispatch.
+ */
+import { policyLevel } from '../../core/policies.ts';
+import { effectivePriority } from '../../core/priority/aging.ts';
+import type { Backend } from '../backend.ts';
+import type { WaitVisitor } from './executor-options.ts';
+import { TrailKind, type JobTrail } from './job-trail.ts';
+import { KernelTimes } from './kernel-times.ts';
+import type { Knobs } from './knobs.ts';
+import { SplitState } from './lifecycle.ts';
+import type { ExecSplit } from './records.ts';
+import type { SplitBook } from './split-book.ts';
+
+export class Dispatcher {
+  /** The split whose quantum runs on each worker (null: idle). */
+  readonly runningOn: (ExecSplit | null)[] = [];
+  /**
+   * The splits queued behind each worker's running one, in the order the worker runs them
+   * (`ExecutorOptions.pipeline`), and their expected run time summed (ns, `expectedNanos`).
+   */
+  readonly queuedOn: ExecSplit[][] = [];
+  private readonly queuedExpected: number[] = [];
+  /** Recent quantum wall time per kernel (ns), for the expected time of a queued split. */
+  readonly kernelNanos = new KernelTimes();
+  /** Longest requeue wait per class (by the span ring's class index), ns. */
+  readonly requeueWaitMax: number[] = [];
+  /** Told every wait as it ends (`Executor.onDispatchWait`); null costs one check a quantum. */
+  dispatchWait: WaitVisitor | null = null;
+  /** Dispatching stops while paused (`Executor.pause`) and for good once closed. */
+  paused = false;
+  closed = false;
+  private pumping = false;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly knobs: Knobs,
+    private readonly live: SplitBook,
+    private readonly trail: JobTrail,
+    /** Whether this executor queues dispatches behind running quanta (see `pipeline`). */
+    readonly pipelined: boolean,
+  ) {}
+
+  // ─── dispatch ────────────────────────────────────────────────────────────────────────────
+
+  pump(): void {
+    if (this.pumping || this.paused || this.closed) return;
+    if (this.knobs.queue.size === 0 && !this.pipelined) return;
+    this.pumping = true;
+    try {
+      const backend = this.backend;
+      const now = backend.now();
+      if (backend.firstIdleWorker !== undefined) {
+        // Same order as the array below (lowest idle first); dispatching marks the worker busy.
+        for (let w = backend.firstIdleWorker(); w >= 0; w = backend.firstIdleWorker()) {
+          const split = this.knobs.queue.take(now);
+          if (split === null || !this.place(split, w, now, false)) break;
+        }
+        return;
+      }
+      const idle = backend.idleWorkers();
+      for (let i = 0; i < idle.length; i++) {
+        const w = idle[i]!;
+        if (this.runningOn[w] !== null && this.runningOn[w] !== undefined) continue; // see below
+        const split = this.knobs.queue.take(now);
+        if (split !== null) {
+          if (!this.place(split, w, now, false)) break;
+          // Sent to the worker it is pinned to (`place`), perhaps one later in `idle`: this one
+          // is still idle.
+          if (split.worker !== w) i--;
+        } else if (!this.pipelined || !this.reclaim(w)) break;
+      }
+      if (this.pipelined && this.knobs.queue.size > 0) {
+        if (backend.queueRoom !== undefined) this.fillQueues(now);
+        else {
+          for (const w of backend.queueableWorkers!()) {
+            if (this.queuedOn[w]?.length) continue;
+            const split = this.knobs.queue.take(now);
+            if (split === null) break;
+            this.dispatch(split, w, now, true);
+          }
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /**
+   * Queues splits behind busy workers, one per worker a round (so the policy's order is spread
+   * over them), while a worker's queued splits are expected to run within one quantum: at least
+   * one, the first as the single queued dispatch always was, then more only while the expected
+   * time is below the quantum, so a split expected to take a whole quantum ends a batch.
+   */
+  private fillQueues(now: number): void {
+    const backend = this.backend;
+    const quantum = this.knobs.settings.dispatchQuantumNanos;
+    const runningOn = this.runningOn;
+    for (let more = true; more;) {
+      more = false;
+      for (let w = 0; w < runningOn.length; w++) {
+        if (runningOn[w] === null || runningOn[w] === undefined) continue;
+        const list = this.queuedOn[w];
+        if (list !== undefined && list.length > 0 && this.queuedExpected[w]! >= quantum) continue;
+        if (backend.queueRoom!(w) <= 0) continue;
+        const split = this.knobs.queue.take(now);
+        if (split === null || !this.place(split, w, now, true)) return;
+        more = true;
+      }
+    }
+  }
+
+  /**
+   * Dispatches `split`, taken from the queue for worker `w`, there — or, when the backend pinned
+   * it to another worker (its call is suspended there in `await ctx.yield()`), on that one: at
+   * once if it is idle, else queued behind its quantum. False when that worker's queue is full:
+   * the split goes back to the queue and this round of dispatching stops (it would be taken
+   * again first).
+   */
+  private place(split: ExecSplit, w: number, now: number, queued: boolean): boolean {
+    const backend = this.backend;
+    const home = backend.affinity === undefined ? -1 : backend.affinity(split.id);
+    if (home < 0 || home === w) {
+      this.dispatch(split, w, now, queued);
+      return true;
+    }
+    const busy = this.runningOn[home] !== null && this.runningOn[home] !== undefined;
+    if (!busy) this.dispatch(split, home, now, false);
+    else if (backend.enqueue !== undefined && (backend.queueRoom?.(home) ?? 0) > 0) {
+      this.dispatch(split, home, now, true);
+    } else {
+      this.knobs.queue.offer(split, now, 'moved');
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * How long `split`'s next quantum is expected to run: a whole quantum when it ran before (it
+   * yielded, slept or failed) or its kernel has no recent quantum, else the kernel's recent time.
+   */
+  private expectedNanos(split: ExecSplit): number {
+    const quantum = this.knobs.settings.dispatchQuantumNanos;
+    if (split.requeued) return quantum;
+    const recent = this.kernelNanos.get(split.work.kernel);
+    return recent === undefined ? quantum : Math.min(recent, quantum);
+  }
+
+  /** `split` left worker `w`'s queue (it runs there now, or went back). */
+  dequeued(w: number, split: ExecSplit): void {
+    const list = this.queuedOn[w];
+    this.queuedExpected[w] =
+      list === undefined || list.length === 0
+        ? 0
+        : Math.max(0, this.queuedExpected[w]! - this.expectedNanos(split));
+  }
+
+  /**
+   * `queued`: behind the quantum running on `worker` (`ExecutorOptions.pipeline`); the split is
+   * running from here on, as a direct dispatch is.
+   */
+  dispatch(split: ExecSplit, worker: number, now: number, queued: boolean): void {
+    this.live.move(split, SplitState.running);
+    const wait = now - split.enqueuedAt;
+    split.waitNanos += wait;
+    const onWait = this.dispatchWait;
+    if (onWait !== null) onWait(split.job.clsIndex, wait, split.basePriority);
+    if (split.requeued) this.noteRequeueWait(split.job.clsIndex, wait);
+    split.worker = worker;
+    split.dispatchedAt = now;
+    split.lastWaitNanos = wait;
+    const before = split.level;
+    split.level = policyLevel(this.knobs.queue, split);
+    if (this.knobs.queue.policy === 'mlfq' || this.knobs.queue.policy === 'priority') {
+      this.traceUrgency(split, before, now);
+    }
+    const backend = this.backend;
+    const quantum = this.knobs.settings.dispatchQuantumNanos;
+    if (queued) {
+      (this.queuedOn[worker] ??= []).push(split);
+      this.queuedExpected[worker] = (this.queuedExpected[worker] ?? 0) + this.expectedNanos(split);
+      backend.enqueue!({
+        splitId: split.id,
+        workerId: worker,
+        quantumNanos: quantum,
+        work: split.work,
+        doneNanos: split.doneNanos,
+      });
+      return;
+    }
+    this.runningOn[worker] = split;
+    if (backend.startQuantum !== undefined) {
+      backend.startQuantum(split.id, worker, quantum, split.work, split.doneNanos);
+      return;
+    }
+    backend.start({
+      splitId: split.id,
+      workerId: worker,
+      quantumNanos: quantum,
+      work: split.work,
+      doneNanos: split.doneNanos,
+    });
+  }
+
+  /**
+   * Records in the job trail how urgent a split was at this dispatch when that changed: MLFQ, a
+   * level other than its last quantum's (a demotion, or a promotion after catch-up); priority,
+   * an effective priority aged below its base (the aging formula at this moment).
+   */
+  private traceUrgency(split: ExecSplit, before: number, now: number): void {
+    const q = this.knobs.queue.policy;
+    if (q === 'mlfq') {
+      if (split.requeued && split.level !== before) {
+        const t = split.task.id;
+        this.trail.record(
+          TrailKind.level,
+          split.job.id,
+          t,
+          split.id,
+          now,
+          0,
+          before,
+          -1,
+          split.level,
+        );
+      }
+      return;
+    }
+    // Priority: a split that has not waited past `agingAfter` has no boost (skips the formula).
+    if (q !== 'priority' || now - split.readySince <= this.knobs.settings.agingAfterNanos) return;
+    const eff = effectivePriority(
+      split.basePriority,
+      split.readySince,
+      now,
+      this.knobs.agingKnobs(),
+    );
+    if (eff < split.basePriority) {
+      const t = split.task.id;
+      this.trail.record(TrailKind.aging, split.job.id, t, split.id, now, split.basePriority, eff);
+    }
+  }
+
+  /**
+   * Worker `idle` has nothing ready: it takes a split queued behind another worker's quantum
+   * that has not started there (its dispatch already counted). True when it took one.
+   */
+  private reclaim(idle: number): boolean {
+    const queuedOn = this.queuedOn;
+    for (let w = 0; w < queuedOn.length; w++) {
+      // The last queued there: the least likely to have started.
+      const list = queuedOn[w];
+      const split = list?.[list.length - 1];
+      if (!split || split.state !== SplitState.running) continue;
+      // A split pinned to its worker (`place`) stays there.
+      if ((this.backend.affinity?.(split.id) ?? -1) >= 0 || !this.backend.revoke!(split.id)) {
+        continue;
+      }
+      list!.pop();
+      this.dequeued(w, split);
+      split.worker = idle;
+      this.runningOn[idle] = split;
+      this.backend.start({
+        splitId: split.id,
+        workerId: idle,
+        quantumNanos: this.knobs.settings.dispatchQuantumNanos,
+        work: split.work,
+        doneNanos: split.doneNanos,
+      });
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * A split back in the queue after running (yielded, woken from blocked, or retried after its
+   * backoff) waits there from that moment to its next quantum: pure queue wait, the longest such
+   * gap per class is what starvation looks like. The clock starts when the split is ready again,
+   * so a blocked split's sleep and a retry's backoff are not counted.
+   */
+  private noteRequeueWait(clsIndex: number, wait: number): void {
+    const max = this.requeueWaitMax;
+    while (max.length <= clsIndex) max.push(0);
+    if (wait > max[clsIndex]!) max[clsIndex] = wait;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The executor's live configuration: the config, its settings in ns (settings.ts), and the ready
+ * queue of the policy it names, with the level table that carries charged time across policy
+ * switches (executor-rows.ts). Every part reads them here; only the reconfigurer
+ * (live-reconfig.ts) replaces them, so a part always sees the knobs of now.
+ */
+import type { EngineConfig } from '../../../shared/config.ts';
+import { createPolicy, type PolicyKnobs } from '../../core/policies.ts';
+import type { AgingKnobs } from '../../core/priority/aging.ts';
+import type { ReadyQueue } from '../../core/ready-queue.ts';
+import { LevelTable } from './executor-rows.ts';
+import type { ExecSplit } from './records.ts';
+import { toSettings, type EngineSettings } from './settings.ts';
+
+export class Knobs {
+  cfg: EngineConfig;
+  settings: EngineSettings;
+  queue: ReadyQueue<ExecSplit>;
+  /** Level rows, with what earlier queues of each policy charged (executor-rows.ts). */
+  readonly levelTable = new LevelTable();
+  private knobsFor: object | null = null;
+  private aging: AgingKnobs | null = null;
+
+  constructor(config: EngineConfig) {
+    this.cfg = config;
+    this.settings = toSettings(config);
+    this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
+  }
+
+  policyKnobs(): PolicyKnobs {
+    const s = this.settings;
+    const c = this.cfg;
+    return {
+      levelTimeMultiplier: c.levelTimeMultiplier,
+      levelThresholdsNanos: s.levelThresholdsNanos,
+      levelContributionCapNanos: s.levelContributionCapNanos,
+      aging: c.aging,
+      agingAfterNanos: s.agingAfterNanos,
+      agingStepNanos: s.agingStepNanos,
+      agingCap: c.agingCap,
+      agingIntervalNanos: s.agingIntervalNanos,
+      quotaBurst: c.quotaBurst,
+      // The executor bounds the queue itself (maxQueued); the policy must never refuse a split.
+      maxQueued: Math.max(c.maxQueued * 2, 1 << 20),
+    };
+  }
+
+  /** The aging knobs of the settings now, made once per settings object. */
+  agingKnobs(): AgingKnobs {
+    const s = this.settings;
+    if (this.knobsFor !== s) {
+      this.knobsFor = s;
+      this.aging = {
+        aging: this.cfg.aging,
+        agingAfterNanos: s.agingAfterNanos,
+        agingStepNanos: s.agingStepNanos,
+        agingCap: this.cfg.agingCap,
+      };
+    }
+    return this.aging!;
+  }
+}

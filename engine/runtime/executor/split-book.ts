@@ -1,0 +1,63 @@
+/**
+ * The executor's live records (docs/design.md §4): its splits and tasks by id, how many splits
+ * are in each state, and every state change, checked against lifecycle.ts. Also remembers, for a
+ * while, the job of each ended user-module split, so a backend's late notice about it names its
+ * job.
+ */
+import { SplitState, checkSplitTransition } from './lifecycle.ts';
+import type { ExecSplit, ExecTask } from './records.ts';
+
+/** How many ended user-module splits keep their job known for late notices. */
+const ENDED_MODULE_SPLITS = 4096;
+
+export class SplitBook {
+  readonly splits = new Map<number, ExecSplit>();
+  readonly tasks = new Map<number, ExecTask>();
+  /** Live splits per state (`SplitState`), ended ones included as they end. */
+  readonly stateCounts = new Int32Array(9);
+  /** Recently ended user-module splits → their job (`rememberModuleSplit`). */
+  private readonly endedModuleSplits = new Map<number, number>();
+
+  /** A new split, in the state it was created in. */
+  add(split: ExecSplit): void {
+    this.splits.set(split.id, split);
+    this.stateCounts[split.state]!++;
+  }
+
+  move(split: ExecSplit, to: SplitState): void {
+    checkSplitTransition(split.id, split.state, to);
+    this.stateCounts[split.state]!--;
+    this.stateCounts[to]!++;
+    split.state = to;
+  }
+
+  /** Splits holding a place in the bounded queue: everything not running and not ended. */
+  pendingSplits(): number {
+    const c = this.stateCounts;
+    return (
+      (c[SplitState.waiting] ?? 0) +
+      (c[SplitState.queued] ?? 0) +
+      (c[SplitState.blocked] ?? 0) +
+      (c[SplitState.retrying] ?? 0)
+    );
+  }
+
+  /** Splits on a worker: running, or cancelled while their quantum runs out. */
+  busyWorkers(): number {
+    return (
+      (this.stateCounts[SplitState.running] ?? 0) + (this.stateCounts[SplitState.cancelling] ?? 0)
+    );
+  }
+
+  /** A user module's split ended: its job stays known for late notices about it (bounded). */
+  rememberModuleSplit(splitId: number, jobId: number): void {
+    const known = this.endedModuleSplits;
+    known.set(splitId, jobId);
+    if (known.size > ENDED_MODULE_SPLITS) known.delete(known.keys().next().value!);
+  }
+
+  /** The job of split `splitId`: live, or a user module's that ended recently. */
+  jobOf(splitId: number): number | undefined {
+    return this.splits.get(splitId)?.job.id ?? this.endedModuleSplits.get(splitId);
+  }
+}
