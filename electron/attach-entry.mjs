@@ -1,6 +1,10 @@
-// The Electron entry of `schedlab attach` (`electron electron/attach-entry.mjs --attach=URL`):
-// main is TypeScript, so register tsx's loader first, then load it.
-import { register } from 'tsx/esm/api';
+// The Electron entry of `schedlab attach` (`electron electron/attach-entry.mjs --attach=URL`): runs
+// the compiled attach main (dist/lib/electron, built by `npm run build`), no TypeScript loader.
+import { existsSync } from 'node:fs';
 
-register();
-await import('./attach-main.ts');
+const main = new URL('../dist/lib/electron/attach-main.js', import.meta.url);
+if (!existsSync(main)) {
+  console.error('schedlab attach: the app is not built (dist/lib is missing); run `npm run build`');
+  process.exit(1);
+}
+await import(main.href);

@@ -19,7 +19,11 @@ import { askInDialog, moduleConsent } from './module-consent.ts';
 import { bundlePreload } from './preload-bundle.ts';
 import { createAppWindow } from './window.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+// The repository root: one folder up from electron/, three from dist/lib/electron (compiled, as the
+// app runs it: electron/entry.mjs).
+const root = fileURLToPath(
+  new URL(import.meta.url.endsWith('.js') ? '../../..' : '..', import.meta.url),
+);
 // e2e runs point this at a throw-away folder so they never touch the user's remembered config.
 if (process.env.SCHEDLAB_USER_DATA) app.setPath('userData', process.env.SCHEDLAB_USER_DATA);
 

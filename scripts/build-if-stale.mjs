@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Builds dist/lib (`npm run build`) when it is missing or older than any engine or shared source,
-// so nothing that runs the compiled engine (the package, `bin/schedlab.js`) meets stale code:
-// vitest's global setup and the e2e runner call it first.
+// Builds dist/lib (`npm run build`) when it is missing or older than any engine, shared or electron
+// source, so nothing that runs the compiled code (the package, `bin/schedlab.js`, the Electron
+// entries) meets stale code: vitest's global setup and the e2e runner call it first.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ const built = existsSync(ENTRY) ? statSync(ENTRY).mtimeMs : 0;
 const sources = Math.max(
   newestSource(join(root, 'engine')),
   newestSource(join(root, 'shared')),
+  newestSource(join(root, 'electron')),
   statSync(join(root, 'tsconfig.build.json')).mtimeMs,
 );
 if (built < sources) {

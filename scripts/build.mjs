@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run build`: the engine, its library and the `schedlab` CLI compiled to JavaScript in
-// dist/lib (tsconfig.build.json), plus the plain `.mjs` files the engine loads beside its modules
+// `npm run build`: the engine, its library, the `schedlab` CLI and Electron's main processes
+// (electron/main.ts, electron/attach-main.ts) compiled to JavaScript in dist/lib
+// (tsconfig.build.json), plus the plain `.mjs` files the engine loads beside its modules
 // (worker boot files, the user-module probe), which tsc does not copy. Starts from an empty
 // dist/lib so no file of a deleted source survives.
 import { spawnSync } from 'node:child_process';

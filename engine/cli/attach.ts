@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { findElectronBinary } from '../host/electron-binary.mjs';
+import { COMPILED } from '../runtime/compiled.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -54,7 +55,10 @@ export async function attachCommand(argv: string[], io: CliIo): Promise<number> 
   return 0;
 }
 
-const ATTACH_ENTRY = fileURLToPath(new URL('../../electron/attach-entry.mjs', import.meta.url));
+/** electron/attach-entry.mjs: two folders up from engine/cli, four from dist/lib/engine/cli. */
+export const ATTACH_ENTRY = fileURLToPath(
+  new URL(`${COMPILED ? '../../../..' : '../..'}/electron/attach-entry.mjs`, import.meta.url),
+);
 
 /** The desktop app on the console (detached: `attach` returns, the window stays). */
 function openInElectron(binary: string, url: string, io: CliIo): void {

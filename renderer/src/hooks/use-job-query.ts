@@ -35,11 +35,7 @@ export function useJobSearch(query: string): Answer<FindJobsResult> {
     const ask = async () => {
       const r = await transport.send({ type: 'findJobs', query, limit: SEARCH_LIMIT });
       if (!alive) return;
-      setAnswer(
-        r.ok
-          ? { value: r as unknown as FindJobsResult, error: null }
-          : { value: null, error: r.error.message },
-      );
+      setAnswer(r.ok ? { value: r, error: null } : { value: null, error: r.error.message });
       // A lost or late answer (a busy engine, a reconnect) is asked again; a bad query is not.
       if (r.ok || !FINAL_CODES.has(r.error.code)) timer = setTimeout(() => void ask(), REFRESH_MS);
     };
@@ -68,9 +64,8 @@ export function useJobDetail(jobId: number | null): Answer<JobDetail> {
         if (!FINAL_CODES.has(r.error.code)) timer = setTimeout(() => void ask(), REFRESH_MS);
         return;
       }
-      const detail = r as unknown as JobDetail;
-      setAnswer({ value: detail, error: null });
-      if (detail.job.state === 'running') timer = setTimeout(() => void ask(), REFRESH_MS);
+      setAnswer({ value: r, error: null });
+      if (r.job.state === 'running') timer = setTimeout(() => void ask(), REFRESH_MS);
     };
     void ask();
     return () => {
