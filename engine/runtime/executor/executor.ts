@@ -4,8 +4,9 @@
  * split state change (split-book.ts), the config and the policy's ready queue (knobs.ts),
  * submitting, admission and endings (executor-bookkeeping.ts), the dispatch loop
  * (dispatcher.ts), quantum ends (quantum-ends.ts), the aging timer (aging-ticker.ts), live
- * reconfiguration (live-reconfig.ts) and finding and following jobs (executor-queries.ts). Split
- * and job lifecycles, checked on every move, are in lifecycle.ts.
+ * reconfiguration (live-reconfig.ts) and finding and following jobs (executor-queries.ts), built
+ * and wired in executor-parts.ts. Split and job lifecycles, checked on every move, are in
+ * lifecycle.ts.
  */
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -14,7 +15,7 @@ import {
   type PolicyName,
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import { SpanRing } from '../../../shared/lib/span-ring.ts';
+import type { SpanRing } from '../../../shared/lib/span-ring.ts';
 import {
   FIND_JOBS_DEFAULT_LIMIT,
   type Counters,
@@ -31,27 +32,27 @@ import {
 import { assertPriority } from '../../core/priority/index.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend } from '../backend.ts';
-import { AgingTicker } from './aging-ticker.ts';
-import { ClassSplitTimes } from './class-split-times.ts';
-import { Dispatcher } from './dispatcher.ts';
-import { Bookkeeping } from './executor-bookkeeping.ts';
+import type { AgingTicker } from './aging-ticker.ts';
+import type { Dispatcher } from './dispatcher.ts';
+import type { Bookkeeping } from './executor-bookkeeping.ts';
 import type { ExecutorOptions, QuantumWallVisitor, WaitVisitor } from './executor-options.ts';
-import { DEFAULT_STARVATION_MS, JobQueries } from './executor-queries.ts';
+import { composeExecutor } from './executor-parts.ts';
+import { DEFAULT_STARVATION_MS, type JobQueries } from './executor-queries.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
-import { ExecutorStats } from './executor-stats.ts';
+import type { ExecutorStats } from './executor-stats.ts';
 import { fairGroups } from './fair-groups.ts';
-import { JobBook, type JobEnd, type SplitEnd, type TaskEnd } from './job-book.ts';
+import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
 import type { JobSpec, SplitSpec } from './job-spec.ts';
-import { JobTrail, TrailKind } from './job-trail.ts';
-import { Knobs } from './knobs.ts';
+import { TrailKind, type JobTrail } from './job-trail.ts';
+import type { Knobs } from './knobs.ts';
 import { SplitState } from './lifecycle.ts';
-import { Reconfigurer } from './live-reconfig.ts';
-import { QuantumEnds } from './quantum-ends.ts';
+import type { Reconfigurer } from './live-reconfig.ts';
+import type { QuantumEnds } from './quantum-ends.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
-import { EventRing } from './rings.ts';
+import type { EventRing } from './rings.ts';
 import { mergeConfig } from './settings.ts';
-import { SplitBook } from './split-book.ts';
-import { concurrencyRows, TargetsByClass, type TargetSummary } from './task-concurrency.ts';
+import type { SplitBook } from './split-book.ts';
+import { concurrencyRows, type TargetsByClass, type TargetSummary } from './task-concurrency.ts';
 import type { TenantRow } from './tenants.ts';
 
 export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, TenantRow, WaitVisitor };
@@ -63,12 +64,11 @@ export class Executor {
   readonly events: EventRing;
   /** What happened to each job's splits, bounded (job-trail.ts). */
   readonly trail: JobTrail;
+  /** The parts this facade composes (executor-parts.ts). */
   private readonly knobs: Knobs;
-  private readonly live = new SplitBook();
+  private readonly live: SplitBook;
   private readonly book: JobBook;
-  /** Each ended task's split concurrency target, by class (task-concurrency.ts). */
-  private readonly endedTargets = new TargetsByClass();
-  /** Tasks per level and leaf splits admitted over time (executor-stats.ts). */
+  private readonly endedTargets: TargetsByClass;
   private readonly execStats: ExecutorStats;
   private readonly dispatcher: Dispatcher;
   private readonly ticker: AgingTicker;
@@ -87,72 +87,21 @@ export class Executor {
     const defaults = explicitWorkers
       ? DEFAULT_ENGINE_CONFIG
       : { ...DEFAULT_ENGINE_CONFIG, workers: Math.min(256, Math.max(1, backend.workerCount)) };
-    const cfg = mergeConfig(defaults, config);
-    this.knobs = new Knobs(cfg);
-    this.spans = new SpanRing(options.spanCapacity ?? 65_536);
-    this.events = new EventRing(options.eventCapacity ?? 1024);
-    this.trail = new JobTrail(options.jobTrailCapacity);
-    this.book = new JobBook(options.recentJobs ?? 256);
-    const pipelined =
-      options.pipeline === true &&
-      backend.queueableWorkers !== undefined &&
-      backend.enqueue !== undefined &&
-      backend.revoke !== undefined;
-    this.execStats = new ExecutorStats(this.knobs.settings.levelThresholdsNanos, backend.now());
-    const classTimes = new ClassSplitTimes();
-    const { knobs, live, book, trail } = this;
-    this.dispatcher = new Dispatcher(backend, knobs, live, trail, pipelined);
-    this.ticker = new AgingTicker(backend, knobs, book, this.dispatcher);
-    this.bookkeeping = new Bookkeeping(
-      backend,
-      knobs,
-      live,
-      book,
-      this.spans,
-      trail,
-      this.execStats,
-      classTimes,
-      this.endedTargets,
-      this.dispatcher,
-      this.ticker,
-    );
-    this.quantumEnds = new QuantumEnds(
-      backend,
-      knobs,
-      live,
-      this.dispatcher,
-      this.spans,
-      trail,
-      this.execStats,
-      book,
-      this.bookkeeping,
-    );
-    this.reconfig = new Reconfigurer(
-      backend,
-      knobs,
-      live,
-      this.execStats,
-      this.dispatcher.runningOn,
-      {
-        record: (kind, detail) => this.record(kind, detail),
-        afterChange: () => {
-          this.bookkeeping.admit();
-          this.ticker.ensure();
-          this.dispatcher.pump();
-        },
-      },
-    );
-    this.queries = new JobQueries(book, trail, live, knobs, classTimes, backend);
-    if (backend.workerCount !== cfg.workers) backend.setWorkerCount(cfg.workers);
-    // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.
-    const quantumEnds = this.quantumEnds;
-    backend.setListener({
-      quantumEnd: (end) => quantumEnds.onQuantumEnd(end),
-      transientEnd: true,
-      notice: (kind, detail, splitId) => this.record(kind, this.withJob(detail, splitId)),
-      capacity: () => this.dispatcher.pump(),
-    });
-    backend.setHardKill?.(this.knobs.settings.hardKillNanos);
+    const p = composeExecutor(backend, mergeConfig(defaults, config), options);
+    this.spans = p.spans;
+    this.events = p.events;
+    this.trail = p.trail;
+    this.knobs = p.knobs;
+    this.live = p.live;
+    this.book = p.book;
+    this.endedTargets = p.endedTargets;
+    this.execStats = p.execStats;
+    this.dispatcher = p.dispatcher;
+    this.ticker = p.ticker;
+    this.bookkeeping = p.bookkeeping;
+    this.quantumEnds = p.quantumEnds;
+    this.reconfig = p.reconfig;
+    this.queries = p.queries;
   }
 
   // ─── finding and following jobs (executor-queries.ts) ────────────────────────────────────
@@ -197,29 +146,9 @@ export class Executor {
    * totals are kept from going back.
    */
   get counters(): Counters {
-    const s = this.live.stateCounts;
-    const b = this.book.counts;
-    const c = this.quantumEnds.c;
     const quantum = this.knobs.settings.dispatchQuantumNanos;
     const running = runningTime(this.backend, this.dispatcher.runningOn, this.now(), quantum);
-    c.shownBusy = Math.max(c.shownBusy, c.busyNanos + running.busy);
-    c.shownOverrun = Math.max(c.shownOverrun, c.overrunNanos + running.overrun);
-    return {
-      ...b,
-      splitsWaiting: s[SplitState.waiting] ?? 0,
-      splitsQueued: s[SplitState.queued] ?? 0,
-      splitsRunning: (s[SplitState.running] ?? 0) + (s[SplitState.cancelling] ?? 0),
-      splitsBlocked: s[SplitState.blocked] ?? 0,
-      splitsRetrying: s[SplitState.retrying] ?? 0,
-      quanta: this.quantumEnds.c.quanta,
-      retries: this.quantumEnds.c.retries,
-      busyNanos: c.shownBusy,
-      overrunNanos: c.shownOverrun,
-      staleEnds: c.staleEnds,
-      runawayQuanta: c.runawayQuanta,
-      killedQuanta: c.killedQuanta,
-      ...(c.cpuQuanta > 0 ? { cpuNanos: c.cpuNanos } : {}),
-    };
+    return this.quantumEnds.counters(this.live.stateCounts, this.book.counts, running);
   }
 
   /**
@@ -271,9 +200,7 @@ export class Executor {
    * blocked and unblocked quanta wall time). One visitor, set once.
    */
   onQuantumWall(visit: QuantumWallVisitor): void {
-    if (this.quantumEnds.quantumWall !== null) {
-      throw new SchedLabError('INVALID_ARGUMENT', 'onQuantumWall is already set', 'onQuantumWall');
-    }
+    refuseSecond(this.quantumEnds.quantumWall, 'onQuantumWall');
     this.quantumEnds.quantumWall = visit;
   }
 
@@ -335,7 +262,7 @@ export class Executor {
    * not seen yet (a split queued for minutes and never run).
    */
   forEachWaitInProgress(visit: WaitVisitor): void {
-    this.forEachIn(SplitState.queued, visit);
+    this.live.forEachIn(SplitState.queued, this.backend.now(), visit);
   }
 
   /**
@@ -343,14 +270,7 @@ export class Executor {
    * `onAdmissionQueued` has not seen yet.
    */
   forEachQueuedInProgress(visit: WaitVisitor): void {
-    this.forEachIn(SplitState.waiting, visit);
-  }
-
-  private forEachIn(state: SplitState, visit: WaitVisitor): void {
-    const now = this.backend.now();
-    for (const s of this.live.splits.values()) {
-      if (s.state === state) visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
-    }
+    this.live.forEachIn(SplitState.waiting, this.backend.now(), visit);
   }
 
   /** Longest requeue wait (ns) of each class since the engine started: yield to next quantum. */
@@ -396,13 +316,7 @@ export class Executor {
    * (once per quantum, so it must be cheap). One visitor, set once: a second call is refused.
    */
   onDispatchWait(visit: WaitVisitor): void {
-    if (this.dispatcher.dispatchWait !== null) {
-      throw new SchedLabError(
-        'INVALID_ARGUMENT',
-        'onDispatchWait is already set',
-        'onDispatchWait',
-      );
-    }
+    refuseSecond(this.dispatcher.dispatchWait, 'onDispatchWait');
     this.dispatcher.dispatchWait = visit;
   }
 
@@ -411,13 +325,7 @@ export class Executor {
    * `splitQueuedTime`) the moment admission starts it. One visitor, set once.
    */
   onAdmissionQueued(visit: WaitVisitor): void {
-    if (this.bookkeeping.admissionQueued !== null) {
-      throw new SchedLabError(
-        'INVALID_ARGUMENT',
-        'onAdmissionQueued is already set',
-        'onAdmissionQueued',
-      );
-    }
+    refuseSecond(this.bookkeeping.admissionQueued, 'onAdmissionQueued');
     this.bookkeeping.admissionQueued = visit;
   }
 
@@ -564,14 +472,9 @@ export class Executor {
       throw new SchedLabError('ENGINE_CLOSED', 'the executor is closed', 'executor');
     }
   }
+}
 
-  /**
-   * Names the job of split `splitId` (live, or a user module's that ended recently) before a
-   * backend's notice about it: the backend knows splits, not jobs.
-   */
-  private withJob(detail: string, splitId: number | undefined): string {
-    if (splitId === undefined) return detail;
-    const job = this.live.jobOf(splitId);
-    return job === undefined ? detail : `job ${job}: ${detail}`;
-  }
+/** A visitor is set once: a second `name` call is refused (coded error naming it). */
+function refuseSecond(current: unknown, name: string): void {
+  if (current !== null) throw new SchedLabError('INVALID_ARGUMENT', `${name} is already set`, name);
 }

@@ -11,9 +11,11 @@ import type { ErrorCode } from '../../../shared/errors.ts';
 import { outcomeIndex } from '../../../shared/lib/outcomes.ts';
 import type { SpanRing } from '../../../shared/lib/span-ring.ts';
 import type { Backend, QuantumEnd } from '../backend.ts';
+import type { Counters } from '../../../shared/protocol.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { QuantumWallVisitor } from './executor-options.ts';
 import type { ExecutorStats } from './executor-stats.ts';
+import type { JobBook } from './job-book.ts';
 import type { JobTrail } from './job-trail.ts';
 import type { Knobs } from './knobs.ts';
 import { SplitState } from './lifecycle.ts';
@@ -70,6 +72,37 @@ export class QuantumEnds {
   ) {
     this.runningOn = dispatcher.runningOn;
     this.queuedOn = dispatcher.queuedOn;
+  }
+
+  /**
+   * The counters now, from the live splits per state, the job book's counts and the time so far
+   * of the quanta running now (`running`, executor-rows.ts `runningTime`): busy and overrun time
+   * count those as far as they have run, and never go back from what was shown.
+   */
+  counters(
+    s: Int32Array,
+    jobs: JobBook['counts'],
+    running: { busy: number; overrun: number },
+  ): Counters {
+    const c = this.c;
+    c.shownBusy = Math.max(c.shownBusy, c.busyNanos + running.busy);
+    c.shownOverrun = Math.max(c.shownOverrun, c.overrunNanos + running.overrun);
+    return {
+      ...jobs,
+      splitsWaiting: s[SplitState.waiting] ?? 0,
+      splitsQueued: s[SplitState.queued] ?? 0,
+      splitsRunning: (s[SplitState.running] ?? 0) + (s[SplitState.cancelling] ?? 0),
+      splitsBlocked: s[SplitState.blocked] ?? 0,
+      splitsRetrying: s[SplitState.retrying] ?? 0,
+      quanta: c.quanta,
+      retries: c.retries,
+      busyNanos: c.shownBusy,
+      overrunNanos: c.shownOverrun,
+      staleEnds: c.staleEnds,
+      runawayQuanta: c.runawayQuanta,
+      killedQuanta: c.killedQuanta,
+      ...(c.cpuQuanta > 0 ? { cpuNanos: c.cpuNanos } : {}),
+    };
   }
 
   onQuantumEnd(end: QuantumEnd): void {

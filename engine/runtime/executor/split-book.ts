@@ -60,4 +60,15 @@ export class SplitBook {
   jobOf(splitId: number): number | undefined {
     return this.splits.get(splitId)?.job.id ?? this.endedModuleSplits.get(splitId);
   }
+
+  /** Visits every split in `state` with its time there so far (since `enqueuedAt`). */
+  forEachIn(
+    state: SplitState,
+    now: number,
+    visit: (clsIndex: number, nanos: number, basePriority: number) => void,
+  ): void {
+    for (const s of this.splits.values()) {
+      if (s.state === state) visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
+    }
+  }
 }
