@@ -144,11 +144,21 @@ export class ParkBlock {
     Atomics.store(this.origin, ORIGIN, run.origin);
   }
 
-  /** Executor: hands the written run to worker `w` if it is parked; false means send a message. */
+  /**
+   * Executor: hands the written run to worker `w` if it is parked (false means send a message).
+   * Claim every worker before waking any (`wake`): a woken worker wakes the other claimed ones.
+   */
   claim(w: number): boolean {
-    if (Atomics.compareExchange(this.ints, w * STRIDE, PARKED, CLAIMED) !== PARKED) return false;
+    return Atomics.compareExchange(this.ints, w * STRIDE, PARKED, CLAIMED) === PARKED;
+  }
+
+  /**
+   * Wakes claimed worker `w`. Every woken worker also wakes the others still waiting (`awaitRun`),
+   * so a run starts on every worker even when the executor's thread loses its core after its first
+   * wake-up, as it does on a busy machine (the second worker then started up to a whole run late).
+   */
+  wake(w: number): void {
     Atomics.notify(this.ints, w * STRIDE);
-    return true;
   }
 
   /**
@@ -175,6 +185,10 @@ export class ParkBlock {
     // PARKED: the wait ran out; AWAY: released. Either way the next run comes as a message.
     if (Atomics.compareExchange(this.ints, at, PARKED, AWAY) !== CLAIMED) return null;
     Atomics.store(this.ints, at, AWAY);
+    // Every claim precedes every wake-up: a worker still CLAIMED is waiting or about to see it.
+    for (let other = 0; other < this.workers; other++)
+      if (Atomics.load(this.ints, other * STRIDE) === CLAIMED)
+        Atomics.notify(this.ints, other * STRIDE);
     const s = this.settings;
     return {
       runId: this.ints[s + RUN_ID]!,

@@ -161,8 +161,9 @@ export class StealingExecutor {
         buffers: sameMemory ? null : buffers,
         kernelNames,
       };
+      const claimed = this.workers.map((_, i) => sameMemory && this.park.claim(i));
       this.workers.forEach((w, i) => {
-        if (sameMemory && this.park.claim(i)) return;
+        if (claimed[i]) return this.park.wake(i);
         this.park.release(i);
         w.postMessage(message);
       });
