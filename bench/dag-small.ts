@@ -79,7 +79,7 @@ export async function run(report: BenchReport): Promise<void> {
         report.add(`dag_small.nodes_per_s_${name}_${n}`, ours, 'nodes/s', 1e6);
         if ('skipped' in taskflow) continue;
         // The same runs without spans (`sampleEvery: 0`): Taskflow records none either. By
-        // default a graph up to 10k nodes times every node (two clock reads each).
+        // default a run samples at most 256 spans (two clock reads each, `SAMPLED_SPANS`).
         const bare = () => stealing.run(g, { sampleEvery: 0 });
         for (let i = 0; i < WARMUPS; i++) await bare();
         const oursBare = g.nodeCount / ((await medianMs(bare)) / 1000);

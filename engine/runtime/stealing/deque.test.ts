@@ -34,20 +34,20 @@ describe('WorkDeque', () => {
     expect(ABORT).not.toBe(EMPTY);
   });
 
-  it('publishes a batch with pushAll in order', () => {
+  it('publishes a batch (a range of an array) with pushRange in order', () => {
     const d = make(8);
-    d.pushAll(Int32Array.of(1, 2, 3));
+    d.pushRange(Int32Array.of(0, 1, 2, 3, 9), 1, 4);
     d.push(4);
     expect([d.steal(), d.pop(), d.pop(), d.steal(), d.pop()]).toEqual([1, 4, 3, 2, EMPTY]);
   });
 
-  it('pushAll wraps around the ring end and stays inside its own part of a shared ring', () => {
+  it('pushRange wraps around the ring end and stays inside its own part of a shared ring', () => {
     const meta = new Int32Array(new SharedArrayBuffer(4 * DEQUE_META_INTS * 2));
     const ring = new Int32Array(new SharedArrayBuffer(4 * 8)).fill(-9);
     const d = new WorkDeque(meta, ring, 1, 4, 4); // owner 1: ring[4..8)
-    d.pushAll(Int32Array.of(1, 2, 3));
+    d.pushRange(Int32Array.of(1, 2, 3), 0, 3);
     expect([d.steal(), d.steal()]).toEqual([1, 2]);
-    d.pushAll(Int32Array.of(4, 5, 6)); // slots 3, 0, 1: wraps
+    d.pushRange(Int32Array.of(4, 5, 6), 0, 3); // slots 3, 0, 1: wraps
     expect([d.steal(), d.steal(), d.pop(), d.pop(), d.pop()]).toEqual([3, 4, 6, 5, EMPTY]);
     expect(Array.from(ring.subarray(0, 4))).toEqual([-9, -9, -9, -9]);
   });

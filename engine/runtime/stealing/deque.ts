@@ -41,16 +41,17 @@ export class WorkDeque {
     Atomics.store(this.meta, this.bottom, b + 1);
   }
 
-  /** Owner only: pushes many nodes with one publication of `bottom`. */
-  pushAll(nodes: Int32Array): void {
+  /** Owner only: pushes `nodes[from .. to)` with one publication of `bottom`. */
+  pushRange(nodes: Int32Array, from: number, to: number): void {
     const b = Atomics.load(this.meta, this.bottom);
-    const from = b & this.mask;
-    // One copy when the nodes fit before the ring's end (always at a run's seeding: bottom is 0).
-    if (from + nodes.length <= this.mask + 1) this.buf.set(nodes, this.ringStart + from);
+    const at = b & this.mask;
+    const count = to - from;
+    // One copy when the nodes fit before the ring's end.
+    if (at + count <= this.mask + 1) this.buf.set(nodes.subarray(from, to), this.ringStart + at);
     else
-      for (let i = 0; i < nodes.length; i++)
-        this.buf[this.ringStart + ((b + i) & this.mask)] = nodes[i]!;
-    Atomics.store(this.meta, this.bottom, b + nodes.length);
+      for (let i = 0; i < count; i++)
+        this.buf[this.ringStart + ((b + i) & this.mask)] = nodes[from + i]!;
+    Atomics.store(this.meta, this.bottom, b + count);
   }
 
   /** Owner only: the most recently pushed node, or EMPTY. */

@@ -14,13 +14,21 @@ export const CTL_CLOCK = 48;
 export const CTL_STOP = 64;
 export const CTL_FAILED_NODE = 65;
 export const CTL_DONE = 80;
-const CTL_INTS = 96;
-/** Spans a run samples by default: one node in ceil(nodes / SAMPLED_SPANS). */
-export const SAMPLED_SPANS = 10_000;
+/** The next unclaimed index into `roots` (workers claim roots in chunks, worker-loop.ts). */
+export const CTL_ROOTS = 96;
+const CTL_INTS = 112;
+/**
+ * Spans a run samples by default: one node in ceil(nodes / SAMPLED_SPANS), so every node of a
+ * graph up to this size and at most this many of a larger one. A span costs two clock reads in
+ * the worker (100–200 ns each on the project's machines), so the budget bounds what spans add to
+ * any run at about 0.1 ms; the earlier budget of 10k spans cost 2–4 ms a run at 10k nodes, several
+ * times the run itself (bench `dag-small`).
+ */
+export const SAMPLED_SPANS = 256;
 /**
  * Sampled spans kept per worker and run (a ring: the most recent win). As many as a run samples,
  * because on a busy machine one worker may run nearly every node; a smaller ring dropped spans
- * whenever the work was uneven.
+ * whenever the work was uneven. A caller's own `sampleEvery` may sample more and drop the rest.
  */
 export const SPANS_PER_WORKER = SAMPLED_SPANS;
 
@@ -41,6 +49,8 @@ export interface RunBuffers {
   readonly ranNanos: SharedArrayBuffer;
   readonly dequeMeta: SharedArrayBuffer;
   readonly dequeRing: SharedArrayBuffer;
+  /** The graph's roots (nodes without predecessors), in index order: claimed via `CTL_ROOTS`. */
+  readonly roots: SharedArrayBuffer;
   /** Verification only (empty otherwise): runs per node and global start/finish stamps. */
   readonly runCount: SharedArrayBuffer;
   readonly startStamp: SharedArrayBuffer;
@@ -72,6 +82,7 @@ export interface RunViews {
   readonly ranNanos: Float64Array;
   readonly dequeMeta: Int32Array;
   readonly dequeRing: Int32Array;
+  readonly roots: Int32Array;
   readonly runCount: Int32Array;
   readonly startStamp: Int32Array;
   readonly finishStamp: Int32Array;
@@ -98,6 +109,7 @@ function shared<T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(
  */
 export function allocateRun(graph: CompiledGraph, workers: number): RunBuffers {
   const n = graph.nodeCount;
+  const roots = rootsOf(graph);
   const i32 = (b: SharedArrayBuffer) => new Int32Array(b);
   const u8 = (b: SharedArrayBuffer) => new Uint8Array(b);
   return {
@@ -115,6 +127,7 @@ export function allocateRun(graph: CompiledGraph, workers: number): RunBuffers {
     ranNanos: shared((b) => new Float64Array(b), 8 * n),
     dequeMeta: shared(i32, 4 * DEQUE_META_INTS * workers),
     dequeRing: shared(i32, 4 * ringCapacity(n) * workers),
+    roots: shared(i32, 4 * roots.length, roots),
     runCount: shared(i32, 4 * n),
     startStamp: shared(i32, 4 * n),
     finishStamp: shared(i32, 4 * n),
@@ -125,10 +138,19 @@ export function allocateRun(graph: CompiledGraph, workers: number): RunBuffers {
   };
 }
 
+/** The nodes without predecessors, in index order. */
+function rootsOf(graph: CompiledGraph): Int32Array {
+  const roots = new Int32Array(graph.nodeCount);
+  let count = 0;
+  for (let v = 0; v < graph.nodeCount; v++) if (graph.inDegree[v] === 0) roots[count++] = v;
+  return roots.slice(0, count);
+}
+
 /**
  * Resets the mutable part for a new run (no worker may be using it): counters back to the
- * in-degrees, states, poison, results, run counts and deques cleared. Stamps need no reset: a node
- * whose stamps are stale was not processed, which its run count of 0 reports.
+ * in-degrees, states, poison, results, run counts and deques cleared, every root unclaimed.
+ * Stamps need no reset: a node whose stamps are stale was not processed, which its run count of 0
+ * reports.
  */
 export function resetRun(v: RunViews, nodeCount: number): void {
   v.ctl.fill(0);
@@ -160,6 +182,7 @@ export function viewRun(b: RunBuffers): RunViews {
     ranNanos: new Float64Array(b.ranNanos),
     dequeMeta: i32(b.dequeMeta),
     dequeRing: i32(b.dequeRing),
+    roots: i32(b.roots),
     runCount: i32(b.runCount),
     startStamp: i32(b.startStamp),
     finishStamp: i32(b.finishStamp),

@@ -1,6 +1,8 @@
-/** Messages between the stealing executor and its workers (one discriminated union each way). */
+/**
+ * Messages between the stealing executor and its workers (one discriminated union each way). A
+ * run's end travels through shared memory instead (`park.ts`).
+ */
 import type { RunBuffers } from './layout.ts';
-import type { LoopStats } from './worker-loop.ts';
 
 export type ToWorker =
   | {
@@ -24,5 +26,4 @@ export type ToWorker =
 
 export type FromWorker =
   | { readonly type: 'ready'; readonly workerId: number }
-  | { readonly type: 'done'; readonly runId: number; readonly stats: LoopStats }
   | { readonly type: 'error'; readonly runId: number; readonly message: string };

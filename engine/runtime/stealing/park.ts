@@ -10,9 +10,17 @@
  * CLAIMED (the executor handed it a run). The executor moves PARKED → CLAIMED (a run) or
  * PARKED → AWAY (new memory: the run comes as a message), the worker PARKED → AWAY when its wait
  * runs out, all by compare-and-swap: exactly one wins, so a run is either taken from the block or
- * sent as a message, never both or neither. The worker parks before it reports `done`, so the executor, which starts the next run
- * only after every `done`, always finds it PARKED unless the wait already timed out.
+ * sent as a message, never both or neither. The worker parks before it reports its end, so the
+ * executor, which starts the next run only after every worker's end, always finds it PARKED unless
+ * the wait already timed out.
+ *
+ * The end of a run travels back the same way: each worker writes its loop statistics to its own
+ * slots of the block and counts itself finished; the last one sets the done word, on which the
+ * executor waits with `Atomics.waitAsync` (one wake-up of the main thread a run, where a `done`
+ * message from every worker cost a structured clone and an event-loop trip each).
  */
+import type { LoopStats } from './worker-loop.ts';
+
 export const AWAY = 0;
 export const PARKED = 1;
 export const CLAIMED = 2;
@@ -27,8 +35,33 @@ const RUN_ID = 0;
 const FAIL_FAST = 1;
 const VERIFY = 2;
 const SAMPLE_EVERY = 3;
+/** Workers that finished the run, and the done word the last of them sets (1) and notifies. */
+const FINISHED = 4;
+const DONE = 8;
 /** The run's time origin (a bigint), in the BigInt64Array view. */
 const ORIGIN = 0;
+/** Each worker's loop statistics, in this order, in the Float64Array after the origin. */
+const STAT_FIELDS = [
+  'executed',
+  'attempts',
+  'steals',
+  'stealAttempts',
+  'sleeps',
+  'idleNanos',
+  'spansWritten',
+  'startNanos',
+  'endNanos',
+] as const satisfies readonly (keyof LoopStats)[];
+/** Doubles per worker: its statistics on their own 128 bytes. */
+const STAT_STRIDE = 16;
+
+/** `Atomics.waitAsync` (ES2024; the project's lib is ES2023). */
+type WaitAsync = (
+  a: Int32Array,
+  index: number,
+  value: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
 
 export interface ParkedRun {
   readonly runId: number;
@@ -41,17 +74,64 @@ export interface ParkedRun {
 export class ParkBlock {
   readonly ints: Int32Array;
   private readonly origin: BigInt64Array;
+  private readonly stats: Float64Array;
   private readonly settings: number;
 
-  constructor(buffer: SharedArrayBuffer, workers: number) {
+  constructor(
+    buffer: SharedArrayBuffer,
+    private readonly workers: number,
+  ) {
     this.ints = new Int32Array(buffer);
     this.settings = workers * STRIDE;
-    this.origin = new BigInt64Array(buffer, 4 * (this.settings + STRIDE), 1);
+    const originAt = 4 * (this.settings + STRIDE);
+    this.origin = new BigInt64Array(buffer, originAt, 1);
+    this.stats = new Float64Array(buffer, originAt + 8, workers * STAT_STRIDE);
   }
 
   static allocate(workers: number): SharedArrayBuffer {
-    // Workers' lines, a line of settings, then the origin (8-byte aligned).
-    return new SharedArrayBuffer(4 * (workers * STRIDE + STRIDE) + 8);
+    // Workers' lines, a line of settings, the origin (8-byte aligned), then the statistics.
+    return new SharedArrayBuffer(4 * (workers * STRIDE + STRIDE) + 8 + 8 * workers * STAT_STRIDE);
+  }
+
+  /**
+   * Executor: clears the finish count and done word of the last run and returns a promise that
+   * settles when every worker of the next run finished (`finish`). Call before starting a run.
+   */
+  nextRunEnd(): Promise<void> {
+    const s = this.settings;
+    Atomics.store(this.ints, s + FINISHED, 0);
+    Atomics.store(this.ints, s + DONE, 0);
+    const wait = waitAsync(this.ints, s + DONE, 0);
+    return wait.async ? wait.value.then(() => undefined) : Promise.resolve();
+  }
+
+  /** Executor: whether every worker finished the run (read after `nextRunEnd` settled). */
+  get runEnded(): boolean {
+    return Atomics.load(this.ints, this.settings + DONE) === 1;
+  }
+
+  /** Executor: the workers' statistics of the run that ended. */
+  runStats(): LoopStats[] {
+    return Array.from({ length: this.workers }, (_, w) => {
+      const at = w * STAT_STRIDE;
+      const stats: Record<string, number> = { workerId: w };
+      STAT_FIELDS.forEach((field, i) => (stats[field] = this.stats[at + i]!));
+      return stats as unknown as LoopStats;
+    });
+  }
+
+  /**
+   * Worker: stores its statistics and counts itself finished; the last worker sets the done word
+   * and wakes the executor. Parks first (`park`), so the next run finds every worker parked.
+   */
+  finish(stats: LoopStats): void {
+    const at = stats.workerId * STAT_STRIDE;
+    STAT_FIELDS.forEach((field, i) => (this.stats[at + i] = stats[field]));
+    const s = this.settings;
+    if (Atomics.add(this.ints, s + FINISHED, 1) + 1 === this.workers) {
+      Atomics.store(this.ints, s + DONE, 1);
+      Atomics.notify(this.ints, s + DONE);
+    }
   }
 
   /** Executor: writes the run's settings (before any worker is claimed). */
@@ -64,11 +144,21 @@ export class ParkBlock {
     Atomics.store(this.origin, ORIGIN, run.origin);
   }
 
-  /** Executor: hands the written run to worker `w` if it is parked; false means send a message. */
+  /**
+   * Executor: hands the written run to worker `w` if it is parked (false means send a message).
+   * Claim every worker before waking any (`wake`): a woken worker wakes the other claimed ones.
+   */
   claim(w: number): boolean {
-    if (Atomics.compareExchange(this.ints, w * STRIDE, PARKED, CLAIMED) !== PARKED) return false;
+    return Atomics.compareExchange(this.ints, w * STRIDE, PARKED, CLAIMED) === PARKED;
+  }
+
+  /**
+   * Wakes claimed worker `w`. Every woken worker also wakes the others still waiting (`awaitRun`),
+   * so a run starts on every worker even when the executor's thread loses its core after its first
+   * wake-up, as it does on a busy machine (the second worker then started up to a whole run late).
+   */
+  wake(w: number): void {
     Atomics.notify(this.ints, w * STRIDE);
-    return true;
   }
 
   /**
@@ -95,6 +185,10 @@ export class ParkBlock {
     // PARKED: the wait ran out; AWAY: released. Either way the next run comes as a message.
     if (Atomics.compareExchange(this.ints, at, PARKED, AWAY) !== CLAIMED) return null;
     Atomics.store(this.ints, at, AWAY);
+    // Every claim precedes every wake-up: a worker still CLAIMED is waiting or about to see it.
+    for (let other = 0; other < this.workers; other++)
+      if (Atomics.load(this.ints, other * STRIDE) === CLAIMED)
+        Atomics.notify(this.ints, other * STRIDE);
     const s = this.settings;
     return {
       runId: this.ints[s + RUN_ID]!,

@@ -5,6 +5,7 @@ import { compileDocument, compileGraph, type CompiledGraph } from '../../core/gr
 import { NODE_STATES, SUCCEEDED } from '../../core/graph/node-state.ts';
 import { randomDag } from '../../core/graph/random-dag.ts';
 import { StealingExecutor } from './stealing-executor.ts';
+import { SAMPLED_SPANS } from './layout.ts';
 
 let executor: StealingExecutor;
 beforeAll(async () => {
@@ -185,13 +186,20 @@ describe('StealingExecutor', () => {
     }
     const wide = compileDocument(parseGraphDocument({ generator: 'independent', count: 20_000 }));
     const large = await executor.run(wide);
-    expect(large.spanSampleEvery).toBe(2);
-    // Each worker samples every second node it processed.
-    const sampled = large.perWorker.reduce((sum, w) => sum + Math.floor(w.executed / 2), 0);
-    expect(sampled).toBeGreaterThanOrEqual(9_999);
+    // At most SAMPLED_SPANS (256) a run: one node in ceil(20,000 / 256) = 79.
+    expect(large.spanSampleEvery).toBe(79);
+    // Each worker samples every 79th node it processed.
+    const sampled = large.perWorker.reduce((sum, w) => sum + Math.floor(w.executed / 79), 0);
+    expect(sampled).toBeGreaterThanOrEqual(Math.floor(20_000 / 79) - 1);
+    expect(sampled).toBeLessThanOrEqual(SAMPLED_SPANS);
     // However unevenly the workers shared the nodes, every sample fits: none dropped.
     expect(large.droppedSpans).toBe(0);
     expect(large.spans.length).toBe(sampled);
+    // A caller's own rate may sample more than the rings keep: the rest is counted as dropped.
+    const every = await executor.run(wide, { sampleEvery: 1 });
+    expect(every.spanSampleEvery).toBe(1);
+    expect(every.spans.length + every.droppedSpans).toBe(20_000);
+    expect(every.spans.length).toBeLessThanOrEqual(2 * SAMPLED_SPANS);
   }, 30_000);
 
   it('reports every time as integer ns from the run start, within the makespan', async () => {

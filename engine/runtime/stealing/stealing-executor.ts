@@ -1,8 +1,9 @@
 /**
  * Work-stealing graph executor (docs/design.md §3.4) for graphs of tiny nodes, where one message per
  * node would dominate: the graph, dependency counters and per-worker deques live in shared memory
- * and workers schedule themselves (`worker-loop.ts`). The main thread only seeds the roots and
- * waits for every worker's `done`. One run at a time per executor.
+ * and workers schedule themselves (`worker-loop.ts`), claiming the roots too. The main thread
+ * resets the memory, starts the workers and waits for the last one's end (`park.ts`). One run at
+ * a time per executor.
  */
 import { originNow } from '../threads/clock.ts';
 import { Worker } from 'node:worker_threads';
@@ -10,7 +11,6 @@ import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphErrorMode } from '../../../shared/graph.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
 import { workerStartUrl } from '../compiled.ts';
-import { WorkDeque, ringCapacity } from './deque.ts';
 import { DEFAULT_STEALING_KERNEL, stealingKernel } from './kernels.ts';
 import {
   CTL_STOP,
@@ -34,14 +34,15 @@ export interface StealingRunOptions {
   readonly verify?: boolean;
   /**
    * Record a span for one node in every `sampleEvery` (0 = none). Default: every node of graphs
-   * up to 10k nodes, then sampled down to about 10k spans; the report says the rate.
+   * up to `SAMPLED_SPANS` (256) nodes, then one in ceil(nodes / 256), at most 256 spans a run;
+   * the report says the rate. A rate that samples more than the rings keep counts the rest as
+   * dropped.
    */
   readonly sampleEvery?: number;
 }
 
 interface PendingRun {
   readonly runId: number;
-  readonly stats: LoopStats[];
   resolve(stats: LoopStats[]): void;
   reject(e: Error): void;
 }
@@ -58,7 +59,6 @@ export class StealingExecutor {
     graph: CompiledGraph;
     buffers: RunBuffers;
     views: RunViews;
-    roots: Int32Array;
     id: number;
   } | null = null;
   /** The memory the workers hold views of (sent with the first run that uses it). */
@@ -131,25 +131,24 @@ export class StealingExecutor {
       }
       return name;
     });
-    const p = this.workers.length;
     const verify = options.verify ?? false;
     const failFast = (options.errorMode ?? 'fail-fast') === 'fail-fast';
     const sampleEvery =
       options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
-    const { buffers, views, roots, id: memoryId } = this.memoryFor(graph);
+    const { buffers, views, id: memoryId } = this.memoryFor(graph);
+    // The workers claim the roots themselves (worker-loop.ts): nothing is seeded here.
     resetRun(views, graph.nodeCount);
-    // Seed the roots in contiguous chunks; the workers have not started this run, so this thread
-    // owns the deques.
-    const capacity = ringCapacity(graph.nodeCount);
-    const chunk = Math.ceil(roots.length / p);
-    for (let w = 0; w < p; w++) {
-      const mine = roots.subarray(w * chunk, (w + 1) * chunk);
-      new WorkDeque(views.dequeMeta, views.dequeRing, w, w * capacity, capacity).pushAll(mine);
-    }
 
     const runId = this.nextRunId++;
+    const ended = this.park.nextRunEnd();
     const stats = await new Promise<LoopStats[]>((resolve, reject) => {
-      this.pending = { runId, stats: [], resolve, reject };
+      this.pending = { runId, resolve, reject };
+      void ended.then(() => {
+        // A run that failed or was closed meanwhile was settled already.
+        if (this.pending?.runId !== runId || !this.park.runEnded) return;
+        this.pending = null;
+        resolve(this.park.runStats());
+      });
       const settings = { runId, failFast, verify, sampleEvery, origin: originNow() };
       const sameMemory = this.sentMemoryId === memoryId;
       // A parked worker of the same memory takes the run from the park block; the others (or
@@ -162,8 +161,9 @@ export class StealingExecutor {
         buffers: sameMemory ? null : buffers,
         kernelNames,
       };
+      const claimed = this.workers.map((_, i) => sameMemory && this.park.claim(i));
       this.workers.forEach((w, i) => {
-        if (sameMemory && this.park.claim(i)) return;
+        if (claimed[i]) return this.park.wake(i);
         this.park.release(i);
         w.postMessage(message);
       });
@@ -173,25 +173,11 @@ export class StealingExecutor {
     return buildReport(graph, views, stats, kernelNames, verify, sampleEvery);
   }
 
-  private memoryFor(graph: CompiledGraph): {
-    buffers: RunBuffers;
-    views: RunViews;
-    roots: Int32Array;
-    id: number;
-  } {
+  private memoryFor(graph: CompiledGraph): { buffers: RunBuffers; views: RunViews; id: number } {
     if (this.memory?.graph !== graph) {
       this.memory = null; // let the previous graph's memory go before allocating
       const buffers = allocateRun(graph, this.workers.length);
-      const roots = new Int32Array(graph.nodeCount);
-      let count = 0;
-      for (let v = 0; v < graph.nodeCount; v++) if (graph.inDegree[v] === 0) roots[count++] = v;
-      this.memory = {
-        graph,
-        buffers,
-        views: viewRun(buffers),
-        roots: roots.slice(0, count),
-        id: this.nextMemoryId++,
-      };
+      this.memory = { graph, buffers, views: viewRun(buffers), id: this.nextMemoryId++ };
     }
     return this.memory;
   }
@@ -215,16 +201,8 @@ export class StealingExecutor {
   private onMessage(m: FromWorker): void {
     const run = this.pending;
     if (m.type === 'ready' || run === null || m.runId !== run.runId) return;
-    if (m.type === 'error') {
-      // The other workers may be waiting for this one's nodes: the executor cannot be reused.
-      this.fail(new SchedLabError('WORKER_LOST', `stealing worker failed: ${m.message}`));
-      return;
-    }
-    run.stats.push(m.stats);
-    if (run.stats.length === this.workers.length) {
-      this.pending = null;
-      run.resolve(run.stats);
-    }
+    // The other workers may be waiting for this one's nodes: the executor cannot be reused.
+    this.fail(new SchedLabError('WORKER_LOST', `stealing worker failed: ${m.message}`));
   }
 
   private fail(e: Error): void {

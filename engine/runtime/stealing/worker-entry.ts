@@ -56,9 +56,9 @@ function serve(mem: { views: RunViews; kernels: StealingKernel[] }, first: Parke
         kernels: mem.kernels,
         seed: 0x9e3779b9 ^ (workerId * 0x85ebca6b) ^ run.runId,
       });
-      // Parked before `done`: the executor starts the next run only after every `done`.
+      // Parked before it reports its end: the executor starts the next run only after every end.
       park.park(workerId);
-      send({ type: 'done', runId: run.runId, stats });
+      park.finish(stats);
     } catch (e) {
       // The executor cannot be reused after an error (stealing-executor.ts): no parking.
       send({

@@ -5,7 +5,10 @@
  * - Take the newest node of the own deque; run it; for each successor decrement its dependency
  *   counter (Atomics; skipped when the in-degree is 1) — the first successor that becomes ready
  *   runs next in place, the others are pushed onto the own deque.
- * - Own deque empty: publish the completed count, then steal — last successful victim first,
+ * - Own deque empty: claim a chunk of the graph's roots (one shared cursor; each claim takes a
+ *   fraction of what is left, so the chunks shrink towards the end and the workers finish the
+ *   roots together) onto the own deque, where thieves can still take them.
+ * - No roots left: publish the completed count, then steal — last successful victim first,
  *   then random victims — and after a short spin sleep on the epoch word.
  * - No lost wake-ups: a sleeper reads the epoch, registers in `sleepers`, re-checks every deque,
  *   then waits only while the epoch is unchanged; a pusher that sees sleepers bumps the epoch
@@ -27,6 +30,7 @@ import {
   CTL_EPOCH,
   CTL_FAILED_NODE,
   CTL_REMAINING,
+  CTL_ROOTS,
   CTL_SLEEPERS,
   CTL_STOP,
   SPANS_PER_WORKER,
@@ -54,6 +58,10 @@ export interface LoopStats {
   readonly steals: number;
   readonly stealAttempts: number;
   readonly sleeps: number;
+  /**
+   * Time spent finding work after a first round of steals found none (spinning, sleeping and the
+   * later rounds). A steal that succeeds at once is not timed: two clock reads cost more than it.
+   */
   readonly idleNanos: number;
   /** Spans sampled (the ring keeps the last SPANS_PER_WORKER). */
   readonly spansWritten: number;
@@ -67,6 +75,9 @@ export interface LoopStats {
 
 /** Steal rounds before a worker goes to sleep. */
 const SPIN_ROUNDS = 64;
+/** A root claim takes 1 / (ROOT_SHARE · workers) of the roots left, at most ROOT_CHUNK. */
+const ROOT_SHARE = 2;
+const ROOT_CHUNK = 4096;
 
 export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   // One read of the shared clock per run, then `performance.now()` (the same monotonic clock,
@@ -85,6 +96,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     costNanos,
     retries,
     kernelOf,
+    roots,
   } = v;
   const capacity = ringCapacity(states.length);
   const deques = Array.from(
@@ -200,16 +212,45 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     }
   };
 
+  /**
+   * Claims the next chunk of roots onto the own deque and returns one of them, or EMPTY when every
+   * root is claimed. One compare-and-swap a chunk, where stealing the roots one by one from the
+   * deque they were seeded on cost a contended steal per root.
+   */
+  const claimRoots = (): number => {
+    for (;;) {
+      const from = Atomics.load(ctl, CTL_ROOTS);
+      const left = roots.length - from;
+      if (left <= 0) return EMPTY;
+      const take = Math.min(ROOT_CHUNK, Math.ceil(left / (ROOT_SHARE * o.workers)));
+      if (Atomics.compareExchange(ctl, CTL_ROOTS, from, from + take) !== from) continue;
+      if (take > 1) {
+        own.pushRange(roots, from + 1, from + take);
+        if (Atomics.load(ctl, CTL_SLEEPERS) > 0) {
+          Atomics.add(ctl, CTL_EPOCH, 1);
+          Atomics.notify(ctl, CTL_EPOCH, take - 1);
+        }
+      }
+      return roots[from]!;
+    }
+  };
+
+  // Every root is claimed by now (the loop claims before it looks for work elsewhere).
   const anyWork = (): boolean => deques.some((d) => d.size > 0);
   const isDone = (): boolean => Atomics.load(ctl, CTL_DONE) !== 0;
 
   /** Steals, spins, sleeps; returns a node or -1 when the run is done. */
   const findWork = (): number => {
+    let idleFrom = -1;
+    const found = (node: number): number => {
+      if (idleFrom >= 0) idleNanos += now() - idleFrom;
+      return node;
+    };
     for (let round = 0; ; round++) {
-      if (isDone()) return -1;
+      if (isDone()) return found(-1);
       if (lastVictim >= 0) {
         const node = trySteal(lastVictim);
-        if (node !== EMPTY) return (steals++, node);
+        if (node !== EMPTY) return (steals++, found(node));
       }
       for (let k = 0; k < 2 * o.workers; k++) {
         const victim = o.workers === 1 ? 0 : nextRandom() % o.workers;
@@ -217,9 +258,10 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
         const node = trySteal(victim);
         if (node !== EMPTY) {
           lastVictim = victim;
-          return (steals++, node);
+          return (steals++, found(node));
         }
       }
+      if (idleFrom < 0) idleFrom = now();
       if (round < SPIN_ROUNDS) continue;
       const epoch = Atomics.load(ctl, CTL_EPOCH);
       Atomics.add(ctl, CTL_SLEEPERS, 1);
@@ -234,6 +276,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
 
   for (;;) {
     let node = own.pop();
+    if (node === EMPTY) node = claimRoots();
     if (node === EMPTY) {
       boundary = -1; // idle until the next node: its span starts when it is found
       if (completed > 0) {
@@ -244,9 +287,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
         }
         completed = 0;
       }
-      const idleFrom = now();
       node = findWork();
-      idleNanos += now() - idleFrom;
       if (node < 0) break;
     }
     while (node >= 0) node = process(node);
