@@ -9,12 +9,12 @@
  *   latency the cluster adds per dispatch.
  * - `cluster.pipelined_gap_ms`: the same gap with three splits on one worker whose queue a
  *   driver keeps full (`feed`: `enqueue` while `queueableWorkers` offers room, what an executor
- *   that pipelines does): what a node slot waits between quanta when the coordinator keeps it
+ *   that pipelines does): what a node worker waits between quanta when the coordinator keeps it
  *   fed. Baseline the threads backend driven the same way.
  * - `cluster.utilisation_3x1`: busy / (3 × wall) over 3 nodes × 1 thread with 100 ms quanta
  *   (the executor: one round trip per quantum); `cluster.utilisation_3x1_pipelined` the same
  *   work through `feed` (quanta queued ahead). Baseline 3 local threads.
- * - `cluster.small_tenant_p95_*`: two tenants over 3 slots, one flooding (one query of FLOOD
+ * - `cluster.small_tenant_p95_*`: two tenants over 3 workers, one flooding (one query of FLOOD
  *   splits of 20 ms), one submitting a 20 ms job every 100 ms: the small tenant's p95 latency
  *   (submit to end) under SchedLab `fair` and `mlfq` (query fairness) vs plain BullMQ workers on
  *   the same Redis in FIFO order, and with BullMQ priorities set by hand per tenant (each BullMQ
@@ -25,7 +25,7 @@
  *   the whole flood, ≈ FLOOD × 20 ms / 3) is flattered, never the other way.
  * - `cluster.jain_equal_tenants_fair`: Jain's index (Σx)² / (n·Σx²) of the charged time of four
  *   equal tenants (each one query of the same splits, submitted one tenant after another) over 3
- *   slots under `fair` with query fairness, read when the first tenant's query ends (until then
+ *   workers under `fair` with query fairness, read when the first tenant's query ends (until then
  *   all four are backlogged). Baseline the issue's bar, 0.95.
  */
 import { Queue, QueueEvents, Worker as BullWorker } from 'bullmq';
@@ -71,7 +71,7 @@ export async function run(report: BenchReport): Promise<void> {
     console.log(`  (added per quantum over threads: ${(gap - threadsGap).toFixed(3)} ms)`);
     const piped = await pipelinedGap(await cluster(redis, 1));
     report.add('cluster.pipelined_gap_ms', piped, 'ms', await pipelinedGap(await threads(1)));
-    console.log(`  (a fed slot's gap between quanta: ${piped.toFixed(3)} ms)`);
+    console.log(`  (a fed worker's gap between quanta: ${piped.toFixed(3)} ms)`);
 
     const util = await utilisation(await cluster(redis, 3));
     report.add('cluster.utilisation_3x1', util, 'share', await utilisation(await threads(3)));
@@ -121,7 +121,7 @@ export async function run(report: BenchReport): Promise<void> {
 async function cluster(redis: TestRedis, workers: number): Promise<Backend> {
   const backend = new ClusterBackend({ redis: redis.url, workers });
   await backend.connect();
-  await backend.waitForSlots(workers, 30_000);
+  await backend.waitForWorkers(workers, 30_000);
   return backend;
 }
 

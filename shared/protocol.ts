@@ -518,7 +518,7 @@ export interface WorkerRow {
   jobId: number | null;
   /** Backend time (ns) the current quantum started; null when idle. */
   sinceNanos: number | null;
-  /** The cluster backend: the worker node (its `--name`) this worker id is a slot of now. */
+  /** The cluster backend: the worker node (its `--name`) this worker id belongs to now. */
   node?: string;
 }
 

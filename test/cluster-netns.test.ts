@@ -87,7 +87,7 @@ describe.skipIf(why !== null)('worker nodes in network namespaces of their own',
         onAlarm: (a) => alarms.push(`${a.kind}: ${a.message}`),
       });
       await backend.connect();
-      await backend.waitForSlots(3, 60_000);
+      await backend.waitForWorkers(3, 60_000);
       const ex = new Executor(backend, { workers: 3, policy: 'fair', quantumMs: 10 });
       const ends: JobEnd[] = [];
       ex.onJobEnd((e) => ends.push(e));
@@ -102,7 +102,7 @@ describe.skipIf(why !== null)('worker nodes in network namespaces of their own',
         expect(c.submitted).toBe(c.succeeded + c.failed + c.cancelled + c.rejected + c.live);
         expect(c.staleEnds).toBe(0);
         expect(alarms.filter((a) => !a.startsWith('node-joined'))).toEqual([]);
-        // 18 splits met 3 idle slots at once, so each node ran a quantum (ids are stable: no
+        // 18 splits met 3 idle workers at once, so each node ran a quantum (ids are stable: no
         // node was lost, as the alarms show).
         const s = ex.spans.read(0).columns;
         const ran = new Set<string | undefined>();

@@ -1,6 +1,6 @@
 /**
  * The cluster backend over real `schedlab worker` processes (spawned through bin/schedlab.js, so
- * tsx): three nodes, one slot each, on a Redis this file starts (test/redis-server.ts). Node loss
+ * tsx): three nodes, one worker each, on a Redis this file starts (test/redis-server.ts). Node loss
  * is detected within HEARTBEAT.ttlMs + pollMs (3.5 s); the waits below are generous bounds on a
  * busy machine, never the expected time.
  */
@@ -78,7 +78,7 @@ async function rig(policy: PolicyName): Promise<Rig> {
     onAlarm: (a) => alarms.push(a),
   });
   await backend.connect();
-  await backend.waitForSlots(3, 30_000);
+  await backend.waitForWorkers(3, 30_000);
   const ex = new Executor(backend, { workers: 3, policy, quantumMs: 10 });
   const ends: JobEnd[] = [];
   const broken: string[] = [];
@@ -153,7 +153,7 @@ describe('three schedlab worker processes', () => {
   }
 
   it(
-    'take a headless run (schedlab run --backend cluster): every slot used, every job ended',
+    'take a headless run (schedlab run --backend cluster): every worker used, every job ended',
     async () => {
       const workload = parseWorkload({
         name: 'tiny-cluster',
@@ -210,7 +210,7 @@ describe('three schedlab worker processes', () => {
 
         // n3 comes back (a new instance under the same name) and gets work again.
         await back;
-        await r.backend.waitForSlots(3, 30_000);
+        await r.backend.waitForWorkers(3, 30_000);
         const more = r.ex.submitJob(oneTaskJob('long', leaves(4, spin(60))));
         await expect
           .poll(() => r.ex.workers().some((w) => w.node === 'n3' && w.state === 'running'), {

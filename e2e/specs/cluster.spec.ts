@@ -1,6 +1,6 @@
 // The app on the cluster backend: a browser-mode session (`schedlab serve --backend cluster`)
 // over a Redis this spec starts (test/redis-server.ts) and two `schedlab worker` processes, one
-// slot each. The workers panel and the Gantt group their lanes by node, each node under its name.
+// worker each. The workers panel and the Gantt group their lanes by node, each node under its name.
 // Every process it starts is stopped at the end; waits are bounds for a busy machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

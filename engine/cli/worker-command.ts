@@ -1,6 +1,6 @@
 /**
  * `schedlab worker --redis URL [--threads N] [--name NAME] [--modules DIR]…`: a worker node of
- * the cluster backend (engine/runtime/cluster/worker-node.ts). It offers N slots (default: one per
+ * the cluster backend (engine/runtime/cluster/worker-node.ts). It offers N workers (default: one per
  * core), runs user modules only from the `--modules` directories (none: built-in kernels only),
  * runs quanta until stopped; Ctrl-C / SIGTERM lets what runs finish and deregisters it. It may
  * join and leave at any time: the coordinator uses it as soon as it beats and stops when it is
@@ -38,7 +38,7 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
     log: (line) => io.err(`${line}\n`),
   });
   io.out(
-    `schedlab worker ${node.instance}: ${threads} slot(s), waiting for quanta (Ctrl-C to leave)\n`,
+    `schedlab worker ${node.instance}: ${threads} worker(s), waiting for quanta (Ctrl-C to leave)\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -1,7 +1,7 @@
 /**
  * A headless run's cluster backend (`schedlab run --backend cluster --redis URL`): connected,
- * with worker nodes up before time starts. The run uses `workers` slots when the caller set
- * them (waiting for the fleet to offer that many), else every slot on offer at the start.
+ * with worker nodes up before time starts. The run uses `workers` workers when the caller set
+ * them (waiting for the fleet to offer that many), else every worker on offer at the start.
  */
 import type { EngineConfig } from '../../../shared/config.ts';
 import { ClusterBackend } from '../../runtime/cluster/cluster-backend.ts';
@@ -27,8 +27,8 @@ export async function startClusterRun(
   });
   try {
     await backend.connect(CLUSTER_WAIT_MS);
-    const slots = await backend.waitForSlots(explicitWorkers ?? 1, CLUSTER_WAIT_MS);
-    const workers = explicitWorkers ?? Math.min(256, slots);
+    const offered = await backend.waitForWorkers(explicitWorkers ?? 1, CLUSTER_WAIT_MS);
+    const workers = explicitWorkers ?? Math.min(256, offered);
     backend.setWorkerCount(workers);
     return { backend, config: { ...config, workers } };
   } catch (e) {

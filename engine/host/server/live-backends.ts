@@ -65,7 +65,7 @@ export async function openLiveSession(
       );
     }
     cluster = await startClusterLive(options.redis, log);
-    cores = cluster.slots;
+    cores = cluster.workers;
   }
   const workers = config.workers === undefined ? {} : { workers: config.workers };
   const backend: Backend =

@@ -38,7 +38,7 @@ afterAll(async () => {
 async function coordinator(): Promise<{ backend: ClusterBackend; ex: Executor; ends: JobEnd[] }> {
   const backend = new ClusterBackend({ redis: redis.url, namespace: 'unit', workers: 2 });
   await backend.connect();
-  await backend.waitForSlots(2, 30_000);
+  await backend.waitForWorkers(2, 30_000);
   const ex = new Executor(backend, { workers: 2, policy: 'mlfq', quantumMs: 5 });
   const ends: JobEnd[] = [];
   ex.onJobEnd((e) => ends.push(e));
@@ -59,7 +59,7 @@ describe('the cluster backend', () => {
       expect(c.submitted).toBe(c.succeeded + c.failed + c.cancelled + c.rejected + c.live);
       expect(c.staleEnds).toBe(0);
       expect(c.quanta).toBeGreaterThanOrEqual(12);
-      // Each worker id is a slot of one named node.
+      // Each worker id is a worker of one named node.
       expect(new Set(ex.workers().map((w) => w.node))).toEqual(new Set(['north', 'south']));
     } finally {
       await ex.close();
@@ -115,7 +115,7 @@ describe('the cluster backend', () => {
       onAlarm: (a) => alarms.push(a.kind),
     });
     await backend.connect();
-    await backend.waitForSlots(3, 30_000);
+    await backend.waitForWorkers(3, 30_000);
     const ex = new Executor(backend, { workers: 3, policy: 'fair', quantumMs: 5 });
     const ends: JobEnd[] = [];
     ex.onJobEnd((e) => ends.push(e));

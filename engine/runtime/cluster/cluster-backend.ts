@@ -8,19 +8,19 @@
  *
  * Pipelining (`queueableWorkers`/`enqueue`, backend.ts): a busy worker id holds dispatches queued
  * behind its running one, up to `QUEUE_AHEAD_NANOS` of quanta (protocol.ts); they are on the node already, so
- * its slot starts the next the moment one ends instead of waiting a round trip through here. The
+ * its worker starts the next the moment one ends instead of waiting a round trip through here. The
  * executor chose them, in its order; a queued dispatch is running from its view. A job on a
  * node's queue cannot be taken back at once, so `revoke` never succeeds (it answers false: the
  * dispatch runs and its end comes).
  *
- * Worker ids: each node's slots get the lowest free ids when it joins and lose them when it is
+ * Worker ids: each node's workers get the lowest free ids when it joins and lose them when it is
  * gone; `workerCount` is how many ids the executor may use (its `workers` setting), so ids
- * without a node show as `starting` and a node's slots beyond the count wait as spares.
+ * without a node show as `starting` and a node's workers beyond the count wait as spares.
  *
  * Every dispatch ends exactly once (a quantum end is emitted only by whoever takes the flight
  * out of `Flights` first, flights.ts):
  * - the node reports it (its ends list, or the job's stored result, recovery.ts);
- * - the node is lost (heartbeat expired): the quantum running on each of its slots ends `failed`,
+ * - the node is lost (heartbeat expired): the quantum running on each of its workers ends `failed`,
  *   `WORKER_LOST`, naming the node, charged by rule (cluster-ends.ts `lostEnd`) — the executor
  *   retries it elsewhere if the job has retries left, else the job fails; those queued behind it
  *   never started and end `yielded` with no work, to be offered again;
@@ -43,13 +43,13 @@ import { lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
 import { Flights, type Flight } from './flights.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
-import { SlotTable } from './slot-table.ts';
+import { WorkerTable } from './worker-table.ts';
 import {
   DEFAULT_NAMESPACE,
   ENDS_PER_READ,
   HEARTBEAT,
   keys,
-  MAX_QUEUED_PER_SLOT,
+  MAX_QUEUED_PER_WORKER,
   QUEUE_AHEAD_NANOS,
   type ControlMessage,
   type EndMessage,
@@ -92,7 +92,7 @@ export class ClusterBackend implements Backend {
   private readonly fleet: Fleet;
   private readonly ns: string;
   private readonly coordinator = randomBytes(4).toString('hex');
-  private readonly slots = new SlotTable();
+  private readonly table = new WorkerTable();
   private readonly flights = new Flights();
   private readonly moduleState = new Map<number, { value: unknown }>();
   private readonly faults: FaultInjector;
@@ -136,26 +136,26 @@ export class ClusterBackend implements Backend {
     void this.readEnds();
     this.fleet.start();
     await this.fleet.poll();
-    // Every node registered now offers its slots before this resolves (a run sizes itself on them).
+    // Every node registered now offers its workers before this resolves (a run sizes itself on them).
     await withTimeout(this.fleet.settled(), timeoutMs, () => new Error('join')).catch(() => {});
   }
 
-  /** Resolves with the slots on offer once at least `min` are (nodes up), or throws at timeout. */
-  async waitForSlots(min: number, timeoutMs: number): Promise<number> {
+  /** Resolves with the workers on offer once at least `min` are (nodes up), or throws at timeout. */
+  async waitForWorkers(min: number, timeoutMs: number): Promise<number> {
     const deadline = Date.now() + timeoutMs;
-    while (this.slotsOffered() < min) {
+    while (this.workersOffered() < min) {
       if (Date.now() > deadline) {
         throw unavailable(
-          `${this.slotsOffered()} worker slot(s) on ${this.target.display} after ${timeoutMs} ms, ${min} needed: start nodes with \`schedlab worker --redis ${this.target.display}\``,
+          `${this.workersOffered()} worker(s) on ${this.target.display} after ${timeoutMs} ms, ${min} needed: start nodes with \`schedlab worker --redis ${this.target.display}\``,
         );
       }
       await new Promise((r) => setTimeout(r, 50));
     }
-    return this.slotsOffered();
+    return this.workersOffered();
   }
 
-  /** Slots of nodes that are up (spares beyond `workerCount` included). */
-  slotsOffered(): number {
+  /** Workers of nodes that are up (spares beyond `workerCount` included). */
+  workersOffered(): number {
     let n = 0;
     for (const node of this.fleet.nodes.values())
       if (node.state === 'up') n += node.workerIds.length;
@@ -164,7 +164,7 @@ export class ClusterBackend implements Backend {
 
   /** The node (its `--name`) holding worker id `id` now. */
   workerNode(id: number): string | undefined {
-    return this.slots.get(id)?.record.name;
+    return this.table.get(id)?.record.name;
   }
 
   now(): number {
@@ -179,28 +179,28 @@ export class ClusterBackend implements Backend {
     this.assertOpen();
     const grew = count > this.cap;
     this.cap = checkCount(count);
-    this.slots.promote(this.cap, this.busy);
+    this.table.promote(this.cap, this.busy);
     if (grew) queueMicrotask(() => this.listener?.capacity?.());
   }
 
   idleWorkers(): number[] {
     const idle: number[] = [];
     if (!this.redisUp || this.closed) return idle;
-    const n = Math.min(this.cap, this.slots.length);
+    const n = Math.min(this.cap, this.table.length);
     for (let id = 0; id < n; id++) {
-      if (this.slots.get(id)?.state === 'up' && !this.busy(id)) idle.push(id);
+      if (this.table.get(id)?.state === 'up' && !this.busy(id)) idle.push(id);
     }
     return idle;
   }
 
   /**
-   * Busy worker ids, lowest first, whose node slot can hold one more dispatch queued behind the
+   * Busy worker ids, lowest first, whose node worker can hold one more dispatch queued behind the
    * running one: those queued there add up to less than `QUEUE_AHEAD_NANOS` of quanta.
    */
   queueableWorkers(): number[] {
     const out: number[] = [];
     if (!this.redisUp || this.closed) return out;
-    const n = Math.min(this.cap, this.slots.length);
+    const n = Math.min(this.cap, this.table.length);
     for (let id = 0; id < n; id++) if (this.queueable(id)) out.push(id);
     return out;
   }
@@ -208,7 +208,7 @@ export class ClusterBackend implements Backend {
   start(dispatch: Dispatch): void {
     this.assertOpen();
     const id = dispatch.workerId;
-    const node = this.slots.get(id);
+    const node = this.table.get(id);
     if (!this.idleWorkers().includes(id) || node === null) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
@@ -219,11 +219,11 @@ export class ClusterBackend implements Backend {
     this.send(node, dispatch);
   }
 
-  /** Queues `dispatch` on the node slot of a busy worker from `queueableWorkers()`. */
+  /** Queues `dispatch` on the node worker of a busy worker from `queueableWorkers()`. */
   enqueue(dispatch: Dispatch): void {
     this.assertOpen();
     const id = dispatch.workerId;
-    const node = this.slots.get(id);
+    const node = this.table.get(id);
     if (node === null || !this.redisUp || id >= this.cap || !this.queueable(id)) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
@@ -240,12 +240,12 @@ export class ClusterBackend implements Backend {
   }
 
   private queueable(id: number): boolean {
-    const node = this.slots.get(id);
+    const node = this.table.get(id);
     const on = this.flights.onWorker(id);
     if (node === null || node.state !== 'up' || on.length === 0 || on[0]!.node !== node) {
       return false;
     }
-    if (on.length > MAX_QUEUED_PER_SLOT) return false;
+    if (on.length > MAX_QUEUED_PER_WORKER) return false;
     let ahead = 0;
     for (let i = 1; i < on.length; i++) ahead += on[i]!.dispatch.quantumNanos;
     return ahead < QUEUE_AHEAD_NANOS;
@@ -275,7 +275,7 @@ export class ClusterBackend implements Backend {
     const input = state === undefined ? dispatch.work.input : state.value;
     const data: QuantumJob = {
       replyTo: this.coordinator,
-      slot: node.workerIds.indexOf(dispatch.workerId),
+      worker: node.workerIds.indexOf(dispatch.workerId),
       splitId: dispatch.splitId,
       quantumNanos: dispatch.quantumNanos,
       work: dispatch.work,
@@ -398,20 +398,20 @@ export class ClusterBackend implements Backend {
   // ─── nodes and Redis ───────────────────────────────────────────────────────────────────
 
   private joined(node: FleetNode): void {
-    this.slots.assign(node);
+    this.table.assign(node);
     this.alarm(
       'node-joined',
-      `node ${node.record.name} joined with ${node.record.slots} slot(s): workers ${node.workerIds.join(', ')}`,
+      `node ${node.record.name} joined with ${node.record.workers} worker(s): workers ${node.workerIds.join(', ')}`,
     );
     this.listener?.capacity?.();
   }
 
   private async gone(node: FleetNode, why: string): Promise<void> {
-    this.slots.free(node);
+    this.table.free(node);
     const left = why === 'left';
     const reason = `worker lost: node ${node.record.name} (${node.record.instance}) ${why}`;
     const mine = this.flights.all().filter((f) => f.node === node);
-    // Running on a slot when the loss was seen; the others were queued behind one.
+    // Running on a worker when the loss was seen; the others were queued behind one.
     const running = new Set(mine.filter((f) => this.flights.worker(f.dispatch.workerId) === f));
     for (const flight of mine) {
       if (left && (await settleLeft(flight, this.settler))) continue;
@@ -422,7 +422,7 @@ export class ClusterBackend implements Backend {
       this.endFlight(flight.jobId, lostEnd(flight.dispatch, flight.headAt, this.now(), reason));
     }
     this.alarm(left ? 'node-left' : 'node-lost', `node ${node.record.name} ${why}`);
-    if (this.slots.promote(this.cap, this.busy)) this.listener?.capacity?.();
+    if (this.table.promote(this.cap, this.busy)) this.listener?.capacity?.();
   }
 
   private redisLost(): void {

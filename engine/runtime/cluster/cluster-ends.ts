@@ -45,9 +45,9 @@ export function unstartedEnd(dispatch: Dispatch, at: number): QuantumEnd {
  * A quantum lost with its node (or failed by BullMQ): `WORKER_LOST`, its work lost. No node
  * measured it, so it is charged by rule (README, "Running on several machines"): the wall
  * time from when it started to run as far as the coordinator knows (`startAt`: its dispatch, or
- * the end of the quantum queued before it on the same slot) until the loss was detected (`at`),
+ * the end of the quantum queued before it on the same worker) until the loss was detected (`at`),
  * at most the quantum it was granted — it would have yielded there, and the rest of the detection
- * delay is the fleet's, not the tenant's. The span covers `startAt`..`at`, the time the slot was
+ * delay is the fleet's, not the tenant's. The span covers `startAt`..`at`, the time the worker was
  * held.
  */
 export function lostEnd(

@@ -34,7 +34,7 @@ interface Rig {
 async function rig(workers: number, namespace: string): Promise<Rig> {
   const backend = new ClusterBackend({ redis: redis.url, namespace, workers });
   await backend.connect();
-  await backend.waitForSlots(workers, 30_000);
+  await backend.waitForWorkers(workers, 30_000);
   const ends: QuantumEnd[] = [];
   backend.setListener({ quantumEnd: (e) => ends.push(e) });
   const ended = async (n: number) => {
@@ -56,7 +56,7 @@ function spinQuantum(splitId: number, workerId: number, ms: number): Dispatch {
 }
 
 describe('queued dispatches on the cluster backend', () => {
-  it('hold quanta behind a running one up to QUEUE_AHEAD_NANOS; the slot runs them in order', async () => {
+  it('hold quanta behind a running one up to QUEUE_AHEAD_NANOS; the worker runs them in order', async () => {
     const node = await WorkerNode.start({
       redis: redis.url,
       threads: 1,
@@ -82,7 +82,7 @@ describe('queued dispatches on the cluster backend', () => {
       expect(ends.every((e) => e.outcome === 'yielded' && e.workNanos > 0)).toBe(true);
       expect(backend.inFlight).toBe(0);
       expect(backend.idleWorkers()).toEqual([0]);
-      // A long quantum fills the slot's lookahead alone.
+      // A long quantum fills the worker's lookahead alone.
       backend.start(spinQuantum(20, 0, 40));
       backend.enqueue(spinQuantum(21, 0, 40));
       expect(backend.queueableWorkers()).toEqual([]);
@@ -137,7 +137,7 @@ describe('queued dispatches on the cluster backend', () => {
       heartbeat: slow,
     });
     await backend.connect();
-    await backend.waitForSlots(1, 30_000);
+    await backend.waitForWorkers(1, 30_000);
     const ends: QuantumEnd[] = [];
     backend.setListener({ quantumEnd: (e) => ends.push(e) });
     const admin = new Redis(redis.url);
@@ -153,7 +153,7 @@ describe('queued dispatches on the cluster backend', () => {
       const [lost, queued] = ends;
       expect(lost).toMatchObject({ splitId: 1, outcome: 'failed', errorCode: 'WORKER_LOST' });
       expect(lost!.error).toMatch(/node doomed .* vanished from the registry/);
-      // Charged the time it held the slot until the loss was seen, at most its quantum.
+      // Charged the time it held the worker until the loss was seen, at most its quantum.
       expect(lost!.ranNanos).toBeGreaterThan(0);
       expect(lost!.ranNanos).toBeLessThanOrEqual(400 * MS);
       expect(lost!.ranNanos).toBeLessThanOrEqual(lost!.endNanos - lost!.startNanos);

@@ -20,7 +20,7 @@ export type NodeState = 'joining' | 'up' | 'leaving' | 'gone';
 export interface FleetNode {
   readonly record: NodeRecord;
   state: NodeState;
-  /** Coordinator worker ids given to this node's slots (index = slot). */
+  /** Coordinator worker ids given to this node's workers (index = worker). */
   readonly workerIds: number[];
   readonly queue: Queue;
 }
@@ -123,7 +123,7 @@ export class Fleet {
     this.joins.add(joining);
   }
 
-  /** Resolves once every node seen so far has finished joining (its slots are then offered). */
+  /** Resolves once every node seen so far has finished joining (its workers are then offered). */
   async settled(): Promise<void> {
     while (this.joins.size > 0) await Promise.all([...this.joins]);
   }
@@ -157,8 +157,8 @@ function parseRecord(text: string): NodeRecord | null {
     const ok =
       typeof r.instance === 'string' &&
       typeof r.name === 'string' &&
-      Number.isInteger(r.slots) &&
-      (r.slots ?? 0) >= 1 &&
+      Number.isInteger(r.workers) &&
+      (r.workers ?? 0) >= 1 &&
       (r.status === 'up' || r.status === 'leaving');
     return ok ? (r as NodeRecord) : null;
   } catch {

@@ -1,7 +1,7 @@
 /**
  * What the coordinator has in flight: one record per dispatch sent as a BullMQ job and not yet
  * ended, found by job id (its end arrives by job), by split, and per worker id in the order sent
- * (the first is the one running on the node slot, those behind it are queued there). `take` is
+ * (the first is the one running on the node worker, those behind it are queued there). `take` is
  * the only way out, so whoever takes a flight first is the one that ends it: every dispatch ends
  * once.
  */

@@ -7,12 +7,12 @@
  *   whose heartbeat key is gone is lost (`HEARTBEAT`: the bound is `ttlMs` + the coordinator's
  *   poll).
  * - dispatch: one BullMQ queue per node instance (`q-<instance>`, BullMQ prefix `<ns>`), one job
- *   per quantum (`QuantumJob`) naming the node slot (worker) that runs it. A coordinator keeps on a
- *   slot its running job and queued ones behind it while those queued add up to less than
- *   `QUEUE_AHEAD_NANOS` of quanta, at most `MAX_QUEUED_PER_SLOT` (so a slot never waits a round
+ *   per quantum (`QuantumJob`) naming the node worker that runs it. A coordinator keeps on a
+ *   worker its running job and queued ones behind it while those queued add up to less than
+ *   `QUEUE_AHEAD_NANOS` of quanta, at most `MAX_QUEUED_PER_WORKER` (so a worker never waits a round
  *   trip through the coordinator between quanta, and a newcomer the policy favours waits at
- *   most about that long behind them); the node's BullMQ worker takes up to that many per slot
- *   at once and runs each slot's jobs one after another, in the order they were added.
+ *   most about that long behind them); the node's BullMQ worker takes up to that many per worker
+ *   at once and runs each worker's jobs one after another, in the order they were added.
  * - ends: the node pushes each quantum's end (`EndMessage`, JSON) onto the list
  *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the worker reports it (the
  *   ends of one turn of its event loop in one `RPUSH`, with the list's `PEXPIRE`, in one write);
@@ -50,12 +50,12 @@ export const keys = {
 };
 
 /**
- * Queued quanta behind a slot's running one: while they add up to less than this (ns) another
+ * Queued quanta behind a worker's running one: while they add up to less than this (ns) another
  * may be queued — one 100 ms quantum, or five of 1 ms, enough to cover a dispatch's trip through
- * Redis and BullMQ (a few ms) — and never more than `MAX_QUEUED_PER_SLOT`.
+ * Redis and BullMQ (a few ms) — and never more than `MAX_QUEUED_PER_WORKER`.
  */
 export const QUEUE_AHEAD_NANOS = 5_000_000;
-export const MAX_QUEUED_PER_SLOT = 8;
+export const MAX_QUEUED_PER_WORKER = 8;
 
 /**
  * An ends list no coordinator reads (its coordinator is gone) expires this long after its last
@@ -73,7 +73,7 @@ export interface NodeRecord {
   readonly instance: string;
   /** What the operator called it (`--name`, default the host name). */
   readonly name: string;
-  readonly slots: number;
+  readonly workers: number;
   /** `up`: takes dispatches; `leaving`: finishing what it runs, then deregistering. */
   readonly status: 'up' | 'leaving';
   readonly host: string;
@@ -85,8 +85,8 @@ export interface NodeRecord {
 export interface QuantumJob {
   /** The coordinator whose ends list gets this quantum's end (`keys.ends`). */
   readonly replyTo: string;
-  /** The node slot (worker) that runs it: 0 ≤ slot < the node's `slots`. */
-  readonly slot: number;
+  /** The node worker that runs it: 0 ≤ worker < the node's `workers`. */
+  readonly worker: number;
   readonly splitId: number;
   readonly quantumNanos: number;
   readonly work: SplitWork;

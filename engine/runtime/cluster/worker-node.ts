@@ -1,8 +1,8 @@
 /**
  * A worker node (`schedlab worker`): N worker threads of the threads backend (the same
  * worker entry, kernels and user-module loader, through `WorkerPool`), fed by a BullMQ worker on
- * this node's own queue. Each job names its slot (worker); the BullMQ worker takes up to
- * `1 + MAX_QUEUED_PER_SLOT` jobs per slot at once and each slot runs its jobs one after another in
+ * this node's own queue. Each job names its worker; the BullMQ worker takes up to
+ * `1 + MAX_QUEUED_PER_WORKER` jobs per worker at once and each worker runs its jobs one after another in
  * the order taken, so the next quantum starts the moment the last one ends. It registers and
  * heartbeats in Redis (protocol.ts), obeys cancel and cut messages, and pushes each quantum's
  * measured end onto its coordinator's ends list (also the job's return value). A worker whose
@@ -27,7 +27,7 @@ import {
   ENDS_TTL_MS,
   keys,
   NODE_NAME,
-  MAX_QUEUED_PER_SLOT,
+  MAX_QUEUED_PER_WORKER,
   type ControlMessage,
   type EndMessage,
   type HeartbeatTiming,
@@ -36,7 +36,7 @@ import {
   type QuantumResult,
 } from './protocol.ts';
 import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
-import { failedResult, SlotRunner } from './slot-runner.ts';
+import { failedResult, WorkerRunner } from './worker-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 
 export interface WorkerNodeOptions {
@@ -59,8 +59,8 @@ export class WorkerNode {
   readonly name: string;
   private readonly origin = originNow();
   private readonly timers = new WallTimers(() => nanosSince(this.origin));
-  private readonly workers: WorkerPool;
-  private readonly runners: SlotRunner[] = [];
+  private readonly pool: WorkerPool;
+  private readonly runners: WorkerRunner[] = [];
   /** Cancels and cuts (ns) that arrived before their job (a control message can overtake it). */
   private readonly earlyCancels = new Set<number>();
   private readonly earlyCuts = new Map<number, number>();
@@ -80,7 +80,7 @@ export class WorkerNode {
 
   private constructor(
     private readonly options: WorkerNodeOptions,
-    private readonly slots: number,
+    private readonly threads: number,
   ) {
     const name = options.name ?? hostname().replace(/[^A-Za-z0-9._-]/g, '-');
     if (!NODE_NAME.test(name)) {
@@ -103,7 +103,7 @@ export class WorkerNode {
     const later = (delayNanos: number, fn: () => void) => {
       this.timers.set(nanosSince(this.origin) + delayNanos, fn);
     };
-    this.workers = new WorkerPool(
+    this.pool = new WorkerPool(
       this.origin,
       DEFAULT_RESOURCE_LIMITS,
       {
@@ -119,11 +119,11 @@ export class WorkerNode {
       },
       later,
     );
-    for (let slot = 0; slot < slots; slot++) {
+    for (let w = 0; w < threads; w++) {
       this.runners.push(
-        new SlotRunner(slot, {
-          worker: () => this.workers.get(slot),
-          replace: (worker) => this.workers.replace(worker),
+        new WorkerRunner(w, {
+          worker: () => this.pool.get(w),
+          replace: (worker) => this.pool.replace(worker),
           now: () => nanosSince(this.origin),
           earlyCancel: (splitId) => this.earlyCancels.delete(splitId),
           earlyCut: (splitId) => {
@@ -145,8 +145,8 @@ export class WorkerNode {
   }
 
   private async boot(): Promise<void> {
-    this.workers.setTarget(this.slots);
-    await this.workers.ready();
+    this.pool.setTarget(this.threads);
+    await this.pool.ready();
     await this.sub.subscribe(keys.control(this.ns, this.instance));
     this.sub.on('message', (_channel: string, text: string) => this.control(text));
     await this.heartbeat();
@@ -157,8 +157,8 @@ export class WorkerNode {
       {
         connection: connectionOptions(parseRedisUrl(this.options.redis)),
         prefix: this.ns,
-        // Each slot's running job and those queued behind it (protocol.ts).
-        concurrency: this.slots * (1 + MAX_QUEUED_PER_SLOT),
+        // Each worker's running job and those queued behind it (protocol.ts).
+        concurrency: this.threads * (1 + MAX_QUEUED_PER_WORKER),
         // Node loss is the coordinator's to detect (heartbeats): a stalled-job check here would
         // run a quantum a second time behind its back.
         skipStalledCheck: true,
@@ -169,7 +169,7 @@ export class WorkerNode {
     );
     this.queueWorker.on('error', (e) => this.log(`redis: ${e.message}`));
     this.log(
-      `node ${this.instance}: ${this.slots} slot(s) on ${parseRedisUrl(this.options.redis).display}`,
+      `node ${this.instance}: ${this.threads} worker(s) on ${parseRedisUrl(this.options.redis).display}`,
     );
   }
 
@@ -193,7 +193,7 @@ export class WorkerNode {
       .exec()
       .catch(() => {});
     this.timers.clear();
-    await this.workers.close();
+    await this.pool.close();
     this.redis.disconnect();
     this.sub.disconnect();
     this.log(`node ${this.instance}: left`);
@@ -203,7 +203,7 @@ export class WorkerNode {
     const record: NodeRecord = {
       instance: this.instance,
       name: this.name,
-      slots: this.slots,
+      workers: this.threads,
       status: this.status,
       host: hostname(),
       pid: process.pid,
@@ -248,19 +248,19 @@ export class WorkerNode {
   }
 
   /**
-   * A job BullMQ handed over: it runs on its slot after the jobs taken for that slot before it
-   * (slot-runner.ts); its end goes to the coordinator the moment the worker reports it.
+   * A job BullMQ handed over: it runs on its worker after the jobs taken for that worker before it
+   * (worker-runner.ts); its end goes to the coordinator the moment the worker reports it.
    */
   private async take(jobId: string, job: QuantumJob): Promise<QuantumResult> {
     const result = await new Promise<QuantumResult>((resolve) => {
-      const runner = this.runners[job.slot];
+      const runner = this.runners[job.worker];
       const { kernel } = job.work;
       const refused = typeof kernel === 'string' ? null : moduleRefusal(kernel, this.moduleDirs);
       if (runner === undefined) {
-        const why = `slot ${String(job.slot)} is not a slot of node ${this.name}`;
+        const why = `worker ${String(job.worker)} is not a worker of node ${this.name}`;
         resolve(failedResult(job.splitId, -1, why, 'WORKER_LOST'));
       } else if (refused !== null) {
-        resolve(failedResult(job.splitId, job.slot, refused, 'KERNEL_FAILED'));
+        resolve(failedResult(job.splitId, job.worker, refused, 'KERNEL_FAILED'));
       } else runner.submit({ job, resolve });
     });
     this.reply(job.replyTo, { jobId, result });

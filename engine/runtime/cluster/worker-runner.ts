@@ -1,10 +1,10 @@
 /**
- * One slot of a worker node: the quanta its coordinator sent there, run one after another on the
- * slot's worker (a worker thread of the threads backend, pool-worker.ts). The worker runs one and holds one
- * more queued behind it, posted with a ticket, so its thread starts that one the moment the
- * running one ends — without waiting for this thread (busy with Redis and other slots) to notice.
- * Jobs beyond those two wait here in the order taken. Every job taken is answered exactly once
- * (`resolve`), whatever happens to the worker.
+ * One worker of a worker node (one of its threads): the quanta its coordinator sent there, run
+ * one after another on the thread (a pool worker of the threads backend, pool-worker.ts). The
+ * thread runs one and holds one more queued behind it, posted with a ticket, so it starts that one
+ * the moment the running one ends — without waiting for the node's main thread (busy with Redis
+ * and other workers) to notice. Jobs beyond those two wait here in the order taken. Every job
+ * taken is answered exactly once (`resolve`), whatever happens to the thread.
  */
 import type { Dispatch } from '../backend.ts';
 import { CONTROL, NO_SPLIT } from '../threads/control.ts';
@@ -12,13 +12,13 @@ import type { PoolWorker } from '../threads/pool-worker.ts';
 import type { QuantumReport } from '../threads/protocol.ts';
 import type { QuantumJob, QuantumResult } from './protocol.ts';
 
-export interface SlotJob {
+export interface RunnerJob {
   readonly job: QuantumJob;
   readonly resolve: (result: QuantumResult) => void;
 }
 
-export interface SlotHost {
-  /** The slot's worker now (a replaced worker keeps the id), or undefined while none is spawned. */
+export interface RunnerHost {
+  /** Its pool worker now (a replaced worker keeps the id), or undefined while none is spawned. */
   worker(): PoolWorker | undefined;
   /** A dead worker is emptied by the caller first; a fresh one takes the id. */
   replace(worker: PoolWorker): void;
@@ -30,18 +30,18 @@ export interface SlotHost {
   readonly nodeName: string;
 }
 
-interface OnWorker extends SlotJob {
+interface OnWorker extends RunnerJob {
   readonly dispatch: Dispatch;
 }
 
-export class SlotRunner {
-  private readonly waiting: SlotJob[] = [];
+export class WorkerRunner {
+  private readonly waiting: RunnerJob[] = [];
   private running: OnWorker | null = null;
   private queued: OnWorker | null = null;
 
   constructor(
-    readonly slot: number,
-    private readonly host: SlotHost,
+    readonly index: number,
+    private readonly host: RunnerHost,
   ) {}
 
   /** Whether `splitId`'s quantum is here (running, queued on the worker, or waiting). */
@@ -53,7 +53,7 @@ export class SlotRunner {
     );
   }
 
-  submit(job: SlotJob): void {
+  submit(job: RunnerJob): void {
     this.waiting.push(job);
     this.fill();
   }
@@ -66,7 +66,7 @@ export class SlotRunner {
       const next = this.waiting.shift()!;
       const { job } = next;
       if (this.host.earlyCancel(job.splitId)) {
-        next.resolve(cancelledResult(job.splitId, this.slot));
+        next.resolve(cancelledResult(job.splitId, this.index));
         continue;
       }
       const dispatch: Dispatch = {
@@ -92,7 +92,7 @@ export class SlotRunner {
     } catch (error) {
       this.running = null;
       worker.advance(this.host.now());
-      placed.resolve(unclonable(placed.job.splitId, this.slot, error));
+      placed.resolve(unclonable(placed.job.splitId, this.index, error));
     }
   }
 
@@ -104,7 +104,7 @@ export class SlotRunner {
     } catch (error) {
       worker.revoke();
       this.queued = null;
-      placed.resolve(unclonable(placed.job.splitId, this.slot, error));
+      placed.resolve(unclonable(placed.job.splitId, this.index, error));
     }
   }
 
@@ -115,7 +115,7 @@ export class SlotRunner {
     worker.advance(report.endNanos);
     this.running = this.queued;
     this.queued = null;
-    done.resolve(measured(report, this.slot));
+    done.resolve(measured(report, this.index));
     this.fill();
   }
 
@@ -126,12 +126,12 @@ export class SlotRunner {
   lost(worker: PoolWorker, reason: string): void {
     const { queuedStarted } = worker.abandon();
     this.host.replace(worker);
-    const why = `worker lost: node ${this.host.nodeName} thread ${this.slot}: ${reason}`;
+    const why = `worker lost: node ${this.host.nodeName} thread ${this.index}: ${reason}`;
     const dead = queuedStarted ? [this.running, this.queued] : [this.running];
     if (!queuedStarted && this.queued !== null) this.waiting.unshift(this.queued);
     this.running = null;
     this.queued = null;
-    for (const d of dead) if (d !== null) d.resolve(lostResult(d.job.splitId, this.slot, why));
+    for (const d of dead) if (d !== null) d.resolve(lostResult(d.job.splitId, this.index, why));
     this.fill();
   }
 
@@ -140,11 +140,11 @@ export class SlotRunner {
     const worker = this.host.worker();
     const waitingAt = this.waiting.findIndex((w) => w.job.splitId === splitId);
     if (waitingAt >= 0) {
-      this.waiting.splice(waitingAt, 1)[0]!.resolve(cancelledResult(splitId, this.slot));
+      this.waiting.splice(waitingAt, 1)[0]!.resolve(cancelledResult(splitId, this.index));
     } else if (this.queued?.job.splitId === splitId && worker?.revoke() === true) {
       const queued = this.queued;
       this.queued = null;
-      queued.resolve(cancelledResult(splitId, this.slot));
+      queued.resolve(cancelledResult(splitId, this.index));
       this.fill();
     } else if (worker !== undefined) {
       Atomics.store(worker.control, CONTROL.CANCEL, splitId);
