@@ -29,16 +29,17 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
    * `run`: task.ts checks the task, options.ts the options), so the schema is not parsed again
    * for every run.
    */
-  submitCheckedJob(spec: JobSpec): number {
+  submitCheckedJob(spec: JobSpec, owner?: unknown): number {
     this.ensureOpen();
-    return this.submitChecked(spec);
+    return this.submitChecked(spec, owner);
   }
 
-  private submitChecked(spec: JobSpec): number {
+  private submitChecked(spec: JobSpec, owner?: unknown): number {
     const tenant = spec.tenant === undefined ? null : this.book.tenants.acquire(spec.tenant);
     const now = this.backend.now();
     const id = this.nextJobId++;
-    const total = spec.tasks.reduce((n, t) => n + t.splits.length, 0);
+    let total = 0;
+    for (const t of spec.tasks) total += t.splits.length;
     const job = new ExecJob(
       id,
       spec.class,
@@ -47,6 +48,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       spec.retries ?? 0,
       now,
       tenant,
+      owner,
     );
     if (this.pendingSplits() + total > this.cfg.maxQueued) {
       this.book.reject(job, now, `maxQueued ${this.cfg.maxQueued} reached`);
@@ -62,7 +64,7 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
       if (task.open) job.openTasks++;
       this.admission.register(task);
       this.execStats.taskStarted(task);
-      job.tasks.push(task);
+      job.addTask(task);
       this.tasks.set(task.id, task);
     }
     for (let i = 0; i < spec.tasks.length; i++) {
@@ -129,14 +131,16 @@ export abstract class ExecutorBookkeeping extends ExecutorState {
 
   /** Runs Trino admission; `focus` is the task whose counts just changed (admission.ts). */
   protected admit(focus?: ExecTask): void {
-    const limits = {
-      guaranteedPerTask: this.cfg.guaranteedPerTask,
-      minDrivers: this.settings.minDrivers,
-      maxDriversPerTask: this.cfg.maxDriversPerTask,
-    };
+    // One object, refreshed per call (the knobs change live): none allocated per run.
+    const limits = this.admitLimits;
+    limits.guaranteedPerTask = this.cfg.guaranteedPerTask;
+    limits.minDrivers = this.settings.minDrivers;
+    limits.maxDriversPerTask = this.cfg.maxDriversPerTask;
     this.admission.admit(limits, this.startAdmitted, focus);
     this.execStats.leafSplits(this.admission.running, this.backend.now());
   }
+
+  private readonly admitLimits = { guaranteedPerTask: 0, minDrivers: 0, maxDriversPerTask: 0 };
 
   private readonly startAdmitted = (split: ExecSplit): void => {
     const now = this.backend.now();
