@@ -80,7 +80,7 @@ const churn = {
   ],
 };
 
-/** Engine structures without a public size getter, by their field names. */
+/** Engine structures without a public size getter, by their field names (the executor's parts). */
 interface Internals {
   splits: Map<number, unknown>;
   tasks: Map<number, unknown>;
@@ -95,13 +95,28 @@ interface Internals {
   spans: { classNames: string[] };
   events: { items: unknown[] };
 }
+interface ExecutorParts {
+  live: { splits: Map<number, unknown>; tasks: Map<number, unknown> };
+  bookkeeping: { admission: Internals['admission'] };
+  book: Internals['book'];
+  spans: Internals['spans'];
+  events: Internals['events'];
+}
 function internals(ex: Executor): Internals {
-  const i = ex as unknown as Internals;
+  const parts = ex as unknown as ExecutorParts;
+  const i: Internals = {
+    splits: parts.live?.splits,
+    tasks: parts.live?.tasks,
+    admission: parts.bookkeeping?.admission,
+    book: parts.book,
+    spans: parts.spans,
+    events: parts.events,
+  };
   const { succeeded, troubled } = i.book;
   for (const v of [
     i.splits,
     i.tasks,
-    i.admission.rotation,
+    i.admission?.rotation,
     succeeded?.items,
     troubled?.items,
     i.events.items,
@@ -432,7 +447,7 @@ describe('the threads backend', () => {
 
   // Regression guard (`ThreadsBackend.moduleState`): the state a user module yields is kept by
   // split id until that split's next quantum; a split cancelled while queued or blocked never runs
-  // again, so the executor tells the backend (`ExecutorCore.cancelSplit`) and the state is dropped.
+  // again, so the executor tells the backend (`Bookkeeping.cancelSplit`, executor-bookkeeping.ts) and the state is dropped.
   it('forgets the yielded state of splits whose job was cancelled', async () => {
     const { kept } = await cancelModuleJob();
     expect(kept).toBe(0);

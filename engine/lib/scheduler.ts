@@ -13,7 +13,7 @@
 import type { EngineConfig, EngineConfigPatch, PolicyName } from '../../shared/config.ts';
 import { SchedLabError } from '../../shared/errors.ts';
 import type { LevelRow } from '../../shared/protocol.ts';
-import { Executor, type JobEnd } from '../runtime/executor/index.ts';
+import { Executor, type JobEnd, type JobSpec } from '../runtime/executor/index.ts';
 import { ThreadsBackend } from '../runtime/threads/index.ts';
 import {
   checkRunOptions,
@@ -59,13 +59,17 @@ export interface SchedulerStats {
   readonly levels: readonly LevelRow[];
 }
 
-interface PendingRun {
-  resolve(value: unknown): void;
-  reject(error: SchedLabError): void;
+/** A run's promise, kept by its executor job (`owner`) until the job's end event settles it. */
+class PendingRun {
   /** Why the scheduler cancelled it (abort, timeout), when it did. */
-  reason?: SchedLabError;
-  cleanup?: () => void;
-  settled: boolean;
+  reason: SchedLabError | undefined = undefined;
+  cleanup: (() => void) | undefined = undefined;
+  settled = false;
+
+  constructor(
+    readonly resolve: (value: unknown) => void,
+    readonly reject: (error: SchedLabError) => void,
+  ) {}
 }
 
 const NS_PER_MS = 1e6;
@@ -73,9 +77,6 @@ const NS_PER_MS = 1e6;
 export class Scheduler {
   private readonly backend: ThreadsBackend;
   private readonly executor: Executor;
-  private readonly pending = new Map<number, PendingRun>();
-  /** The run being submitted: a job rejected at the door ends before its id is known. */
-  private submitting: PendingRun | null = null;
   private closing = false;
   private closed: Promise<void> | null = null;
   private console: RunningConsole | null = null;
@@ -116,28 +117,21 @@ export class Scheduler {
       const work = taskWork(task, input);
       const { signal, timeoutMs } = options;
       if (signal?.aborted) throw aborted(signal);
+      const cls = options.class ?? 'default';
+      const basePriority = options.priority ?? 50;
+      const tasks: JobSpec['tasks'] = [{ splits: [{ kind: 'intermediate', work }] }];
+      const spec: JobSpec =
+        options.tenant === undefined
+          ? { class: cls, basePriority, tasks }
+          : { class: cls, basePriority, tenant: options.tenant, tasks };
       return new Promise<R>((resolve, reject) => {
-        const run: PendingRun = {
-          resolve: resolve as (v: unknown) => void,
-          reject,
-          settled: false,
-        };
-        this.submitting = run;
-        let id: number;
-        try {
-          // Checked already: the task by taskWork, the options by checkRunOptions.
-          id = this.executor.submitCheckedJob({
-            class: options.class ?? 'default',
-            basePriority: options.priority ?? 50,
-            ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
-            tasks: [{ splits: [{ kind: 'intermediate', work }] }],
-          });
-        } finally {
-          this.submitting = null;
+        const run = new PendingRun(resolve as (v: unknown) => void, reject);
+        // Checked already: the task by taskWork, the options by checkRunOptions. A run rejected
+        // at the door (`maxQueued`) has settled by the time this returns.
+        const id = this.executor.submitCheckedJob(spec, run);
+        if (!run.settled && (signal !== undefined || timeoutMs !== undefined)) {
+          this.watch(id, run, signal, timeoutMs);
         }
-        if (run.settled) return;
-        this.pending.set(id, run);
-        this.watch(id, run, signal, timeoutMs);
       });
     } catch (e) {
       return Promise.reject(e as Error);
@@ -245,11 +239,9 @@ export class Scheduler {
   }
 
   private settle(end: JobEnd): void {
-    let run = this.pending.get(end.jobId);
-    if (run === undefined) {
-      if (this.submitting === null) return; // submitted by the console, not by `run`
-      run = this.submitting;
-    } else this.pending.delete(end.jobId);
+    // A job without an owner was submitted by the console, not by `run`.
+    if (!(end.owner instanceof PendingRun)) return;
+    const run = end.owner;
     run.settled = true;
     run.cleanup?.();
     if (end.state === 'succeeded') run.resolve(end.result);

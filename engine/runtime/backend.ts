@@ -126,7 +126,7 @@ export interface Backend {
    * How many more dispatches busy worker `workerId` can hold queued (0 when idle or retiring).
    * Optional: without it a worker holds one queued dispatch, and `queueableWorkers` says which.
    * With it the executor queues several behind a worker, as long as their expected run time
-   * stays within one quantum (executor-core.ts `fillQueues`).
+   * stays within one quantum (dispatcher.ts `fillQueues`).
    */
   queueRoom?(workerId: number): number;
   /**

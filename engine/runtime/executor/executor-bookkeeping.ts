@@ -73,15 +73,16 @@ export class Bookkeeping {
    * `run`: task.ts checks the task, options.ts the options), so the schema is not parsed again
    * for every run.
    */
-  submitCheckedJob(spec: JobSpec): number {
-    return this.submitChecked(spec);
+  submitCheckedJob(spec: JobSpec, owner?: unknown): number {
+    return this.submitChecked(spec, owner);
   }
 
-  private submitChecked(spec: JobSpec): number {
+  private submitChecked(spec: JobSpec, owner?: unknown): number {
     const tenant = spec.tenant === undefined ? null : this.book.tenants.acquire(spec.tenant);
     const now = this.backend.now();
     const id = this.nextJobId++;
-    const total = spec.tasks.reduce((n, t) => n + t.splits.length, 0);
+    let total = 0;
+    for (const t of spec.tasks) total += t.splits.length;
     const job = new ExecJob(
       id,
       spec.class,
@@ -90,6 +91,7 @@ export class Bookkeeping {
       spec.retries ?? 0,
       now,
       tenant,
+      owner,
     );
     if (this.live.pendingSplits() + total > this.knobs.cfg.maxQueued) {
       this.book.reject(job, now, `maxQueued ${this.knobs.cfg.maxQueued} reached`);
@@ -105,7 +107,7 @@ export class Bookkeeping {
       if (task.open) job.openTasks++;
       this.admission.register(task);
       this.execStats.taskStarted(task);
-      job.tasks.push(task);
+      job.addTask(task);
       this.live.tasks.set(task.id, task);
     }
     for (let i = 0; i < spec.tasks.length; i++) {
@@ -183,14 +185,16 @@ export class Bookkeeping {
 
   /** Runs Trino admission; `focus` is the task whose counts just changed (admission.ts). */
   admit(focus?: ExecTask): void {
-    const limits = {
-      guaranteedPerTask: this.knobs.cfg.guaranteedPerTask,
-      minDrivers: this.knobs.settings.minDrivers,
-      maxDriversPerTask: this.knobs.cfg.maxDriversPerTask,
-    };
+    // One object, refreshed per call (the knobs change live): none allocated per run.
+    const limits = this.admitLimits;
+    limits.guaranteedPerTask = this.knobs.cfg.guaranteedPerTask;
+    limits.minDrivers = this.knobs.settings.minDrivers;
+    limits.maxDriversPerTask = this.knobs.cfg.maxDriversPerTask;
     this.admission.admit(limits, this.startAdmitted, focus);
     this.execStats.leafSplits(this.admission.running, this.backend.now());
   }
+
+  private readonly admitLimits = { guaranteedPerTask: 0, minDrivers: 0, maxDriversPerTask: 0 };
 
   private readonly startAdmitted = (split: ExecSplit): void => {
     const now = this.backend.now();

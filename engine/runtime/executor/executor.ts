@@ -340,11 +340,12 @@ export class Executor {
   /**
    * `submitJob` for a spec its caller built from parts it has checked already (the library's
    * `run`: task.ts checks the task, options.ts the options), so the schema is not parsed again
-   * for every run.
+   * for every run. `owner` comes back on the job's end event (`JobEnd.owner`), so the caller
+   * needs no map of its own from job ids to what it waits on.
    */
-  submitCheckedJob(spec: JobSpec): number {
+  submitCheckedJob(spec: JobSpec, owner?: unknown): number {
     this.ensureOpen();
-    return this.bookkeeping.submitCheckedJob(spec);
+    return this.bookkeeping.submitCheckedJob(spec, owner);
   }
 
   /** Adds splits to a live task (Trino's controller tops up leaf tasks). Returns their ids. */

@@ -42,6 +42,8 @@ export interface JobEnd {
    * a job of many splits hands each result to `SplitEnd.result` only. Never kept after the event.
    */
   result?: unknown;
+  /** What its submitter kept with it (`submitCheckedJob`'s `owner`), when it kept something. */
+  owner?: unknown;
 }
 
 export interface TaskEnd {
@@ -304,6 +306,7 @@ export class JobBook {
     if (job.error !== undefined) e.error = job.error;
     if (job.errorCode !== undefined) e.errorCode = job.errorCode;
     if (result !== undefined) e.result = result;
+    if (job.owner !== undefined) e.owner = job.owner;
     for (const fn of this.jobEnd) fn(e);
   }
 }

@@ -32,13 +32,17 @@ export class TenantGroup implements FairnessGroup {
   }
 }
 
+/** Never added to (`ExecJob.addTask` replaces it first). */
+const NO_TASKS: ExecTask[] = [];
+
 /**
  * A job is its own fairness group (query fairness): one object, so charging a quantum touches one
  * record less — the executor's per-quantum cost is mostly cache misses on records.
  */
 export class ExecJob implements FairnessGroup {
   state: JobState = 'running';
-  readonly tasks: ExecTask[] = [];
+  /** Its tasks in spec order; sized as they come (`addTask`), not a 17-slot array per job. */
+  tasks: ExecTask[] = NO_TASKS;
   totalSplits = 0;
   doneSplits = 0;
   /** Tasks still open for `addSplits`. */
@@ -61,7 +65,17 @@ export class ExecJob implements FairnessGroup {
     readonly submitNanos: number,
     /** Its tenant, whose group it shares under `query` fairness; null: its own group. */
     readonly tenant: TenantGroup | null = null,
+    /**
+     * Whatever its submitter keeps with it (the library's pending run), handed back in its end
+     * event (`JobEnd.owner`), so the submitter needs no map of its own from job id to run.
+     */
+    readonly owner: unknown = undefined,
   ) {}
+
+  addTask(task: ExecTask): void {
+    if (this.tasks === NO_TASKS) this.tasks = [task];
+    else this.tasks.push(task);
+  }
 
   /** Built when read (nothing on the hot path does): no string kept per queued job. */
   get key(): string {
@@ -75,6 +89,42 @@ export class ExecJob implements FairnessGroup {
 
 /** Never added to (`ExecTask.addWaiting` replaces it first). */
 const NO_SPLITS: ExecSplit[] = [];
+
+/**
+ * A task's live splits, as a `Set` would hold them (`add`, `delete`, `size`, iteration in
+ * insertion order), but a task of one split — every library run — keeps it in a field: no `Set`
+ * and hash table per queued run. The set is made when a second split arrives.
+ */
+export class LiveSplits {
+  private one: ExecSplit | null = null;
+  private many: Set<ExecSplit> | null = null;
+
+  get size(): number {
+    return this.many !== null ? this.many.size : this.one === null ? 0 : 1;
+  }
+
+  add(split: ExecSplit): void {
+    if (this.many !== null) this.many.add(split);
+    else if (this.one === null || this.one === split) this.one = split;
+    else {
+      this.many = new Set([this.one, split]);
+      this.one = null;
+    }
+  }
+
+  /** Whether it held `split`. */
+  delete(split: ExecSplit): boolean {
+    if (this.many !== null) return this.many.delete(split);
+    if (this.one !== split) return false;
+    this.one = null;
+    return true;
+  }
+
+  *[Symbol.iterator](): IterableIterator<ExecSplit> {
+    if (this.many !== null) yield* this.many;
+    else if (this.one !== null) yield this.one;
+  }
+}
 
 /** A task is its own fairness group (task fairness), as a job is. */
 export class ExecTask implements FairnessGroup {
@@ -97,7 +147,7 @@ export class ExecTask implements FairnessGroup {
   /** Its output buffer (the spec's `outputBuffer`); null: utilisation 0. */
   buffer: OutputBuffer | null = null;
   /** Splits the task still waits for (not terminal, not cancelling). */
-  readonly live = new Set<ExecSplit>();
+  readonly live = new LiveSplits();
   ended = false;
   scheduledNanos = 0;
   priority: Priority = INITIAL_PRIORITY;

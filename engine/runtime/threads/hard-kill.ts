@@ -15,6 +15,8 @@ export const HARD_KILL_AUTO_FLOOR_NANOS = 5_000_000_000;
 const SWEEPS_PER_LIMIT = 4;
 const MAX_PERIOD_MS = 250;
 const MIN_PERIOD_MS = 5;
+/** A tick later than two periods and this is skipped (see `start`). */
+const LATE_SLACK_MS = 50;
 
 /**
  * What a dispatch may run before the hard limit counts its overrun: a user module its quantum; a
@@ -59,7 +61,17 @@ export class HardKill {
     this.stop();
     const limitMs = this.afterNanos > 0 ? this.afterNanos / 1e6 : Infinity;
     const period = Math.max(MIN_PERIOD_MS, Math.min(MAX_PERIOD_MS, limitMs / SWEEPS_PER_LIMIT));
-    this.timer = setInterval(() => this.sweep(), period);
+    let last = performance.now();
+    this.timer = setInterval(() => {
+      // A tick this late means the main thread was blocked (a burst of `scheduler.run` calls,
+      // a heap snapshot): quantum ends may wait unread in the ports, so `running` is stale and a
+      // sweep now would kill workers that finished long ago. The next tick comes after the event
+      // loop has read them; a quantum that really overran is killed then.
+      const at = performance.now();
+      const late = at - last > 2 * period + LATE_SLACK_MS;
+      last = at;
+      if (!late) this.sweep();
+    }, period);
     // A watchdog alone must not keep a process alive (the backend's own close stops it).
     this.timer.unref();
   }

@@ -87,25 +87,31 @@ export interface Calibration {
  * size taken from them would be far too small once it has.
  */
 export function calibrate(clock: () => number): Calibration {
-  const sizes: Record<string, number> = {};
-  const unitNanos: Record<string, number> = {};
-  for (const [name, kernel] of Object.entries(CPU_KERNELS)) {
-    const warmUntil = clock() + WARM_UP_NANOS;
-    while (clock() < warmUntil) sink ^= kernel.unit(kernel.initialSize);
-    // matmul grows as n³; everything else about linearly.
-    const exponent = name === 'matmul' ? 1 / 3 : 1;
-    let size = kernel.initialSize;
-    for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
-      const took = timeUnit(kernel, size, clock);
-      const scale = Math.min(MAX_RESCALE, TARGET_UNIT_NANOS / Math.max(took, 1));
-      if (scale > 0.8 && scale < 1.25) break;
-      size = Math.max(1, Math.min(kernel.maxSize, Math.round(size * scale ** exponent)));
-    }
-    sizes[name] = size;
-    for (let i = 0; i < WARM_UP_UNITS; i++) sink ^= kernel.unit(size);
-    unitNanos[name] = timeUnit(kernel, size, clock);
+  const into: Calibration = { sizes: {}, unitNanos: {} };
+  for (const name of Object.keys(CPU_KERNELS)) calibrateKernel(name, clock, into);
+  return into;
+}
+
+/**
+ * Calibrates one CPU kernel into `into` (a worker does it before the first quantum of that kernel,
+ * so a service that runs only its own modules never pays for it: about 10 ms a kernel at boot).
+ */
+export function calibrateKernel(name: string, clock: () => number, into: Calibration): void {
+  const kernel = CPU_KERNELS[name as keyof typeof CPU_KERNELS];
+  const warmUntil = clock() + WARM_UP_NANOS;
+  while (clock() < warmUntil) sink ^= kernel.unit(kernel.initialSize);
+  // matmul grows as n³; everything else about linearly.
+  const exponent = name === 'matmul' ? 1 / 3 : 1;
+  let size = kernel.initialSize;
+  for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
+    const took = timeUnit(kernel, size, clock);
+    const scale = Math.min(MAX_RESCALE, TARGET_UNIT_NANOS / Math.max(took, 1));
+    if (scale > 0.8 && scale < 1.25) break;
+    size = Math.max(1, Math.min(kernel.maxSize, Math.round(size * scale ** exponent)));
   }
-  return { sizes, unitNanos };
+  into.sizes[name] = size;
+  for (let i = 0; i < WARM_UP_UNITS; i++) sink ^= kernel.unit(size);
+  into.unitNanos[name] = timeUnit(kernel, size, clock);
 }
 
 function timeUnit(kernel: CpuKernel, size: number, clock: () => number): number {

@@ -129,6 +129,7 @@ export interface StrayError {
 
 /** Backend worker → main. */
 export type FromQuantumWorker =
+  /** `unitNanos`: the kernels calibrated so far, by name (none at boot: each on its first quantum). */
   | { readonly type: 'ready'; readonly unitNanos: Readonly<Record<string, number>> }
   | { readonly type: 'end'; readonly report: QuantumReport }
   | { readonly type: 'stray'; readonly stray: StrayError }

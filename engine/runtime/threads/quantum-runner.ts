@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Dispatch, KernelName, ModuleRef } from '../backend.ts';
 import { isCancelRequested, quantumCut } from './control.ts';
 import { PARKED, QuantumContext } from './quantum-context.ts';
-import { CPU_KERNELS, sink, type Calibration } from './kernels.ts';
+import { calibrateKernel, CPU_KERNELS, sink, type Calibration } from './kernels.ts';
 import type { QuantumReport } from './protocol.ts';
 import { UnitMeter } from './unit-meter.ts';
 import {
@@ -81,6 +81,14 @@ export class QuantumRunner {
   run(dispatch: Dispatch, input: unknown): QuantumReport | Promise<QuantumReport> {
     const { kernel } = dispatch.work;
     const builtIn = typeof kernel === 'string';
+    // A kernel's first quantum here calibrates it first, before its clocks start.
+    if (
+      typeof kernel === 'string' &&
+      !Object.hasOwn(this.calibration.sizes, kernel) &&
+      Object.hasOwn(CPU_KERNELS, kernel)
+    ) {
+      calibrateKernel(kernel, this.clock, this.calibration);
+    }
     this.cpuStart = this.cpuClock !== null && (builtIn || !this.lastShort) ? this.cpuClock() : -1;
     const start = this.clock();
     try {

@@ -1,5 +1,5 @@
 /**
- * A backend worker: calibrates its kernels once, says `ready`, then runs one quantum per `run`
+ * A backend worker: says `ready` once loaded (each kernel is calibrated on its first quantum), then runs one quantum per `run`
  * message (or module call) and answers with an `end`. Messages sent while it starts are queued by
  * the port; a `batch` is its messages in order.
  *
@@ -17,7 +17,7 @@ import { nanosSince } from './clock.ts';
 import type { SplitWork } from '../backend.ts';
 import { takeTicket } from './control.ts';
 import { flattenReport, unflattenReport } from './flat-messages.ts';
-import { calibrate } from './kernels.ts';
+import type { Calibration } from './kernels.ts';
 import {
   MODULE_CALL_LENGTH,
   type FlatEnd,
@@ -34,7 +34,8 @@ const data = workerData as QuantumWorkerData;
 const port = parentPort!;
 const origin = BigInt(data.origin);
 const clock = (): number => nanosSince(origin);
-const calibration = calibrate(clock);
+// Kernels are calibrated on their first quantum (quantum-runner.ts): boot loads and says ready.
+const calibration: Calibration = { sizes: {}, unitNanos: {} };
 const control = new Int32Array(data.control);
 const runner = new QuantumRunner(
   clock,
