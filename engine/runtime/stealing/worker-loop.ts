@@ -157,7 +157,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
           }
         }
       }
-      if (cost > 0) v.ranNanos[node] = (performance.now() - timedFrom) * 1e6;
+      if (cost > 0) v.ranNanos[node] = Math.round((performance.now() - timedFrom) * 1e6); // integer ns, as everywhere in the engine
       executed++;
     }
     states[node] = outcome;

@@ -1,10 +1,11 @@
-// Loads one user module as a threads worker would (tsx registered) and says whether the named
-// export is a function: null when it is, else the reason. Run in a throwaway worker by
-// module-probe.ts, so a module's top-level code never runs in the host's own thread.
+// Loads one user module as a threads worker would and says whether the named export is a
+// function: null when it is, else the reason. Run in a throwaway worker by module-probe.ts, so a
+// module's top-level code never runs in the host's own thread. A worker of the engine run as
+// TypeScript has tsx registered (boot.mjs), a compiled one does not: the probe does the same, so
+// it accepts exactly the modules the workers can load, and compiled code never needs tsx.
 import { parentPort, workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
+if (workerData.tsx) (await import('tsx/esm/api')).register();
 try {
   const ns = await import(workerData.url);
   parentPort.postMessage(

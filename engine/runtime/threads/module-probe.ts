@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import { COMPILED } from '../compiled.ts';
 
 const PROBE = new URL('./module-probe.mjs', import.meta.url);
 
@@ -17,7 +18,7 @@ export function probeModule(
 ): Promise<string | null> {
   return new Promise((resolve) => {
     const worker = new Worker(PROBE, {
-      workerData: { url: pathToFileURL(path).href, exportName },
+      workerData: { url: pathToFileURL(path).href, exportName, tsx: !COMPILED },
       stdout: true,
       stderr: true,
     });
