@@ -1,7 +1,7 @@
 /**
  * The per-node view of the cluster backend (docs/design.md §7): when the latest frame's workers
  * carry a node name (`WorkerRow.node`), the Gantt orders its lanes node by node under a header
- * per node, and the workers panel lists them the same way. A worker id is a slot of a node *now*
+ * per node, and the workers panel lists them the same way. A worker id belongs to a node *now*
  * (the coordinator gives a joining node the lowest free ids), so a lane is filed under the node
  * its id belongs to in the latest frame; its older spans may have run on a node that has left.
  * When no worker carries a node (threads, sim) both derivations return null: nothing changes.

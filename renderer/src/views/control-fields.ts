@@ -62,7 +62,7 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         label: 'Workers',
         kind: 'number',
         ...knobRange('workers', 1),
-        help: 'worker threads (or simulated slots), resized live',
+        help: 'worker threads (or simulated workers), resized live',
       },
       {
         key: 'quantumMs',
