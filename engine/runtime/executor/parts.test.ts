@@ -46,7 +46,7 @@ function fakeBackend(now: number): { backend: Backend; asked: string[] } {
 function records(live: SplitBook, n: number, cls = 'alpha'): { job: ExecJob; splits: ExecSplit[] } {
   const job = new ExecJob(1, cls, 0, 50, 0, 0);
   const task = new ExecTask(1, job, 0, false);
-  job.tasks.push(task);
+  job.addTask(task);
   const splits: ExecSplit[] = [];
   for (let id = 1; id <= n; id++) {
     const s = new ExecSplit(id, id, job, task, false, spin(100), 0, 'task');

@@ -32,8 +32,8 @@ export class TenantGroup implements FairnessGroup {
   }
 }
 
-/** Never added to (`ExecJob.addTask` replaces it first). */
-const NO_TASKS: ExecTask[] = [];
+/** Never added to (`ExecJob.addTask` replaces it first); frozen, so a stray `push` throws. */
+const NO_TASKS = Object.freeze([]) as unknown as ExecTask[];
 
 /**
  * A job is its own fairness group (query fairness): one object, so charging a quantum touches one
@@ -87,8 +87,8 @@ export class ExecJob implements FairnessGroup {
   }
 }
 
-/** Never added to (`ExecTask.addWaiting` replaces it first). */
-const NO_SPLITS: ExecSplit[] = [];
+/** Never added to (`ExecTask.addWaiting` replaces it first); frozen, so a stray `push` throws. */
+const NO_SPLITS = Object.freeze([]) as unknown as ExecSplit[];
 
 /**
  * A task's live splits, as a `Set` would hold them (`add`, `delete`, `size`, iteration in

@@ -272,7 +272,11 @@ export class QuantumRunner {
       outcome,
     };
     if (extra !== undefined) Object.assign(report, extra);
-    if (this.cpuStart >= 0) report.cpuNanos = Math.max(0, this.cpuClock!() - this.cpuStart);
+    // The CPU clock of a running thread lags by up to a scheduler tick (thread-cpu.ts), so a
+    // quantum that follows busy work (a kernel's first, calibrated just before) could read more
+    // CPU than wall time: clamped to what it cannot exceed.
+    if (this.cpuStart >= 0)
+      report.cpuNanos = Math.min(endNanos - start, Math.max(0, this.cpuClock!() - this.cpuStart));
     this.lastShort = endNanos - start < CPU_MEASURED_AFTER_NANOS;
     return report;
   }

@@ -3,6 +3,9 @@
  * per-thread CPU clock before v23 (`process.cpuUsage()` is the whole process's), so this reads
  * Linux's `/proc/thread-self/schedstat`, whose first field is the time the thread has spent on a
  * CPU (ns). The file is opened once and read in place (≈ 5–15 µs a read; two reads a quantum).
+ * For a thread that is running, the kernel brings that figure up to date only at its scheduler
+ * ticks (and when the thread sleeps), so a read can lag by up to a tick (4 ms at HZ = 250): a
+ * quantum's CPU time is accurate to about a tick, and never reported above its wall time.
  * Elsewhere (macOS, Windows, a kernel without schedstat) there is no clock and no CPU time.
  */
 import { openSync, readSync } from 'node:fs';
