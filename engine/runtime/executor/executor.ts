@@ -445,6 +445,15 @@ export class Executor {
     return this.bookkeeping.addSplits(taskId, splits);
   }
 
+  /**
+   * Makes live job `jobId` a graph job (engine/runtime/graph/executor-graph.ts): a split of it
+   * that fails ends only itself, so the graph run can retry the node, skip its successors or stop.
+   */
+  ownSplitFailures(jobId: number): void {
+    const job = this.book.live(jobId);
+    if (job !== undefined) job.ownsSplitFailures = true;
+  }
+
   /** Marks an open task complete: it ends once its splits have. */
   closeTask(taskId: number): void {
     this.bookkeeping.closeTask(taskId);

@@ -223,6 +223,7 @@ export class QuantumEnds {
     split.errorCode = code ?? 'KERNEL_FAILED';
     if (split.failures >= split.job.retries) {
       const job = split.job;
+      if (job.ownsSplitFailures) return this.endings.finishSplit(split, SplitState.failed);
       if (job.error === undefined) {
         job.error = `split ${split.id}: ${reason}`;
         job.errorCode = split.errorCode;
