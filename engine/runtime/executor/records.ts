@@ -56,6 +56,8 @@ export class ExecJob implements FairnessGroup {
    * ends only itself; the graph run decides what follows (a retry, skipped successors, a stop).
    */
   ownsSplitFailures = false;
+  /** While such a job's failed split ends: why it failed, for its end event (`SplitEnd.error`). */
+  splitError: string | undefined = undefined;
 
   constructor(
     readonly id: number,

@@ -87,7 +87,7 @@ describe('a graph run as one executor job', () => {
     await fc.assert(
       fc.asyncProperty(dagInput, async (input) => {
         const g = compileGraph(randomDag(input));
-        const { report } = await simulate(g, 2, { errorMode: 'continue' });
+        const { report, ends } = await simulate(g, 2, { errorMode: 'continue' });
         const failed = [...Array(g.nodeCount).keys()].filter((v) => input.failProbability[v] === 1);
         const skipped = descendants(g, failed);
         const expected = [...Array(g.nodeCount).keys()].map((v) =>
@@ -99,6 +99,8 @@ describe('a graph run as one executor job', () => {
           expected.filter((s) => s === 'succeeded').length +
             tried.reduce((a, v) => a + 1 + input.retries[v]!, 0),
         );
+        // The job ends when the graph does: failed when a node failed.
+        expect(ends.map((e) => e.state)).toEqual([tried.length > 0 ? 'failed' : 'succeeded']);
       }),
       { numRuns: 60 },
     );
@@ -121,9 +123,12 @@ describe('a graph run as one executor job', () => {
       'cancelled',
       'cancelled',
     ]);
-    expect(report.rootCause).toMatchObject({ node: 'boom', message: 'KERNEL_FAILED' });
+    expect(report.rootCause?.node).toBe('boom');
+    expect(report.rootCause?.message).toMatch(/injected failure/);
     expect(report.makespanNanos).toBe(1 * MS);
-    expect(ends.map((e) => e.state)).toEqual(['cancelled']);
+    // The job fails with the graph's root cause (its other nodes were cancelled with it).
+    expect(ends.map((e) => e.state)).toEqual(['failed']);
+    expect(ends[0]?.error).toMatch(/^boom: injected failure/);
   });
 
   it('shares the executor with other jobs: nothing is paused, both finish', async () => {

@@ -9,7 +9,9 @@
  *
  * Errors follow `GraphRun`: a node's retries are the graph's (each attempt is a new split); a
  * failure past them skips the node's descendants (`continue`) or stops the run (`fail-fast`),
- * which cancels the job, so its queued and running nodes end `cancelled`.
+ * which fails the job at once, so its queued and running nodes end `cancelled`; a `continue` run
+ * with a failed node fails its job when the run ends. A run cancelled (here, or the job from the
+ * executor) cancels the job.
  */
 import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
@@ -129,16 +131,19 @@ export class ExecutorGraph {
     else if (e.state === 'cancelled') this.run.cancelled(v, e.endNanos, ran);
     else {
       const wasStopped = this.run.stopped;
-      this.run.failed(v, e.endNanos, ran, e.errorCode ?? 'KERNEL_FAILED');
+      this.run.failed(v, e.endNanos, ran, e.error ?? e.errorCode ?? 'KERNEL_FAILED');
       if (!wasStopped && this.run.stopped) return this.stop();
     }
     if (!this.run.stopped) this.release();
   }
 
-  /** Stops the graph run and cancels the job: its live splits end `cancelled` (above). */
+  /**
+   * Stops the graph run and ends the job — failed with the root cause, if there is one, else
+   * cancelled: its live splits end `cancelled` (above).
+   */
   private stop(): void {
     this.run.stop();
-    if (this.executor.jobState(this.jobId) === 'running') this.executor.cancelJob(this.jobId);
+    if (this.executor.jobState(this.jobId) === 'running') this.endJob();
     // Nodes the executor no longer knows (the job ended without their split ends reaching us).
     const now = this.executor.now();
     for (const [id, v] of this.nodeOf) {
@@ -147,10 +152,19 @@ export class ExecutorGraph {
     }
   }
 
+  private endJob(): void {
+    const cause = this.run.rootCause;
+    if (cause === null) this.executor.cancelJob(this.jobId);
+    else this.executor.failJob(this.jobId, `${cause.node}: ${cause.message}`, 'KERNEL_FAILED');
+  }
+
   private finish(): void {
     this.settled = true;
     this.unsubscribe();
-    if (this.executor.jobState(this.jobId) === 'running') this.executor.closeTask(this.taskId);
+    if (this.executor.jobState(this.jobId) === 'running') {
+      if (this.run.rootCause === null) this.executor.closeTask(this.taskId);
+      else this.endJob();
+    }
     const measured = this.executor.backend.kind === 'threads';
     const report = this.run.report(this.executor.config.workers, measured);
     this.resolve({ ...report, jobId: this.jobId, splits: this.splits });
