@@ -13,7 +13,7 @@ import {
   type EngineConfigPatch,
   type PolicyName,
 } from '../../../shared/config.ts';
-import { SchedLabError, type ErrorCode } from '../../../shared/errors.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
 import { SpanRing } from '../../../shared/lib/span-ring.ts';
 import {
   FIND_JOBS_DEFAULT_LIMIT,
@@ -458,7 +458,7 @@ export class Executor {
    * Ends live job `jobId` `failed` with `reason` (a graph job whose graph failed: its owner
    * decided); its splits still live are cancelled, as a failed split past its retries does.
    */
-  failJob(jobId: number, reason: string, code: ErrorCode): void {
+  failJob(jobId: number, reason: string, code: NonNullable<JobEnd['errorCode']>): void {
     const job = this.book.live(jobId);
     if (job !== undefined) this.bookkeeping.endJob(job, 'failed', reason, code);
   }
