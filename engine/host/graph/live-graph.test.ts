@@ -55,7 +55,8 @@ describe('graph runs in a live session', () => {
       ok: true,
       result: { graph: { executor: 'central', policy: 'critical-path', nodes: 7 } },
     });
-    expect(s.executor.paused).toBe(true);
+    // Nothing is paused: the graph's nodes are splits of the session's executor.
+    expect(s.executor.paused).toBe(false);
     const frames = await untilGraphEnds(s);
     const mid = frames.find((f) => f.graph?.state === 'running' && f.graph.nodes.running > 0);
     for (const f of frames) {
@@ -75,13 +76,41 @@ describe('graph runs in a live session', () => {
     expect(new Set(spans.map((x) => x.node)).size).toBe(7);
     expect(spans.every((x) => x.job === last.jobId && x.cls === 'diamond')).toBe(true);
     expect(spans.every((x) => x.start >= before && x.worker < 2)).toBe(true);
-    // The session's executor resumes once the graph is done.
-    expect(s.executor.paused).toBe(false);
     // A client connecting now still gets the graph's spans and section.
     const snap = s.snapshot();
     expect(snap.frame.graph?.state).toBe('succeeded');
     const late = graphSpans([{ ...snap.frame, spans: snap.spans }]);
     expect(late).toHaveLength(spans.length);
+  }, 20_000);
+
+  it('runs a central graph beside regular jobs on the one executor, its spans labelled', async () => {
+    const s = simSession(2);
+    const job = {
+      class: 'batch',
+      tasks: [{ splits: [{ kind: 'leaf', work: { kernel: 'spin', totalNanos: 200e6 } }] }],
+    };
+    await s.handleCommand({ type: 'runPreset', preset: 'diamond' });
+    const frames = s.advance(5);
+    // Submitted while the graph runs: it is not held back until the graph ends.
+    expect(await s.handleCommand({ type: 'submitJob', job })).toMatchObject({ ok: true });
+    frames.push(...(await untilGraphEnds(s)));
+    frames.push(...s.runToIdle());
+    const last = frames.at(-1)!;
+    expect(last.graph).toMatchObject({ state: 'succeeded', nodes: { succeeded: 7 } });
+    // The batch job ran while the graph did, and both shared the two workers.
+    expect(s.executor.counters.succeeded).toBeGreaterThanOrEqual(2);
+    const spans = graphSpans(frames);
+    expect(new Set(spans.map((x) => x.node)).size).toBe(7);
+    const batch = frames.flatMap((f) =>
+      f.spans.cls
+        .map((c, i) => [f.spans.names[c], f.spans.start[i]!, f.spans.node?.[i] ?? -1] as const)
+        .filter(([name]) => name === 'batch'),
+    );
+    expect(batch.length).toBeGreaterThan(0);
+    expect(batch.every(([, , node]) => node === -1)).toBe(true);
+    const graphStart = Math.min(...spans.map((x) => x.start));
+    const graphEnd = Math.max(...spans.map((x) => x.end));
+    expect(batch.some(([, start]) => start > graphStart && start < graphEnd)).toBe(true);
   }, 20_000);
 
   it('refuses a cyclic graph document, naming the cycle, and keeps running', async () => {
@@ -214,7 +243,7 @@ describe('graph runs in a live session', () => {
     expect(failed).toHaveLength(2);
   }, 10_000);
 
-  it('a regular workload started during a graph run cancels it and resumes the executor', async () => {
+  it('a regular workload started during a graph run cancels it; the executor runs on', async () => {
     const s = simSession(2);
     await s.handleCommand({ type: 'runPreset', preset: 'random-layered-dag' });
     s.advance(50);

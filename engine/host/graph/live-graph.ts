@@ -2,11 +2,13 @@
  * One graph run inside a live session (docs/design.md §3.4): its graphs run one after the other on
  * the chosen executor, and frames see it as it goes (`section()`, `drainSpans()`).
  *
- * Sharing the workers: the run gets its own backend (`central`) or work-stealing pool
- * (`stealing`) sized to the session's worker count, while the session pauses its executor (see
- * `Session.runGraph`), so the graph and the regular jobs never compete for the same cores. On a
- * `sim` session the run's sim backend is stepped with the session clock (`sync`); its times are
- * shifted onto the session's timeline. The stealing executor keeps spans in shared memory and
+ * Sharing the workers: a `central` graph is one job of the session's own executor per graph
+ * (engine/runtime/graph/executor-graph.ts), its nodes splits released as their predecessors
+ * succeed, so graph nodes and regular jobs share the workers under the executor's policy and
+ * nothing is paused. Their quanta are the executor's spans, which reach the frames as every
+ * job's do; here they are only labelled as the graph's (`labelSpans`: the run's job id, the graph
+ * and node index, the node's name). A `stealing` graph runs on its own work-stealing pool (a
+ * different machine) sized to the session's worker count; it keeps spans in shared memory and
  * samples them (one node in N), so its spans reach the frames when each graph ends.
  */
 import type {
@@ -17,24 +19,23 @@ import type {
 } from '../../../shared/protocol.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
 import { graphMetrics } from '../../core/graph/metrics.ts';
-import type { Backend } from '../../runtime/backend.ts';
-import { startGraphCentral, type CentralGraphRun } from '../../runtime/graph/index.ts';
-import { SimBackend } from '../../runtime/sim/index.ts';
+import type { Executor } from '../../runtime/executor/index.ts';
+import { ExecutorGraph } from '../../runtime/graph/executor-graph.ts';
 import { StealingExecutor } from '../../runtime/stealing/stealing-executor.ts';
 import type { GraphPlan } from './graph-docs.ts';
 import { NodeTracker } from './node-tracker.ts';
 import { SpanBuffer } from './span-buffer.ts';
-import { TappedBackend } from './tapped-backend.ts';
+import { SplitLabels } from './split-labels.ts';
 
 export interface LiveGraphOptions {
   readonly name: string;
   readonly jobId: number;
   readonly plan: GraphPlan;
   readonly workers: number;
-  /** The session's clock (ns): the run's times are shifted onto it. */
+  /** The session's clock (ns): the run's start and end, and its stealing spans' origin. */
   readonly now: () => number;
-  /** Central runs: the backend to run on (sized to `workers`; closed by the run). */
-  readonly backend: () => Backend;
+  /** Central runs: the session's executor, which runs each graph as one of its jobs. */
+  readonly executor: Executor;
   readonly maxBufferedSpans?: number;
   readonly maxRecentSpans?: number;
 }
@@ -47,11 +48,10 @@ export class LiveGraph {
   private readonly spans: SpanBuffer;
   /** The latest spans frames carried, for a client that connects later (snapshot). */
   private readonly recent: SpanBuffer;
-  private backend: Backend | null = null;
   private stealing: StealingExecutor | null = null;
-  private central: CentralGraphRun | null = null;
-  /** Session ns = run ns + shift. */
-  private shift: number;
+  private central: ExecutorGraph | null = null;
+  /** Which executor splits are this run's nodes (central), for labelling their spans. */
+  private readonly labels = new SplitLabels();
   private startedAt = 0;
   private endedAt: number | null = null;
   private sampleEvery = 1;
@@ -71,7 +71,6 @@ export class LiveGraph {
     this.trackers = options.plan.graphs.map((g) => new NodeTracker(g));
     this.spans = new SpanBuffer(options.maxBufferedSpans ?? 50_000);
     this.recent = new SpanBuffer(options.maxRecentSpans ?? 20_000);
-    this.shift = 0;
     this.done = this.runAll().catch((e: unknown) => {
       this.state = 'failed';
       this.error ??= e instanceof Error ? e.message : String(e);
@@ -82,17 +81,6 @@ export class LiveGraph {
     return this.state !== 'starting' && this.state !== 'running';
   }
 
-  /** Sim: steps the run's backend up to session time `nowNanos`. */
-  sync(nowNanos: number): void {
-    if (this.backend instanceof SimBackend && !this.finished)
-      this.backend.runUntil(Math.max(this.backend.now(), nowNanos - this.shift));
-  }
-
-  /** Sim: whether the run's backend has events left (a run between graphs has none). */
-  get pendingEvents(): number {
-    return this.backend instanceof SimBackend ? this.backend.pendingEvents : 0;
-  }
-
   /** Stops the run: running nodes are cancelled, nothing new starts. */
   cancel(): void {
     this.cancelled = true;
@@ -100,15 +88,24 @@ export class LiveGraph {
     this.stealing?.cancel();
   }
 
-  /** Moves the spans no frame has carried yet into `columns`. */
+  /**
+   * Labels the executor's spans of this run's nodes in `columns` (a frame's) as the graph's, and
+   * moves the stealing spans no frame has carried yet into it.
+   */
   drainSpans(columns: SpanColumns): void {
+    this.labelSpans(columns);
     this.spans.copyTo(this.recent);
     this.spans.drainInto(columns, this.options.name, this.options.jobId, this.nodeId);
   }
 
-  /** Adds the latest spans frames carried to `columns` (a snapshot's), taking nothing away. */
+  /** `drainSpans` for a snapshot's spans: the latest stealing spans are added, none taken away. */
   copyRecentSpans(columns: SpanColumns): void {
+    this.labelSpans(columns);
     this.recent.copyInto(columns, this.options.name, this.options.jobId, this.nodeId);
+  }
+
+  private labelSpans(columns: SpanColumns): void {
+    this.labels.label(columns, this.options.name, this.options.jobId, this.nodeId);
   }
 
   private readonly nodeId = (graph: number, node: number): string =>
@@ -152,9 +149,6 @@ export class LiveGraph {
     try {
       if (plan.executor === 'stealing') {
         this.stealing = await StealingExecutor.start(this.options.workers);
-      } else {
-        this.backend = this.options.backend();
-        this.shift = this.startedAt - this.backend.now();
       }
       this.state = 'running';
       let ok = true;
@@ -187,13 +181,10 @@ export class LiveGraph {
     } finally {
       this.endedAt = this.clock();
       await this.stealing?.close();
-      await this.backend?.close();
     }
   }
 
-  /** Session time now: the central run's backend clock, shifted; else the session's own. */
   private clock(): number {
-    if (this.backend !== null) return this.backend.now() + this.shift;
     return this.options.now();
   }
 
@@ -221,27 +212,18 @@ export class LiveGraph {
       if (report.rootCause !== null) this.error = report.rootCause.message;
       return report.counts.succeeded === graph.nodeCount;
     }
-    const tapped = new TappedBackend(this.backend!, {
-      started: (d) => tracker.started(d.splitId),
-      ended: (e) => {
-        if (e.splitId < 0 || e.splitId >= graph.nodeCount) return;
-        tracker.ended(e.splitId, e.outcome);
-        this.spans.push({
-          graph: i,
-          node: e.splitId,
-          workerId: e.workerId,
-          startNanos: e.startNanos + this.shift,
-          endNanos: e.endNanos + this.shift,
-          outcome: e.outcome,
-        });
-      },
-    });
-    // The executor keeps no spans of its own here: the tap already sent them to the frames.
-    this.central = startGraphCentral(tapped, graph, {
+    this.central = new ExecutorGraph(this.options.executor, graph, {
       policy: plan.policy,
       errorMode: plan.errorMode,
-      maxSpans: 0,
+      class: this.options.name,
+      onNode: (e) => {
+        if (e.kind === 'started') {
+          this.labels.add(e.splitId, i, e.node);
+          tracker.started(e.node);
+        } else tracker.ended(e.node, END_OUTCOME[e.state]);
+      },
     });
+    if (this.cancelled) this.central.cancel(); // cancelled while the previous graph ended
     const report = await this.central.done;
     this.central = null;
     tracker.settle(report.states);
@@ -265,3 +247,6 @@ export class LiveGraph {
     this.totals.steals += steals;
   }
 }
+
+/** A node split's end as the tracker counts quantum outcomes. */
+const END_OUTCOME = { succeeded: 'finished', failed: 'failed', cancelled: 'cancelled' } as const;

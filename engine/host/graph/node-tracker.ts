@@ -1,6 +1,6 @@
 /**
- * Node states of a running central graph, followed from the outside (dispatches and quantum ends
- * seen through `TappedBackend`) so frames can count pending / ready / running / done nodes while
+ * Node states of a running central graph, followed from the outside (its node splits handed to
+ * the session's executor, and their ends: engine/runtime/graph/executor-graph.ts) so frames can count pending / ready / running / done nodes while
  * the run goes on. It mirrors `GraphRun`'s rules for what it can see — a node is ready when its
  * last predecessor succeeded, a failed attempt with retries left is ready again — and is replaced
  * by the run's own final states when the run ends (skips and cancellations are only known then).

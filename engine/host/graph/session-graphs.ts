@@ -1,10 +1,9 @@
 /**
  * The graph side of a live session: the graph config (`configureGraph`), the current (or last)
- * graph run, and how it shares the session's workers — while a graph runs, the session's
- * executor is paused (its running quanta finish, nothing new starts) and the graph gets its own
- * backend or stealing pool with as many workers as the session has; when the graph ends the
- * executor resumes if a graph run paused it. A user's `resume` during a graph run lets both run,
- * sharing the cores; a user's `pause` before the run is left alone.
+ * graph run, and how it shares the session's workers: a `central` graph runs as jobs of the
+ * session's executor (live-graph.ts), beside whatever else runs there, under the executor's
+ * policy; a `stealing` graph runs on its own pool with as many workers as the session has.
+ * Nothing is paused for a graph, and a user's `pause` pauses a central graph's nodes too.
  *
  * A graph is prepared (generated and compiled) in bounded steps between frames before it starts,
  * so a graph at the size limit does not stall the session's frames (docs/limits.md); what runs
@@ -18,10 +17,7 @@ import type {
   SpanColumns,
 } from '../../../shared/protocol.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Backend } from '../../runtime/backend.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
-import { SimBackend } from '../../runtime/sim/index.ts';
-import { ThreadsBackend } from '../../runtime/threads/index.ts';
 import { driveSteps } from './drive-steps.ts';
 import { planGraphSteps, type GraphPlan } from './graph-docs.ts';
 import { LiveGraph } from './live-graph.ts';
@@ -39,15 +35,10 @@ export class SessionGraphs {
   private config: GraphConfig = { graphPolicy: null, executor: null, graphErrorMode: null };
   private current: LiveGraph | null = null;
   private runs = 0;
-  /** The executor was paused by a graph run (and is resumed when the last one ends). */
-  private pausedForGraph = false;
   /** The preparation under way (set `abandoned` to drop it). */
   private preparing: { abandoned: boolean } | null = null;
 
-  constructor(
-    private readonly executor: Executor,
-    private readonly seed: number,
-  ) {}
+  constructor(private readonly executor: Executor) {}
 
   get graphConfig(): GraphConfig {
     return { ...this.config };
@@ -97,25 +88,12 @@ export class SessionGraphs {
     this.cancel();
     const ex = this.executor;
     const workers = ex.backend.workerCount;
-    if (!ex.paused) {
-      ex.pause();
-      this.pausedForGraph = true;
-    }
     const jobId = GRAPH_JOB_BASE + ++this.runs;
-    const kind = ex.backend.kind;
-    const seed = this.seed + this.runs;
-    const backend = (): Backend =>
-      kind === 'sim' ? new SimBackend({ workers, seed }) : new ThreadsBackend({ workers, seed });
     const now = () => ex.now();
-    const run = new LiveGraph({ name, jobId, plan, workers, now, backend });
+    const run = new LiveGraph({ name, jobId, plan, workers, now, executor: ex });
     this.current = run;
     ex.record('workload', `graph ${name}: ${plan.executor}, ${plan.policy}`);
-    void run.done.then(() => {
-      ex.record('workload', `graph ${name} ${run.section().state}`);
-      if (this.current !== run || !this.pausedForGraph) return;
-      this.pausedForGraph = false;
-      if (ex.paused) ex.resume();
-    });
+    void run.done.then(() => ex.record('workload', `graph ${name} ${run.section().state}`));
     return {
       jobId,
       name,
@@ -137,18 +115,13 @@ export class SessionGraphs {
     this.preparing = null;
   }
 
-  /** Sim sessions: steps the graph's backend to the session's time. */
-  sync(nowNanos: number): void {
-    this.current?.sync(nowNanos);
-  }
-
-  /** Adds the latest graph spans to a snapshot's spans (a late client still sees the graph). */
+  /** Labels a snapshot's graph spans and adds the latest stealing ones (a late client sees the graph). */
   addRecentSpans(columns: SpanColumns): SpanColumns {
     this.current?.copyRecentSpans(columns);
     return columns;
   }
 
-  /** Adds the graph's new spans, its section and the graph config to a frame. */
+  /** Labels the frame's graph spans, adds new stealing ones, the graph section and config. */
   decorate(frame: Frame, consume: boolean): Frame {
     const run = this.current;
     if (run !== null && consume) run.drainSpans(frame.spans);

@@ -9,8 +9,9 @@
  * for more threads workers than the machine has cores is fitted to it (`fit-to-machine.ts`).
  *
  * Graph workloads (a preset or document with `graph`, or a bare graph document) run through the
- * session's graph runner (`Session.graphs`, engine/host/graph): the session's arrivals stop, its
- * executor pauses, and the graph runs on its own workers; `runPreset` options may carry
+ * session's graph runner (`Session.graphs`, engine/host/graph): the session's arrivals stop and
+ * the graph runs as jobs of the session's executor (a `stealing` one on its own pool); nothing is
+ * paused. `runPreset` options may carry
  * `graphPolicy`, `executor` and `graphErrorMode` for that run. Starting any workload cancels a
  * graph still running. A document naming a user module runs only when the module lies in one of
  * the `modules` directories the operator allowed (engine/host/report/user-modules.ts).

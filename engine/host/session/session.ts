@@ -110,7 +110,7 @@ export class Session {
       options.adopt ?? new Executor(this.backend, options.config ?? {}, options.executor);
     this.executor = executor;
     this.workloads = options.workloads;
-    this.graphs = new SessionGraphs(this.executor, options.seed ?? DEFAULT_SEED);
+    this.graphs = new SessionGraphs(this.executor);
     this.commands = new CommandRunner(this);
     const className = (i: number) => executor.spans.className(i);
     const { speed: _speed, ...frameOptions } = options;
@@ -172,7 +172,6 @@ export class Session {
 
   /** Builds the next frame (spans and events since the previous one) and hands it to listeners. */
   frame(): Frame {
-    this.graphs.sync(this.executor.now());
     const f = this.withEdges(this.graphs.decorate(this.frames.next(), true));
     this.history.push(f);
     for (const fn of this.listeners) fn(f);
@@ -210,7 +209,7 @@ export class Session {
   runToIdle(maxFrames = 1_000_000): Frame[] {
     const sim = this.requireSim();
     const out: Frame[] = [];
-    while (sim.pendingEvents + this.graphPending() > 0 && out.length < maxFrames) {
+    while (sim.pendingEvents > 0 && out.length < maxFrames) {
       sim.runUntil(sim.now() + this.intervalNanos);
       out.push(this.frame());
     }
@@ -233,12 +232,12 @@ export class Session {
   }
 
   /**
-   * The sim while the live loop should move it: a graph run pauses the executor, but its sim
-   * clock still has to move for the graph. Null on threads or when paused.
+   * The sim while the live loop should move it (a stealing graph runs on its own threads): null
+   * on threads or when paused.
    */
   private liveSim(): SimBackend | null {
     if (!(this.backend instanceof SimBackend)) return null;
-    return !this.executor.paused || this.graphs.active ? this.backend : null;
+    return this.executor.paused ? null : this.backend;
   }
 
   /**
@@ -256,11 +255,11 @@ export class Session {
         return;
       }
       const until = performance.now() + MAX_SLICE_MS;
-      while (sim.pendingEvents + this.graphPending() > 0) {
+      while (sim.pendingEvents > 0) {
         sim.runUntil(sim.now() + this.intervalNanos);
         if (performance.now() >= until) break;
       }
-      if (sim.pendingEvents + this.graphPending() === 0) this.pumping = false;
+      if (sim.pendingEvents === 0) this.pumping = false;
       else setImmediate(slice);
     };
     setImmediate(slice);
@@ -297,20 +296,8 @@ export class Session {
 
   async close(): Promise<void> {
     this.stop();
-    this.graphs.cancel();
-    // A sim graph run moves only with the session's clock: let its cancelled nodes end.
-    const run = this.graphs.run;
-    for (let i = 0; i < 1000 && run !== null && !run.finished && run.pendingEvents > 0; i++) {
-      run.sync(Number.MAX_SAFE_INTEGER);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
     await this.graphs.close();
     await this.executor.close();
-  }
-
-  /** Sim: events the graph run's own backend has left (it is stepped at each frame). */
-  private graphPending(): number {
-    return this.graphs.run?.pendingEvents ?? 0;
   }
 
   /** The graph run's edges on its frames while they are few (`GraphFrame.edges`). */

@@ -354,6 +354,24 @@ export class Executor {
     return this.bookkeeping.addSplits(taskId, splits);
   }
 
+  /**
+   * Makes live job `jobId` a graph job (engine/runtime/graph/executor-graph.ts): a split of it
+   * that fails ends only itself, so the graph run can retry the node, skip its successors or stop.
+   */
+  ownSplitFailures(jobId: number): void {
+    const job = this.book.live(jobId);
+    if (job !== undefined) job.ownsSplitFailures = true;
+  }
+
+  /**
+   * Ends live job `jobId` `failed` with `reason` (a graph job whose graph failed: its owner
+   * decided); its splits still live are cancelled, as a failed split past its retries does.
+   */
+  failJob(jobId: number, reason: string, code: NonNullable<JobEnd['errorCode']>): void {
+    const job = this.book.live(jobId);
+    if (job !== undefined) this.bookkeeping.endJob(job, 'failed', reason, code);
+  }
+
   /** Marks an open task complete: it ends once its splits have. */
   closeTask(taskId: number): void {
     this.bookkeeping.closeTask(taskId);

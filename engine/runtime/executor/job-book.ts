@@ -69,6 +69,8 @@ export interface SplitEnd {
   errorCode?: ErrorCode;
   /** What a succeeded split's user module returned (absent for built-in kernels and the sim). */
   result?: unknown;
+  /** Why a graph job's split failed (`Executor.ownSplitFailures`): the kernel's message. */
+  error?: string;
 }
 
 type Listener<T> = (value: T) => void;
@@ -197,6 +199,7 @@ export class JobBook {
     if (name === 'cancelled') e.errorCode = 'CANCELLED';
     else if (name === 'failed' && split.errorCode !== undefined) e.errorCode = split.errorCode;
     if (result !== undefined) e.result = result;
+    if (name === 'failed' && job.splitError !== undefined) e.error = job.splitError;
     for (const fn of this.splitEnd) fn(e);
   }
 

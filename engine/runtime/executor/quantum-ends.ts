@@ -256,6 +256,12 @@ export class QuantumEnds {
     split.errorCode = code ?? 'KERNEL_FAILED';
     if (split.failures >= split.job.retries) {
       const job = split.job;
+      if (job.ownsSplitFailures) {
+        job.splitError = reason;
+        this.endings.finishSplit(split, SplitState.failed);
+        job.splitError = undefined;
+        return;
+      }
       if (job.error === undefined) {
         job.error = `split ${split.id}: ${reason}`;
         job.errorCode = split.errorCode;

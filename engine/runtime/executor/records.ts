@@ -55,6 +55,13 @@ export class ExecJob implements FairnessGroup {
   /** Why it failed, was cancelled or rejected: a catalogue code and the human message. */
   error: string | undefined;
   errorCode: ErrorCode | undefined;
+  /**
+   * A graph job (engine/runtime/graph/executor-graph.ts): a split that fails past its retries
+   * ends only itself; the graph run decides what follows (a retry, skipped successors, a stop).
+   */
+  ownsSplitFailures = false;
+  /** While such a job's failed split ends: why it failed, for its end event (`SplitEnd.error`). */
+  splitError: string | undefined = undefined;
 
   constructor(
     readonly id: number,

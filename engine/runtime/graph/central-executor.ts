@@ -105,7 +105,7 @@ export class CentralGraphRun {
     private readonly graph: CompiledGraph,
     options: CentralRunOptions,
   ) {
-    this.works = graph.kernels.map((k, i) => toWork(k, i, graph));
+    this.works = kernelWorks(graph);
     this.base = options.splitIdBase ?? 0;
     this.quantum = options.quantumNanos ?? Number.MAX_SAFE_INTEGER;
     this.spans = new SpanRing(options.maxSpans ?? 65_536);
@@ -294,6 +294,11 @@ export class CentralGraphRun {
       nodesPerSecond: seconds > 0 ? this.graph.nodeCount / seconds : 0,
     });
   }
+}
+
+/** The work each kernel of `graph` runs (per `graph.kernelOf`); `UNKNOWN_KERNEL` for a bad name. */
+export function kernelWorks(graph: CompiledGraph): SplitWork[] {
+  return graph.kernels.map((k, i) => toWork(k, i, graph));
 }
 
 function toWork(

@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseGraphDocument, type GraphPolicy } from '../../../shared/graph.ts';
+import { compileDocument, compileGraph, type CompiledGraph } from '../../core/graph/compile.ts';
+import { NODE_STATES } from '../../core/graph/node-state.ts';
+import { randomDag } from '../../core/graph/random-dag.ts';
+import { oneTaskJob, leaves, simRig, spin } from '../executor/testing.ts';
+import { ExecutorGraph, type ExecutorGraphOptions } from './executor-graph.ts';
+
+const MS = 1e6;
+const POLICIES: GraphPolicy[] = ['fifo', 'lifo', 'most-successors', 'sjf', 'ljf', 'critical-path'];
+
+const dagInput = fc.integer({ min: 1, max: 30 }).chain((n) =>
+  fc.record({
+    order: fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+    pairs: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 3 * n }),
+    costs: fc.array(
+      fc.integer({ min: 0, max: 20 }).map((ms) => ms * MS),
+      { minLength: n, maxLength: n },
+    ),
+    retries: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: n, maxLength: n }),
+    failProbability: fc.array(
+      fc.integer({ min: 0, max: 7 }).map((k) => (k === 0 ? 1 : 0)),
+      { minLength: n, maxLength: n },
+    ),
+  }),
+);
+
+function descendants(g: CompiledGraph, roots: number[]): Set<number> {
+  const seen = new Set<number>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const u = stack.pop()!;
+    for (let k = g.successorStart[u]!; k < g.successorStart[u + 1]!; k++) {
+      const s = g.successors[k]!;
+      if (!seen.has(s)) (stack.push(s), seen.add(s));
+    }
+  }
+  return seen;
+}
+
+/** Runs `graph` as a job of a sim executor; records when each node went in and came out. */
+async function simulate(graph: CompiledGraph, workers: number, options: ExecutorGraphOptions = {}) {
+  const { sim, ex, ends } = simRig({ workers });
+  const released = new Map<number, number>();
+  const ended = new Map<number, number>();
+  const run = new ExecutorGraph(ex, graph, {
+    ...options,
+    onNode: (e) => {
+      if (e.kind === 'started') released.set(e.node, ex.now());
+      else ended.set(e.node, ex.now());
+    },
+  });
+  sim.runUntilIdle();
+  const report = await run.done;
+  return { report, released, ended, ex, ends, sim };
+}
+
+describe('a graph run as one executor job', () => {
+  it('runs every node once, releasing a node only after its predecessors ended', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        dagInput,
+        fc.constantFrom(...POLICIES),
+        fc.integer({ min: 1, max: 4 }),
+        async (input, policy, p) => {
+          const { failProbability: _none, ...healthy } = input;
+          const g = compileGraph(randomDag(healthy));
+          const { report, released, ended, ends } = await simulate(g, p, { policy });
+          expect(report.counts.succeeded).toBe(g.nodeCount);
+          expect(report.splits).toBe(g.nodeCount);
+          for (let v = 0; v < g.nodeCount; v++) {
+            for (let k = g.successorStart[v]!; k < g.successorStart[v + 1]!; k++) {
+              expect(released.get(g.successors[k]!)!).toBeGreaterThanOrEqual(ended.get(v)!);
+            }
+          }
+          expect(report.makespanNanos).toBeGreaterThanOrEqual(report.lowerBoundNanos);
+          // The job ends when the graph does, succeeded.
+          expect(ends.map((e) => [e.jobId, e.state])).toEqual([[report.jobId, 'succeeded']]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('continue mode: failing nodes end failed after their retries, their descendants skipped', async () => {
+    await fc.assert(
+      fc.asyncProperty(dagInput, async (input) => {
+        const g = compileGraph(randomDag(input));
+        const { report, ends } = await simulate(g, 2, { errorMode: 'continue' });
+        const failed = [...Array(g.nodeCount).keys()].filter((v) => input.failProbability[v] === 1);
+        const skipped = descendants(g, failed);
+        const expected = [...Array(g.nodeCount).keys()].map((v) =>
+          skipped.has(v) ? 'skipped' : failed.includes(v) ? 'failed' : 'succeeded',
+        );
+        expect(Array.from(report.states, (s) => NODE_STATES[s])).toEqual(expected);
+        const tried = failed.filter((v) => !skipped.has(v));
+        expect(report.attempts).toBe(
+          expected.filter((s) => s === 'succeeded').length +
+            tried.reduce((a, v) => a + 1 + input.retries[v]!, 0),
+        );
+        // The job ends when the graph does: failed when a node failed.
+        expect(ends.map((e) => e.state)).toEqual([tried.length > 0 ? 'failed' : 'succeeded']);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('fail-fast stops a long node that is running when another fails, and cancels the job', async () => {
+    const g = compileDocument(
+      parseGraphDocument({
+        nodes: [
+          { id: 'boom', cost: 1, failProbability: 1 },
+          { id: 'long', cost: 100 },
+          { id: 'after', cost: 1 },
+        ],
+        edges: [{ from: 'long', to: 'after' }],
+      }),
+    );
+    const { report, ends } = await simulate(g, 2, { errorMode: 'fail-fast' });
+    expect(Array.from(report.states, (s) => NODE_STATES[s])).toEqual([
+      'failed',
+      'cancelled',
+      'cancelled',
+    ]);
+    expect(report.rootCause?.node).toBe('boom');
+    expect(report.rootCause?.message).toMatch(/injected failure/);
+    expect(report.makespanNanos).toBe(1 * MS);
+    // The job fails with the graph's root cause (its other nodes were cancelled with it).
+    expect(ends.map((e) => e.state)).toEqual(['failed']);
+    expect(ends[0]?.error).toMatch(/^boom: injected failure/);
+  });
+
+  it('shares the executor with other jobs: nothing is paused, both finish', async () => {
+    const g = compileDocument(parseGraphDocument({ generator: 'chain', length: 10, cost: 5 }));
+    const { sim, ex, ends } = simRig({ workers: 2 });
+    const other = ex.submitJob(oneTaskJob('batch', leaves(4, spin(20))));
+    const run = new ExecutorGraph(ex, g, { class: 'graph' });
+    sim.runUntilIdle();
+    const report = await run.done;
+    expect(ex.paused).toBe(false);
+    expect(report.counts.succeeded).toBe(10);
+    expect(new Map(ends.map((e) => [e.jobId, e.state]))).toEqual(
+      new Map([
+        [other, 'succeeded'],
+        [report.jobId, 'succeeded'],
+      ]),
+    );
+    // The graph's quanta are the executor's: its spans carry the graph job's id.
+    const spans = ex.spans.read(0).columns;
+    let graphSpans = 0;
+    for (let i = 0; i < spans.count; i++) if (spans.job[i] === report.jobId) graphSpans++;
+    expect(graphSpans).toBeGreaterThanOrEqual(10);
+  });
+
+  it('cancel: the job ends cancelled and every node not run is cancelled', async () => {
+    const g = compileDocument(parseGraphDocument({ generator: 'chain', length: 10, cost: 5 }));
+    const { sim, ex, ends } = simRig({ workers: 2 });
+    const run = new ExecutorGraph(ex, g);
+    sim.runUntil(12 * MS);
+    run.cancel();
+    sim.runUntilIdle();
+    const report = await run.done;
+    expect(report.counts.succeeded).toBe(2);
+    expect(report.counts.cancelled).toBe(8);
+    expect(ends.map((e) => e.state)).toEqual(['cancelled']);
+  });
+
+  it('a user cancelling the job from the executor stops the graph too', async () => {
+    const g = compileDocument(parseGraphDocument({ generator: 'chain', length: 10, cost: 5 }));
+    const { sim, ex } = simRig({ workers: 2 });
+    const run = new ExecutorGraph(ex, g);
+    sim.runUntil(7 * MS);
+    ex.cancelJob(run.jobId);
+    sim.runUntilIdle();
+    const report = await run.done;
+    expect(report.counts.succeeded).toBe(1);
+    expect(report.counts.cancelled).toBe(9);
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * A graph run as one job of the session's `Executor` (docs/design.md §3.4, §4): the job has one
+ * open task, and each graph node becomes one split of it when it is ready. Finishing a node
+ * releases its successors into the graph's ready queue (`GraphRun`, ordered by the graph policy);
+ * from there at most one node per worker is handed to the executor at a time, so the graph
+ * policy picks which ready node goes next while the executor's policy (mlfq, fair, …) arbitrates
+ * between this job and every other. Quanta, yields, blocking, spans and frames are the
+ * executor's own: nothing is paused and no second dispatch loop runs.
+ *
+ * Errors follow `GraphRun`: a node's retries are the graph's (each attempt is a new split); a
+ * failure past them skips the node's descendants (`continue`) or stops the run (`fail-fast`),
+ * which fails the job at once, so its queued and running nodes end `cancelled`; a `continue` run
+ * with a failed node fails its job when the run ends. A run cancelled (here, or the job from the
+ * executor) cancels the job.
+ */
+import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
+import type { CompiledGraph } from '../../core/graph/compile.ts';
+import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
+import type { SplitWork } from '../backend.ts';
+import type { Executor, SplitEnd } from '../executor/index.ts';
+import { kernelWorks } from './central-executor.ts';
+
+export interface ExecutorGraphOptions {
+  readonly policy?: GraphPolicy;
+  readonly errorMode?: GraphErrorMode;
+  /** The job's class (its spans' name and its latency row); default `graph`. */
+  readonly class?: string;
+  /** Told each node as it goes to the executor, and each node attempt's end. */
+  readonly onNode?: (event: ExecutorGraphEvent) => void;
+}
+
+export type ExecutorGraphEvent =
+  | { readonly kind: 'started'; readonly node: number; readonly splitId: number }
+  | { readonly kind: 'ended'; readonly node: number; readonly state: SplitEnd['state'] };
+
+export interface ExecutorGraphReport extends GraphReport {
+  readonly jobId: number;
+  /** Splits the run handed to the executor (one per node attempt). */
+  readonly splits: number;
+}
+
+export class ExecutorGraph {
+  readonly jobId: number;
+  readonly done: Promise<ExecutorGraphReport>;
+  private readonly run: GraphRun;
+  private readonly works: SplitWork[];
+  private readonly taskId: number;
+  /** The node of each of this run's splits still live in the executor. */
+  private readonly nodeOf = new Map<number, number>();
+  private splits = 0;
+  private settled = false;
+  private readonly unsubscribe: () => void;
+  private resolve!: (r: ExecutorGraphReport) => void;
+  private reject!: (e: unknown) => void;
+
+  constructor(
+    private readonly executor: Executor,
+    private readonly graph: CompiledGraph,
+    private readonly options: ExecutorGraphOptions = {},
+  ) {
+    this.works = kernelWorks(graph);
+    this.done = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    this.run = new GraphRun(
+      graph,
+      { policy: options.policy ?? 'fifo', errorMode: options.errorMode ?? 'fail-fast' },
+      executor.now(),
+    );
+    this.jobId = executor.submitJob({
+      class: options.class ?? 'graph',
+      tasks: [{ splits: [], open: true }],
+    });
+    executor.ownSplitFailures(this.jobId);
+    this.taskId = executor.taskIds(this.jobId)[0] ?? -1;
+    this.unsubscribe = executor.onSplitEnd((e) => {
+      if (e.jobId === this.jobId) this.guard(() => this.ended(e));
+    });
+    this.guard(() => this.release());
+  }
+
+  /** Stops the run: nothing new starts, the job is cancelled; `done` resolves with the report. */
+  cancel(): void {
+    this.guard(() => this.stop());
+  }
+
+  private guard(fn: () => void): void {
+    if (this.settled) return;
+    try {
+      fn();
+      if (this.run.finished) this.finish();
+    } catch (e) {
+      this.settled = true;
+      this.unsubscribe();
+      this.executor.cancelJob(this.jobId);
+      this.reject(e);
+    }
+  }
+
+  /** Hands ready nodes, in graph-policy order, to the executor while fewer than one a worker are live. */
+  private release(): void {
+    if (this.executor.jobState(this.jobId) !== 'running') {
+      this.stop(); // cancelled from outside (a user's cancel, the executor closing)
+      return;
+    }
+    const window = Math.max(1, this.executor.config.workers);
+    while (this.nodeOf.size < window) {
+      const v = this.run.next();
+      if (v < 0) return;
+      const fail = this.graph.failProbability?.[v] ?? 0;
+      const work: SplitWork = {
+        ...this.works[this.graph.kernelOf[v]!]!,
+        totalNanos: this.graph.costNanos[v]!,
+        ...(fail > 0 ? { failProbability: fail } : {}),
+      };
+      const [id] = this.executor.addSplits(this.taskId, [{ kind: 'intermediate', work }]);
+      this.nodeOf.set(id!, v);
+      this.splits++;
+      this.options.onNode?.({ kind: 'started', node: v, splitId: id! });
+    }
+  }
+
+  private ended(e: SplitEnd): void {
+    const v = this.nodeOf.get(e.splitId);
+    if (v === undefined) return;
+    this.nodeOf.delete(e.splitId);
+    this.options.onNode?.({ kind: 'ended', node: v, state: e.state });
+    const ran = e.scheduledNanos;
+    if (e.state === 'succeeded') this.run.succeeded(v, e.endNanos, ran);
+    else if (e.state === 'cancelled') this.run.cancelled(v, e.endNanos, ran);
+    else {
+      const wasStopped = this.run.stopped;
+      this.run.failed(v, e.endNanos, ran, e.error ?? e.errorCode ?? 'KERNEL_FAILED');
+      if (!wasStopped && this.run.stopped) return this.stop();
+    }
+    if (!this.run.stopped) this.release();
+  }
+
+  /**
+   * Stops the graph run and ends the job — failed with the root cause, if there is one, else
+   * cancelled: its live splits end `cancelled` (above).
+   */
+  private stop(): void {
+    this.run.stop();
+    if (this.executor.jobState(this.jobId) === 'running') this.endJob();
+    // Nodes the executor no longer knows (the job ended without their split ends reaching us).
+    const now = this.executor.now();
+    for (const [id, v] of this.nodeOf) {
+      this.nodeOf.delete(id);
+      this.run.cancelled(v, now, 0);
+    }
+  }
+
+  private endJob(): void {
+    const cause = this.run.rootCause;
+    if (cause === null) this.executor.cancelJob(this.jobId);
+    else this.executor.failJob(this.jobId, `${cause.node}: ${cause.message}`, 'KERNEL_FAILED');
+  }
+
+  private finish(): void {
+    this.settled = true;
+    this.unsubscribe();
+    if (this.executor.jobState(this.jobId) === 'running') {
+      if (this.run.rootCause === null) this.executor.closeTask(this.taskId);
+      else this.endJob();
+    }
+    const measured = this.executor.backend.kind === 'threads';
+    const report = this.run.report(this.executor.config.workers, measured);
+    this.resolve({ ...report, jobId: this.jobId, splits: this.splits });
+  }
+}
