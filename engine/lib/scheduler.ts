@@ -21,7 +21,7 @@ import {
   type RunOptions,
   type SchedulerOptions,
 } from './options.ts';
-import { serveSchedulerConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
+import type { ConsoleOptions, RunningConsole } from './console.ts';
 import { taskWork, type Task } from './task.ts';
 
 /** One tenant as `stats()` shows it. */
@@ -186,6 +186,9 @@ export class Scheduler {
     if (this.console !== null) {
       throw new SchedLabError('INVALID_ARGUMENT', 'a console is already served', 'serveConsole');
     }
+    // Loaded on first use: the console's server, session and renderer build are not a cost of
+    // `import { Scheduler } from 'schedlab'` for a service that never serves it.
+    const { serveSchedulerConsole } = await import('./console.ts');
     const running = await serveSchedulerConsole(this.executor, options);
     const served: RunningConsole = {
       url: running.url,

@@ -29,7 +29,6 @@ import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
 import { runOnThreads } from './threads-loop.ts';
 import { Executor } from '../../runtime/executor/executor.ts';
-import { startClusterRun } from './cluster-run.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 
 export interface RunProgress {
@@ -124,6 +123,8 @@ async function openBackend(
   if (backendKind === 'cluster') {
     const explicit = options.config?.workers;
     const log = options.log ?? (() => {});
+    // Loaded only for a cluster run: BullMQ and ioredis are no start-up cost of the others.
+    const { startClusterRun } = await import('./cluster-run.ts');
     ({ backend, config } = await startClusterRun(options.redis, config, explicit, seed, log));
   } else {
     backend =
