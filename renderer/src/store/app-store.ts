@@ -5,7 +5,7 @@
  * changed, so a 10 Hz stream of identical metadata causes no re-render.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
+import { POLICY_NAMES, type EngineConfig, type PolicyName } from '../../../shared/config.ts';
 import type { BackendName, Frame, GraphConfig, Snapshot } from '../../../shared/protocol.ts';
 import type { ConnectionStatus } from '../transport/transport.ts';
 import type { TimeRange } from '../data/range-stats.ts';
@@ -104,7 +104,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     backendSwitch: null,
     speed: null,
     paused: false,
-    policies: ['mlfq', 'priority', 'fifo', 'fair'],
+    policies: [...POLICY_NAMES],
     presets: [],
     graphPresets: [],
     workerCount: 0,
