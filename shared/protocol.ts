@@ -958,6 +958,17 @@ export interface Snapshot {
   frameHz: number;
   /** The backends `setBackend` may switch to here. Optional: added with `setBackend`. */
   backends?: BackendName[];
+  /**
+   * The presets `runPreset` and `compare` accept here, and which are task graphs (a compare
+   * column's policy there orders ready nodes). Optional: added after the first release.
+   */
+  presets?: PresetInfo[];
+}
+
+/** One preset a host offers (snapshot `presets`). */
+export interface PresetInfo {
+  name: string;
+  graph: boolean;
 }
 
 export type ServerMessage = Frame | Snapshot | ({ type: 'result' } & CommandResult);

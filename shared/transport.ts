@@ -10,7 +10,6 @@
  * `error` envelope and the connection stays open. A new client receives a `snapshot` first.
  */
 import { z } from 'zod';
-import type { ErrorInfo } from './errors.ts';
 
 /** Electron IPC channel of `window.schedlab.command` (ipcRenderer.invoke ↔ ipcMain.handle). */
 export const COMMAND_CHANNEL = 'schedlab:command';
@@ -37,10 +36,6 @@ function clientMessageSchemaOf() {
     { error: 'must be an object {id, command}' },
   );
 }
-export interface ClientMessage<C = unknown> {
-  id: number;
-  command: C;
-}
 
 /** Frames a host skipped for this client because it was not reading fast enough. */
 export interface Skipped {
@@ -50,11 +45,6 @@ export interface Skipped {
   spans: number;
 }
 
-export interface ReplyMessage<R = unknown> {
-  type: 'reply';
-  id: number;
-  result: R;
-}
 export interface SnapshotMessage<S = unknown> {
   type: 'snapshot';
   snapshot: S;
@@ -65,16 +55,6 @@ export interface FrameMessage<F = unknown> {
   /** Present once this client has fallen behind at least once. */
   skipped?: Skipped;
 }
-export interface ErrorMessage {
-  type: 'error';
-  /** The offending message's id, when it had a readable one. */
-  id?: number;
-  error: ErrorInfo;
-}
-
-/** Everything a host sends; the MessagePort of Electron carries only snapshots and frames. */
-export type HostMessage<R = unknown, S = unknown, F = unknown> =
-  ReplyMessage<R> | SnapshotMessage<S> | FrameMessage<F> | ErrorMessage;
 
 /** Shape check of host messages (payloads are the protocol's business). */
 export const hostMessageSchema = /* @__PURE__ */ hostMessageSchemaOf();
@@ -100,16 +80,4 @@ function hostMessageSchemaOf() {
 export interface SchedlabBridge<C = unknown, R = unknown> {
   readonly host: 'electron';
   command(command: C): Promise<R>;
-}
-
-/**
- * The one interface the renderer talks to, whichever host it is in (WebSocket in browser mode,
- * the preload bridge + MessagePort in Electron).
- */
-export interface Transport<C = unknown, R = unknown, S = unknown, F = unknown> {
-  readonly host: 'electron' | 'browser';
-  command(command: C): Promise<R>;
-  /** Snapshots and frames as they arrive; returns an unsubscribe function. */
-  subscribe(listener: (message: SnapshotMessage<S> | FrameMessage<F>) => void): () => void;
-  close(): void;
 }

@@ -351,6 +351,15 @@ function checkTotals(
 export type WorkloadInput = z.input<typeof workloadSchema>;
 export type Workload = z.output<typeof workloadSchema>;
 
+/** A workload document runs as a task graph: it holds one, or it is one (nodes or a generator). */
+export function isGraphWorkload(doc: unknown): boolean {
+  return (
+    typeof doc === 'object' &&
+    doc !== null &&
+    ('graph' in doc || 'nodes' in doc || 'generator' in doc)
+  );
+}
+
 export function parseWorkload(input: unknown): Workload {
   const result = workloadSchema.safeParse(input);
   if (!result.success) throw schemaError(result.error);

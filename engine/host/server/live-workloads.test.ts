@@ -17,6 +17,25 @@ function simSession(loop: boolean) {
 }
 
 describe('live workloads', () => {
+  it("offers the host's presets in the snapshot, graphs marked, and every one of them runs", async () => {
+    const { session } = simSession(false);
+    const offered = session.snapshot().presets ?? [];
+    expect(offered.map((p) => p.name)).toContain('interactive-vs-scan');
+    expect(offered.filter((p) => p.graph).map((p) => p.name)).toEqual(
+      expect.arrayContaining(['diamond', 'random-layered-dag']),
+    );
+    expect(offered.find((p) => p.name === 'batch-service')?.graph).toBe(false);
+    for (const { name } of offered) {
+      const result = await session.handleCommand({ type: 'runPreset', preset: name });
+      expect(result, name).toMatchObject({ ok: true });
+    }
+  });
+
+  it('a session without a workloads handler offers no presets (runPreset would refuse them)', async () => {
+    session = new Session();
+    expect(session.snapshot().presets).toEqual([]);
+  });
+
   it('runs a preset: applies its knobs, then its jobs arrive on the session clock', async () => {
     const { session, workloads } = simSession(false);
     const result = await session.handleCommand({

@@ -15,6 +15,7 @@ import {
   type Snapshot,
 } from '../../../shared/protocol.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
+import { PRESET_INFOS } from '../../core/workload/presets/index.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { Executor, type ExecutorOptions } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
@@ -190,6 +191,8 @@ export class Session {
       events: ex.events.since(0),
       policies: [...POLICY_NAMES],
       frameHz: this.frameHz,
+      // Only a host that runs presets offers them (`runPreset` answers UNKNOWN_PRESET elsewhere).
+      presets: this.workloads?.runPreset ? PRESET_INFOS.map((p) => ({ ...p })) : [],
     };
   }
 

@@ -53,14 +53,7 @@ export function nextPolicy(forms: readonly ConfigForm[], graph: boolean): Config
   return choices.find((p) => !forms.some((f) => f.policy === p)) ?? choices[0]!;
 }
 
-/** A workload document runs as a task graph: it holds one, or it is one (nodes or a generator). */
-export function isGraphWorkload(doc: unknown): boolean {
-  return (
-    typeof doc === 'object' &&
-    doc !== null &&
-    ('graph' in doc || 'nodes' in doc || 'generator' in doc)
-  );
-}
+export { isGraphWorkload } from '../../../shared/workload.ts';
 
 export type CompareSource = { kind: 'preset'; preset: string } | { kind: 'workload'; doc: unknown };
 

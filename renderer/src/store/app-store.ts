@@ -5,7 +5,7 @@
  * changed, so a 10 Hz stream of identical metadata causes no re-render.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
+import { POLICY_NAMES, type EngineConfig, type PolicyName } from '../../../shared/config.ts';
 import type { BackendName, Frame, GraphConfig, Snapshot } from '../../../shared/protocol.ts';
 import type { ConnectionStatus } from '../transport/transport.ts';
 import type { TimeRange } from '../data/range-stats.ts';
@@ -37,7 +37,9 @@ export interface AppState {
   speed: number | 'max' | null;
   paused: boolean;
   policies: PolicyName[];
+  /** The host's presets (snapshot `presets`), none until it sends them; those that are graphs. */
   presets: string[];
+  graphPresets: string[];
   workerCount: number;
   /** Engine (or client-side schema) errors keyed by config field. */
   fieldErrors: Record<string, string>;
@@ -86,26 +88,6 @@ export const SHARE_WINDOWS = [
 
 export type AppStore = StoreApi<AppState & AppActions>;
 
-/** Presets of docs/design.md §5, shown until the host names its own in the snapshot. */
-export const DEFAULT_PRESETS = [
-  'interactive-vs-scan',
-  'trino-overloaded',
-  'trino-starve-slow',
-  'trino-misbehaving-quanta',
-  'trino-within-level-fairness',
-  'batch-service',
-  'diamond',
-  'random-layered-dag',
-  'taskflow-shapes',
-];
-
-/** The presets that are task graphs: a compare column's policy there orders the ready nodes. */
-export const GRAPH_PRESETS: readonly string[] = [
-  'diamond',
-  'random-layered-dag',
-  'taskflow-shapes',
-];
-
 export function initialState(theme: Theme = 'dark'): AppState {
   return {
     view: 'live',
@@ -122,8 +104,9 @@ export function initialState(theme: Theme = 'dark'): AppState {
     backendSwitch: null,
     speed: null,
     paused: false,
-    policies: ['mlfq', 'priority', 'fifo', 'fair'],
-    presets: DEFAULT_PRESETS,
+    policies: [...POLICY_NAMES],
+    presets: [],
+    graphPresets: [],
     workerCount: 0,
     fieldErrors: {},
     notice: null,
@@ -197,16 +180,12 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
       if (Object.keys(delta).length > 0) set(delta);
     },
     applySnapshot: (snapshot) => {
-      const s = snapshot as Snapshot & { presets?: unknown };
-      const presets =
-        Array.isArray(s.presets) && s.presets.every((p) => typeof p === 'string')
-          ? (s.presets as string[])
-          : get().presets;
       set({
         ...frameDelta(get(), snapshot.frame),
         policies: snapshot.policies,
         backends: snapshot.backends ?? [],
-        presets,
+        presets: (snapshot.presets ?? []).map((p) => p.name),
+        graphPresets: (snapshot.presets ?? []).filter((p) => p.graph).map((p) => p.name),
         hasSnapshot: true,
       });
     },

@@ -6,7 +6,6 @@
 import { useState } from 'react';
 import type { CompareResultWire } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
-import { GRAPH_PRESETS } from '../store/app-store.ts';
 import {
   DEFAULT_FORMS,
   buildCompare,
@@ -92,6 +91,7 @@ const cardStyle = { border: '1px solid var(--border)', borderRadius: 6, padding:
 export function CompareView() {
   const { transport } = useApp();
   const presets = useAppState((s) => s.presets);
+  const graphPresets = useAppState((s) => s.graphPresets);
   const [preset, setPreset] = useState<string>(
     presets.includes('interactive-vs-scan') ? 'interactive-vs-scan' : (presets[0] ?? FILE),
   );
@@ -102,7 +102,7 @@ export function CompareView() {
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<CompareResultWire | null>(null);
-  const graph = preset === FILE ? isGraphWorkload(doc?.doc) : GRAPH_PRESETS.includes(preset);
+  const graph = preset === FILE ? isGraphWorkload(doc?.doc) : graphPresets.includes(preset);
 
   const run = async () => {
     let source: CompareSource;
@@ -139,7 +139,7 @@ export function CompareView() {
                   setForms(
                     fitForms(
                       forms,
-                      next === FILE ? isGraphWorkload(doc?.doc) : GRAPH_PRESETS.includes(next),
+                      next === FILE ? isGraphWorkload(doc?.doc) : graphPresets.includes(next),
                     ),
                   );
                 }}

@@ -2,7 +2,13 @@
  * The presets shipped with SchedLab (docs/design.md §5), by name. Presets are plain workload
  * documents: `parseWorkload(preset)` validates them like any file a user loads.
  */
-import { parseWorkload, type Workload, type WorkloadInput } from '../../../../shared/workload.ts';
+import type { PresetInfo } from '../../../../shared/protocol.ts';
+import {
+  isGraphWorkload,
+  parseWorkload,
+  type Workload,
+  type WorkloadInput,
+} from '../../../../shared/workload.ts';
 import { SchedLabError } from '../../../../shared/errors.ts';
 import { batchService } from './batch-service.ts';
 import { diamond, randomLayeredDag, taskflowShapes } from './graphs.ts';
@@ -27,6 +33,12 @@ export const PRESETS: Readonly<Record<string, WorkloadInput>> = Object.freeze({
 });
 
 export const PRESET_NAMES = Object.keys(PRESETS);
+
+/** Every preset and whether it is a task graph: what a host with presets offers in its snapshot. */
+export const PRESET_INFOS: readonly PresetInfo[] = PRESET_NAMES.map((name) => ({
+  name,
+  graph: isGraphWorkload(PRESETS[name]),
+}));
 
 export function isPreset(name: string): boolean {
   return Object.hasOwn(PRESETS, name);
