@@ -18,20 +18,31 @@ import type { CompiledGraph } from '../../core/graph/compile.ts';
 import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
 import type { SplitWork } from '../backend.ts';
 import type { Executor, SplitEnd } from '../executor/index.ts';
-import { kernelWorks } from './central-executor.ts';
+import { kernelWorks } from './kernel-works.ts';
 
 export interface ExecutorGraphOptions {
   readonly policy?: GraphPolicy;
   readonly errorMode?: GraphErrorMode;
   /** The job's class (its spans' name and its latency row); default `graph`. */
   readonly class?: string;
+  /**
+   * Nodes live in the executor at most (default one a worker). A headless run with the
+   * executor's `pipeline` on passes two a worker, so a busy worker can hold the next node.
+   */
+  readonly window?: number;
   /** Told each node as it goes to the executor, and each node attempt's end. */
   readonly onNode?: (event: ExecutorGraphEvent) => void;
 }
 
 export type ExecutorGraphEvent =
   | { readonly kind: 'started'; readonly node: number; readonly splitId: number }
-  | { readonly kind: 'ended'; readonly node: number; readonly state: SplitEnd['state'] };
+  | {
+      readonly kind: 'ended';
+      readonly node: number;
+      readonly state: SplitEnd['state'];
+      /** The attempt's running time, all its quanta (ns). */
+      readonly ranNanos: number;
+    };
 
 export interface ExecutorGraphReport extends GraphReport {
   readonly jobId: number;
@@ -104,7 +115,7 @@ export class ExecutorGraph {
       this.stop(); // cancelled from outside (a user's cancel, the executor closing)
       return;
     }
-    const window = Math.max(1, this.executor.config.workers);
+    const window = Math.max(1, this.options.window ?? this.executor.config.workers);
     while (this.nodeOf.size < window) {
       const v = this.run.next();
       if (v < 0) return;
@@ -125,8 +136,8 @@ export class ExecutorGraph {
     const v = this.nodeOf.get(e.splitId);
     if (v === undefined) return;
     this.nodeOf.delete(e.splitId);
-    this.options.onNode?.({ kind: 'ended', node: v, state: e.state });
     const ran = e.scheduledNanos;
+    this.options.onNode?.({ kind: 'ended', node: v, state: e.state, ranNanos: ran });
     if (e.state === 'succeeded') this.run.succeeded(v, e.endNanos, ran);
     else if (e.state === 'cancelled') this.run.cancelled(v, e.endNanos, ran);
     else {

@@ -1,6 +1,7 @@
 /**
  * Graph edges as `[fromSplitId, toSplitId]` pairs for the trace export's flow events
- * (docs/design.md §6), using the split ids the central executor gave the nodes (`splitIdBase + node`).
+ * (docs/design.md §6), a node's id being `splitIdBase + node` (the numbering the report's trace
+ * gives graph spans, engine/host/report/run-graph.ts).
  * Bounded: at most `limit` pairs, in edge order, so a million-edge graph cannot flood a trace.
  */
 import type { CompiledGraph } from '../../core/graph/compile.ts';
