@@ -4,7 +4,7 @@ import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
 import { compileGraph, type CompiledGraph } from './compile.ts';
 import { GraphRun } from './graph-run.ts';
 import { NODE_STATES, READY, RUNNING, SUCCEEDED, transition } from './node-state.ts';
-import { randomDag } from './random-dag.ts';
+import { descendants, randomDag } from './random-dag.ts';
 
 /**
  * A greedy list schedule with p workers and zero overhead; `fails(v, attempt)` decides an attempt's
@@ -60,19 +60,6 @@ const dagInput = fc.integer({ min: 1, max: 30 }).chain((n) =>
   }),
 );
 const policies: GraphPolicy[] = ['fifo', 'lifo', 'most-successors', 'sjf', 'ljf', 'critical-path'];
-
-function descendants(g: CompiledGraph, roots: number[]): Set<number> {
-  const seen = new Set<number>();
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const u = stack.pop()!;
-    for (let k = g.successorStart[u]!; k < g.successorStart[u + 1]!; k++) {
-      const s = g.successors[k]!;
-      if (!seen.has(s)) (stack.push(s), seen.add(s));
-    }
-  }
-  return seen;
-}
 
 describe('GraphRun', () => {
   it('runs every node exactly once, after all its predecessors, under every policy', () => {

@@ -4,6 +4,7 @@
  * Callers feed it from fast-check; it is pure so any layer may use it.
  */
 import type { GraphKernel } from '../../../shared/graph.ts';
+import type { CompiledGraph } from './compile.ts';
 import type { IndexedGraph } from './indexed-graph.ts';
 
 export interface RandomDagInput {
@@ -42,4 +43,18 @@ export function randomDag(input: RandomDagInput): IndexedGraph {
     kernelOf: Uint16Array.from(input.kernelOf ?? new Array<number>(n).fill(0)),
     ids: null,
   };
+}
+
+/** Every node reachable from `roots` (not the roots themselves): the nodes a failure skips. */
+export function descendants(g: CompiledGraph, roots: readonly number[]): Set<number> {
+  const seen = new Set<number>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const u = stack.pop()!;
+    for (let k = g.successorStart[u]!; k < g.successorStart[u + 1]!; k++) {
+      const s = g.successors[k]!;
+      if (!seen.has(s)) (stack.push(s), seen.add(s));
+    }
+  }
+  return seen;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGraphDocument, type GraphPolicy } from '../../../shared/graph.ts';
 import { compileDocument, compileGraph, type CompiledGraph } from '../../core/graph/compile.ts';
 import { NODE_STATES, SUCCEEDED } from '../../core/graph/node-state.ts';
-import { randomDag } from '../../core/graph/random-dag.ts';
+import { descendants, randomDag } from '../../core/graph/random-dag.ts';
 import { SimBackend } from '../sim/index.ts';
 import { runGraphCentral, startGraphCentral, type CentralRunOptions } from './central-executor.ts';
 
@@ -32,19 +32,6 @@ const dagInput = fc.integer({ min: 1, max: 40 }).chain((n) =>
     ),
   }),
 );
-
-function descendants(g: CompiledGraph, roots: number[]): Set<number> {
-  const seen = new Set<number>();
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const u = stack.pop()!;
-    for (let k = g.successorStart[u]!; k < g.successorStart[u + 1]!; k++) {
-      const s = g.successors[k]!;
-      if (!seen.has(s)) (stack.push(s), seen.add(s));
-    }
-  }
-  return seen;
-}
 
 describe('central graph executor on the simulator', () => {
   it('runs every node exactly once, never before its predecessors end, within Graham’s bound', async () => {

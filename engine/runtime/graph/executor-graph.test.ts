@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGraphDocument, type GraphPolicy } from '../../../shared/graph.ts';
 import { compileDocument, compileGraph, type CompiledGraph } from '../../core/graph/compile.ts';
 import { NODE_STATES } from '../../core/graph/node-state.ts';
-import { randomDag } from '../../core/graph/random-dag.ts';
+import { descendants, randomDag } from '../../core/graph/random-dag.ts';
 import { oneTaskJob, leaves, simRig, spin } from '../executor/testing.ts';
 import { ExecutorGraph, type ExecutorGraphOptions } from './executor-graph.ts';
 
@@ -25,19 +25,6 @@ const dagInput = fc.integer({ min: 1, max: 30 }).chain((n) =>
     ),
   }),
 );
-
-function descendants(g: CompiledGraph, roots: number[]): Set<number> {
-  const seen = new Set<number>();
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const u = stack.pop()!;
-    for (let k = g.successorStart[u]!; k < g.successorStart[u + 1]!; k++) {
-      const s = g.successors[k]!;
-      if (!seen.has(s)) (stack.push(s), seen.add(s));
-    }
-  }
-  return seen;
-}
 
 /** Runs `graph` as a job of a sim executor; records when each node went in and came out. */
 async function simulate(graph: CompiledGraph, workers: number, options: ExecutorGraphOptions = {}) {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGraphDocument } from '../../../shared/graph.ts';
-import { compileDocument, compileGraph, type CompiledGraph } from '../../core/graph/compile.ts';
+import { compileDocument, compileGraph } from '../../core/graph/compile.ts';
 import { NODE_STATES, SUCCEEDED } from '../../core/graph/node-state.ts';
-import { randomDag } from '../../core/graph/random-dag.ts';
+import { descendants, randomDag } from '../../core/graph/random-dag.ts';
 import { StealingExecutor } from './stealing-executor.ts';
 import { SAMPLED_SPANS } from './layout.ts';
 
@@ -31,18 +31,6 @@ const dagInput = fc.integer({ min: 1, max: 60 }).chain((n) =>
 const build = (input: Parameters<typeof randomDag>[0]) =>
   compileGraph(randomDag({ ...input, kernels: ['add', 'fail'] }));
 
-function descendants(g: CompiledGraph, roots: number[]): Set<number> {
-  const seen = new Set<number>();
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const u = stack.pop()!;
-    for (let k = g.successorStart[u]!; k < g.successorStart[u + 1]!; k++) {
-      const s = g.successors[k]!;
-      if (!seen.has(s)) (stack.push(s), seen.add(s));
-    }
-  }
-  return seen;
-}
 const stateNames = (states: Uint8Array) => Array.from(states, (s) => NODE_STATES[s]);
 
 describe('StealingExecutor', () => {
