@@ -84,15 +84,7 @@ export class SpanBuffer {
 
   /** Adds the buffered spans, oldest first, to `columns` and keeps them. */
   copyInto(columns: SpanColumns, runName: string, jobId: number, nodeId: NodeIdOf): void {
-    const names = new Map(columns.names.map((n, i) => [n, i]));
-    const intern = (name: string) => {
-      let i = names.get(name);
-      if (i === undefined) {
-        i = columns.names.push(name) - 1;
-        names.set(name, i);
-      }
-      return i;
-    };
+    const intern = nameInterner(columns);
     const node = columns.node ?? new Array<number>(columns.count).fill(-1);
     const cls = intern(runName);
     const r = this.ring;
@@ -114,4 +106,17 @@ export class SpanBuffer {
     }
     columns.node = node;
   }
+}
+
+/** Interns a name into `columns.names`, adding it once: its index there. */
+export function nameInterner(columns: SpanColumns): (name: string) => number {
+  const names = new Map(columns.names.map((n, i) => [n, i]));
+  return (name) => {
+    let i = names.get(name);
+    if (i === undefined) {
+      i = columns.names.push(name) - 1;
+      names.set(name, i);
+    }
+    return i;
+  };
 }

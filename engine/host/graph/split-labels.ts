@@ -7,7 +7,7 @@
  * per-node arrays do, and docs/limits.md bounds a graph's size.
  */
 import type { SpanColumns } from '../../../shared/protocol.ts';
-import type { NodeIdOf } from './span-buffer.ts';
+import { nameInterner, type NodeIdOf } from './span-buffer.ts';
 
 /** Packs (graph, node): node indexes stay below 2^32, graphs well below 2^20. */
 const GRAPH_STRIDE = 2 ** 32;
@@ -21,15 +21,7 @@ export class SplitLabels {
 
   label(columns: SpanColumns, runName: string, jobId: number, nodeId: NodeIdOf): void {
     if (this.of.size === 0) return;
-    const names = new Map(columns.names.map((n, i) => [n, i]));
-    const intern = (name: string) => {
-      let i = names.get(name);
-      if (i === undefined) {
-        i = columns.names.push(name) - 1;
-        names.set(name, i);
-      }
-      return i;
-    };
+    const intern = nameInterner(columns);
     let node = columns.node;
     for (let i = 0; i < columns.count; i++) {
       const packed = this.of.get(columns.split[i]!);

@@ -34,16 +34,22 @@ function blockFor(ms: number): void {
   }
 }
 
+/** A watchdog over one fake worker with a 40 ms limit; `kills` collects why it killed. */
+function watchOne(): { worker: ReturnType<typeof fakeWorker>; kills: string[] } {
+  const worker = fakeWorker();
+  const kills: string[] = [];
+  watchdog = new HardKill(
+    now,
+    () => [worker],
+    (_w, why) => kills.push(why),
+  );
+  watchdog.set(40 * MS);
+  return { worker, kills };
+}
+
 describe('HardKill on a blocked main thread', { timeout: 30_000 }, () => {
   it('does not kill a worker whose end was read right after the block', async () => {
-    const worker = fakeWorker();
-    const kills: string[] = [];
-    watchdog = new HardKill(
-      now,
-      () => [worker],
-      (_w, why) => kills.push(why),
-    );
-    watchdog.set(40 * MS);
+    const { worker, kills } = watchOne();
     await new Promise<void>((resolve) => {
       // Blocked in the check phase; the end is read in the next loop's check phase, after the
       // timers phase has run the watchdog's first tick since the block.
@@ -60,14 +66,7 @@ describe('HardKill on a blocked main thread', { timeout: 30_000 }, () => {
   });
 
   it('still kills a quantum that overran, once its ticks come on time', async () => {
-    const worker = fakeWorker();
-    const kills: string[] = [];
-    watchdog = new HardKill(
-      now,
-      () => [worker],
-      (_w, why) => kills.push(why),
-    );
-    watchdog.set(40 * MS);
+    const { kills } = watchOne();
     const deadline = performance.now() + 20_000;
     while (kills.length === 0 && performance.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
