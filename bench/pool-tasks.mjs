@@ -1,4 +1,4 @@
-// The tasks of the pool benchmark, loaded by both pools under test (TaskPool as a user module,
+// The tasks of the pool benchmark, loaded by both pools under test (the scheduler as a user module,
 // Piscina as its worker file), so both run the very same functions.
 export function inc(x) {
   return x + 1;

@@ -57,10 +57,7 @@ export {
 } from './runtime/stealing/index.ts';
 export {
   ThreadsBackend,
-  TaskPool,
   type ThreadsBackendOptions,
-  type TaskPoolOptions,
-  type TaskSpec,
   type TaskContext,
   type UserFunction,
 } from './runtime/threads/index.ts';

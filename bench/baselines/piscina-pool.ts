@@ -1,6 +1,6 @@
 /**
  * The baseline pool: Piscina with a fixed number of threads, running the same task module as
- * `TaskPool` (bench/pool-tasks.mjs), one `run()` promise per task.
+ * `scheduler.run` (bench/pool-tasks.mjs), one `run()` promise per task.
  */
 import { Piscina } from 'piscina';
 

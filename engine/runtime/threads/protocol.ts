@@ -1,8 +1,7 @@
 /**
- * The one contract for messages between the main thread and the workers of the threads backend
- * and of `TaskPool`: discriminated unions, imported with `import type` on both sides.
+ * The one contract for messages between the main thread and the workers of the threads backend:
+ * discriminated unions, imported with `import type` on both sides.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { Dispatch, QuantumOutcome } from '../backend.ts';
 import type { ModuleRef } from '../backend.ts';
 
@@ -140,32 +139,3 @@ export type FromQuantumWorker =
    */
   | { readonly type: 'ends'; readonly ends: readonly unknown[] }
   | FlatEnd;
-
-/** `workerData` of a `TaskPool` worker. */
-export interface TaskWorkerData {
-  readonly role: 'tasks';
-  /** The ring of task slots, see `task-ring.ts`. */
-  readonly ring: SharedArrayBuffer;
-  /** Task functions by id: index i is the function a slot with `fn = i` calls. */
-  readonly functions: readonly TaskFunctionRef[];
-  /** Where arguments that are not numbers arrive, in slot order. */
-  readonly argPort: MessagePort;
-}
-
-/** A task function: a built-in task (`builtin`) or an export of a user module. */
-export type TaskFunctionRef =
-  | { readonly kind: 'builtin'; readonly name: string }
-  | { readonly kind: 'module'; readonly ref: ModuleRef };
-
-/** `TaskPool` worker → main: tasks up to `upTo` (exclusive sequence) are done. */
-export type FromTaskWorker =
-  | { readonly type: 'ready' }
-  | {
-      readonly type: 'progress';
-      readonly upTo: number;
-      /** Values of slots whose result is not a number (or an error message), in slot order. */
-      readonly values: unknown[];
-      /** Time the worker spent running the tasks of this batch (ns). */
-      readonly busyNanos: number;
-      readonly count: number;
-    };
