@@ -4,22 +4,34 @@
  * ends at once, the executor queues as many dispatches back, and one `postMessage` costs less
  * than each of them did alone (each call clones, locks the port and wakes the worker).
  *
+ * A worker with a dispatch ring (dispatch-ring.ts; the backend's workers) gets the turn's
+ * messages as records in shared memory instead, with one message of extras beside them when some
+ * do not fit a record; a ring too full for them all keeps the rest here, in order, and tries again
+ * shortly (`RETRY_MS`: only when far more than a worker can queue is waiting, e.g. many `drop`s).
+ *
  * A message that cannot be cloned (a run's input holding a function) fails the batch's post;
  * the batch is then posted one message at a time, so only the dispatch at fault fails
  * (`unclonable`), as it did when each was posted alone.
  */
 import type { Dispatch } from '../backend.ts';
+import type { RingWriter } from './dispatch-ring.ts';
 import type { PoolWorker } from './pool-worker.ts';
 import type { ModuleCall, ModuleRefMessage, ToQuantumWorker } from './protocol.ts';
 
 type Item = Exclude<ToQuantumWorker, { type: 'batch' } | { type: 'calls' }>;
 
+/** How soon a ring that was full is tried again (ms). */
+const RETRY_MS = 1;
+
+interface Box {
+  items: Item[];
+  dispatches: (Dispatch | null)[];
+}
+
 export class Outbox {
-  private readonly pending = new Map<
-    PoolWorker,
-    { items: Item[]; dispatches: (Dispatch | null)[] }
-  >();
+  private readonly pending = new Map<PoolWorker, Box>();
   private scheduled = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     /** Whether `worker` still holds a worker (a lost one's messages are dropped). */
@@ -49,8 +61,13 @@ export class Outbox {
     if (this.pending.size === 0) return;
     const boxes = [...this.pending];
     this.pending.clear();
-    for (const [worker, { items, dispatches }] of boxes) {
+    for (const [worker, box] of boxes) {
       if (!this.live(worker)) continue;
+      if (worker.ring !== null) {
+        this.write(worker, worker.ring, box);
+        continue;
+      }
+      const { items, dispatches } = box;
       try {
         worker.host.post(items.length === 1 ? items[0] : pack(items));
       } catch {
@@ -62,6 +79,42 @@ export class Outbox {
   /** Drops what is gathered (the backend is closing). */
   clear(): void {
     this.pending.clear();
+    clearTimeout(this.retry);
+    this.retry = undefined;
+  }
+
+  /** Writes what fits into `worker`'s ring; what does not waits here, ahead of later messages. */
+  private write(worker: PoolWorker, ring: RingWriter, box: Box): void {
+    const fit = Math.min(box.items.length, ring.room());
+    const items = box.items.splice(0, fit);
+    const dispatches = box.dispatches.splice(0, fit);
+    if (box.items.length > 0) {
+      this.pending.set(worker, box);
+      this.retry ??= setTimeout(() => {
+        this.retry = undefined;
+        this.flush();
+      }, RETRY_MS);
+    }
+    if (items.length === 0) return;
+    const extras = ring.extrasOf(items);
+    try {
+      ring.postExtras(extras);
+    } catch {
+      // One cannot be cloned: drop each at fault (its dispatch fails), send the others.
+      for (let i = items.length - 1; i >= 0; i--) {
+        const extra = ring.extrasOf([items[i]!]);
+        if (extra.length === 0) continue;
+        try {
+          structuredClone(extra);
+        } catch (error) {
+          items.splice(i, 1);
+          const dispatch = dispatches.splice(i, 1)[0];
+          if (dispatch !== null && dispatch !== undefined) this.unclonable(worker, dispatch, error);
+        }
+      }
+      ring.postExtras(ring.extrasOf(items));
+    }
+    ring.write(items);
   }
 
   private postEach(worker: PoolWorker, items: Item[], dispatches: (Dispatch | null)[]): void {

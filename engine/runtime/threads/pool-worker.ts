@@ -5,7 +5,7 @@
  * moment the quanta before it end instead of idling for a round trip through the main thread;
  * until the worker takes its ticket (control.ts) the main thread may take it back.
  */
-import type { ResourceLimits } from 'node:worker_threads';
+import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import type { Dispatch } from '../backend.ts';
 import {
   clearCut,
@@ -16,6 +16,7 @@ import {
   takeTicket,
   TICKET_WORDS,
 } from './control.ts';
+import { createRingBuffer, RingWriter, WAKE } from './dispatch-ring.ts';
 import { unflattenAt, unflattenReport } from './flat-messages.ts';
 import {
   FLAT_END_LENGTH,
@@ -58,6 +59,8 @@ export class PoolWorker {
   booted = false;
   /** Module ids whose ref this worker has been sent (flat-messages.ts). */
   readonly refsSent = new Set<number>();
+  /** Where the outbox writes this worker's dispatches (dispatch-ring.ts); null: by message. */
+  ring: RingWriter | null = null;
   /** Dispatches queued behind the running one, in the order the worker runs them; their tickets. */
   private readonly waits: Dispatch[] = [];
   private readonly tickets: Ticket[] = [];
@@ -216,27 +219,34 @@ export interface PoolWorkerEvents {
   lost(reason: string): void;
 }
 
-/** Starts worker `id` (clock `origin`, see clock.ts) on a fresh thread. */
+/**
+ * Starts worker `id` (clock `origin`, see clock.ts) on a fresh thread; with `ring`, it takes its
+ * dispatches through a dispatch ring (dispatch-ring.ts), else as messages.
+ */
 export function spawnWorker(
   id: number,
   origin: bigint,
   resourceLimits: ResourceLimits | undefined,
   suspends: boolean,
   events: PoolWorkerEvents,
+  ring = false,
 ): PoolWorker {
   const control = createControl();
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const channel = ring ? new MessageChannel() : null;
   const data: QuantumWorkerData = {
     role: 'quantum',
     workerId: id,
     origin: origin.toString(),
     control: control.buffer,
     ...(suspends ? { suspends } : {}),
+    ...(channel === null ? {} : { ring: createRingBuffer(), extras: channel.port2 }),
   };
   const host = new WorkerHost({
     entry: 'worker-entry.ts',
     workerData: { ...data },
+    ...(channel === null ? {} : { transferList: [channel.port2] }),
     ...(resourceLimits === undefined ? {} : { resourceLimits }),
     onMessage: (message) => {
       if (Array.isArray(message)) return events.end(unflattenReport(message as unknown as FlatEnd));
@@ -255,5 +265,8 @@ export function spawnWorker(
     onLost: (reason) => events.lost(reason),
   });
   const worker = new PoolWorker(id, control.words, host, ready, markReady);
+  if (channel !== null) {
+    worker.ring = new RingWriter(data.ring!, channel.port1, () => host.post(WAKE));
+  }
   return worker;
 }

@@ -2,6 +2,7 @@
  * The one contract for messages between the main thread and the workers of the threads backend:
  * discriminated unions, imported with `import type` on both sides.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { Dispatch, QuantumOutcome } from '../backend.ts';
 import type { ModuleRef } from '../backend.ts';
 
@@ -19,6 +20,13 @@ export interface QuantumWorkerData {
    * cluster's nodes) `ctx.yield()` resolves at once and the call keeps its worker.
    */
   readonly suspends?: true;
+  /**
+   * The worker's dispatch ring (dispatch-ring.ts) and the port its extras come on: present for the
+   * threads backend's workers, which then take every dispatch from the ring; the port carries
+   * only wake-ups. Without them (the cluster's nodes) dispatches come as messages.
+   */
+  readonly ring?: SharedArrayBuffer;
+  readonly extras?: MessagePort;
 }
 
 /** Main → backend worker. */

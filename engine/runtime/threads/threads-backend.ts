@@ -84,7 +84,7 @@ export class ThreadsBackend implements Backend {
     };
     const later = (delayNanos: number, fn: () => void) =>
       this.setTimer(this.now() + delayNanos, fn);
-    this.workers = new WorkerPool(this.origin, limits, events, later, true);
+    this.workers = new WorkerPool(this.origin, limits, events, later, true, true);
     this.workers.setTarget(workers);
     this.outbox = new Outbox(
       (worker) => !this.closed && this.workers.holds(worker),

@@ -1,10 +1,12 @@
 /**
  * A backend worker: says `ready` once loaded (each kernel is calibrated on its first quantum), then runs one quantum per `run`
  * message (or module call) and answers with an `end`. Messages sent while it starts are queued by
- * the port; a `batch` is its messages in order.
+ * the port; a `batch` is its messages in order. The threads backend's workers take the same
+ * messages as records of their dispatch ring instead (dispatch-ring.ts), woken by a `WAKE`
+ * message only when they sleep; the cluster's nodes post them.
  *
  * Quanta run one at a time, in message order: a queued dispatch (one posted while the previous
- * quantum runs) waits in the port and starts the moment that quantum ends, unless the main thread
+ * quantum runs) waits in the ring or the port and starts the moment that quantum ends, unless the main thread
  * took its ticket back first — then it is dropped without an answer. Ends of quanta run back to
  * back are sent together (`ends`): at most `FLUSH_ENDS` of them, at most `FLUSH_NANOS` after the
  * first, and at once before a quantum that would take them past that (a built-in kernel's, or a
@@ -16,6 +18,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { nanosSince } from './clock.ts';
 import type { SplitWork } from '../backend.ts';
 import { takeTicket } from './control.ts';
+import { RingReader, WAKE } from './dispatch-ring.ts';
 import { flattenReport, unflattenReport } from './flat-messages.ts';
 import type { Calibration } from './kernels.ts';
 import {
@@ -37,6 +40,16 @@ const clock = (): number => nanosSince(origin);
 // Kernels are calibrated on their first quantum (quantum-runner.ts): boot loads and says ready.
 const calibration: Calibration = { sizes: {}, unitNanos: {} };
 const control = new Int32Array(data.control);
+const extras = data.extras;
+const ring =
+  data.ring === undefined || extras === undefined
+    ? null
+    : new RingReader(data.ring, () => {
+        const got = receiveMessageOnPort(extras);
+        // Posted before its records were published: never missing unless the ring is broken.
+        if (got === undefined) throw new Error('dispatch ring: a record names an extra never sent');
+        return got.message as unknown[];
+      });
 const runner = new QuantumRunner(
   clock,
   control,
@@ -192,15 +205,21 @@ const MAX_IN_A_ROW = 64;
 
 function drain(): void {
   for (let i = 0; i < MAX_IN_A_ROW; i++) {
-    // A dispatch queued behind the quantum that just ended is already in the port: take it now
-    // rather than through another turn of the event loop (tens of µs a quantum on a busy machine).
-    const next = waiting.shift() ?? (receiveMessageOnPort(port)?.message as ToQuantumWorker);
+    // A dispatch queued behind the quantum that just ended is already in the ring or the port:
+    // take it now rather than through another turn of the event loop (tens of µs a quantum on a
+    // busy machine).
+    const next =
+      waiting.shift() ??
+      ring?.next() ??
+      (receiveMessageOnPort(port)?.message as ToQuantumWorker | typeof WAKE | undefined);
     if (next === undefined) {
       flushEnds();
+      if (ring !== null && !ring.sleep()) continue; // a record came in as it was going idle
       busy = false;
       return;
     }
-    const pending = handle(next);
+    if (next === WAKE) continue; // read from the port while awake: nothing to do
+    const pending = handle(next as ToQuantumWorker);
     if (pending !== undefined) {
       flushEnds();
       void pending.then(drain);
@@ -212,8 +231,8 @@ function drain(): void {
   setImmediate(drain);
 }
 
-port.on('message', (message: ToQuantumWorker) => {
-  waiting.push(message);
+port.on('message', (message: ToQuantumWorker | typeof WAKE) => {
+  if (message !== WAKE) waiting.push(message);
   if (!busy) {
     busy = true;
     drain();
@@ -221,3 +240,8 @@ port.on('message', (message: ToQuantumWorker) => {
 });
 
 send({ type: 'ready', unitNanos: calibration.unitNanos });
+// Records written while it started have woken nobody: read them, then sleep (dispatch-ring.ts).
+if (ring !== null && !busy) {
+  busy = true;
+  drain();
+}

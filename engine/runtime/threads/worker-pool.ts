@@ -37,6 +37,8 @@ export class WorkerPool {
     private readonly later: (delayNanos: number, fn: () => void) => void,
     /** Workers may keep a call suspended in `await ctx.yield()` (protocol.ts `suspends`). */
     private readonly suspends = false,
+    /** Workers take their dispatches through a dispatch ring (dispatch-ring.ts, outbox.ts). */
+    private readonly rings = false,
   ) {}
 
   /** The worker count asked for; workers beyond it are retiring. */
@@ -119,15 +121,22 @@ export class WorkerPool {
   }
 
   private spawn(id: number): void {
-    const worker = spawnWorker(id, this.origin, this.limits, this.suspends, {
-      ready: () => {
-        this.backoff.started(id);
-        this.events.ready(worker);
+    const worker = spawnWorker(
+      id,
+      this.origin,
+      this.limits,
+      this.suspends,
+      {
+        ready: () => {
+          this.backoff.started(id);
+          this.events.ready(worker);
+        },
+        end: (report) => this.events.end(worker, report),
+        stray: (error) => this.events.stray(worker, error),
+        lost: (reason) => this.events.lost(worker, reason),
       },
-      end: (report) => this.events.end(worker, report),
-      stray: (error) => this.events.stray(worker, error),
-      lost: (reason) => this.events.lost(worker, reason),
-    });
+      this.rings,
+    );
     this.workers.set(id, worker);
   }
 

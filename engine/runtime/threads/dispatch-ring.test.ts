@@ -1,0 +1,151 @@
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Dispatch } from '../backend.ts';
+import { createRingBuffer, RingReader, RingWriter, type RingItem } from './dispatch-ring.ts';
+import { Outbox } from './outbox.ts';
+import type { PoolWorker } from './pool-worker.ts';
+import type { ModuleCall } from './protocol.ts';
+
+// Both ends of a dispatch ring on one thread: what the writer (the outbox, main thread) puts in
+// must come out of the reader (the worker) whole and in order, however it crossed.
+const ports: MessagePort[] = [];
+afterEach(() => {
+  for (const port of ports.splice(0)) port.close();
+});
+
+function ring(slots: number) {
+  const buffer = createRingBuffer(slots);
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  let wakes = 0;
+  const writer = new RingWriter(buffer, port1, () => wakes++);
+  const reader = new RingReader(buffer, () => receiveMessageOnPort(port2)!.message as unknown[]);
+  return { writer, reader, wakes: () => wakes };
+}
+
+const call = (splitId: number, input: unknown, ticketWord = -1, ticket = 0): ModuleCall => [
+  splitId,
+  2_000_000,
+  3,
+  input,
+  ticketWord,
+  ticket,
+];
+
+function readAll(reader: RingReader): RingItem[] {
+  const out: RingItem[] = [];
+  for (let item = reader.next(); item !== undefined; item = reader.next()) out.push(item);
+  return out;
+}
+
+describe('dispatch ring', () => {
+  it('gives back calls and messages in order, small inputs inline and others through extras', () => {
+    const { writer, reader } = ring(16);
+    const big = { rows: Array.from({ length: 1000 }, (_, i) => ({ i, text: `row ${i}` })) };
+    const items: RingItem[] = [
+      { type: 'ref', id: 3, ref: { module: 'file:///m.mjs' } },
+      call(1, 41, 5, 77),
+      call(2, undefined),
+      call(3, 'text'),
+      { type: 'drop', splitId: 9 },
+      call(4, big, 6, 78),
+      call(5, -0.5),
+      call(6, 10n ** 40n),
+      call(7, null),
+    ];
+    writer.postExtras(writer.extrasOf(items));
+    writer.write(items);
+    expect(readAll(reader)).toEqual(items);
+    expect(reader.next()).toBeUndefined();
+  });
+
+  it('wakes a sleeping reader once per write, and never one that is awake', () => {
+    const { writer, reader, wakes } = ring(8);
+    writer.write([call(1, 1)]); // the worker starts asleep: woken
+    expect(wakes()).toBe(1);
+    writer.write([call(2, 2)]); // woken already, not yet read
+    expect(wakes()).toBe(1);
+    expect(readAll(reader).map((c) => (c as ModuleCall)[0])).toEqual([1, 2]);
+    expect(reader.sleep()).toBe(true);
+    writer.write([call(3, 3)]);
+    expect(wakes()).toBe(2);
+    // A record written as it goes to sleep keeps it awake (it reads on instead of sleeping).
+    expect(reader.sleep()).toBe(false);
+    expect(readAll(reader).map((c) => (c as ModuleCall)[0])).toEqual([3]);
+  });
+
+  it('carries many more records than it has slots, in order, as the reader frees them', () => {
+    const { writer, reader } = ring(8);
+    const seen: unknown[] = [];
+    let next = 0;
+    while (next < 5000) {
+      const batch: RingItem[] = [];
+      for (let n = writer.room(); n > 0 && next < 5000; n--, next++)
+        batch.push(call(next, next % 3 === 0 ? `s${next}` : next));
+      writer.postExtras(writer.extrasOf(batch));
+      writer.write(batch);
+      expect(writer.room()).toBeLessThanOrEqual(8);
+      for (const item of readAll(reader)) seen.push((item as ModuleCall)[3]);
+    }
+    expect(seen).toEqual(Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `s${i}` : i)));
+  });
+});
+
+describe('Outbox over a dispatch ring', () => {
+  function worker(slots: number) {
+    const r = ring(slots);
+    const posted: unknown[] = [];
+    const fake = { ring: r.writer, host: { post: (m: unknown) => posted.push(m) } };
+    return { ...r, worker: fake as unknown as PoolWorker, posted };
+  }
+  const dispatch = (splitId: number) => ({ splitId }) as Dispatch;
+
+  it('keeps what a full ring cannot take, in order ahead of later messages, and sends it later', async () => {
+    const { reader, worker: w, posted } = worker(4);
+    const outbox = new Outbox(
+      () => true,
+      () => {},
+    );
+    for (let i = 0; i < 10; i++) outbox.send(w, call(i, i % 2 === 0 ? i : { i }), dispatch(i));
+    outbox.flush();
+    const got = readAll(reader).map((c) => (c as ModuleCall)[3]);
+    expect(got).toEqual([0, { i: 1 }, 2, { i: 3 }]);
+    outbox.send(w, call(10, 10), dispatch(10));
+    for (let round = 0; round < 100 && got.length < 11; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      for (const item of readAll(reader)) got.push((item as ModuleCall)[3]);
+    }
+    expect(got).toEqual(
+      Array.from({ length: 11 }, (_, i) => (i % 2 === 0 || i === 10 ? i : { i })),
+    );
+    expect(posted).toEqual([]); // a ring worker gets no dispatch by message
+  });
+
+  it('fails only the dispatch whose input cannot be cloned; the others arrive aligned', () => {
+    const { reader, worker: w } = worker(16);
+    const failed: number[] = [];
+    const outbox = new Outbox(
+      () => true,
+      (_worker, d, error) => {
+        expect(String(error)).toMatch(/could not be cloned/);
+        failed.push(d.splitId);
+      },
+    );
+    outbox.send(w, call(1, 'a'), dispatch(1));
+    outbox.send(
+      w,
+      call(2, () => 'no'),
+      dispatch(2),
+    );
+    outbox.send(w, call(3, 3), dispatch(3));
+    outbox.send(w, call(4, { b: 4 }), dispatch(4));
+    outbox.flush();
+    expect(failed).toEqual([2]);
+    const got = readAll(reader).map((c) => [(c as ModuleCall)[0], (c as ModuleCall)[3]]);
+    expect(got).toEqual([
+      [1, 'a'],
+      [3, 3],
+      [4, { b: 4 }],
+    ]);
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The dispatch ring: what the main thread sends a backend worker (outbox.ts), as fixed-size
+ * records in shared memory instead of a cloned message. A single-producer (main), single-consumer
+ * (worker) ring of slots in a SharedArrayBuffer, read in order.
+ *
+ * A user module's quantum is one record: split id, quantum, module id, ticket (control.ts), and
+ * its input when it is a number or undefined (the tiny-task case). Anything else — a module call
+ * whose input is another value, a built-in kernel's `RunMessage`, a module ref, a `drop` — takes a
+ * record that points at an *extra*: the values a flush needs beside its records cross as one
+ * array on a side `MessagePort`, posted before the records are published, which the worker takes
+ * with `receiveMessageOnPort` when it reaches the first record that needs one. So the order of
+ * everything the main thread sends a worker is the order of the records.
+ *
+ * Waking: a worker going idle clears `AWAKE`, then looks at `HEAD` once more; the main thread
+ * stores `HEAD`, then swaps `AWAKE` back on and posts a wake-up message only if it was off. Both
+ * sides store before they load (sequentially consistent atomics), so a record is never left
+ * unread while the worker sleeps; a busy worker (running quanta, or awaiting an async one) reads
+ * new records when it comes to them, with no message at all.
+ *
+ * Sequence numbers are Int32 and wrap; only differences (`head - tail | 0`) are compared.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { ModuleCall } from './protocol.ts';
+
+const HEADER = {
+  /** Records published by main (next sequence to write). */
+  HEAD: 0,
+  /** Records taken by the worker (next sequence to read); main's room is what it has read. */
+  TAIL: 1,
+  /** 1 while the worker is running or will look at the ring again; 0 when it sleeps. */
+  AWAKE: 2,
+} as const;
+/** 64 bytes: keeps the worker's and main's hot words off the slots' cache lines. */
+const HEADER_WORDS = 16;
+const NUMBERS = 4; // per slot: split id, quantum ns, input, ticket value
+const INTS = 4; // per slot: kind, module id, ticket word (−1: none), input tag
+
+/** Record kinds. */
+const CALL = 0;
+const EXTRA_MESSAGE = 1;
+/** Input tags of a `CALL`. */
+const INPUT_NUMBER = 0;
+const INPUT_UNDEFINED = 1;
+const INPUT_EXTRA = 2;
+
+/** Slots per worker ring: far more than a worker holds (`MAX_QUEUED` dispatches + a few refs). */
+export const RING_SLOTS = 1024;
+
+/** The wake-up message (main → worker, on the worker's own port). */
+export const WAKE = 0;
+
+class RingViews {
+  readonly header: Int32Array;
+  readonly numbers: Float64Array;
+  readonly ints: Int32Array;
+  readonly mask: number;
+
+  constructor(readonly buffer: SharedArrayBuffer) {
+    const slots = (buffer.byteLength - HEADER_WORDS * 4) / (NUMBERS * 8 + INTS * 4);
+    this.header = new Int32Array(buffer, 0, HEADER_WORDS);
+    this.numbers = new Float64Array(buffer, HEADER_WORDS * 4, slots * NUMBERS);
+    this.ints = new Int32Array(buffer, HEADER_WORDS * 4 + slots * NUMBERS * 8, slots * INTS);
+    this.mask = slots - 1;
+  }
+}
+
+export function createRingBuffer(slots = RING_SLOTS): SharedArrayBuffer {
+  if (!Number.isInteger(Math.log2(slots))) throw new RangeError('slots: a power of two');
+  return new SharedArrayBuffer(HEADER_WORDS * 4 + slots * (NUMBERS * 8 + INTS * 4));
+}
+
+/** What the outbox writes: a module call (`ModuleCall`) or any other message, as an extra. */
+export type RingItem = ModuleCall | object;
+
+/** The main thread's end of a worker's ring. */
+export class RingWriter {
+  private readonly views: RingViews;
+  private head = 0;
+
+  constructor(
+    buffer: SharedArrayBuffer,
+    /** Where the extras go (the worker reads them with `receiveMessageOnPort`). */
+    private readonly side: MessagePort,
+    /** Posts `WAKE` on the worker's own port. */
+    private readonly wake: () => void,
+  ) {
+    this.views = new RingViews(buffer);
+  }
+
+  /** How many records fit now. */
+  room(): number {
+    const { header, mask } = this.views;
+    return mask + 1 - ((this.head - Atomics.load(header, HEADER.TAIL)) | 0);
+  }
+
+  /**
+   * The extras `items` need, in order (empty when every item fits a record alone). Posting them
+   * (`postExtras`) is the caller's, so that one that cannot be cloned fails only its item.
+   */
+  extrasOf(items: readonly RingItem[]): unknown[] {
+    const extras: unknown[] = [];
+    for (const item of items) {
+      if (!Array.isArray(item)) extras.push(item);
+      else if (!inlineInput(item[3])) extras.push(item[3]);
+    }
+    return extras;
+  }
+
+  postExtras(extras: unknown[]): void {
+    if (extras.length > 0) this.side.postMessage(extras);
+  }
+
+  /**
+   * Writes `items` (at most `room()`; their extras already posted) and publishes them, waking the
+   * worker if it sleeps.
+   */
+  write(items: readonly RingItem[]): void {
+    const { header, numbers, ints, mask } = this.views;
+    let head = this.head;
+    for (const item of items) {
+      const slot = head & mask;
+      const n = slot * NUMBERS;
+      const i = slot * INTS;
+      if (Array.isArray(item)) {
+        const call = item as unknown as ModuleCall;
+        const input = call[3];
+        numbers[n] = call[0];
+        numbers[n + 1] = call[1];
+        numbers[n + 3] = call[5];
+        ints[i] = CALL;
+        ints[i + 1] = call[2];
+        ints[i + 2] = call[4];
+        if (typeof input === 'number') {
+          numbers[n + 2] = input;
+          ints[i + 3] = INPUT_NUMBER;
+        } else ints[i + 3] = input === undefined ? INPUT_UNDEFINED : INPUT_EXTRA;
+      } else ints[i] = EXTRA_MESSAGE;
+      head = (head + 1) | 0;
+    }
+    this.head = head;
+    Atomics.store(header, HEADER.HEAD, head);
+    if (Atomics.compareExchange(header, HEADER.AWAKE, 0, 1) === 0) this.wake();
+  }
+}
+
+function inlineInput(input: unknown): boolean {
+  return typeof input === 'number' || input === undefined;
+}
+
+/** The worker's end of its ring. */
+export class RingReader {
+  private readonly views: RingViews;
+  private tail = 0;
+  private extras: unknown[] = [];
+  private nextExtra = 0;
+
+  constructor(
+    buffer: SharedArrayBuffer,
+    /** Takes the next extras array posted on the side port (`receiveMessageOnPort`). */
+    private readonly receive: () => unknown[],
+  ) {
+    this.views = new RingViews(buffer);
+  }
+
+  /** The next record as the message it stands for, or undefined when the ring is empty. */
+  next(): ModuleCall | object | undefined {
+    const { header, numbers, ints, mask } = this.views;
+    const tail = this.tail;
+    if (tail === Atomics.load(header, HEADER.HEAD)) return undefined;
+    const slot = tail & mask;
+    const n = slot * NUMBERS;
+    const i = slot * INTS;
+    let out: ModuleCall | object;
+    if (ints[i] === CALL) {
+      const tag = ints[i + 3];
+      const input =
+        tag === INPUT_NUMBER ? numbers[n + 2] : tag === INPUT_UNDEFINED ? undefined : this.extra();
+      out = [numbers[n]!, numbers[n + 1]!, ints[i + 1]!, input, ints[i + 2]!, numbers[n + 3]!];
+    } else out = this.extra() as object;
+    this.tail = (tail + 1) | 0;
+    Atomics.store(header, HEADER.TAIL, this.tail);
+    return out;
+  }
+
+  /**
+   * The worker is about to sleep: true when it may (nothing unread), false when a record came
+   * in meanwhile (it stays awake and reads on).
+   */
+  sleep(): boolean {
+    const { header } = this.views;
+    Atomics.store(header, HEADER.AWAKE, 0);
+    if (this.tail === Atomics.load(header, HEADER.HEAD)) return true;
+    Atomics.store(header, HEADER.AWAKE, 1);
+    return false;
+  }
+
+  private extra(): unknown {
+    if (this.nextExtra >= this.extras.length) {
+      this.extras = this.receive();
+      this.nextExtra = 0;
+    }
+    return this.extras[this.nextExtra++];
+  }
+}
