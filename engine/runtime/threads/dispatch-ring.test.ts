@@ -1,7 +1,7 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Dispatch } from '../backend.ts';
-import { createRingBuffer, RingReader, RingWriter, type RingItem } from './dispatch-ring.ts';
+import { createRingBuffer, RingReader, RingWriter, WAKE, type RingItem } from './dispatch-ring.ts';
 import { Outbox } from './outbox.ts';
 import type { PoolWorker } from './pool-worker.ts';
 import type { ModuleCall } from './protocol.ts';
@@ -13,14 +13,18 @@ afterEach(() => {
   for (const port of ports.splice(0)) port.close();
 });
 
-function ring(slots: number) {
-  const buffer = createRingBuffer(slots);
+function channel(): [MessagePort, MessagePort] {
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
-  let wakes = 0;
-  const writer = new RingWriter(buffer, port1, () => wakes++);
-  const reader = new RingReader(buffer, () => receiveMessageOnPort(port2)!.message as unknown[]);
-  return { writer, reader, wakes: () => wakes };
+  return [port1, port2];
+}
+
+function ring(slots: number) {
+  const buffer = createRingBuffer(slots);
+  const [main, side] = channel();
+  const writer = new RingWriter(buffer, main);
+  const reader = new RingReader(buffer, side, () => {});
+  return { writer, reader, buffer };
 }
 
 const call = (splitId: number, input: unknown, ticketWord = -1, ticket = 0): ModuleCall => [
@@ -53,25 +57,32 @@ describe('dispatch ring', () => {
       call(6, 10n ** 40n),
       call(7, null),
     ];
-    writer.postExtras(writer.extrasOf(items));
-    writer.write(items);
+    writer.send(items, writer.extrasOf(items));
     expect(readAll(reader)).toEqual(items);
     expect(reader.next()).toBeUndefined();
   });
 
-  it('wakes a sleeping reader once per write, and never one that is awake', () => {
-    const { writer, reader, wakes } = ring(8);
-    writer.write([call(1, 1)]); // the worker starts asleep: woken
-    expect(wakes()).toBe(1);
-    writer.write([call(2, 2)]); // woken already, not yet read
-    expect(wakes()).toBe(1);
+  it('wakes a sleeping reader once per send, never one that is awake, and not twice for extras', () => {
+    const buffer = createRingBuffer(8);
+    const [main, side] = channel();
+    const writer = new RingWriter(buffer, main);
+    const reader = new RingReader(buffer, channel()[1], () => {}); // its extras are not needed
+    const posted = () => {
+      const out: unknown[] = [];
+      for (let m = receiveMessageOnPort(side); m !== undefined; m = receiveMessageOnPort(side))
+        out.push(m.message);
+      return out;
+    };
+    writer.send([call(1, 1)], []); // the worker starts asleep: woken
+    expect(posted()).toEqual([WAKE]);
+    writer.send([call(2, 2)], []); // woken already, not yet read
+    expect(posted()).toEqual([]);
     expect(readAll(reader).map((c) => (c as ModuleCall)[0])).toEqual([1, 2]);
     expect(reader.sleep()).toBe(true);
-    writer.write([call(3, 3)]);
-    expect(wakes()).toBe(2);
+    writer.send([call(3, 'x')], ['x']); // the extras are the wake-up
+    expect(posted()).toEqual([['x']]);
     // A record written as it goes to sleep keeps it awake (it reads on instead of sleeping).
     expect(reader.sleep()).toBe(false);
-    expect(readAll(reader).map((c) => (c as ModuleCall)[0])).toEqual([3]);
   });
 
   it('carries many more records than it has slots, in order, as the reader frees them', () => {
@@ -82,8 +93,7 @@ describe('dispatch ring', () => {
       const batch: RingItem[] = [];
       for (let n = writer.room(); n > 0 && next < 5000; n--, next++)
         batch.push(call(next, next % 3 === 0 ? `s${next}` : next));
-      writer.postExtras(writer.extrasOf(batch));
-      writer.write(batch);
+      writer.send(batch, writer.extrasOf(batch));
       expect(writer.room()).toBeLessThanOrEqual(8);
       for (const item of readAll(reader)) seen.push((item as ModuleCall)[3]);
     }

@@ -12,14 +12,16 @@
  * everything the main thread sends a worker is the order of the records.
  *
  * Waking: a worker going idle clears `AWAKE`, then looks at `HEAD` once more; the main thread
- * stores `HEAD`, then swaps `AWAKE` back on and posts a wake-up message only if it was off. Both
- * sides store before they load (sequentially consistent atomics), so a record is never left
+ * stores `HEAD`, then swaps `AWAKE` back on and posts `WAKE` on the side port only if it was off.
+ * Both sides store before they load (sequentially consistent atomics), so a record is never left
  * unread while the worker sleeps; a busy worker (running quanta, or awaiting an async one) reads
- * new records when it comes to them, with no message at all.
+ * new records when it comes to them, with no message at all. A flush with extras posted to a
+ * sleeping worker needs no `WAKE`: the extras wake it. A worker reads its ring once when it has
+ * started, then sleeps.
  *
  * Sequence numbers are Int32 and wrap; only differences (`head - tail | 0`) are compared.
  */
-import type { MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ModuleCall } from './protocol.ts';
 
 const HEADER = {
@@ -46,7 +48,7 @@ const INPUT_EXTRA = 2;
 /** Slots per worker ring: far more than a worker holds (`MAX_QUEUED` dispatches + a few refs). */
 export const RING_SLOTS = 1024;
 
-/** The wake-up message (main → worker, on the worker's own port). */
+/** The wake-up message (main → worker, on the side port). */
 export const WAKE = 0;
 
 class RingViews {
@@ -79,10 +81,8 @@ export class RingWriter {
 
   constructor(
     buffer: SharedArrayBuffer,
-    /** Where the extras go (the worker reads them with `receiveMessageOnPort`). */
+    /** The worker's side port: extras arrays and `WAKE`s, nothing else. */
     private readonly side: MessagePort,
-    /** Posts `WAKE` on the worker's own port. */
-    private readonly wake: () => void,
   ) {
     this.views = new RingViews(buffer);
   }
@@ -93,10 +93,7 @@ export class RingWriter {
     return mask + 1 - ((this.head - Atomics.load(header, HEADER.TAIL)) | 0);
   }
 
-  /**
-   * The extras `items` need, in order (empty when every item fits a record alone). Posting them
-   * (`postExtras`) is the caller's, so that one that cannot be cloned fails only its item.
-   */
+  /** The extras `items` need, in order (empty when every item fits a record alone). */
   extrasOf(items: readonly RingItem[]): unknown[] {
     const extras: unknown[] = [];
     for (const item of items) {
@@ -106,15 +103,28 @@ export class RingWriter {
     return extras;
   }
 
-  postExtras(extras: unknown[]): void {
-    if (extras.length > 0) this.side.postMessage(extras);
+  /**
+   * Sends `items` (at most `room()`) with `extras` (`extrasOf(items)`), waking the worker if it
+   * sleeps. Throws, having sent nothing, when an extra cannot be cloned.
+   */
+  send(items: readonly RingItem[], extras: unknown[]): void {
+    const { header } = this.views;
+    if (extras.length > 0) {
+      // Posted to a sleeping worker, the extras are its wake-up: no second message.
+      const woke = Atomics.compareExchange(header, HEADER.AWAKE, 0, 1) === 0;
+      try {
+        this.side.postMessage(extras);
+      } catch (error) {
+        if (woke) Atomics.store(header, HEADER.AWAKE, 0);
+        throw error;
+      }
+    }
+    this.write(items);
+    // Asleep (or it woke on the extras before the records were there, and slept again): wake it.
+    if (Atomics.compareExchange(header, HEADER.AWAKE, 0, 1) === 0) this.side.postMessage(WAKE);
   }
 
-  /**
-   * Writes `items` (at most `room()`; their extras already posted) and publishes them, waking the
-   * worker if it sleeps.
-   */
-  write(items: readonly RingItem[]): void {
+  private write(items: readonly RingItem[]): void {
     const { header, numbers, ints, mask } = this.views;
     let head = this.head;
     for (const item of items) {
@@ -139,7 +149,6 @@ export class RingWriter {
     }
     this.head = head;
     Atomics.store(header, HEADER.HEAD, head);
-    if (Atomics.compareExchange(header, HEADER.AWAKE, 0, 1) === 0) this.wake();
   }
 }
 
@@ -153,13 +162,20 @@ export class RingReader {
   private tail = 0;
   private extras: unknown[] = [];
   private nextExtra = 0;
+  /** Extras arrays the side port delivered as events, before the records that need them. */
+  private readonly arrived: unknown[][] = [];
 
   constructor(
     buffer: SharedArrayBuffer,
-    /** Takes the next extras array posted on the side port (`receiveMessageOnPort`). */
-    private readonly receive: () => unknown[],
+    private readonly side: MessagePort,
+    /** Called for every message on the side port: the worker reads its ring if it is not already. */
+    onMessage: () => void,
   ) {
     this.views = new RingViews(buffer);
+    side.on('message', (message: unknown[] | typeof WAKE) => {
+      if (message !== WAKE) this.arrived.push(message);
+      onMessage();
+    });
   }
 
   /** The next record as the message it stands for, or undefined when the ring is empty. */
@@ -196,9 +212,23 @@ export class RingReader {
 
   private extra(): unknown {
     if (this.nextExtra >= this.extras.length) {
-      this.extras = this.receive();
+      this.extras = this.nextExtras();
       this.nextExtra = 0;
     }
     return this.extras[this.nextExtra++];
+  }
+
+  /**
+   * The next extras array: one delivered already, else one still in the port (posted before its
+   * records were published, so it is there), taken now. In the order they were posted either way.
+   */
+  private nextExtras(): unknown[] {
+    const early = this.arrived.shift();
+    if (early !== undefined) return early;
+    for (;;) {
+      const got = receiveMessageOnPort(this.side);
+      if (got === undefined) throw new Error('dispatch ring: a record names an extra never sent');
+      if (got.message !== WAKE) return got.message as unknown[];
+    }
   }
 }

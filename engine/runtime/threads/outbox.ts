@@ -96,9 +96,8 @@ export class Outbox {
       }, RETRY_MS);
     }
     if (items.length === 0) return;
-    const extras = ring.extrasOf(items);
     try {
-      ring.postExtras(extras);
+      ring.send(items, ring.extrasOf(items));
     } catch {
       // One cannot be cloned: drop each at fault (its dispatch fails), send the others.
       for (let i = items.length - 1; i >= 0; i--) {
@@ -112,9 +111,8 @@ export class Outbox {
           if (dispatch !== null && dispatch !== undefined) this.unclonable(worker, dispatch, error);
         }
       }
-      ring.postExtras(ring.extrasOf(items));
+      ring.send(items, ring.extrasOf(items));
     }
-    ring.write(items);
   }
 
   private postEach(worker: PoolWorker, items: Item[], dispatches: (Dispatch | null)[]): void {

@@ -16,7 +16,7 @@ import {
   takeTicket,
   TICKET_WORDS,
 } from './control.ts';
-import { createRingBuffer, RingWriter, WAKE } from './dispatch-ring.ts';
+import { createRingBuffer, RingWriter } from './dispatch-ring.ts';
 import { unflattenAt, unflattenReport } from './flat-messages.ts';
 import {
   FLAT_END_LENGTH,
@@ -266,7 +266,7 @@ export function spawnWorker(
   });
   const worker = new PoolWorker(id, control.words, host, ready, markReady);
   if (channel !== null) {
-    worker.ring = new RingWriter(data.ring!, channel.port1, () => host.post(WAKE));
+    worker.ring = new RingWriter(data.ring!, channel.port1);
   }
   return worker;
 }

@@ -13,9 +13,10 @@
  * still costs ≈ 0.2 ms on 2 shared cores (waking each side, one event-loop turn each), 10 % of a
  * 2 ms quantum: hence the queued dispatch, which takes the main thread off the worker's path.
  * Shared memory is used where a message cannot help: a worker busy in a kernel reads its cancel
- * word between units, and a queued dispatch's ticket (control.ts). A user module's quantum and its
- * end cross as flat arrays, its module named by an id sent once per worker (flat-messages.ts):
- * for tiny tasks the clone of a nested dispatch cost more than the task.
+ * word between units, and a queued dispatch's ticket (control.ts). A user module's quantum is a
+ * record of the worker's dispatch ring (dispatch-ring.ts), its module named by an id sent once
+ * per worker (flat-messages.ts), its input in the record when it is a number: for tiny tasks the
+ * clone of a dispatch cost more than the task. Ends come back as flat arrays, many a message.
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';

@@ -18,7 +18,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { nanosSince } from './clock.ts';
 import type { SplitWork } from '../backend.ts';
 import { takeTicket } from './control.ts';
-import { RingReader, WAKE } from './dispatch-ring.ts';
+import { RingReader } from './dispatch-ring.ts';
 import { flattenReport, unflattenReport } from './flat-messages.ts';
 import type { Calibration } from './kernels.ts';
 import {
@@ -40,15 +40,14 @@ const clock = (): number => nanosSince(origin);
 // Kernels are calibrated on their first quantum (quantum-runner.ts): boot loads and says ready.
 const calibration: Calibration = { sizes: {}, unitNanos: {} };
 const control = new Int32Array(data.control);
-const extras = data.extras;
 const ring =
-  data.ring === undefined || extras === undefined
+  data.ring === undefined || data.extras === undefined
     ? null
-    : new RingReader(data.ring, () => {
-        const got = receiveMessageOnPort(extras);
-        // Posted before its records were published: never missing unless the ring is broken.
-        if (got === undefined) throw new Error('dispatch ring: a record names an extra never sent');
-        return got.message as unknown[];
+    : new RingReader(data.ring, data.extras, () => {
+        if (!busy) {
+          busy = true;
+          drain();
+        }
       });
 const runner = new QuantumRunner(
   clock,
@@ -211,14 +210,13 @@ function drain(): void {
     const next =
       waiting.shift() ??
       ring?.next() ??
-      (receiveMessageOnPort(port)?.message as ToQuantumWorker | typeof WAKE | undefined);
+      (receiveMessageOnPort(port)?.message as ToQuantumWorker | undefined);
     if (next === undefined) {
       flushEnds();
       if (ring !== null && !ring.sleep()) continue; // a record came in as it was going idle
       busy = false;
       return;
     }
-    if (next === WAKE) continue; // read from the port while awake: nothing to do
     const pending = handle(next as ToQuantumWorker);
     if (pending !== undefined) {
       flushEnds();
@@ -231,8 +229,8 @@ function drain(): void {
   setImmediate(drain);
 }
 
-port.on('message', (message: ToQuantumWorker | typeof WAKE) => {
-  if (message !== WAKE) waiting.push(message);
+port.on('message', (message: ToQuantumWorker) => {
+  waiting.push(message);
   if (!busy) {
     busy = true;
     drain();
