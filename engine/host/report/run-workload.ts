@@ -48,6 +48,12 @@ export interface RunOptions {
   redis?: string;
   /** `cluster`: nodes joining and gone, Redis lost and back (one line each). */
   log?: (line: string) => void;
+  /**
+   * `cluster`: keep one quantum queued behind each busy node worker's running one (the executor's
+   * `pipeline`), so a node worker goes on to its next quantum without a round trip through Redis
+   * and this process. Default true on `cluster`; other backends never pipeline here.
+   */
+  pipeline?: boolean;
   /** Overrides on top of the workload's own config (validated; errors name the field). */
   config?: EngineConfigPatch;
   seed?: number;
@@ -171,7 +177,10 @@ function title(run: Run): string {
 async function runJobs(run: Run): Promise<RunResult> {
   const { workload, options, backendKind, config, seed, backend } = run;
   const scale = run.clock === 'threads' ? workload.timeScale : 1;
-  const executor = new Executor(backend, config, { spanCapacity: 1 << 17 });
+  const executor = new Executor(backend, config, {
+    spanCapacity: 1 << 17,
+    pipeline: backendKind === 'cluster' && options.pipeline !== false,
+  });
   const origin = backend.now();
   const durationMs = options.durationMs ?? workload.durationMs ?? null;
   const stopAt = durationMs === null ? Infinity : origin + Math.round(durationMs * MS * scale);

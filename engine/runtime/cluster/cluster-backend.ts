@@ -234,6 +234,11 @@ export class ClusterBackend implements Backend {
     this.send(node, dispatch);
   }
 
+  /** Dispatches queued on worker id `id`'s node worker behind the one running there. */
+  queuedOn(id: number): number {
+    return Math.max(0, this.flights.onWorker(id).length - 1);
+  }
+
   /** A job on a node's queue cannot be taken back at once: the dispatch runs (see the header). */
   revoke(_splitId: number): boolean {
     return false;

@@ -166,14 +166,10 @@ export class Dispatcher {
    */
   dispatch(split: ExecSplit, worker: number, now: number, queued: boolean): void {
     this.live.move(split, SplitState.running);
-    const wait = now - split.enqueuedAt;
-    split.waitNanos += wait;
-    const onWait = this.dispatchWait;
-    if (onWait !== null) onWait(split.job.clsIndex, wait, split.basePriority);
-    if (split.requeued) this.noteRequeueWait(split.job.clsIndex, wait);
+    // A queued dispatch still waits (behind the running quantum): its wait ends when it starts.
+    if (queued) split.dispatchedAt = now;
+    else this.began(split, now);
     split.worker = worker;
-    split.dispatchedAt = now;
-    split.lastWaitNanos = wait;
     const before = split.level;
     split.level = policyLevel(this.knobs.queue, split);
     if (this.knobs.queue.policy === 'mlfq' || this.knobs.queue.policy === 'priority') {
@@ -205,6 +201,22 @@ export class Dispatcher {
       work: split.work,
       doneNanos: split.doneNanos,
     });
+  }
+
+  /**
+   * `split`'s quantum starts on its worker at `at`: its wait ends (measured from when it entered
+   * the ready queue) and it runs from here. A direct dispatch starts at once; one queued behind a
+   * running quantum when that quantum ends (quantum-ends.ts), or when an idle worker takes it
+   * back (`reclaim`); one that comes back without starting ends its wait there (`unstarted`).
+   */
+  began(split: ExecSplit, at: number): void {
+    const wait = Math.max(0, at - split.enqueuedAt);
+    split.waitNanos += wait;
+    const onWait = this.dispatchWait;
+    if (onWait !== null) onWait(split.job.clsIndex, wait, split.basePriority);
+    if (split.requeued) this.noteRequeueWait(split.job.clsIndex, wait);
+    split.dispatchedAt = at;
+    split.lastWaitNanos = wait;
   }
 
   /**
@@ -262,6 +274,7 @@ export class Dispatcher {
       }
       list!.pop();
       this.dequeued(w, split);
+      this.began(split, this.backend.now());
       split.worker = idle;
       this.runningOn[idle] = split;
       this.backend.start({
