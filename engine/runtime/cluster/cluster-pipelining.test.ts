@@ -215,4 +215,36 @@ describe('the executor pipelined over the cluster (as schedlab run and serve bui
       await node.close();
     }
   });
+
+  it('keeps QUEUE_AHEAD_NANOS of short quanta queued behind a running one (a dispatch takes longer than a 1 ms quantum)', async () => {
+    const ns = 'short';
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 's1',
+      namespace: ns,
+    });
+    const backend = new ClusterBackend({ redis: redis.url, namespace: ns, workers: 1 });
+    await backend.connect();
+    await backend.waitForWorkers(1, 30_000);
+    const ex = new Executor(
+      backend,
+      { workers: 1, policy: 'fifo', quantumMs: 1 },
+      { pipeline: true },
+    );
+    try {
+      for (let i = 0; i < 8; i++) ex.submitJob(oneTaskJob('c', intermediates(1, spin(20))));
+      const fit = QUEUE_AHEAD_NANOS / MS;
+      expect(ex.queuedBehind()).toBe(fit);
+      expect(backend.queuedOn(0)).toBe(fit);
+      expect(backend.queueRoom(0)).toBe(0);
+      await ex.drain();
+      expect(ex.counters).toMatchObject({ submitted: 8, succeeded: 8, live: 0, staleEnds: 0 });
+      expect(backend.inFlight).toBe(0);
+    } finally {
+      await ex.close();
+      await backend.close();
+      await node.close();
+    }
+  });
 });

@@ -93,13 +93,17 @@ export class Dispatcher {
 
   /**
    * Queues splits behind busy workers, one per worker a round (so the policy's order is spread
-   * over them), while a worker's queued splits are expected to run within one quantum: at least
-   * one, the first as the single queued dispatch always was, then more only while the expected
-   * time is below the quantum, so a split expected to take a whole quantum ends a batch.
+   * over them), while a worker's queued splits are expected to run within one quantum (or the
+   * backend's `queueAheadNanos`, when longer): at least one, the first as the single queued
+   * dispatch always was, then more only while the expected time is below that, so a split
+   * expected to take a whole quantum ends a batch.
    */
   private fillQueues(now: number): void {
     const backend = this.backend;
-    const quantum = this.knobs.settings.dispatchQuantumNanos;
+    const quantum = Math.max(
+      this.knobs.settings.dispatchQuantumNanos,
+      backend.queueAheadNanos ?? 0,
+    );
     const runningOn = this.runningOn;
     for (let more = true; more;) {
       more = false;
