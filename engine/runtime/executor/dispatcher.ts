@@ -170,9 +170,12 @@ export class Dispatcher {
    */
   dispatch(split: ExecSplit, worker: number, now: number, queued: boolean): void {
     this.live.move(split, SplitState.running);
-    // A queued dispatch still waits (behind the running quantum): its wait ends when it starts.
-    if (queued) split.dispatchedAt = now;
-    else this.began(split, now);
+    // A queued dispatch still waits (behind the running quantum): its wait ends when it starts
+    // (`began`); until then the job detail shows it from here, with its wait so far.
+    if (queued) {
+      split.dispatchedAt = now;
+      split.lastWaitNanos = now - split.enqueuedAt;
+    } else this.began(split, now);
     split.worker = worker;
     const before = split.level;
     split.level = policyLevel(this.knobs.queue, split);
