@@ -74,6 +74,10 @@ export async function run(report: BenchReport): Promise<void> {
     const threadsGap = await quantumGap(await threads(1), USERS, 3);
     report.add('cluster.quantum_gap_ms', gap, 'ms', threadsGap);
     console.log(`  (added per quantum over threads: ${(gap - threadsGap).toFixed(3)} ms)`);
+    // Three splits of 1 ms quanta keep at most 3 ms of work on the worker, less than a loaded
+    // round trip: with eight, QUEUE_AHEAD_NANOS of it can be queued (context, not a figure).
+    const eight = await quantumGap(await cluster(redis, 1), USERS, 8);
+    console.log(`  (the same gap with eight splits backlogged: ${eight.toFixed(3)} ms)`);
 
     before = await commandCounts(redis);
     const trip = await quantumGap(await cluster(redis, 1), ROUND_TRIP, 1, gapRun);
