@@ -3,18 +3,24 @@
  * nodes in this process (each its own worker threads and Redis connections; separate processes
  * would only add contention on a small machine):
  * - `cluster.quantum_gap_ms`: median gap between one quantum's end and the next quantum's start
- *   of a single split on one worker (1 ms quanta), through the executor — a full round trip per
- *   quantum (the next quantum of the same split cannot be sent before the last one's end), what a
- *   dispatch costs; baseline the threads backend. Lower is better; value − baseline is the
- *   latency the cluster adds per dispatch.
- * - `cluster.pipelined_gap_ms`: the same gap with three splits on one worker whose queue a
- *   driver keeps full (`feed`: `enqueue` while `queueableWorkers` offers room, what an executor
- *   that pipelines does): what a node worker waits between quanta when the coordinator keeps it
- *   fed. Baseline the threads backend driven the same way.
- * - `cluster.utilisation_3x1`: busy / (3 × wall) over 3 nodes × 1 thread with 100 ms quanta
- *   (the executor: one round trip per quantum); `cluster.utilisation_3x1_pipelined` the same
- *   work through `feed` (quanta queued ahead). Baseline 3 local threads.
- * - `cluster.small_tenant_p95_*`: two tenants over 3 workers, one flooding (one query of FLOOD
+ *   on one worker (1 ms quanta, three splits backlogged on it), through the executor as
+ *   `schedlab run`/`serve` build it on the cluster (`runExecutorOptions('cluster')`: the pipeline
+ *   on, so the worker's next quantum is queued on its node behind the running one): what a
+ *   dispatch costs a busy worker on the path users run. Baseline the threads backend under the
+ *   same executor options. Lower is better; value − baseline is the latency the cluster adds.
+ * - `cluster.quantum_gap_ms_round_trip`: the same gap of a single split on one worker through an
+ *   executor without the pipeline (`--pipeline off`) — a full round trip per quantum. It is also
+ *   what a lone split gets with the pipeline on: its next quantum cannot be sent before the last
+ *   one's end. Baseline threads, same executor options.
+ * - `cluster.pipelined_gap_ms`: the backend alone, no executor: three splits on one worker whose
+ *   queue a driver keeps full (`feed`: `enqueue` while `queueableWorkers` offers room). Baseline
+ *   the threads backend driven the same way.
+ * - `cluster.utilisation_3x1`: busy / (3 × wall) of six 600 ms splits over 3 nodes × 1 thread with
+ *   100 ms quanta, through the executor as users run it on the cluster (pipeline on);
+ *   `cluster.utilisation_3x1_round_trip` the executor without it (one round trip per quantum);
+ *   `cluster.utilisation_3x1_pipelined` the backend alone through `feed`. Baselines 3 local
+ *   threads under the same executor options (or the same driver).
+ * - `cluster.small_tenant_p95_*`: two tenants over 3 workers (the executor as users run it), one flooding (one query of FLOOD
  *   splits of 20 ms), one submitting a 20 ms job every 100 ms: the small tenant's p95 latency
  *   (submit to end) under SchedLab `fair` and `mlfq` (query fairness) vs plain BullMQ workers on
  *   the same Redis in FIFO order, and with BullMQ priorities set by hand per tenant (each BullMQ
@@ -25,7 +31,7 @@
  *   the whole flood, ≈ FLOOD × 20 ms / 3) is flattered, never the other way.
  * - `cluster.jain_equal_tenants_fair`: Jain's index (Σx)² / (n·Σx²) of the charged time of four
  *   equal tenants (each one query of the same splits, submitted one tenant after another) over 3
- *   workers under `fair` with query fairness, read when the first tenant's query ends (until then
+ *   workers under `fair` with query fairness (the executor as users run it), read when the first tenant's query ends (until then
  *   all four are backlogged). Baseline the issue's bar, 0.95.
  */
 import { Queue, QueueEvents, Worker as BullWorker } from 'bullmq';
@@ -35,6 +41,8 @@ import { ClusterBackend } from '../engine/runtime/cluster/cluster-backend.ts';
 import { connectionOptions, parseRedisUrl } from '../engine/runtime/cluster/redis-url.ts';
 import { WorkerNode } from '../engine/runtime/cluster/worker-node.ts';
 import { Executor } from '../engine/runtime/executor/executor.ts';
+import type { ExecutorOptions } from '../engine/runtime/executor/executor-options.ts';
+import { runExecutorOptions } from '../engine/host/report/run-workload.ts';
 import { intermediates, oneTaskJob, spin } from '../engine/runtime/executor/testing.ts';
 import { ThreadsBackend } from '../engine/runtime/threads/threads-backend.ts';
 import type { EngineConfigPatch } from '../shared/config.ts';
@@ -49,6 +57,9 @@ const SPIN_MS = 20;
 const CENSOR_MS = 3_000;
 const TENANTS = 4;
 const TENANT_SPLITS = 40;
+/** The executor as `schedlab run`/`serve` build it on the cluster, and with `--pipeline off`. */
+const USERS = runExecutorOptions('cluster');
+const ROUND_TRIP = runExecutorOptions('cluster', false);
 
 export async function run(report: BenchReport): Promise<void> {
   const redis = await startTestRedis();
@@ -56,25 +67,41 @@ export async function run(report: BenchReport): Promise<void> {
     ['b1', 'b2', 'b3'].map((name) => WorkerNode.start({ redis: redis.url, threads: 1, name })),
   );
   try {
-    const before = await commandCounts(redis);
     const gapRun = { quanta: 0 };
-    const gap = await quantumGap(await cluster(redis, 1), gapRun);
-    const used = diffCounts(before, await commandCounts(redis));
-    const per = (n: number) => (n / gapRun.quanta).toFixed(2);
-    const scripts = used.get('evalsha') ?? 0;
-    const top = [...used].filter(([name]) => TOP_LEVEL.has(name)).reduce((a, [, n]) => a + n, 0);
-    console.log(
-      `  (Redis per quantum over ${gapRun.quanta} quanta: ${per(top)} commands sent, ${per(scripts)} of them BullMQ scripts; ${per([...used.values()].reduce((a, b) => a + b, 0))} run inside Redis)`,
-    );
-    const threadsGap = await quantumGap(await threads(1));
+    let before = await commandCounts(redis);
+    const gap = await quantumGap(await cluster(redis, 1), USERS, 3, gapRun);
+    logCommands('pipelined', diffCounts(before, await commandCounts(redis)), gapRun.quanta);
+    const threadsGap = await quantumGap(await threads(1), USERS, 3);
     report.add('cluster.quantum_gap_ms', gap, 'ms', threadsGap);
     console.log(`  (added per quantum over threads: ${(gap - threadsGap).toFixed(3)} ms)`);
+    // Three splits of 1 ms quanta keep at most 3 ms of work on the worker, less than a loaded
+    // round trip: with eight, QUEUE_AHEAD_NANOS of it can be queued (context, not a figure).
+    const eight = await quantumGap(await cluster(redis, 1), USERS, 8);
+    console.log(`  (the same gap with eight splits backlogged: ${eight.toFixed(3)} ms)`);
+
+    before = await commandCounts(redis);
+    const trip = await quantumGap(await cluster(redis, 1), ROUND_TRIP, 1, gapRun);
+    logCommands('round trip', diffCounts(before, await commandCounts(redis)), gapRun.quanta);
+    const threadsTrip = await quantumGap(await threads(1), ROUND_TRIP, 1);
+    report.add('cluster.quantum_gap_ms_round_trip', trip, 'ms', threadsTrip);
+    console.log(`  (added per round trip over threads: ${(trip - threadsTrip).toFixed(3)} ms)`);
+
     const piped = await pipelinedGap(await cluster(redis, 1));
     report.add('cluster.pipelined_gap_ms', piped, 'ms', await pipelinedGap(await threads(1)));
-    console.log(`  (a fed worker's gap between quanta: ${piped.toFixed(3)} ms)`);
+    console.log(`  (a worker fed by a driver, no executor: ${piped.toFixed(3)} ms between quanta)`);
 
-    const util = await utilisation(await cluster(redis, 3));
-    report.add('cluster.utilisation_3x1', util, 'share', await utilisation(await threads(3)));
+    report.add(
+      'cluster.utilisation_3x1',
+      await utilisation(await cluster(redis, 3), USERS),
+      'share',
+      await utilisation(await threads(3), USERS),
+    );
+    report.add(
+      'cluster.utilisation_3x1_round_trip',
+      await utilisation(await cluster(redis, 3), ROUND_TRIP),
+      'share',
+      await utilisation(await threads(3), ROUND_TRIP),
+    );
     report.add(
       'cluster.utilisation_3x1_pipelined',
       await pipelinedUtilisation(await cluster(redis, 3)),
@@ -102,16 +129,17 @@ export async function run(report: BenchReport): Promise<void> {
         prioritised,
       );
     }
+    // What the pipeline costs the small tenant: a newcomer may wait behind the quantum queued on
+    // a node as well as the running one (context, not a bar).
+    const fairConfig = { policy: 'fair', fairness: 'query', quantumMs: SPIN_MS } as const;
+    const off = await schedlabSmallTenant(await cluster(redis, 3), fairConfig, ROUND_TRIP);
+    console.log(`  (the small tenant's p95 under fair, --pipeline off: ${off.toFixed(1)} ms)`);
     // The same executor and scenario on local threads: what the machine's load does to the small
-    // tenant without Redis or nodes in the way (context for the two figures above, not a bar).
-    const local = await schedlabSmallTenant(await threads(3), {
-      policy: 'fair',
-      fairness: 'query',
-      quantumMs: SPIN_MS,
-    });
+    // tenant without Redis or nodes in the way (context for the figures above, not a bar).
+    const local = await schedlabSmallTenant(await threads(3), fairConfig);
     console.log(`  (the small tenant's p95 under fair on 3 local threads: ${local.toFixed(0)} ms)`);
     const floodSeconds = (performance.now() - floodStart) / 1000;
-    console.log(`  (the five ${FLOOD}-split flood runs took ${floodSeconds.toFixed(1)} s)`);
+    console.log(`  (the six ${FLOOD}-split flood runs took ${floodSeconds.toFixed(1)} s)`);
   } finally {
     await Promise.all(nodes.map((n) => n.close()));
     await redis.stop();
@@ -169,19 +197,43 @@ function diffCounts(a: Map<string, number>, b: Map<string, number>): Map<string,
   return out;
 }
 
-/** Median gap (ms) between consecutive quanta of one split on one worker. */
-async function quantumGap(backend: Backend, counted?: { quanta: number }): Promise<number> {
-  const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs: 1 });
+/** Redis commands per quantum of a gap run (`INFO commandstats` before and after it). */
+function logCommands(label: string, used: Map<string, number>, quanta: number): void {
+  const per = (n: number) => (n / quanta).toFixed(2);
+  const scripts = used.get('evalsha') ?? 0;
+  const top = [...used].filter(([name]) => TOP_LEVEL.has(name)).reduce((a, [, n]) => a + n, 0);
+  const all = [...used.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `  (${label}: Redis per quantum over ${quanta} quanta: ${per(top)} commands sent, ${per(scripts)} of them BullMQ scripts; ${per(all)} run inside Redis)`,
+  );
+}
+
+/**
+ * Median gap (ms) between consecutive quanta on one worker: `splits` splits of 300 ms of work in
+ * all, 1 ms quanta, through an executor with `options`.
+ */
+async function quantumGap(
+  backend: Backend,
+  options: ExecutorOptions,
+  splits: number,
+  counted?: { quanta: number },
+): Promise<number> {
+  const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs: 1 }, options);
   try {
     ex.submitJob(oneTaskJob('warm', intermediates(1, spin(50))));
     await ex.drain();
     const from = ex.spans.read(0).cursor;
-    ex.submitJob(oneTaskJob('gap', intermediates(1, spin(300))));
+    ex.submitJob(oneTaskJob('gap', intermediates(splits, spin(300 / splits))));
     await ex.drain();
     const s = ex.spans.read(from).columns;
     if (counted !== undefined) counted.quanta = ex.spans.total; // the warm-up's quanta too
+    const order = Array.from({ length: s.count }, (_, i) => i).sort(
+      (a, b) => s.start[a]! - s.start[b]!,
+    );
     const gaps: number[] = [];
-    for (let i = 1; i < s.count; i++) gaps.push((s.start[i]! - s.end[i - 1]!) / 1e6);
+    for (let i = 1; i < order.length; i++) {
+      gaps.push((s.start[order[i]!]! - s.end[order[i - 1]!]!) / 1e6);
+    }
     return median(gaps);
   } finally {
     await ex.close();
@@ -271,12 +323,11 @@ async function pipelinedUtilisation(backend: Backend): Promise<number> {
  * ends (all of them backlogged until then).
  */
 async function equalTenantsJain(backend: Backend): Promise<number> {
-  const ex = new Executor(backend, {
-    workers: 3,
-    policy: 'fair',
-    fairness: 'query',
-    quantumMs: SPIN_MS,
-  });
+  const ex = new Executor(
+    backend,
+    { workers: 3, policy: 'fair', fairness: 'query', quantumMs: SPIN_MS },
+    USERS,
+  );
   try {
     const first = new Promise<number[]>((resolve) => {
       ex.onJobEnd(() => resolve(ex.tenants().map((t) => t.scheduledNanos)));
@@ -296,8 +347,9 @@ async function equalTenantsJain(backend: Backend): Promise<number> {
   }
 }
 
-async function utilisation(backend: Backend): Promise<number> {
-  const ex = new Executor(backend, { workers: 3, policy: 'fifo', quantumMs: 100 });
+/** busy / (3 × wall) of six 600 ms splits in 100 ms quanta over 3 workers, an executor's way. */
+async function utilisation(backend: Backend, options: ExecutorOptions): Promise<number> {
+  const ex = new Executor(backend, { workers: 3, policy: 'fifo', quantumMs: 100 }, options);
   try {
     ex.submitJob(oneTaskJob('warm', intermediates(3, spin(50))));
     await ex.drain();
@@ -311,8 +363,12 @@ async function utilisation(backend: Backend): Promise<number> {
   }
 }
 
-async function schedlabSmallTenant(backend: Backend, config: EngineConfigPatch): Promise<number> {
-  const ex = new Executor(backend, { workers: 3, ...config });
+async function schedlabSmallTenant(
+  backend: Backend,
+  config: EngineConfigPatch,
+  options: ExecutorOptions = USERS,
+): Promise<number> {
+  const ex = new Executor(backend, { workers: 3, ...config }, options);
   const submitted = new Map<number, number>();
   const latencies: number[] = [];
   let done = () => {};

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PolicyName } from '../shared/config.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
 import { Executor, type JobEnd } from '../engine/runtime/executor/executor.ts';
@@ -79,7 +79,9 @@ async function rig(policy: PolicyName): Promise<Rig> {
   });
   await backend.connect();
   await backend.waitForWorkers(3, 30_000);
-  const ex = new Executor(backend, { workers: 3, policy, quantumMs: 10 });
+  // As `schedlab run` and `serve` build it on the cluster: each busy node worker keeps one quantum
+  // queued behind its running one (the executor's pipeline).
+  const ex = new Executor(backend, { workers: 3, policy, quantumMs: 10 }, { pipeline: true });
   const ends: JobEnd[] = [];
   const broken: string[] = [];
   const check = () => {
@@ -167,15 +169,33 @@ describe('three schedlab worker processes', () => {
         ],
       });
       const lines: string[] = [];
-      const { report } = await runWorkload(workload, {
-        backend: 'cluster',
-        redis: redis.url,
-        config: { quantumMs: 10 },
-        log: (l) => lines.push(l),
-      });
-      expect(report).toMatchObject({ backend: 'cluster', workers: { count: 3 } });
-      expect(report.classes.a).toMatchObject({ jobs: 4, succeeded: 4, unfinished: 0 });
-      expect(lines.filter((l) => l.includes('joined'))).toHaveLength(3);
+      // Dispatches queued behind a node worker's running quantum (the pipeline, on by default).
+      const queued = vi.spyOn(ClusterBackend.prototype, 'enqueue');
+      try {
+        const { report } = await runWorkload(workload, {
+          backend: 'cluster',
+          redis: redis.url,
+          config: { quantumMs: 10 },
+          log: (l) => lines.push(l),
+        });
+        expect(report).toMatchObject({ backend: 'cluster', workers: { count: 3 } });
+        expect(report.classes.a).toMatchObject({ jobs: 4, succeeded: 4, unfinished: 0 });
+        expect(lines.filter((l) => l.includes('joined'))).toHaveLength(3);
+        // Eight splits of three quanta on three workers: quanta were queued behind running ones.
+        expect(queued.mock.calls.length).toBeGreaterThan(0);
+        // `--pipeline off`: every quantum a round trip through this process.
+        queued.mockClear();
+        const off = await runWorkload(workload, {
+          backend: 'cluster',
+          redis: redis.url,
+          config: { quantumMs: 10 },
+          pipeline: false,
+        });
+        expect(off.report.classes.a).toMatchObject({ jobs: 4, succeeded: 4, unfinished: 0 });
+        expect(queued).not.toHaveBeenCalled();
+      } finally {
+        queued.mockRestore();
+      }
     },
     SLOW,
   );
@@ -186,15 +206,14 @@ describe('three schedlab worker processes', () => {
       const r = await rig('mlfq');
       try {
         const ids = submitMixed(r.ex, 12, 2);
-        // Long splits keep every node busy; kill n3 while it runs one.
+        // Long splits keep every node busy; kill n3 while it runs one with another queued behind.
         const long = r.ex.submitJob(oneTaskJob('long', leaves(3, spin(400)), { retries: 2 }));
         ids.push(long);
-        await expect
-          .poll(() => r.ex.workers().some((w) => w.node === 'n3' && w.state === 'running'), {
-            timeout: 20_000,
-            interval: 5,
-          })
-          .toBe(true);
+        const n3Fed = () =>
+          r.ex
+            .workers()
+            .some((w) => w.node === 'n3' && w.state === 'running' && r.backend.queuedOn(w.id) > 0);
+        await expect.poll(n3Fed, { timeout: 20_000, interval: 5 }).toBe(true);
         nodes.get('n3')!.kill('SIGKILL');
         // It starts again at once (a new instance under the same name), while its loss is pending:
         // it waits as a spare until the lost one's worker id is free.
@@ -206,6 +225,7 @@ describe('three schedlab worker processes', () => {
         expectEachEndedOnce(r.ends, ids);
         expect(r.ends.every((e) => e.state === 'succeeded')).toBe(true);
         expect(r.ex.counters.retries).toBeGreaterThan(0); // the quantum lost with n3 ran again
+        expect(r.ex.counters.staleEnds).toBe(0); // the late or lost ends of n3's quanta: none twice
         expect(r.broken).toEqual([]);
 
         // n3 comes back (a new instance under the same name) and gets work again.

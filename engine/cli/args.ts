@@ -90,3 +90,19 @@ export function writablePath(path: string, flag: string): string {
   }
   return path;
 }
+
+/**
+ * `--pipeline on|off` (cluster only; default on): whether each busy node worker keeps one quantum
+ * queued behind its running one (README, "Running on several machines"). Undefined when not given.
+ */
+export function pipelineFlag(
+  value: string | undefined,
+  cluster: boolean,
+  needs: string,
+): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'on' && value !== 'off')
+    throw new UsageError(`--pipeline ${value}: must be on or off`);
+  if (!cluster) throw new UsageError(`--pipeline goes with ${needs}`);
+  return value === 'on';
+}

@@ -17,7 +17,7 @@ export const USAGE = `usage: schedlab <command> [options]
   run <preset|file>      run a workload and print its summary
       [--backend sim|threads|cluster --redis URL] [--policy mlfq|priority|fifo|fair] [--set key=value]…
       [--seed N] [--duration 30s] [--json] [--trace out.json] [--progress]
-      [--modules DIR]… [--time-limit 10m]
+      [--modules DIR]… [--time-limit 10m] [--pipeline on|off (cluster; default on)]
   compare <preset|file>  the same seeded workload once per config, on the simulator
       --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--json]
   presets [--json]       list the shipped workloads
@@ -25,6 +25,7 @@ export const USAGE = `usage: schedlab <command> [options]
                          browser mode: the app over HTTP + WebSocket on 127.0.0.1
       [--backend threads|sim|cluster] [--speed X|max] [--seed N]
       [--token TOKEN | --token-file PATH | --keep-token] [--redis URL (needed by --backend cluster)]
+      [--pipeline on|off (cluster; default on)]
   attach URL [--no-open] the app on a service's console (scheduler.serveConsole() printed URL):
       [--browser]        the desktop app where Electron exists, else (or with --browser) the browser
   bench [suite…]         run the benchmarks (bench/index.ts)
@@ -37,6 +38,9 @@ fifo, lifo, most-successors, sjf, ljf or critical-path. --seed reseeds its gener
 serve --backend sim: the live app over the simulator, paced at --speed × real time (max: as
 fast as it goes), seeded: with the same --seed it shows what \`run <preset> --seed N\` reports.
 The app's header switches the backend live (threads, sim, and cluster when serve has --redis).
+On cluster each busy node worker keeps one quantum queued behind its running one, so it never
+waits a round trip through Redis between quanta; --pipeline off makes the policy choose each
+quantum when a worker frees (a newcomer it favours then waits at most one quantum, not two).
 serve --keep-token keeps the token in $XDG_STATE_HOME/schedlab/token (~/.local/state/…), so a
 restarted server keeps the URL an open tab has; --token-file PATH does the same with PATH.
 serve reads commands on stdin, one a line, and prints each answer: cancelAll, resetStats, pause,

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { SchedLabError } from '../../shared/errors.ts';
 import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { allowedDirs } from '../host/report/user-modules.ts';
+import { pipelineFlag } from './args.ts';
 import type { CliIo } from './io.ts';
 import { driveFromLines } from './serve-commands.ts';
 import { UsageError } from './usage-error.ts';
@@ -28,6 +29,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       'token-file': { type: 'string' },
       'keep-token': { type: 'boolean' },
       redis: { type: 'string' },
+      pipeline: { type: 'string' },
       modules: { type: 'string', multiple: true },
     },
   });
@@ -35,6 +37,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   // With another backend, --redis offers the cluster as a backend the app can switch to.
   if (backend === 'cluster' && values.redis === undefined)
     throw new UsageError('--backend cluster needs --redis URL');
+  // The cluster runs with --redis only (started on it, or switched to from the app's header).
+  const pipeline = pipelineFlag(values.pipeline, values.redis !== undefined, '--redis URL');
   const modules = allowedDirs(values.modules ?? []);
   if (values.preset !== undefined && !isPreset(values.preset))
     throw new SchedLabError(
@@ -66,6 +70,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ...(values.token === undefined ? {} : { token: values.token }),
     ...(tokenFile === undefined ? {} : { tokenFile }),
     ...(values.redis === undefined ? {} : { redis: values.redis }),
+    ...(pipeline === undefined ? {} : { pipeline }),
     modules,
     log: (line) => io.err(`${line}\n`),
   });

@@ -23,6 +23,7 @@ import {
   graphPolicyOf,
   oneWorkload,
   parseCommandArgs,
+  pipelineFlag,
   policyOf,
   seedOf,
   writablePath,
@@ -76,6 +77,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     ...common,
     backend: { type: 'string' },
     redis: { type: 'string' },
+    pipeline: { type: 'string' },
     policy: { type: 'string' },
     trace: { type: 'string' },
     progress: { type: 'boolean' },
@@ -90,6 +92,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(
       '--redis URL goes with --backend cluster (and --backend cluster needs it)',
     );
+  const pipeline = pipelineFlag(values.pipeline, backend === 'cluster', '--backend cluster');
   const seed = seedOf(values.seed);
   const tracePath = values.trace === undefined ? undefined : writablePath(values.trace, '--trace');
   const settings = parseSettings(values.set ?? []);
@@ -124,6 +127,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         ...(values.redis === undefined
           ? {}
           : { redis: values.redis, log: (l: string) => io.err(`${l}\n`) }),
+        ...(pipeline === undefined ? {} : { pipeline }),
         config: { ...settings.config, ...policy.config },
         ...(seed === undefined ? {} : { seed }),
         ...(durationMs === undefined ? {} : { durationMs }),

@@ -162,4 +162,29 @@ describe('schedlab run and compare flags', () => {
       await new Promise((resolve) => taken.close(resolve));
     }
   }, 30_000);
+  it('--pipeline takes on or off, with --backend cluster only (run and serve)', async () => {
+    const cases: [string[], RegExp][] = [
+      [['run', 'diamond', '--pipeline', 'off'], /--pipeline goes with --backend cluster/],
+      [
+        [
+          'run',
+          'diamond',
+          '--backend',
+          'cluster',
+          '--redis',
+          'redis://127.0.0.1:1',
+          '--pipeline',
+          'no',
+        ],
+        /--pipeline no: must be on or off/,
+      ],
+      [['serve', '--no-build', '--pipeline', 'on'], /--pipeline goes with --redis URL/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(message);
+    }
+  }, 30_000);
 });

@@ -130,6 +130,12 @@ export interface Backend {
    */
   queueRoom?(workerId: number): number;
   /**
+   * With `queueRoom`: how much queued work (ns, expected run time) a busy worker should hold to
+   * stay fed when it is more than one quantum (the cluster: a dispatch's trip through Redis takes
+   * a few ms, more than a 1 ms quantum). Optional: without it, one quantum's worth.
+   */
+  readonly queueAheadNanos?: number;
+  /**
    * The worker split `splitId` must next run on, or −1 for any (optional; `threads` pins a split
    * whose module call is suspended in `await ctx.yield()` on the worker that holds it). The
    * executor dispatches a pinned split only there: started when that worker is idle, else queued

@@ -29,6 +29,7 @@ import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
 import { runOnThreads } from './threads-loop.ts';
 import { Executor } from '../../runtime/executor/executor.ts';
+import type { ExecutorOptions } from '../../runtime/executor/executor-options.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 
 export interface RunProgress {
@@ -48,6 +49,12 @@ export interface RunOptions {
   redis?: string;
   /** `cluster`: nodes joining and gone, Redis lost and back (one line each). */
   log?: (line: string) => void;
+  /**
+   * `cluster`: keep one quantum queued behind each busy node worker's running one (the executor's
+   * `pipeline`), so a node worker goes on to its next quantum without a round trip through Redis
+   * and this process. Default true on `cluster`; other backends never pipeline here.
+   */
+  pipeline?: boolean;
   /** Overrides on top of the workload's own config (validated; errors name the field). */
   config?: EngineConfigPatch;
   seed?: number;
@@ -171,7 +178,7 @@ function title(run: Run): string {
 async function runJobs(run: Run): Promise<RunResult> {
   const { workload, options, backendKind, config, seed, backend } = run;
   const scale = run.clock === 'threads' ? workload.timeScale : 1;
-  const executor = new Executor(backend, config, { spanCapacity: 1 << 17 });
+  const executor = new Executor(backend, config, runExecutorOptions(backendKind, options.pipeline));
   const origin = backend.now();
   const durationMs = options.durationMs ?? workload.durationMs ?? null;
   const stopAt = durationMs === null ? Infinity : origin + Math.round(durationMs * MS * scale);
@@ -306,6 +313,17 @@ async function runJobs(run: Run): Promise<RunResult> {
           ),
         };
   return { report, trace, wallMs: performance.now() - run.wallStart, ...extra };
+}
+
+/**
+ * The executor options of a run on `backendKind` (bench/cluster.ts measures the same): on
+ * `cluster` the pipeline unless turned off (`RunOptions.pipeline`), elsewhere none.
+ */
+export function runExecutorOptions(
+  backendKind: BackendKind | 'cluster',
+  pipeline?: boolean,
+): ExecutorOptions {
+  return { spanCapacity: 1 << 17, pipeline: backendKind === 'cluster' && pipeline !== false };
 }
 
 /** The simulator's clock in 100 ms steps until the stop, or until every job has ended. */

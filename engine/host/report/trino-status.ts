@@ -3,6 +3,7 @@ import type { Executor } from '../../runtime/executor/executor.ts';
 import type { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import type { RunCollector } from './collector.ts';
 import type { StatusSample } from './trino-stats.ts';
+import { shownCounters } from './split-counters.ts';
 
 const MS = 1_000_000;
 
@@ -13,7 +14,7 @@ export function statusLine(
   levelOf: (scheduledNanos: number) => number,
   elapsedNanos: number,
 ): StatusSample {
-  const c = executor.counters;
+  const c = shownCounters(executor);
   const running = trino.runningTasks();
   const tasksPerLevel = [0, 0, 0, 0, 0];
   for (const t of running) {

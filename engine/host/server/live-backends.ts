@@ -34,6 +34,11 @@ export interface OpenOptions {
   readonly external?: Backend;
   /** The Redis of the cluster backend (`cluster` is refused without it). */
   readonly redis?: string;
+  /**
+   * The cluster backend: keep one quantum queued behind each busy node worker's running one (the
+   * executor's `pipeline`), default true; the other backends run without it, as `schedlab run`.
+   */
+  readonly pipeline?: boolean;
   /** What presets are fitted to on threads (default: this machine's cores). */
   readonly cores?: number;
   readonly modules?: readonly string[];
@@ -92,6 +97,7 @@ export async function openLiveSession(
     workloads: own ?? options.workloads ?? {},
     seed,
     ...(choice.speed === undefined ? {} : { speed: choice.speed }),
+    ...(cluster !== null && options.pipeline !== false ? { executor: { pipeline: true } } : {}),
   });
   cluster?.follow(session);
   session.start();

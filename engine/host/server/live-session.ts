@@ -42,6 +42,8 @@ export interface LiveSessionOptions {
   external?: Backend;
   /** The Redis of the cluster backend: offers `cluster` (and `backend: 'cluster'` needs it). */
   redis?: string;
+  /** The cluster backend: its executor's `pipeline` (default true; live-backends.ts). */
+  pipeline?: boolean;
   /** What presets are fitted to (default: this machine's cores). */
   cores?: number;
   /** Directories user modules may load from (real paths); none by default. */
@@ -71,6 +73,7 @@ export async function startLiveSession(options: LiveSessionOptions = {}): Promis
     ...(options.workloads === undefined ? {} : { workloads: options.workloads }),
     ...(options.external === undefined ? {} : { external: options.external }),
     ...(options.redis === undefined ? {} : { redis: options.redis }),
+    ...(options.pipeline === undefined ? {} : { pipeline: options.pipeline }),
     ...(options.cores === undefined ? {} : { cores: options.cores }),
     ...(options.modules === undefined ? {} : { modules: options.modules }),
   };

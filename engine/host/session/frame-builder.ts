@@ -6,6 +6,7 @@
  * never hidden.
  */
 import { ExecutorStatsView } from '../report/executor-stats.ts';
+import { shownCounters } from '../report/split-counters.ts';
 import {
   FRAME_MAX_WARNINGS,
   type Alarm,
@@ -150,7 +151,7 @@ export class FrameBuilder {
       paused: ex.paused,
       levels: ex.levels(),
       workers,
-      counters: ex.counters,
+      counters: shownCounters(ex),
       latency: this.stats.latency.read(now),
       statsSinceNanos: this.stats.sinceNanos(now),
       wait,

@@ -6,10 +6,12 @@
  * the policy and charges each quantum the time the node measured, exactly as on local threads;
  * Redis holds only what is in flight.
  *
- * Pipelining (`queueableWorkers`/`enqueue`, backend.ts): a busy worker id holds dispatches queued
- * behind its running one, up to `QUEUE_AHEAD_NANOS` of quanta (protocol.ts); they are on the node already, so
- * its worker starts the next the moment one ends instead of waiting a round trip through here. The
- * executor chose them, in its order; a queued dispatch is running from its view. A job on a
+ * Pipelining (`queueableWorkers`/`queueRoom`/`enqueue`, backend.ts; the executor's `pipeline`,
+ * on for `schedlab run`/`serve` on the cluster): a busy worker id holds dispatches queued behind
+ * its running one, up to `QUEUE_AHEAD_NANOS` of quanta (protocol.ts) — one 100 ms quantum, or five
+ * of 1 ms; they are on the node already, so its worker starts the next the moment one ends instead
+ * of waiting a round trip through here. The executor chose them, in its order; a queued dispatch
+ * is running from its view until it ends, though its wait and its run start when it starts. A job on a
  * node's queue cannot be taken back at once, so `revoke` never succeeds (it answers false: the
  * dispatch runs and its end comes).
  *
@@ -78,6 +80,8 @@ export interface ClusterAlarm {
 
 export class ClusterBackend implements Backend {
   readonly kind = 'threads';
+  /** Queued work a busy worker holds to stay fed through a dispatch's trip (protocol.ts). */
+  readonly queueAheadNanos = QUEUE_AHEAD_NANOS;
   readonly target: RedisTarget;
   private readonly origin = originNow();
   private readonly timers = new WallTimers(() => this.now());
@@ -232,6 +236,21 @@ export class ClusterBackend implements Backend {
       );
     }
     this.send(node, dispatch);
+  }
+
+  /**
+   * How many more dispatches busy worker id `id` can hold queued (`Backend.queueRoom`): while
+   * those queued add up to less than `QUEUE_AHEAD_NANOS` of quanta, at most
+   * `MAX_QUEUED_PER_WORKER`; 0 when it is idle or its node is not up.
+   */
+  queueRoom(id: number): number {
+    if (!this.redisUp || this.closed || id >= this.cap || !this.queueable(id)) return 0;
+    return MAX_QUEUED_PER_WORKER - this.queuedOn(id);
+  }
+
+  /** Dispatches queued on worker id `id`'s node worker behind the one running there. */
+  queuedOn(id: number): number {
+    return Math.max(0, this.flights.onWorker(id).length - 1);
   }
 
   /** A job on a node's queue cannot be taken back at once: the dispatch runs (see the header). */

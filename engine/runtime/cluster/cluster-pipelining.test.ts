@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import type { Dispatch, QuantumEnd } from '../backend.ts';
+import { Executor } from '../executor/executor.ts';
+import { intermediates, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
 import { keys, QUEUE_AHEAD_NANOS } from './protocol.ts';
 import { WorkerNode } from './worker-node.ts';
@@ -165,6 +167,82 @@ describe('queued dispatches on the cluster backend', () => {
       expect(backend.inFlight).toBe(0);
     } finally {
       admin.disconnect();
+      await backend.close();
+      await node.close();
+    }
+  });
+});
+
+describe('the executor pipelined over the cluster (as schedlab run and serve build it)', () => {
+  it('queues a 100 ms quantum behind a running one; the queued split waits until it starts', async () => {
+    const ns = 'exec';
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 'e1',
+      namespace: ns,
+    });
+    const backend = new ClusterBackend({ redis: redis.url, namespace: ns, workers: 1 });
+    await backend.connect();
+    await backend.waitForWorkers(1, 30_000);
+    const ex = new Executor(
+      backend,
+      { workers: 1, policy: 'fifo', quantumMs: 100 },
+      { pipeline: true },
+    );
+    const waits = new Map<string, number>();
+    ex.onDispatchWait((cls, nanos) => waits.set(ex.spans.className(cls), nanos));
+    try {
+      ex.submitJob(oneTaskJob('first', intermediates(1, spin(250))));
+      const second = ex.submitJob(oneTaskJob('second', intermediates(1, spin(10))));
+      // Long work is queued too: the node worker goes on without a round trip through here.
+      expect(ex.queuedBehind()).toBe(1);
+      expect(backend.queuedOn(0)).toBe(1);
+      // Queued is not started: the workers panel shows one running.
+      expect(ex.workers().filter((w) => w.state === 'running')).toHaveLength(1);
+      await ex.drain();
+      expect(ex.counters).toMatchObject({ submitted: 2, succeeded: 2, live: 0, staleEnds: 0 });
+      expect(ex.counters.quanta).toBeGreaterThanOrEqual(4);
+      // Its wait ran until the first's 100 ms quantum ended, not until it was handed to the node.
+      expect(waits.get('second')).toBeGreaterThanOrEqual(90 * MS);
+      const s = ex.spans.read(0).columns;
+      // Its run, in the job trail as in the Gantt, starts no earlier than the first one's end.
+      const run = ex.jobDetail(second).splits[0]?.segments.find((g) => g.kind === 'running');
+      expect(run?.startNanos).toBeGreaterThanOrEqual(s.end[0]! - 1);
+    } finally {
+      await ex.close();
+      await backend.close();
+      await node.close();
+    }
+  });
+
+  it('keeps QUEUE_AHEAD_NANOS of short quanta queued behind a running one (a dispatch takes longer than a 1 ms quantum)', async () => {
+    const ns = 'short';
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 's1',
+      namespace: ns,
+    });
+    const backend = new ClusterBackend({ redis: redis.url, namespace: ns, workers: 1 });
+    await backend.connect();
+    await backend.waitForWorkers(1, 30_000);
+    const ex = new Executor(
+      backend,
+      { workers: 1, policy: 'fifo', quantumMs: 1 },
+      { pipeline: true },
+    );
+    try {
+      for (let i = 0; i < 8; i++) ex.submitJob(oneTaskJob('c', intermediates(1, spin(20))));
+      const fit = QUEUE_AHEAD_NANOS / MS;
+      expect(ex.queuedBehind()).toBe(fit);
+      expect(backend.queuedOn(0)).toBe(fit);
+      expect(backend.queueRoom(0)).toBe(0);
+      await ex.drain();
+      expect(ex.counters).toMatchObject({ submitted: 8, succeeded: 8, live: 0, staleEnds: 0 });
+      expect(backend.inFlight).toBe(0);
+    } finally {
+      await ex.close();
       await backend.close();
       await node.close();
     }

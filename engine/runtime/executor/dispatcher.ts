@@ -93,13 +93,17 @@ export class Dispatcher {
 
   /**
    * Queues splits behind busy workers, one per worker a round (so the policy's order is spread
-   * over them), while a worker's queued splits are expected to run within one quantum: at least
-   * one, the first as the single queued dispatch always was, then more only while the expected
-   * time is below the quantum, so a split expected to take a whole quantum ends a batch.
+   * over them), while a worker's queued splits are expected to run within one quantum (or the
+   * backend's `queueAheadNanos`, when longer): at least one, the first as the single queued
+   * dispatch always was, then more only while the expected time is below that, so a split
+   * expected to take a whole quantum ends a batch.
    */
   private fillQueues(now: number): void {
     const backend = this.backend;
-    const quantum = this.knobs.settings.dispatchQuantumNanos;
+    const quantum = Math.max(
+      this.knobs.settings.dispatchQuantumNanos,
+      backend.queueAheadNanos ?? 0,
+    );
     const runningOn = this.runningOn;
     for (let more = true; more;) {
       more = false;
@@ -166,14 +170,13 @@ export class Dispatcher {
    */
   dispatch(split: ExecSplit, worker: number, now: number, queued: boolean): void {
     this.live.move(split, SplitState.running);
-    const wait = now - split.enqueuedAt;
-    split.waitNanos += wait;
-    const onWait = this.dispatchWait;
-    if (onWait !== null) onWait(split.job.clsIndex, wait, split.basePriority);
-    if (split.requeued) this.noteRequeueWait(split.job.clsIndex, wait);
+    // A queued dispatch still waits (behind the running quantum): its wait ends when it starts
+    // (`began`); until then the job detail shows it from here, with its wait so far.
+    if (queued) {
+      split.dispatchedAt = now;
+      split.lastWaitNanos = now - split.enqueuedAt;
+    } else this.began(split, now);
     split.worker = worker;
-    split.dispatchedAt = now;
-    split.lastWaitNanos = wait;
     const before = split.level;
     split.level = policyLevel(this.knobs.queue, split);
     if (this.knobs.queue.policy === 'mlfq' || this.knobs.queue.policy === 'priority') {
@@ -205,6 +208,22 @@ export class Dispatcher {
       work: split.work,
       doneNanos: split.doneNanos,
     });
+  }
+
+  /**
+   * `split`'s quantum starts on its worker at `at`: its wait ends (measured from when it entered
+   * the ready queue) and it runs from here. A direct dispatch starts at once; one queued behind a
+   * running quantum when that quantum ends (quantum-ends.ts), or when an idle worker takes it
+   * back (`reclaim`); one that comes back without starting ends its wait there (`unstarted`).
+   */
+  began(split: ExecSplit, at: number): void {
+    const wait = Math.max(0, at - split.enqueuedAt);
+    split.waitNanos += wait;
+    const onWait = this.dispatchWait;
+    if (onWait !== null) onWait(split.job.clsIndex, wait, split.basePriority);
+    if (split.requeued) this.noteRequeueWait(split.job.clsIndex, wait);
+    split.dispatchedAt = at;
+    split.lastWaitNanos = wait;
   }
 
   /**
@@ -262,6 +281,7 @@ export class Dispatcher {
       }
       list!.pop();
       this.dequeued(w, split);
+      this.began(split, this.backend.now());
       split.worker = idle;
       this.runningOn[idle] = split;
       this.backend.start({

@@ -216,7 +216,8 @@ export class Executor {
 
   /**
    * Splits dispatched behind a worker's running quantum that have not started there yet
-   * (`ExecutorOptions.pipeline`); `counters.splitsRunning` counts them with the running ones.
+   * (`ExecutorOptions.pipeline`); `counters.splitsRunning` counts them with the running ones (a
+   * host that shows counters moves them to queued: host/report/split-counters.ts).
    */
   queuedBehind(): number {
     let n = 0;
@@ -262,7 +263,13 @@ export class Executor {
    * not seen yet (a split queued for minutes and never run).
    */
   forEachWaitInProgress(visit: WaitVisitor): void {
-    this.live.forEachIn(SplitState.queued, this.backend.now(), visit);
+    const now = this.backend.now();
+    this.live.forEachIn(SplitState.queued, now, visit);
+    // Dispatched behind a running quantum (`pipeline`), not started: their wait goes on.
+    for (const list of this.dispatcher.queuedOn) {
+      if (list !== undefined)
+        for (const s of list) visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
+    }
   }
 
   /**

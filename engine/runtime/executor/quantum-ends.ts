@@ -110,10 +110,13 @@ export class QuantumEnds {
     let split = this.runningOn[w];
     const list = this.queuedOn[w];
     if (split !== undefined && split !== null && split.id === end.splitId) {
-      // The first split queued behind it (if any) runs there now.
+      // The first split queued behind it (if any) runs there now: it started when this ended.
       const next = list !== undefined && list.length > 0 ? list.shift()! : null;
       this.runningOn[w] = next;
-      if (next !== null) this.dispatcher.dequeued(w, next);
+      if (next !== null) {
+        this.dispatcher.dequeued(w, next);
+        this.dispatcher.began(next, Math.max(next.dispatchedAt, end.endNanos));
+      }
     } else {
       const at = list === undefined ? -1 : indexOfSplit(list, end.splitId);
       if (at < 0) {
@@ -126,6 +129,8 @@ export class QuantumEnds {
       split = list![at]!;
       list!.splice(at, 1);
       this.dispatcher.dequeued(w, split);
+      // Never the head on its worker: its wait ended only now (it ran, or it comes back).
+      this.dispatcher.began(split, Math.max(split.dispatchedAt, end.startNanos));
       // Handed back before it started (cancelled, or its worker retired or lost): no quantum.
       if (end.outcome !== 'failed') return this.unstarted(split, end);
     }
