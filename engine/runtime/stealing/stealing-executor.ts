@@ -141,7 +141,7 @@ export class StealingExecutor {
 
     const runId = this.nextRunId++;
     const ended = this.park.nextRunEnd();
-    const stats = await new Promise<LoopStats[]>((resolve, reject) => {
+    const running = new Promise<LoopStats[]>((resolve, reject) => {
       this.pending = { runId, resolve, reject };
       void ended.then(() => {
         // A run that failed or was closed meanwhile was settled already.
@@ -169,8 +169,10 @@ export class StealingExecutor {
       });
       this.sentMemoryId = memoryId;
     });
-
-    return buildReport(graph, views, stats, kernelNames, verify, sampleEvery);
+    // The report's copy of the states is allocated while the workers run, off the end's path.
+    const states = new Uint8Array(graph.nodeCount);
+    const stats = await running;
+    return buildReport(graph, views, stats, kernelNames, verify, sampleEvery, states);
   }
 
   private memoryFor(graph: CompiledGraph): { buffers: RunBuffers; views: RunViews; id: number } {
