@@ -151,8 +151,6 @@ export class StealingExecutor {
       });
       const settings = { runId, failFast, verify, sampleEvery, origin: originNow() };
       const sameMemory = this.sentMemoryId === memoryId;
-      // A parked worker of the same memory takes the run from the park block; the others (or
-      // all, with new memory) get a message.
       if (sameMemory) this.park.writeRun(settings);
       const message: ToWorker = {
         type: 'run',
@@ -161,9 +159,12 @@ export class StealingExecutor {
         buffers: sameMemory ? null : buffers,
         kernelNames,
       };
+      // Every parked worker is claimed first; the first of them is woken, the others wake as
+      // helpers when there is work to share (park.ts); the rest get the message.
       const claimed = this.workers.map((_, i) => sameMemory && this.park.claim(i));
+      this.park.start(claimed.flatMap((c, i) => (c ? [i] : [])));
       this.workers.forEach((w, i) => {
-        if (claimed[i]) return this.park.wake(i);
+        if (claimed[i]) return;
         this.park.release(i);
         w.postMessage(message);
       });

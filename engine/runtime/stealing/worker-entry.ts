@@ -42,6 +42,8 @@ port.on('message', (m: ToWorker) => {
   serve(memory, m);
 });
 
+const share = (): boolean => park.share(workerId);
+
 /** Runs `first`, then every run handed over while parked, until a wait runs out. */
 function serve(mem: { views: RunViews; kernels: StealingKernel[] }, first: ParkedRun): void {
   for (let run: ParkedRun | null = first; run !== null; run = park.awaitRun(workerId, PARK_MS)) {
@@ -55,6 +57,7 @@ function serve(mem: { views: RunViews; kernels: StealingKernel[] }, first: Parke
         origin: run.origin,
         kernels: mem.kernels,
         seed: 0x9e3779b9 ^ (workerId * 0x85ebca6b) ^ run.runId,
+        share,
       });
       // Parked before it reports its end: the executor starts the next run only after every end.
       park.park(workerId);

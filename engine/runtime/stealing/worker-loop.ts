@@ -49,6 +49,11 @@ export interface LoopOptions {
   readonly sampleEvery: number;
   /** The run's time origin (`threads/clock.ts`): every time below is integer ns since it. */
   readonly origin: bigint;
+  /**
+   * Called when this worker has work another could take (roots left, nodes pushed): wakes a
+   * helper that is waiting to be asked (park.ts `share`); returns false once none is left.
+   */
+  readonly share?: () => boolean;
 }
 
 export interface LoopStats {
@@ -120,6 +125,10 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   // The options read on every node, as locals (a property load each otherwise).
   const { verify, failFast, kernels, sampleEvery } = o;
   let untilSample = sampleEvery;
+  let sharing = o.share !== undefined;
+  const share = (): void => {
+    if (sharing) sharing = o.share!();
+  };
   let spansWritten = 0;
   const spanBase = o.workerId * SPANS_PER_WORKER;
   /**
@@ -188,9 +197,12 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
         }
       }
     }
-    if (pushed > 0 && Atomics.load(ctl, CTL_SLEEPERS) > 0) {
-      Atomics.add(ctl, CTL_EPOCH, 1);
-      Atomics.notify(ctl, CTL_EPOCH, pushed);
+    if (pushed > 0) {
+      if (sharing) share();
+      if (Atomics.load(ctl, CTL_SLEEPERS) > 0) {
+        Atomics.add(ctl, CTL_EPOCH, 1);
+        Atomics.notify(ctl, CTL_EPOCH, pushed);
+      }
     }
     if (sampled) {
       // A span ends once the node's successors are released (the node's whole cost to run).
@@ -259,6 +271,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
         Atomics.add(ctl, CTL_EPOCH, 1);
         Atomics.notify(ctl, CTL_EPOCH, pushed);
       }
+      if (sharing && (pushed > 0 || to < roots.length)) share();
       if (trivials > 0)
         for (let i = end; i < to; i++) {
           const root = roots[i]!;
