@@ -137,7 +137,7 @@ export class StealingExecutor {
       options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
     const { buffers, views, id: memoryId } = this.memoryFor(graph);
     // The workers claim the roots themselves (worker-loop.ts): nothing is seeded here.
-    resetRun(views, graph.nodeCount);
+    resetRun(views, graph.nodeCount, { verify, timed: graph.workNanos > 0 });
 
     const runId = this.nextRunId++;
     const ended = this.park.nextRunEnd();
