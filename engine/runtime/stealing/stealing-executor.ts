@@ -2,8 +2,8 @@
  * Work-stealing graph executor (docs/design.md §3.4) for graphs of tiny nodes, where one message per
  * node would dominate: the graph, dependency counters and per-worker deques live in shared memory
  * and workers schedule themselves (`worker-loop.ts`), claiming the roots too. The main thread
- * resets the memory, starts the workers and waits for the last one's end (`park.ts`). One run at
- * a time per executor.
+ * resets the memory, starts the workers (one woken, the others as helpers when there is work to
+ * share, `park.ts`) and waits for the run's end. One run at a time per executor.
  */
 import { originNow } from '../threads/clock.ts';
 import { Worker } from 'node:worker_threads';

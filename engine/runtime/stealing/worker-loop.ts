@@ -7,7 +7,10 @@
  *   runs next in place, the others are pushed onto the own deque.
  * - Own deque empty: claim a chunk of the graph's roots (one shared cursor; each claim takes a
  *   fraction of what is left, so the chunks shrink towards the end and the workers finish the
- *   roots together) onto the own deque, where thieves can still take them.
+ *   roots together) onto the own deque, where thieves can still take them; the chunk's trivial
+ *   roots (no successors, no cost) run straight from the claim.
+ * - Work another worker could take (roots left, nodes pushed): ask the park block to wake a
+ *   helper (`share`, park.ts), until none is left to wake.
  * - No roots left: publish the completed count, then steal — last successful victim first,
  *   then random victims — and after a short spin sleep on the epoch word.
  * - No lost wake-ups: a sleeper reads the epoch, registers in `sleepers`, re-checks every deque,
