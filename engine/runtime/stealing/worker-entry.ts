@@ -8,6 +8,7 @@ import { stealingKernel, type StealingKernel } from './kernels.ts';
 import { viewRun, type RunViews } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
 import { PARK_MS, ParkBlock, type ParkedRun } from './park.ts';
+import { warmLoop } from './warm.ts';
 import { runWorkerLoop } from './worker-loop.ts';
 
 const port = parentPort;
@@ -73,4 +74,5 @@ function serve(mem: { views: RunViews; kernels: StealingKernel[] }, first: Parke
     }
   }
 }
+warmLoop();
 send({ type: 'ready', workerId });
