@@ -237,7 +237,10 @@ export class ParkBlock {
    */
   awaitRun(w: number, ms: number): ParkedRun | null {
     const at = w * STRIDE;
-    const deadline = performance.now() + ms;
+    let deadline = performance.now() + ms;
+    // Runs this worker was handed back from (not needed) still count as activity: it stays parked
+    // until `ms` pass without any run, not `ms` after its own last run.
+    let lastRun = Atomics.load(this.ints, this.settings + RUN_ID);
     for (;;) {
       const left = deadline - performance.now();
       if (left > 0) Atomics.wait(this.ints, at, PARKED, left);
@@ -247,11 +250,14 @@ export class ParkBlock {
         if (Atomics.compareExchange(this.ints, at, CLAIMED, AWAY) === CLAIMED) break;
         continue; // handed back meanwhile: PARKED again
       }
-      if (
-        performance.now() >= deadline &&
-        Atomics.compareExchange(this.ints, at, PARKED, AWAY) === PARKED
-      )
-        return null;
+      if (performance.now() < deadline) continue;
+      const run = Atomics.load(this.ints, this.settings + RUN_ID);
+      if (run !== lastRun) {
+        lastRun = run;
+        deadline = performance.now() + ms;
+        continue;
+      }
+      if (Atomics.compareExchange(this.ints, at, PARKED, AWAY) === PARKED) return null;
     }
     const s = this.settings;
     return {
