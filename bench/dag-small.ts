@@ -17,7 +17,11 @@ import { prepareTaskflow, runTaskflow, type TaskflowShape } from './baselines/ta
 
 const WORKERS = 2;
 const SIZES = [10_000, 20_000, 100_000];
-const RUNS = 7;
+/**
+ * Timed runs per graph, on both sides (the median is reported): 21, not 7, since on this shared
+ * 2-core machine at load 10–15 a 7-run median of the same graph swung 10× between suite runs.
+ */
+const RUNS = 21;
 /**
  * Untimed runs of each graph before its timed ones, on both sides: the workers' loop is compiled
  * by the JIT over the first runs (a 10k-node graph's first runs took 20–90 ms, then 2–4 ms).

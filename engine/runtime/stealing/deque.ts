@@ -6,6 +6,11 @@
  * the graph has nodes (each node is pushed at most once per run), so a slot is never reused
  * while a thief may still read it.
  *
+ * The ring's slots are read and written with plain accesses: a slot is written before the
+ * `Atomics.store` of `bottom` that publishes it and read after an `Atomics` read of `bottom` or
+ * `top` that saw it published, so every access is ordered by those (and a slot is never written
+ * twice in a run). An `Atomics` access per slot cost several ns a node.
+ *
  * Layout: `meta[base + TOP]` and `meta[base + BOTTOM]` sit on separate 64-byte lines so the
  * owner's bottom writes do not bounce the thieves' top line; the ring is `buf[ringStart ..]`.
  */
@@ -34,16 +39,17 @@ export class WorkDeque {
     this.mask = capacity - 1;
   }
 
-  /** Owner only. */
+  /** Owner only (`bottom` is written by the owner alone, so it reads it plainly). */
   push(node: number): void {
-    const b = Atomics.load(this.meta, this.bottom);
-    Atomics.store(this.buf, this.ringStart + (b & this.mask), node);
+    const b = this.meta[this.bottom]!;
+    // A plain store: the Atomics.store of `bottom` after it publishes it (see the class comment).
+    this.buf[this.ringStart + (b & this.mask)] = node;
     Atomics.store(this.meta, this.bottom, b + 1);
   }
 
   /** Owner only: pushes `nodes[from .. to)` with one publication of `bottom`. */
   pushRange(nodes: Int32Array, from: number, to: number): void {
-    const b = Atomics.load(this.meta, this.bottom);
+    const b = this.meta[this.bottom]!;
     const at = b & this.mask;
     const count = to - from;
     // One copy when the nodes fit before the ring's end.
@@ -56,14 +62,14 @@ export class WorkDeque {
 
   /** Owner only: the most recently pushed node, or EMPTY. */
   pop(): number {
-    const b = Atomics.load(this.meta, this.bottom) - 1;
+    const b = this.meta[this.bottom]! - 1;
     Atomics.store(this.meta, this.bottom, b);
     const t = Atomics.load(this.meta, this.top);
     if (t > b) {
       Atomics.store(this.meta, this.bottom, b + 1);
       return EMPTY;
     }
-    let node = Atomics.load(this.buf, this.ringStart + (b & this.mask));
+    let node = this.buf[this.ringStart + (b & this.mask)]!;
     if (t === b) {
       // Last element: race the thieves for it through `top`.
       if (Atomics.compareExchange(this.meta, this.top, t, t + 1) !== t) node = EMPTY;
@@ -77,7 +83,7 @@ export class WorkDeque {
     const t = Atomics.load(this.meta, this.top);
     const b = Atomics.load(this.meta, this.bottom);
     if (t >= b) return EMPTY;
-    const node = Atomics.load(this.buf, this.ringStart + (t & this.mask));
+    const node = this.buf[this.ringStart + (t & this.mask)]!;
     return Atomics.compareExchange(this.meta, this.top, t, t + 1) === t ? node : ABORT;
   }
 

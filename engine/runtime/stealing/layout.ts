@@ -148,11 +148,16 @@ function rootsOf(graph: CompiledGraph): Int32Array {
 
 /**
  * Resets the mutable part for a new run (no worker may be using it): counters back to the
- * in-degrees, states, poison, results, run counts and deques cleared, every root unclaimed.
- * Stamps need no reset: a node whose stamps are stale was not processed, which its run count of 0
- * reports.
+ * in-degrees, states, poison, results and deques cleared, every root unclaimed. Stamps need no
+ * reset: a node whose stamps are stale was not processed, which its run count of 0 reports. Run
+ * counts are cleared only for a run that verifies (only it reads them), and measured times only
+ * when some node has a cost (only those are written, and only then read).
  */
-export function resetRun(v: RunViews, nodeCount: number): void {
+export function resetRun(
+  v: RunViews,
+  nodeCount: number,
+  options: { readonly verify: boolean; readonly timed: boolean },
+): void {
   v.ctl.fill(0);
   v.ctl[CTL_REMAINING] = nodeCount;
   v.ctl[CTL_FAILED_NODE] = -1;
@@ -160,8 +165,8 @@ export function resetRun(v: RunViews, nodeCount: number): void {
   v.states.fill(0);
   v.poisoned.fill(0);
   v.results.fill(0);
-  v.ranNanos.fill(0);
-  v.runCount.fill(0);
+  if (options.timed) v.ranNanos.fill(0);
+  if (options.verify) v.runCount.fill(0);
   v.dequeMeta.fill(0);
 }
 

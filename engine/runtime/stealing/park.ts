@@ -14,6 +14,15 @@
  * executor, which starts the next run only after every worker's end, always finds it PARKED unless
  * the wait already timed out.
  *
+ * One wake-up a run: the executor claims every parked worker but wakes only the first. The others
+ * stay asleep, CLAIMED, as helpers: a running worker wakes one (`share`) when it has work another
+ * could take (roots left to claim, nodes pushed on its deque). A graph that never has such work (a
+ * chain, a single node) runs on one worker, and its run ends without waiting for the others to be
+ * scheduled: the first worker to finish hands every still-CLAIMED helper back (CLAIMED → PARKED,
+ * by compare-and-swap against the helper taking its claim, CLAIMED → AWAY) and counts it finished
+ * with empty statistics. Before, every worker was woken and had to run to the end, and on a busy
+ * machine the run waited for the last one to get a core.
+ *
  * The end of a run travels back the same way: each worker writes its loop statistics to its own
  * slots of the block and counts itself finished; the last one sets the done word, on which the
  * executor waits with `Atomics.waitAsync` (one wake-up of the main thread a run, where a `done`
@@ -37,6 +46,10 @@ const VERIFY = 2;
 const SAMPLE_EVERY = 3;
 /** Workers that finished the run, and the done word the last of them sets (1) and notifies. */
 const FINISHED = 4;
+/** Claimed workers not woken yet (`share` wakes them one at a time). */
+const HELPERS = 5;
+/** In each worker's line after its state word: 1 once it was woken for the current claim. */
+const WOKEN = 1;
 const DONE = 8;
 /** The run's time origin (a bigint), in the BigInt64Array view. */
 const ORIGIN = 0;
@@ -62,6 +75,17 @@ type WaitAsync = (
   value: number,
 ) => { async: false; value: string } | { async: true; value: Promise<string> };
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+
+/** The statistics of a claimed worker that never ran (`finish`): nothing done. */
+const IDLE = {
+  executed: 0,
+  attempts: 0,
+  steals: 0,
+  stealAttempts: 0,
+  sleeps: 0,
+  idleNanos: 0,
+  spansWritten: 0,
+} as const;
 
 export interface ParkedRun {
   readonly runId: number;
@@ -125,13 +149,26 @@ export class ParkBlock {
    * and wakes the executor. Parks first (`park`), so the next run finds every worker parked.
    */
   finish(stats: LoopStats): void {
-    const at = stats.workerId * STAT_STRIDE;
-    STAT_FIELDS.forEach((field, i) => (this.stats[at + i] = stats[field]));
+    this.writeStats(stats);
     const s = this.settings;
-    if (Atomics.add(this.ints, s + FINISHED, 1) + 1 === this.workers) {
+    // The run is over (a worker leaves its loop only then): helpers that never took their claim
+    // are handed back and finished here, with empty statistics that end where this worker did.
+    let finished = 1;
+    for (let other = 0; other < this.workers; other++) {
+      if (Atomics.compareExchange(this.ints, other * STRIDE, CLAIMED, PARKED) !== CLAIMED) continue;
+      const at = stats.endNanos;
+      this.writeStats({ ...IDLE, workerId: other, startNanos: at, endNanos: at });
+      finished++;
+    }
+    if (Atomics.add(this.ints, s + FINISHED, finished) + finished === this.workers) {
       Atomics.store(this.ints, s + DONE, 1);
       Atomics.notify(this.ints, s + DONE);
     }
+  }
+
+  private writeStats(stats: LoopStats): void {
+    const at = stats.workerId * STAT_STRIDE;
+    STAT_FIELDS.forEach((field, i) => (this.stats[at + i] = stats[field]));
   }
 
   /** Executor: writes the run's settings (before any worker is claimed). */
@@ -146,19 +183,37 @@ export class ParkBlock {
 
   /**
    * Executor: hands the written run to worker `w` if it is parked (false means send a message).
-   * Claim every worker before waking any (`wake`): a woken worker wakes the other claimed ones.
+   * Claim every worker, then `start` the run.
    */
   claim(w: number): boolean {
+    Atomics.store(this.ints, w * STRIDE + WOKEN, 0);
     return Atomics.compareExchange(this.ints, w * STRIDE, PARKED, CLAIMED) === PARKED;
   }
 
+  /** Executor: wakes the first of the claimed workers `claimed`; the rest wait to be `share`d. */
+  start(claimed: readonly number[]): void {
+    Atomics.store(this.ints, this.settings + HELPERS, Math.max(0, claimed.length - 1));
+    const first = claimed[0];
+    if (first === undefined) return;
+    Atomics.store(this.ints, first * STRIDE + WOKEN, 1);
+    Atomics.notify(this.ints, first * STRIDE);
+  }
+
   /**
-   * Wakes claimed worker `w`. Every woken worker also wakes the others still waiting (`awaitRun`),
-   * so a run starts on every worker even when the executor's thread loses its core after its first
-   * wake-up, as it does on a busy machine (the second worker then started up to a whole run late).
+   * Worker `w`, running, has work another worker could take: wakes one claimed helper, if any is
+   * left. Returns false once none is (the count only falls during a run), so the caller can stop
+   * asking.
    */
-  wake(w: number): void {
-    Atomics.notify(this.ints, w * STRIDE);
+  share(w: number): boolean {
+    const helpers = this.settings + HELPERS;
+    if (Atomics.load(this.ints, helpers) <= 0) return false;
+    for (let other = 0; other < this.workers; other++) {
+      if (other === w || Atomics.load(this.ints, other * STRIDE) !== CLAIMED) continue;
+      if (Atomics.compareExchange(this.ints, other * STRIDE + WOKEN, 0, 1) !== 0) continue;
+      Atomics.notify(this.ints, other * STRIDE);
+      return Atomics.sub(this.ints, helpers, 1) > 1;
+    }
+    return true;
   }
 
   /**
@@ -177,18 +232,33 @@ export class ParkBlock {
 
   /**
    * Worker `w`: waits up to `ms` for a run; returns its settings, or null when the wait ran out
-   * and the worker is AWAY again (the next run will come as a message).
+   * (or the worker was released) and it is AWAY again (the next run will come as a message). A
+   * claim handed back before this worker took it (`finish`) leaves it PARKED: it waits on.
    */
   awaitRun(w: number, ms: number): ParkedRun | null {
     const at = w * STRIDE;
-    Atomics.wait(this.ints, at, PARKED, ms);
-    // PARKED: the wait ran out; AWAY: released. Either way the next run comes as a message.
-    if (Atomics.compareExchange(this.ints, at, PARKED, AWAY) !== CLAIMED) return null;
-    Atomics.store(this.ints, at, AWAY);
-    // Every claim precedes every wake-up: a worker still CLAIMED is waiting or about to see it.
-    for (let other = 0; other < this.workers; other++)
-      if (Atomics.load(this.ints, other * STRIDE) === CLAIMED)
-        Atomics.notify(this.ints, other * STRIDE);
+    let deadline = performance.now() + ms;
+    // Runs this worker was handed back from (not needed) still count as activity: it stays parked
+    // until `ms` pass without any run, not `ms` after its own last run.
+    let lastRun = Atomics.load(this.ints, this.settings + RUN_ID);
+    for (;;) {
+      const left = deadline - performance.now();
+      if (left > 0) Atomics.wait(this.ints, at, PARKED, left);
+      const state = Atomics.load(this.ints, at);
+      if (state === AWAY) return null; // released: new memory, the run comes as a message
+      if (state === CLAIMED) {
+        if (Atomics.compareExchange(this.ints, at, CLAIMED, AWAY) === CLAIMED) break;
+        continue; // handed back meanwhile: PARKED again
+      }
+      if (performance.now() < deadline) continue;
+      const run = Atomics.load(this.ints, this.settings + RUN_ID);
+      if (run !== lastRun) {
+        lastRun = run;
+        deadline = performance.now() + ms;
+        continue;
+      }
+      if (Atomics.compareExchange(this.ints, at, PARKED, AWAY) === PARKED) return null;
+    }
     const s = this.settings;
     return {
       runId: this.ints[s + RUN_ID]!,

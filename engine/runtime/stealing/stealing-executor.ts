@@ -2,8 +2,8 @@
  * Work-stealing graph executor (docs/design.md §3.4) for graphs of tiny nodes, where one message per
  * node would dominate: the graph, dependency counters and per-worker deques live in shared memory
  * and workers schedule themselves (`worker-loop.ts`), claiming the roots too. The main thread
- * resets the memory, starts the workers and waits for the last one's end (`park.ts`). One run at
- * a time per executor.
+ * resets the memory, starts the workers (one woken, the others as helpers when there is work to
+ * share, `park.ts`) and waits for the run's end. One run at a time per executor.
  */
 import { originNow } from '../threads/clock.ts';
 import { Worker } from 'node:worker_threads';
@@ -137,11 +137,11 @@ export class StealingExecutor {
       options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
     const { buffers, views, id: memoryId } = this.memoryFor(graph);
     // The workers claim the roots themselves (worker-loop.ts): nothing is seeded here.
-    resetRun(views, graph.nodeCount);
+    resetRun(views, graph.nodeCount, { verify, timed: graph.workNanos > 0 });
 
     const runId = this.nextRunId++;
     const ended = this.park.nextRunEnd();
-    const stats = await new Promise<LoopStats[]>((resolve, reject) => {
+    const running = new Promise<LoopStats[]>((resolve, reject) => {
       this.pending = { runId, resolve, reject };
       void ended.then(() => {
         // A run that failed or was closed meanwhile was settled already.
@@ -151,8 +151,6 @@ export class StealingExecutor {
       });
       const settings = { runId, failFast, verify, sampleEvery, origin: originNow() };
       const sameMemory = this.sentMemoryId === memoryId;
-      // A parked worker of the same memory takes the run from the park block; the others (or
-      // all, with new memory) get a message.
       if (sameMemory) this.park.writeRun(settings);
       const message: ToWorker = {
         type: 'run',
@@ -161,16 +159,21 @@ export class StealingExecutor {
         buffers: sameMemory ? null : buffers,
         kernelNames,
       };
+      // Every parked worker is claimed first; the first of them is woken, the others wake as
+      // helpers when there is work to share (park.ts); the rest get the message.
       const claimed = this.workers.map((_, i) => sameMemory && this.park.claim(i));
+      this.park.start(claimed.flatMap((c, i) => (c ? [i] : [])));
       this.workers.forEach((w, i) => {
-        if (claimed[i]) return this.park.wake(i);
+        if (claimed[i]) return;
         this.park.release(i);
         w.postMessage(message);
       });
       this.sentMemoryId = memoryId;
     });
-
-    return buildReport(graph, views, stats, kernelNames, verify, sampleEvery);
+    // The report's copy of the states is allocated while the workers run, off the end's path.
+    const states = new Uint8Array(graph.nodeCount);
+    const stats = await running;
+    return buildReport(graph, views, stats, kernelNames, verify, sampleEvery, states);
   }
 
   private memoryFor(graph: CompiledGraph): { buffers: RunBuffers; views: RunViews; id: number } {

@@ -8,7 +8,7 @@
 import type { CompiledGraph } from '../../core/graph/compile.ts';
 import type { GraphReport, RootCause } from '../../core/graph/graph-run.ts';
 import { graphMetrics, measuredCriticalPath } from '../../core/graph/metrics.ts';
-import { FAILED, SUCCEEDED, countStates } from '../../core/graph/node-state.ts';
+import { FAILED, SUCCEEDED } from '../../core/graph/node-state.ts';
 import type { GraphSpan } from '../graph/span-ring.ts';
 import { CTL_FAILED_NODE, SPANS_PER_WORKER, type RunViews } from './layout.ts';
 import { verifyRun, type Verification } from './verify.ts';
@@ -21,9 +21,11 @@ export interface StealingReport extends GraphReport {
   readonly sleeps: number;
   readonly idleNanos: number;
   readonly perWorker: readonly LoopStats[];
+  /**
+   * Checked after every run: every node ended, every `add` node's result is right (the per-node
+   * results stay in the executor's memory; the report no longer copies them, see `buildReport`).
+   */
   readonly verification: Verification;
-  /** Per-node results written by the `add` kernel. */
-  readonly results: Int32Array;
   /** Sampled spans (one node in `spanSampleEvery`), times in ns from the run's start. */
   readonly spans: readonly GraphSpan[];
   readonly spanSampleEvery: number;
@@ -31,6 +33,13 @@ export interface StealingReport extends GraphReport {
   readonly droppedSpans: number;
 }
 
+/**
+ * `states` is the report's own copy of the run's states (the shared memory is reused by this
+ * graph's next run), allocated by the executor while the workers run: fresh memory costs more than
+ * the copy into it on the project's machines (each new page faults; 40 kB took 0.15–0.25 ms, more
+ * than the rest of a 10k-node run's report). For the same reason the report carries no copy of
+ * the per-node results, which no caller read: the verification pass checks them in place.
+ */
 export function buildReport(
   graph: CompiledGraph,
   views: RunViews,
@@ -38,7 +47,10 @@ export function buildReport(
   kernelNames: readonly string[],
   verify: boolean,
   sampleEvery: number,
+  states: Uint8Array,
 ): StealingReport {
+  states.set(views.states);
+  const { counts, verification } = verifyRun(graph, views, states, kernelNames, verify);
   const p = stats.length;
   // Integer ns since the run's origin throughout (the engine's time); the report counts from the
   // first worker's start.
@@ -58,10 +70,9 @@ export function buildReport(
     ),
     declaredWorkNanos: graph.workNanos,
     declaredCriticalPathNanos: graph.criticalPathNanos,
-    counts: countStates(views.states),
-    // Copies: the shared memory is reused by this graph's next run.
-    states: views.states.slice(),
-    rootCause: rootCause(graph, views, kernelNames),
+    counts,
+    states,
+    rootCause: rootCause(graph, views, states, kernelNames),
     attempts: sum((s) => s.attempts),
     nodesPerSecond: makespanNanos > 0 ? graph.nodeCount / (makespanNanos / 1e9) : 0,
     steals: sum((s) => s.steals),
@@ -69,8 +80,7 @@ export function buildReport(
     sleeps: sum((s) => s.sleeps),
     idleNanos: sum((s) => s.idleNanos),
     perWorker: [...stats].sort((a, b) => a.workerId - b.workerId),
-    verification: verifyRun(graph, views, kernelNames, verify),
-    results: views.results.slice(),
+    verification,
     spanSampleEvery: sampleEvery,
     droppedSpans: sum((s) => Math.max(0, s.spansWritten - SPANS_PER_WORKER)),
   };
@@ -153,10 +163,11 @@ function withLazySpans<T extends object>(
 function rootCause(
   graph: CompiledGraph,
   v: RunViews,
+  states: Uint8Array,
   kernelNames: readonly string[],
 ): RootCause | null {
   const failFastNode = v.ctl[CTL_FAILED_NODE]!;
-  const index = failFastNode >= 0 ? failFastNode : v.states.indexOf(FAILED);
+  const index = failFastNode >= 0 ? failFastNode : states.indexOf(FAILED);
   if (index < 0) return null;
   const kernel = kernelNames[v.kernelOf[index]!] ?? '?';
   return {

@@ -1,10 +1,11 @@
 /**
  * Checks a finished work-stealing run against its graph: every node reached a terminal state and
  * (with `verify`) was processed exactly once and only after every predecessor finished (global
- * start/finish stamps), and every `add` node holds its expected result.
+ * start/finish stamps), and every `add` node holds its expected result. The same pass counts the
+ * nodes in each state for the report (one walk over the states, not two).
  */
 import type { CompiledGraph } from '../../core/graph/compile.ts';
-import { SUCCEEDED } from '../../core/graph/node-state.ts';
+import { NODE_STATES, SUCCEEDED, type NodeStateName } from '../../core/graph/node-state.ts';
 import { addResult } from './kernels.ts';
 import type { RunViews } from './layout.ts';
 
@@ -16,22 +17,34 @@ export interface Verification {
   readonly problems: readonly string[];
 }
 
+export interface CheckedRun {
+  readonly verification: Verification;
+  readonly counts: Record<NodeStateName, number>;
+}
+
 const MAX_PROBLEMS = 10;
 
+/**
+ * `states` is the report's copy; the rest is read in the shared memory `v`, which no run touches
+ * until this one's report is built.
+ */
 export function verifyRun(
   graph: CompiledGraph,
   v: RunViews,
+  states: Uint8Array,
   kernelNames: readonly string[],
   full: boolean,
-): Verification {
+): CheckedRun {
   const problems: string[] = [];
   const report = (p: string) => problems.length < MAX_PROBLEMS && problems.push(p);
   const addIndex = kernelNames.indexOf('add');
   const { successorStart, successors, nodeId, nodeCount } = graph;
-  const { states, kernelOf, results } = v;
+  const { kernelOf, results } = v;
+  const tally = new Int32Array(NODE_STATES.length);
   // Every run pays for this pass, so it reads only typed arrays and names nodes only on a problem.
   for (let u = 0; u < nodeCount; u++) {
     const state = states[u]!;
+    tally[state]!++;
     if (state < SUCCEEDED) report(`node ${nodeId(u)} never finished (state ${state})`);
     else if (state === SUCCEEDED && kernelOf[u] === addIndex && results[u] !== addResult(u))
       report(`node ${nodeId(u)} has a wrong result`);
@@ -47,5 +60,10 @@ export function verifyRun(
       }
     }
   }
-  return { ok: problems.length === 0, checked: full ? 'order' : 'results', problems };
+  const counts = {} as Record<NodeStateName, number>;
+  NODE_STATES.forEach((name, s) => (counts[name] = tally[s]!));
+  return {
+    verification: { ok: problems.length === 0, checked: full ? 'order' : 'results', problems },
+    counts,
+  };
 }

@@ -8,6 +8,7 @@ import { stealingKernel, type StealingKernel } from './kernels.ts';
 import { viewRun, type RunViews } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
 import { PARK_MS, ParkBlock, type ParkedRun } from './park.ts';
+import { warmLoop } from './warm.ts';
 import { runWorkerLoop } from './worker-loop.ts';
 
 const port = parentPort;
@@ -42,6 +43,8 @@ port.on('message', (m: ToWorker) => {
   serve(memory, m);
 });
 
+const share = (): boolean => park.share(workerId);
+
 /** Runs `first`, then every run handed over while parked, until a wait runs out. */
 function serve(mem: { views: RunViews; kernels: StealingKernel[] }, first: ParkedRun): void {
   for (let run: ParkedRun | null = first; run !== null; run = park.awaitRun(workerId, PARK_MS)) {
@@ -55,6 +58,7 @@ function serve(mem: { views: RunViews; kernels: StealingKernel[] }, first: Parke
         origin: run.origin,
         kernels: mem.kernels,
         seed: 0x9e3779b9 ^ (workerId * 0x85ebca6b) ^ run.runId,
+        share,
       });
       // Parked before it reports its end: the executor starts the next run only after every end.
       park.park(workerId);
@@ -70,4 +74,5 @@ function serve(mem: { views: RunViews; kernels: StealingKernel[] }, first: Parke
     }
   }
 }
+warmLoop();
 send({ type: 'ready', workerId });

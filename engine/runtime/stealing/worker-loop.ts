@@ -7,7 +7,10 @@
  *   runs next in place, the others are pushed onto the own deque.
  * - Own deque empty: claim a chunk of the graph's roots (one shared cursor; each claim takes a
  *   fraction of what is left, so the chunks shrink towards the end and the workers finish the
- *   roots together) onto the own deque, where thieves can still take them.
+ *   roots together) onto the own deque, where thieves can still take them; the chunk's trivial
+ *   roots (no successors, no cost) run straight from the claim.
+ * - Work another worker could take (roots left, nodes pushed): ask the park block to wake a
+ *   helper (`share`, park.ts), until none is left to wake.
  * - No roots left: publish the completed count, then steal — last successful victim first,
  *   then random victims — and after a short spin sleep on the epoch word.
  * - No lost wake-ups: a sleeper reads the epoch, registers in `sleepers`, re-checks every deque,
@@ -49,6 +52,11 @@ export interface LoopOptions {
   readonly sampleEvery: number;
   /** The run's time origin (`threads/clock.ts`): every time below is integer ns since it. */
   readonly origin: bigint;
+  /**
+   * Called when this worker has work another could take (roots left, nodes pushed): wakes a
+   * helper that is waiting to be asked (park.ts `share`); returns false once none is left.
+   */
+  readonly share?: () => boolean;
 }
 
 export interface LoopStats {
@@ -117,7 +125,13 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   let stealAttempts = 0;
   let sleeps = 0;
   let idleNanos = 0;
-  let untilSample = o.sampleEvery;
+  // The options read on every node, as locals (a property load each otherwise).
+  const { verify, failFast, kernels, sampleEvery } = o;
+  let untilSample = sampleEvery;
+  let sharing = o.share !== undefined;
+  const share = (): void => {
+    if (sharing) sharing = o.share!();
+  };
   let spansWritten = 0;
   const spanBase = o.workerId * SPANS_PER_WORKER;
   /**
@@ -133,14 +147,19 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     const sampled = untilSample > 0 && --untilSample === 0;
     const spanStart = sampled ? (boundary >= 0 ? boundary : now()) : 0;
     boundary = -1;
-    if (o.verify) {
+    if (verify) {
       Atomics.add(v.runCount, node, 1);
       v.startStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
     }
-    if (Atomics.load(ctl, CTL_STOP) !== 0) outcome = CANCELLED;
-    else if (Atomics.load(poisoned, node) !== 0) outcome = SKIPPED;
+    // Plain reads, not Atomics.load (which cost about 4 ns each here, a third of a tiny node):
+    // `poisoned[node]` was written before the counter decrement or deque push that made the node
+    // ready, which this thread's own atomics then saw, so the read is ordered; `stop` is a flag
+    // another thread may set at any time, read afresh on every node (a plain read is never cached
+    // across the kernel call), so a fail-fast stop or cancel is seen within a node or so.
+    if (ctl[CTL_STOP] !== 0) outcome = CANCELLED;
+    else if (poisoned[node] !== 0) outcome = SKIPPED;
     else {
-      const kernel = o.kernels[kernelOf[node]!]!;
+      const kernel = kernels[kernelOf[node]!]!;
       // Only a node with a cost is timed (two clock reads would dominate a tiny node): its
       // measured time feeds the report's measured critical path (stealing-report.ts).
       const cost = costNanos[node]!;
@@ -161,10 +180,10 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
       executed++;
     }
     states[node] = outcome;
-    if (o.verify) v.finishStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
+    if (verify) v.finishStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
     completed++;
     const poison = outcome === FAILED || outcome === SKIPPED;
-    if (outcome === FAILED && o.failFast) {
+    if (outcome === FAILED && failFast) {
       Atomics.compareExchange(ctl, CTL_FAILED_NODE, -1, node);
       Atomics.store(ctl, CTL_STOP, 1);
     }
@@ -181,9 +200,12 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
         }
       }
     }
-    if (pushed > 0 && Atomics.load(ctl, CTL_SLEEPERS) > 0) {
-      Atomics.add(ctl, CTL_EPOCH, 1);
-      Atomics.notify(ctl, CTL_EPOCH, pushed);
+    if (pushed > 0) {
+      if (sharing) share();
+      if (Atomics.load(ctl, CTL_SLEEPERS) > 0) {
+        Atomics.add(ctl, CTL_EPOCH, 1);
+        Atomics.notify(ctl, CTL_EPOCH, pushed);
+      }
     }
     if (sampled) {
       // A span ends once the node's successors are released (the node's whole cost to run).
@@ -192,7 +214,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
       v.spanOutcome[i] = outcome;
       v.spanStart[i] = spanStart;
       v.spanEnd[i] = boundary = now();
-      untilSample = o.sampleEvery;
+      untilSample = sampleEvery;
     }
     return next;
   };
@@ -213,9 +235,19 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   };
 
   /**
-   * Claims the next chunk of roots onto the own deque and returns one of them, or EMPTY when every
-   * root is claimed. One compare-and-swap a chunk, where stealing the roots one by one from the
-   * deque they were seeded on cost a contended steal per root.
+   * A root without successors or cost: running it releases nothing and takes next to no time, so
+   * a thief gains nothing by taking it from the own deque. A chunk's trivial roots run straight
+   * from the claim (an independent graph's nodes cost a deque pop each otherwise, about as much
+   * as the node itself); the others go onto the own deque as before.
+   */
+  const trivial = (root: number): boolean =>
+    successorStart[root] === successorStart[root + 1] && costNanos[root] === 0;
+
+  /**
+   * Claims chunks of roots and returns one to run, or EMPTY when every root is claimed. A chunk's
+   * other roots go onto the own deque, where thieves can still take them, and its trivial roots
+   * (`trivial`) run here. One compare-and-swap a chunk, where stealing the roots one by one from
+   * the deque they were seeded on cost a contended steal per root.
    */
   const claimRoots = (): number => {
     for (;;) {
@@ -224,14 +256,31 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
       if (left <= 0) return EMPTY;
       const take = Math.min(ROOT_CHUNK, Math.ceil(left / (ROOT_SHARE * o.workers)));
       if (Atomics.compareExchange(ctl, CTL_ROOTS, from, from + take) !== from) continue;
-      if (take > 1) {
-        own.pushRange(roots, from + 1, from + take);
-        if (Atomics.load(ctl, CTL_SLEEPERS) > 0) {
-          Atomics.add(ctl, CTL_EPOCH, 1);
-          Atomics.notify(ctl, CTL_EPOCH, take - 1);
-        }
+      const to = from + take;
+      // Leading non-trivial roots (a structured graph's usual chunk) go in one push.
+      let end = from;
+      while (end < to && !trivial(roots[end]!)) end++;
+      let first = end > from ? roots[from]! : -1;
+      if (end > from + 1) own.pushRange(roots, from + 1, end);
+      let pushed = Math.max(0, end - from - 1);
+      let trivials = 0;
+      for (let i = end; i < to; i++) {
+        const root = roots[i]!;
+        if (trivial(root)) trivials++;
+        else if (first < 0) first = root;
+        else (own.push(root), pushed++);
       }
-      return roots[from]!;
+      if (pushed > 0 && Atomics.load(ctl, CTL_SLEEPERS) > 0) {
+        Atomics.add(ctl, CTL_EPOCH, 1);
+        Atomics.notify(ctl, CTL_EPOCH, pushed);
+      }
+      if (sharing && (pushed > 0 || to < roots.length)) share();
+      if (trivials > 0)
+        for (let i = end; i < to; i++) {
+          const root = roots[i]!;
+          if (trivial(root)) process(root);
+        }
+      if (first >= 0) return first;
     }
   };
 
