@@ -68,6 +68,15 @@ export interface SchedulerStats {
  */
 type Resolve = (value: unknown) => void;
 
+/**
+ * `new Promise(takeResolve)` leaves the promise's resolve in `taken`: one executor function for
+ * every run, not a closure (and its context) made per run only to hand `resolve` out.
+ */
+let taken: Resolve | null = null;
+function takeResolve(resolve: Resolve): void {
+  taken = resolve;
+}
+
 /** What a run with an abort signal or a timeout keeps beside its job, until it ends. */
 interface Watch {
   /** Why the scheduler cancelled it (abort, timeout), once it did. */
@@ -127,17 +136,19 @@ export class Scheduler {
       const cls = options.class ?? 'default';
       const basePriority = options.priority ?? 50;
       const tenant = options.tenant;
-      return new Promise<R>((resolve) => {
-        // Checked already: the task by taskWork, the options by checkRunOptions. A run rejected
-        // at the door (`maxQueued`) has settled by the time this returns.
-        const id = this.executor.submitOneSplit(cls, basePriority, tenant, work, resolve);
-        if (
-          (signal !== undefined || timeoutMs !== undefined) &&
-          this.executor.jobState(id) === 'running'
-        ) {
-          this.watch(id, signal, timeoutMs);
-        }
-      });
+      const promise = new Promise<unknown>(takeResolve) as Promise<R>;
+      const resolve = taken;
+      taken = null;
+      // Checked already: the task by taskWork, the options by checkRunOptions. A run rejected at
+      // the door (`maxQueued`) has settled by the time this returns.
+      const id = this.executor.submitOneSplit(cls, basePriority, tenant, work, resolve);
+      if (
+        (signal !== undefined || timeoutMs !== undefined) &&
+        this.executor.jobState(id) === 'running'
+      ) {
+        this.watch(id, signal, timeoutMs);
+      }
+      return promise;
     } catch (e) {
       return Promise.reject(e as Error);
     }

@@ -230,7 +230,14 @@ export class Bookkeeping {
     limits.minDrivers = this.knobs.settings.minDrivers;
     limits.maxDriversPerTask = this.knobs.cfg.maxDriversPerTask;
     this.admission.admit(limits, this.startAdmitted, focus);
-    this.execStats.leafSplits(this.admission.running, this.backend.now());
+    this.countLeaves();
+  }
+
+  /** Tells the statistics the admitted leaf count; reads the clock only when it changed. */
+  private countLeaves(): void {
+    const running = this.admission.running;
+    if (running !== this.execStats.leafCount)
+      this.execStats.leafSplits(running, this.backend.now());
   }
 
   private readonly admitLimits = { guaranteedPerTask: 0, minDrivers: 0, maxDriversPerTask: 0 };
@@ -301,7 +308,7 @@ export class Bookkeeping {
   /** An admitted leaf split of `task` no longer runs: its slot frees (counted for statistics). */
   private releaseLeaf(task: ExecTask): void {
     this.admission.release(task);
-    this.execStats.leafSplits(this.admission.running, this.backend.now());
+    this.countLeaves();
   }
 
   private settleTask(task: ExecTask, jobResult?: unknown): void {
