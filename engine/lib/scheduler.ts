@@ -13,7 +13,7 @@
 import type { EngineConfig, EngineConfigPatch, PolicyName } from '../../shared/config.ts';
 import { SchedLabError } from '../../shared/errors.ts';
 import type { LevelRow } from '../../shared/protocol.ts';
-import { Executor, type JobEnd, type JobSpec } from '../runtime/executor/index.ts';
+import { Executor, type JobEnd } from '../runtime/executor/index.ts';
 import { ThreadsBackend } from '../runtime/threads/index.ts';
 import {
   checkRunOptions,
@@ -59,20 +59,34 @@ export interface SchedulerStats {
   readonly levels: readonly LevelRow[];
 }
 
-/** A run's promise, kept by its executor job (`owner`) until the job's end event settles it. */
-class PendingRun {
-  /** Why the scheduler cancelled it (abort, timeout), when it did. */
-  reason: SchedLabError | undefined = undefined;
-  cleanup: (() => void) | undefined = undefined;
-  settled = false;
+/**
+ * A run's promise is settled through its `resolve` function alone, kept by its executor job as
+ * the job's `owner` until the job's end event: no record of our own per queued run, and the
+ * promise's `reject` function is not kept (a queued run costs one closure, not two, plus an
+ * object). A failure resolves it with a promise already rejected with the error, which rejects
+ * it with that same error (two microtask turns later).
+ */
+type Resolve = (value: unknown) => void;
 
-  constructor(
-    readonly resolve: (value: unknown) => void,
-    readonly reject: (error: SchedLabError) => void,
-  ) {}
+/**
+ * `new Promise(takeResolve)` leaves the promise's resolve in `taken`: one executor function for
+ * every run, not a closure (and its context) made per run only to hand `resolve` out.
+ */
+let taken: Resolve | null = null;
+function takeResolve(resolve: Resolve): void {
+  taken = resolve;
+}
+
+/** What a run with an abort signal or a timeout keeps beside its job, until it ends. */
+interface Watch {
+  /** Why the scheduler cancelled it (abort, timeout), once it did. */
+  reason: SchedLabError | undefined;
+  cleanup: () => void;
 }
 
 const NS_PER_MS = 1e6;
+/** `run`'s options when none are given: no object per run. */
+const NO_OPTIONS: RunOptions = Object.freeze({});
 
 export class Scheduler {
   private readonly backend: ThreadsBackend;
@@ -80,6 +94,8 @@ export class Scheduler {
   private closing = false;
   private closed: Promise<void> | null = null;
   private console: RunningConsole | null = null;
+  /** Runs with a signal or timeout, by job id (the others need nothing beside their job). */
+  private readonly watched = new Map<number, Watch>();
 
   /** Starts the worker threads (see `ready()`); bad options throw `INVALID_CONFIG`. */
   constructor(options: SchedulerOptions = {}) {
@@ -108,7 +124,7 @@ export class Scheduler {
    * absolute path or file URL, as Piscina's `filename`) or a built-in kernel name with input
    * `{ ms }`. Rejects with a `SchedLabError` (see the header for the codes).
    */
-  run<R = unknown>(task: Task, input?: unknown, options: RunOptions = {}): Promise<R> {
+  run<R = unknown>(task: Task, input?: unknown, options: RunOptions = NO_OPTIONS): Promise<R> {
     try {
       if (this.closing) {
         throw new SchedLabError('ENGINE_CLOSED', 'the scheduler is closed', 'scheduler');
@@ -119,20 +135,20 @@ export class Scheduler {
       if (signal?.aborted) throw aborted(signal);
       const cls = options.class ?? 'default';
       const basePriority = options.priority ?? 50;
-      const tasks: JobSpec['tasks'] = [{ splits: [{ kind: 'intermediate', work }] }];
-      const spec: JobSpec =
-        options.tenant === undefined
-          ? { class: cls, basePriority, tasks }
-          : { class: cls, basePriority, tenant: options.tenant, tasks };
-      return new Promise<R>((resolve, reject) => {
-        const run = new PendingRun(resolve as (v: unknown) => void, reject);
-        // Checked already: the task by taskWork, the options by checkRunOptions. A run rejected
-        // at the door (`maxQueued`) has settled by the time this returns.
-        const id = this.executor.submitCheckedJob(spec, run);
-        if (!run.settled && (signal !== undefined || timeoutMs !== undefined)) {
-          this.watch(id, run, signal, timeoutMs);
-        }
-      });
+      const tenant = options.tenant;
+      const promise = new Promise<unknown>(takeResolve) as Promise<R>;
+      const resolve = taken;
+      taken = null;
+      // Checked already: the task by taskWork, the options by checkRunOptions. A run rejected at
+      // the door (`maxQueued`) has settled by the time this returns.
+      const id = this.executor.submitOneSplit(cls, basePriority, tenant, work, resolve);
+      if (
+        (signal !== undefined || timeoutMs !== undefined) &&
+        this.executor.jobState(id) === 'running'
+      ) {
+        this.watch(id, signal, timeoutMs);
+      }
+      return promise;
     } catch (e) {
       return Promise.reject(e as Error);
     }
@@ -220,9 +236,9 @@ export class Scheduler {
   }
 
   /** Wires a run's abort signal and timeout; both cancel it through the executor. */
-  private watch(id: number, run: PendingRun, signal?: AbortSignal, timeoutMs?: number): void {
+  private watch(id: number, signal?: AbortSignal, timeoutMs?: number): void {
     const cancel = (reason: SchedLabError) => {
-      run.reason = reason;
+      watch.reason = reason;
       this.executor.cancelJob(id);
     };
     const onAbort = signal === undefined ? null : () => cancel(aborted(signal));
@@ -234,21 +250,31 @@ export class Scheduler {
             const why = `the run did not end within timeoutMs ${timeoutMs}`;
             cancel(new SchedLabError('TIMEOUT', why, 'timeoutMs'));
           }, timeoutMs);
-    if (onAbort === null && timer === null) return;
-    run.cleanup = () => {
-      if (onAbort !== null) signal!.removeEventListener('abort', onAbort);
-      if (timer !== null) clearTimeout(timer);
+    const watch: Watch = {
+      reason: undefined,
+      cleanup: () => {
+        if (onAbort !== null) signal!.removeEventListener('abort', onAbort);
+        if (timer !== null) clearTimeout(timer);
+      },
     };
+    this.watched.set(id, watch);
   }
 
   private settle(end: JobEnd): void {
     // A job without an owner was submitted by the console, not by `run`.
-    if (!(end.owner instanceof PendingRun)) return;
-    const run = end.owner;
-    run.settled = true;
-    run.cleanup?.();
-    if (end.state === 'succeeded') run.resolve(end.result);
-    else run.reject(run.reason ?? this.failure(end));
+    if (typeof end.owner !== 'function') return;
+    const resolve = end.owner as Resolve;
+    let reason: SchedLabError | undefined;
+    if (this.watched.size > 0) {
+      const watch = this.watched.get(end.jobId);
+      if (watch !== undefined) {
+        this.watched.delete(end.jobId);
+        watch.cleanup();
+        reason = watch.reason;
+      }
+    }
+    if (end.state === 'succeeded') resolve(end.result);
+    else resolve(Promise.reject(reason ?? this.failure(end)));
   }
 
   private failure(end: JobEnd): SchedLabError {

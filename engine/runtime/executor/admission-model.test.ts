@@ -108,7 +108,7 @@ describe("Trino's addTask / pollNextSplitWorker round robin, against a plain mod
               for (let i = 0; i < op.count; i++) {
                 const id = nextSplit++;
                 const work = { kernel: 'spin' as const, totalNanos: 1 };
-                admission.enqueue(focus, new ExecSplit(id, id, job, focus, true, work, 0, 'task'));
+                admission.enqueue(focus, new ExecSplit(id, job, focus, true, work, 0, 'task'));
                 model.enqueue(op.task, id);
               }
               expected = model.admit(op.task);

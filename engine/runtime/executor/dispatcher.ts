@@ -36,6 +36,8 @@ export class Dispatcher {
   paused = false;
   closed = false;
   private pumping = false;
+  /** `clock()`'s reading for the pump in progress; −1 until read. */
+  private pumpNow = -1;
 
   constructor(
     private readonly backend: Backend,
@@ -54,12 +56,12 @@ export class Dispatcher {
     this.pumping = true;
     try {
       const backend = this.backend;
-      const now = backend.now();
+      this.pumpNow = -1;
       if (backend.firstIdleWorker !== undefined) {
         // Same order as the array below (lowest idle first); dispatching marks the worker busy.
         for (let w = backend.firstIdleWorker(); w >= 0; w = backend.firstIdleWorker()) {
-          const split = this.knobs.queue.take(now);
-          if (split === null || !this.place(split, w, now, false)) break;
+          const split = this.knobs.queue.take(this.clock());
+          if (split === null || !this.place(split, w, this.clock(), false)) break;
         }
         return;
       }
@@ -67,22 +69,22 @@ export class Dispatcher {
       for (let i = 0; i < idle.length; i++) {
         const w = idle[i]!;
         if (this.runningOn[w] !== null && this.runningOn[w] !== undefined) continue; // see below
-        const split = this.knobs.queue.take(now);
+        const split = this.knobs.queue.take(this.clock());
         if (split !== null) {
-          if (!this.place(split, w, now, false)) break;
+          if (!this.place(split, w, this.clock(), false)) break;
           // Sent to the worker it is pinned to (`place`), perhaps one later in `idle`: this one
           // is still idle.
           if (split.worker !== w) i--;
         } else if (!this.pipelined || !this.reclaim(w)) break;
       }
       if (this.pipelined && this.knobs.queue.size > 0) {
-        if (backend.queueRoom !== undefined) this.fillQueues(now);
+        if (backend.queueRoom !== undefined) this.fillQueues();
         else {
           for (const w of backend.queueableWorkers!()) {
             if (this.queuedOn[w]?.length) continue;
-            const split = this.knobs.queue.take(now);
+            const split = this.knobs.queue.take(this.clock());
             if (split === null) break;
-            this.dispatch(split, w, now, true);
+            this.dispatch(split, w, this.clock(), true);
           }
         }
       }
@@ -92,13 +94,22 @@ export class Dispatcher {
   }
 
   /**
+   * The time of this pump, read when it first dispatches: a pump that finds every worker busy
+   * (each arrival pumps) reads no clock (on threads a read allocates).
+   */
+  private clock(): number {
+    if (this.pumpNow < 0) this.pumpNow = this.backend.now();
+    return this.pumpNow;
+  }
+
+  /**
    * Queues splits behind busy workers, one per worker a round (so the policy's order is spread
    * over them), while a worker's queued splits are expected to run within one quantum (or the
    * backend's `queueAheadNanos`, when longer): at least one, the first as the single queued
    * dispatch always was, then more only while the expected time is below that, so a split
    * expected to take a whole quantum ends a batch.
    */
-  private fillQueues(now: number): void {
+  private fillQueues(): void {
     const backend = this.backend;
     const quantum = Math.max(
       this.knobs.settings.dispatchQuantumNanos,
@@ -112,8 +123,8 @@ export class Dispatcher {
         const list = this.queuedOn[w];
         if (list !== undefined && list.length > 0 && this.queuedExpected[w]! >= quantum) continue;
         if (backend.queueRoom!(w) <= 0) continue;
-        const split = this.knobs.queue.take(now);
-        if (split === null || !this.place(split, w, now, true)) return;
+        const split = this.knobs.queue.take(this.clock());
+        if (split === null || !this.place(split, w, this.clock(), true)) return;
         more = true;
       }
     }

@@ -8,7 +8,8 @@
  */
 import type { SpanRing } from '../../../shared/lib/span-ring.ts';
 import { SchedLabError, type ErrorCode } from '../../../shared/errors.ts';
-import type { Backend } from '../backend.ts';
+import type { OutputBufferSpec } from '../../core/concurrency/output-buffer.ts';
+import type { Backend, SplitWork } from '../backend.ts';
 import { Admission } from './admission.ts';
 import type { ClassSplitTimes } from './class-split-times.ts';
 import type { WaitVisitor } from './executor-options.ts';
@@ -65,7 +66,7 @@ export class Bookkeeping {
   /** Submits a job; returns its id. A job beyond `maxQueued` is born `rejected` (counted). */
   submitJob(spec: JobSpec): number {
     checkJobSpec(spec, this.knobs.cfg.maxDriversPerTask);
-    return this.submitChecked(spec);
+    return this.submitCheckedJob(spec);
   }
 
   /**
@@ -74,47 +75,91 @@ export class Bookkeeping {
    * for every run.
    */
   submitCheckedJob(spec: JobSpec, owner?: unknown): number {
-    return this.submitChecked(spec, owner);
-  }
-
-  private submitChecked(spec: JobSpec, owner?: unknown): number {
-    const tenant = spec.tenant === undefined ? null : this.book.tenants.acquire(spec.tenant);
-    const now = this.backend.now();
-    const id = this.nextJobId++;
     let total = 0;
     for (const t of spec.tasks) total += t.splits.length;
-    const job = new ExecJob(
-      id,
+    const job = this.newJob(
       spec.class,
-      this.spans.internClass(spec.class),
       spec.basePriority ?? 50,
       spec.retries ?? 0,
-      now,
-      tenant,
+      spec.tenant,
       owner,
     );
-    if (this.live.pendingSplits() + total > this.knobs.cfg.maxQueued) {
-      this.book.reject(job, now, `maxQueued ${this.knobs.cfg.maxQueued} reached`);
-      return id;
-    }
-    this.book.start(job);
-    this.trail.record(TrailKind.submit, id, -1, -1, now, 0, total);
+    const now = job.submitNanos;
+    if (!this.admitJob(job, total, now)) return job.id;
     for (let index = 0; index < spec.tasks.length; index++) {
       const t = spec.tasks[index]!;
-      const task = new ExecTask(this.nextTaskId++, job, index, t.open === true);
-      if (t.maxDriversPerTask !== undefined) task.maxDrivers = t.maxDriversPerTask;
-      initTaskConcurrency(task, t.outputBuffer, this.knobs.cfg, this.knobs.settings, now);
-      if (task.open) job.openTasks++;
-      this.admission.register(task);
-      this.execStats.taskStarted(task);
-      job.addTask(task);
-      this.live.tasks.set(task.id, task);
+      this.newTask(job, index, t.open === true, t.maxDriversPerTask, t.outputBuffer, now);
     }
     for (let i = 0; i < spec.tasks.length; i++) {
-      this.createSplits(job.tasks[i]!, spec.tasks[i]!.splits, now);
+      this.createSplits(job.taskAt(i), spec.tasks[i]!.splits, now);
     }
     this.afterArrivals(job);
-    return id;
+    return job.id;
+  }
+
+  /**
+   * A checked job of one task of one intermediate split (a library run), without the spec's
+   * arrays: the same records, ids and events as `submitCheckedJob` of
+   * `{ class, basePriority, tenant, tasks: [{ splits: [{ kind: 'intermediate', work }] }] }`.
+   */
+  submitOneSplit(
+    cls: string,
+    basePriority: number,
+    tenant: string | undefined,
+    work: SplitWork,
+    owner?: unknown,
+  ): number {
+    const job = this.newJob(cls, basePriority, 0, tenant, owner);
+    const now = job.submitNanos;
+    if (!this.admitJob(job, 1, now)) return job.id;
+    const task = this.newTask(job, 0, false, undefined, undefined, now);
+    this.createSplit(task, false, work, now);
+    this.afterArrivals(job);
+    return job.id;
+  }
+
+  private newJob(
+    cls: string,
+    basePriority: number,
+    retries: number,
+    tenantName: string | undefined,
+    owner: unknown,
+  ): ExecJob {
+    const tenant = tenantName === undefined ? null : this.book.tenants.acquire(tenantName);
+    const now = this.backend.now();
+    const id = this.nextJobId++;
+    const clsIndex = this.spans.internClass(cls);
+    return new ExecJob(id, cls, clsIndex, basePriority, retries, now, tenant, owner);
+  }
+
+  /** Starts `job` of `total` splits; false when `maxQueued` rejects it (its end is told). */
+  private admitJob(job: ExecJob, total: number, now: number): boolean {
+    if (this.live.pendingSplits() + total > this.knobs.cfg.maxQueued) {
+      this.book.reject(job, now, `maxQueued ${this.knobs.cfg.maxQueued} reached`);
+      return false;
+    }
+    this.book.start(job);
+    this.trail.record(TrailKind.submit, job.id, -1, -1, now, 0, total);
+    return true;
+  }
+
+  private newTask(
+    job: ExecJob,
+    index: number,
+    open: boolean,
+    maxDrivers: number | undefined,
+    buffer: OutputBufferSpec | undefined,
+    now: number,
+  ): ExecTask {
+    const task = new ExecTask(this.nextTaskId++, job, index, open);
+    if (maxDrivers !== undefined) task.maxDrivers = maxDrivers;
+    initTaskConcurrency(task, buffer, this.knobs.cfg, this.knobs.settings, now);
+    if (task.open) job.openTasks++;
+    this.admission.register(task);
+    this.execStats.taskStarted(task);
+    job.addTask(task);
+    this.live.tasks.set(task.id, task);
+    return task;
   }
 
   /** Adds splits to a live task (Trino's controller tops up leaf tasks). Returns their ids. */
@@ -153,32 +198,26 @@ export class Bookkeeping {
 
   private createSplits(task: ExecTask, specs: readonly SplitSpec[], now: number): number[] {
     const ids: number[] = [];
-    for (const spec of specs) {
-      const id = this.nextSplitId++;
-      const leaf = spec.kind === 'leaf';
-      const s = new ExecSplit(
-        id,
-        id,
-        task.job,
-        task,
-        leaf,
-        spec.work,
-        now,
-        this.knobs.cfg.fairness,
-      );
-      this.live.add(s);
-      task.live.add(s);
-      task.job.totalSplits++;
-      if (leaf) this.admission.enqueue(task, s);
-      else this.knobs.queue.offer(s, now, 'new');
-      ids.push(id);
-    }
+    for (const spec of specs)
+      ids.push(this.createSplit(task, spec.kind === 'leaf', spec.work, now));
     return ids;
   }
 
+  private createSplit(task: ExecTask, leaf: boolean, work: SplitWork, now: number): number {
+    const id = this.nextSplitId++;
+    const s = new ExecSplit(id, task.job, task, leaf, work, now, this.knobs.cfg.fairness);
+    this.live.add(s);
+    task.live.add(s);
+    task.job.totalSplits++;
+    if (leaf) this.admission.enqueue(task, s);
+    else this.knobs.queue.offer(s, now, 'new');
+    return id;
+  }
+
   private afterArrivals(job: ExecJob): void {
-    for (const task of job.tasks) this.admit(task);
-    for (const task of job.tasks) this.settleTask(task);
+    const n = job.taskCount;
+    for (let i = 0; i < n; i++) this.admit(job.taskAt(i));
+    for (let i = 0; i < n; i++) this.settleTask(job.taskAt(i));
     this.ticker.ensure();
     this.dispatcher.pump();
   }
@@ -191,7 +230,14 @@ export class Bookkeeping {
     limits.minDrivers = this.knobs.settings.minDrivers;
     limits.maxDriversPerTask = this.knobs.cfg.maxDriversPerTask;
     this.admission.admit(limits, this.startAdmitted, focus);
-    this.execStats.leafSplits(this.admission.running, this.backend.now());
+    this.countLeaves();
+  }
+
+  /** Tells the statistics the admitted leaf count; reads the clock only when it changed. */
+  private countLeaves(): void {
+    const running = this.admission.running;
+    if (running !== this.execStats.leafCount)
+      this.execStats.leafSplits(running, this.backend.now());
   }
 
   private readonly admitLimits = { guaranteedPerTask: 0, minDrivers: 0, maxDriversPerTask: 0 };
@@ -262,7 +308,7 @@ export class Bookkeeping {
   /** An admitted leaf split of `task` no longer runs: its slot frees (counted for statistics). */
   private releaseLeaf(task: ExecTask): void {
     this.admission.release(task);
-    this.execStats.leafSplits(this.admission.running, this.backend.now());
+    this.countLeaves();
   }
 
   private settleTask(task: ExecTask, jobResult?: unknown): void {
@@ -277,7 +323,7 @@ export class Bookkeeping {
       job.state === 'running' ? 'succeeded' : (job.state as TaskEnd['state']),
       this.backend.now(),
     );
-    if (job.state === 'running' && job.openTasks === 0 && job.tasks.every((t) => t.ended)) {
+    if (job.state === 'running' && job.openTasks === 0 && allEnded(job)) {
       const failed = job.error !== undefined;
       const now = this.backend.now();
       this.book.end(job, failed ? 'failed' : 'succeeded', now, jobResult);
@@ -295,7 +341,8 @@ export class Bookkeeping {
     job.error = reason;
     if (code !== undefined) job.errorCode = code;
     this.book.end(job, state, this.backend.now());
-    for (const task of job.tasks) {
+    for (let i = 0; i < job.taskCount; i++) {
+      const task = job.taskAt(i);
       for (const s of this.admission.forget(task)) this.finishSplit(s, SplitState.cancelled);
       for (const s of [...task.live]) this.cancelSplit(s);
       if (task.open) {
@@ -336,4 +383,9 @@ export class Bookkeeping {
     this.backend.cancel(s.id);
     this.finishSplit(s, SplitState.cancelled);
   }
+}
+
+function allEnded(job: ExecJob): boolean {
+  for (let i = 0; i < job.taskCount; i++) if (!job.taskAt(i).ended) return false;
+  return true;
 }

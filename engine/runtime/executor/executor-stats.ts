@@ -61,6 +61,11 @@ export class ExecutorStats {
   }
 
   /** The number of admitted leaf splits changed to `count` at `now` (Trino records each change). */
+  /** Leaf splits admitted now (as last told to `leafSplits`). */
+  get leafCount(): number {
+    return this.leafNow;
+  }
+
   leafSplits(count: number, now: number): void {
     if (count === this.leafNow) return;
     this.leafArea += this.leafNow * Math.max(0, now - this.leafSince);

@@ -31,7 +31,7 @@ import {
 } from '../../../shared/protocol.ts';
 import { assertPriority } from '../../core/priority/index.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
-import type { Backend } from '../backend.ts';
+import type { Backend, SplitWork } from '../backend.ts';
 import type { AgingTicker } from './aging-ticker.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { Bookkeeping } from './executor-bookkeeping.ts';
@@ -353,6 +353,21 @@ export class Executor {
   submitCheckedJob(spec: JobSpec, owner?: unknown): number {
     this.ensureOpen();
     return this.bookkeeping.submitCheckedJob(spec, owner);
+  }
+
+  /**
+   * `submitCheckedJob` of a job of one task of one intermediate split running `work` (the
+   * library's run), without building the spec's arrays per run. Returns the job's id.
+   */
+  submitOneSplit(
+    cls: string,
+    basePriority: number,
+    tenant: string | undefined,
+    work: SplitWork,
+    owner?: unknown,
+  ): number {
+    this.ensureOpen();
+    return this.bookkeeping.submitOneSplit(cls, basePriority, tenant, work, owner);
   }
 
   /** Adds splits to a live task (Trino's controller tops up leaf tasks). Returns their ids. */

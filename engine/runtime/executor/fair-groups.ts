@@ -78,7 +78,8 @@ export function fairGroups(
       }
       continue;
     }
-    for (const task of job.tasks) {
+    for (let i = 0; i < job.taskCount; i++) {
+      const task = job.taskAt(i);
       if (task.ended) continue;
       if (fairness === 'task') {
         const label = `#${job.id}.${task.index} ${cls}`;

@@ -49,7 +49,7 @@ function records(live: SplitBook, n: number, cls = 'alpha'): { job: ExecJob; spl
   job.addTask(task);
   const splits: ExecSplit[] = [];
   for (let id = 1; id <= n; id++) {
-    const s = new ExecSplit(id, id, job, task, false, spin(100), 0, 'task');
+    const s = new ExecSplit(id, job, task, false, spin(100), 0, 'task');
     live.add(s);
     task.live.add(s);
     job.totalSplits++;

@@ -5,10 +5,7 @@ function splits(n: number): ExecSplit[] {
   const job = new ExecJob(1, 'q', 0, 50, 0, 0);
   const task = new ExecTask(1, job, 0, false);
   const work = { kernel: 'spin' as const, totalNanos: 1 };
-  return Array.from(
-    { length: n },
-    (_, i) => new ExecSplit(i, i, job, task, false, work, 0, 'query'),
-  );
+  return Array.from({ length: n }, (_, i) => new ExecSplit(i, job, task, false, work, 0, 'query'));
 }
 
 describe('LiveSplits', () => {

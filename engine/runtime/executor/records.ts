@@ -8,12 +8,13 @@
  */
 import type { OutputBuffer } from '../../core/concurrency/output-buffer.ts';
 import type { SplitConcurrencyController } from '../../core/concurrency/split-concurrency-controller.ts';
-import type { FairnessGroup, Priority, ReadySplit } from '../../core/ready-queue.ts';
+import type { FairnessGroup, Priority } from '../../core/ready-queue.ts';
 import { INITIAL_PRIORITY } from '../../core/ready-queue.ts';
-import type { FairnessMode } from '../../../shared/config.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
-import type { SplitWork } from '../backend.ts';
-import { SplitState, type JobState } from './lifecycle.ts';
+import type { JobState } from './lifecycle.ts';
+import type { ExecSplit } from './split-record.ts';
+
+export { ExecSplit, groupFor } from './split-record.ts';
 
 /**
  * A tenant: the fairness group of all its jobs under `query` fairness (tenants.ts keeps them).
@@ -36,13 +37,29 @@ export class TenantGroup implements FairnessGroup {
 const NO_TASKS = Object.freeze([]) as unknown as ExecTask[];
 
 /**
+ * What a job rarely has (a failure or cancellation, retries, a graph run's split failures): one
+ * object made when first set, so a queued job that never fails carries one field, not five.
+ */
+class JobTrouble {
+  error: string | undefined = undefined;
+  errorCode: ErrorCode | undefined = undefined;
+  retries = 0;
+  ownsSplitFailures = false;
+  splitError: string | undefined = undefined;
+}
+
+/**
  * A job is its own fairness group (query fairness): one object, so charging a quantum touches one
- * record less — the executor's per-quantum cost is mostly cache misses on records.
+ * record less — the executor's per-quantum cost is mostly cache misses on records. Every field
+ * costs 8 bytes per queued job (the library queues tens of thousands), so the rare ones live in
+ * `JobTrouble` and a job of one task keeps it in a field, not an array.
  */
 export class ExecJob implements FairnessGroup {
   state: JobState = 'running';
-  /** Its tasks in spec order; sized as they come (`addTask`), not a 17-slot array per job. */
-  tasks: ExecTask[] = NO_TASKS;
+  /** Its only task, or its first one's place taken by `more` once it has two. */
+  private one: ExecTask | null = null;
+  /** Its tasks in spec order once it has more than one. */
+  private more: ExecTask[] | null = null;
   totalSplits = 0;
   doneSplits = 0;
   /** Tasks still open for `addSplits`. */
@@ -52,23 +69,14 @@ export class ExecJob implements FairnessGroup {
   priority: Priority = INITIAL_PRIORITY;
   waitNanos = 0;
   endNanos = -1;
-  /** Why it failed, was cancelled or rejected: a catalogue code and the human message. */
-  error: string | undefined;
-  errorCode: ErrorCode | undefined;
-  /**
-   * A graph job (engine/runtime/graph/executor-graph.ts): a split that fails past its retries
-   * ends only itself; the graph run decides what follows (a retry, skipped successors, a stop).
-   */
-  ownsSplitFailures = false;
-  /** While such a job's failed split ends: why it failed, for its end event (`SplitEnd.error`). */
-  splitError: string | undefined = undefined;
+  private trouble: JobTrouble | null = null;
 
   constructor(
     readonly id: number,
     readonly cls: string,
     readonly clsIndex: number,
     public basePriority: number,
-    readonly retries: number,
+    retries: number,
     readonly submitNanos: number,
     /** Its tenant, whose group it shares under `query` fairness; null: its own group. */
     readonly tenant: TenantGroup | null = null,
@@ -77,11 +85,71 @@ export class ExecJob implements FairnessGroup {
      * event (`JobEnd.owner`), so the submitter needs no map of its own from job id to run.
      */
     readonly owner: unknown = undefined,
-  ) {}
+  ) {
+    if (retries !== 0) this.troubled().retries = retries;
+  }
+
+  private troubled(): JobTrouble {
+    return (this.trouble ??= new JobTrouble());
+  }
+
+  /** Failed attempts a split of it may retry. */
+  get retries(): number {
+    return this.trouble?.retries ?? 0;
+  }
+  /** Why it failed, was cancelled or rejected: the human message (and `errorCode`). */
+  get error(): string | undefined {
+    return this.trouble?.error;
+  }
+  set error(v: string | undefined) {
+    if (v !== undefined || this.trouble !== null) this.troubled().error = v;
+  }
+  get errorCode(): ErrorCode | undefined {
+    return this.trouble?.errorCode;
+  }
+  set errorCode(v: ErrorCode | undefined) {
+    if (v !== undefined || this.trouble !== null) this.troubled().errorCode = v;
+  }
+  /**
+   * A graph job (engine/runtime/graph/executor-graph.ts): a split that fails past its retries
+   * ends only itself; the graph run decides what follows (a retry, skipped successors, a stop).
+   */
+  get ownsSplitFailures(): boolean {
+    return this.trouble?.ownsSplitFailures ?? false;
+  }
+  set ownsSplitFailures(v: boolean) {
+    if (v || this.trouble !== null) this.troubled().ownsSplitFailures = v;
+  }
+  /** While such a job's failed split ends: why it failed, for its end event (`SplitEnd.error`). */
+  get splitError(): string | undefined {
+    return this.trouble?.splitError;
+  }
+  set splitError(v: string | undefined) {
+    if (v !== undefined || this.trouble !== null) this.troubled().splitError = v;
+  }
 
   addTask(task: ExecTask): void {
-    if (this.tasks === NO_TASKS) this.tasks = [task];
-    else this.tasks.push(task);
+    if (this.more !== null) this.more.push(task);
+    else if (this.one === null) this.one = task;
+    else {
+      this.more = [this.one, task];
+      this.one = null;
+    }
+  }
+
+  /** How many tasks it has (`taskAt` reads them without an array per job). */
+  get taskCount(): number {
+    return this.more !== null ? this.more.length : this.one === null ? 0 : 1;
+  }
+
+  /** Its task at `index` in spec order (`0 <= index < taskCount`). */
+  taskAt(index: number): ExecTask {
+    return (this.more !== null ? this.more[index] : this.one)!;
+  }
+
+  /** Its tasks in spec order, as a new array (for cold paths; hot ones use `taskAt`). */
+  get tasks(): ExecTask[] {
+    return this.more !== null ? [...this.more] : this.one === null ? NO_TASKS : [this.one];
   }
 
   /** Built when read (nothing on the hot path does): no string kept per queued job. */
@@ -94,13 +162,11 @@ export class ExecJob implements FairnessGroup {
   }
 }
 
-/** Never added to (`ExecTask.addWaiting` replaces it first); frozen, so a stray `push` throws. */
-const NO_SPLITS = Object.freeze([]) as unknown as ExecSplit[];
-
 /**
  * A task's live splits, as a `Set` would hold them (`add`, `delete`, `size`, iteration in
  * insertion order), but a task of one split — every library run — keeps it in a field: no `Set`
- * and hash table per queued run. The set is made when a second split arrives.
+ * and hash table per queued run. The set is made when a second split arrives. `ExecTask` extends
+ * it (`task.live` is the task itself): no second object per task.
  */
 export class LiveSplits {
   private one: ExecSplit | null = null;
@@ -133,38 +199,99 @@ export class LiveSplits {
   }
 }
 
-/** A task is its own fairness group (task fairness), as a job is. */
-export class ExecTask implements FairnessGroup {
-  /**
-   * Leaf splits held back by admission, FIFO (`head` avoids shifting the array); the shared empty
-   * `NO_SPLITS` until the first arrives (most tasks have none: no array per queued job).
-   */
+/** Never added to (`TaskExtras.waiting` is replaced first); frozen, so a stray `push` throws. */
+const NO_SPLITS = Object.freeze([]) as unknown as ExecSplit[];
+
+/**
+ * What only some tasks have: leaf splits held back by admission, their own driver limit, Trino's
+ * split concurrency controller and an output buffer. Made on first use: a library run's task has
+ * none of them.
+ */
+class TaskExtras {
+  /** Leaf splits held back by admission, FIFO (`head` avoids shifting the array). */
   waiting: ExecSplit[] = NO_SPLITS;
   head = 0;
+  maxDrivers = Infinity;
+  concurrency: SplitConcurrencyController | null = null;
+  buffer: OutputBuffer | null = null;
+}
+
+const OPEN = 1;
+const ENDED = 2;
+
+/**
+ * A task is its own fairness group (task fairness), as a job is. Its live splits are itself
+ * (`live`, a `LiveSplits`); what few tasks use is in `TaskExtras`.
+ */
+export class ExecTask extends LiveSplits implements FairnessGroup {
   /** Admitted leaf splits not yet terminal: the task's running drivers. */
   admittedLeaves = 0;
   /** Its place in admission's round robin (admission.ts); set when the task is registered. */
   rrKey = 0;
-  /** Its own limit on running leaf splits (the spec's `maxDriversPerTask`); none = the engine's. */
-  maxDrivers = Infinity;
-  /** Trino's split concurrency controller, while `initialSplitConcurrency` is set; else null. */
-  concurrency: SplitConcurrencyController | null = null;
   /** The level it is counted at in the executor's statistics (executor-stats.ts). */
   statLevel = 0;
-  /** Its output buffer (the spec's `outputBuffer`); null: utilisation 0. */
-  buffer: OutputBuffer | null = null;
-  /** Splits the task still waits for (not terminal, not cancelling). */
-  readonly live = new LiveSplits();
-  ended = false;
   scheduledNanos = 0;
   priority: Priority = INITIAL_PRIORITY;
+  private flags: number;
+  private extras: TaskExtras | null = null;
 
   constructor(
     readonly id: number,
     readonly job: ExecJob,
     readonly index: number,
-    public open: boolean,
-  ) {}
+    open: boolean,
+  ) {
+    super();
+    this.flags = open ? OPEN : 0;
+  }
+
+  private more(): TaskExtras {
+    return (this.extras ??= new TaskExtras());
+  }
+
+  /** Splits the task still waits for (not terminal, not cancelling). */
+  get live(): LiveSplits {
+    return this;
+  }
+
+  /** Still open for `addSplits`. */
+  get open(): boolean {
+    return (this.flags & OPEN) !== 0;
+  }
+  set open(v: boolean) {
+    this.flags = v ? this.flags | OPEN : this.flags & ~OPEN;
+  }
+
+  get ended(): boolean {
+    return (this.flags & ENDED) !== 0;
+  }
+  set ended(v: boolean) {
+    this.flags = v ? this.flags | ENDED : this.flags & ~ENDED;
+  }
+
+  /** Its own limit on running leaf splits (the spec's `maxDriversPerTask`); none = the engine's. */
+  get maxDrivers(): number {
+    return this.extras?.maxDrivers ?? Infinity;
+  }
+  set maxDrivers(v: number) {
+    if (v !== Infinity || this.extras !== null) this.more().maxDrivers = v;
+  }
+
+  /** Trino's split concurrency controller, while `initialSplitConcurrency` is set; else null. */
+  get concurrency(): SplitConcurrencyController | null {
+    return this.extras?.concurrency ?? null;
+  }
+  set concurrency(v: SplitConcurrencyController | null) {
+    if (v !== null || this.extras !== null) this.more().concurrency = v;
+  }
+
+  /** Its output buffer (the spec's `outputBuffer`); null: utilisation 0. */
+  get buffer(): OutputBuffer | null {
+    return this.extras?.buffer ?? null;
+  }
+  set buffer(v: OutputBuffer | null) {
+    if (v !== null || this.extras !== null) this.more().buffer = v;
+  }
 
   get key(): string {
     return `task-${this.id}`;
@@ -172,8 +299,9 @@ export class ExecTask implements FairnessGroup {
 
   /** Holds `split` back in the admission FIFO. */
   addWaiting(split: ExecSplit): void {
-    if (this.waiting === NO_SPLITS) this.waiting = [];
-    this.waiting.push(split);
+    const x = this.more();
+    if (x.waiting === NO_SPLITS) x.waiting = [];
+    x.waiting.push(split);
   }
 
   get group(): FairnessGroup {
@@ -182,120 +310,39 @@ export class ExecTask implements FairnessGroup {
 
   /** Leaf splits it may run at once by its controller's target (no controller: no limit). */
   get targetConcurrency(): number {
-    return this.concurrency?.targetConcurrency ?? Infinity;
+    return this.extras?.concurrency?.targetConcurrency ?? Infinity;
   }
 
   /** Its output buffer's utilisation at `now` (Trino's utilisation supplier). */
   utilization(now: number): number {
-    return this.buffer?.utilization(now) ?? 0;
+    return this.extras?.buffer?.utilization(now) ?? 0;
   }
 
   get waitingCount(): number {
-    return this.waiting.length - this.head;
+    const x = this.extras;
+    return x === null ? 0 : x.waiting.length - x.head;
   }
 
   popWaiting(): ExecSplit | undefined {
-    const s = this.waiting[this.head];
+    const x = this.extras;
+    if (x === null) return undefined;
+    const s = x.waiting[x.head];
     if (s === undefined) return undefined;
-    this.waiting[this.head++] = undefined as unknown as ExecSplit;
-    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-      this.waiting = this.waiting.slice(this.head);
-      this.head = 0;
+    x.waiting[x.head++] = undefined as unknown as ExecSplit;
+    if (x.head > 1024 && x.head * 2 > x.waiting.length) {
+      x.waiting = x.waiting.slice(x.head);
+      x.head = 0;
     }
     return s;
   }
 
   /** Drops cancelled splits from the admission FIFO. */
   clearWaiting(): ExecSplit[] {
-    const out = this.waiting.slice(this.head);
-    this.waiting = NO_SPLITS;
-    this.head = 0;
+    const x = this.extras;
+    if (x === null) return [];
+    const out = x.waiting.slice(x.head);
+    x.waiting = NO_SPLITS;
+    x.head = 0;
     return out;
   }
-}
-
-export class ExecSplit implements ReadySplit {
-  group: FairnessGroup;
-  priority: Priority;
-  basePriority: number;
-  readySince: number;
-  scheduledNanos = 0;
-  state: SplitState;
-  doneNanos = 0;
-  /** Failed attempts so far. */
-  failures = 0;
-  /** Code of its last failure (KERNEL_FAILED, WORKER_LOST), for its end event. */
-  errorCode: ErrorCode | undefined = undefined;
-  worker = -1;
-  dispatchedAt = 0;
-  /** When the split last started waiting (admission FIFO, then each time in the ready queue). */
-  enqueuedAt: number;
-  /** Its waits in the ready queue (Trino's split wait time). */
-  waitNanos = 0;
-  /** A leaf split's time in its task's admission FIFO (Trino's queued time); 0 for others. */
-  queuedNanos = 0;
-  /** The wait that ended at its latest dispatch (ns), for the job trail. */
-  lastWaitNanos = 0;
-  /** The most any of its quanta ran past the quantum (ns), for the `overrun` warning. */
-  maxOverrunNanos = 0;
-  /** Level it was dispatched at (MLFQ), for the Gantt. */
-  level = 0;
-  /** Cancelled while running under `finish-quantum`: the backend is told when its quantum ends. */
-  cancelAfterQuantum = false;
-  /** Interrupted on request while running (`interruptSplit`): its quantum ends `INTERRUPTED`. */
-  interrupted = false;
-  /** Pending wake-up or retry timer. */
-  cancelTimer: (() => void) | null = null;
-  /**
-   * Whether the split has been back in the ready queue after running (yielded, woken, retried):
-   * its waits from then on are requeue waits (a new split's first wait starts once admitted).
-   */
-  requeued = false;
-  /** Its own fairness group, made on first use (split fairness); see `ownGroup`. */
-  private own: FairnessGroup | null = null;
-
-  constructor(
-    readonly id: number,
-    readonly sequence: number,
-    readonly job: ExecJob,
-    readonly task: ExecTask,
-    readonly leaf: boolean,
-    readonly work: SplitWork,
-    now: number,
-    fairness: FairnessMode,
-  ) {
-    this.group = groupFor(this, fairness);
-    this.priority = this.group.priority;
-    this.basePriority = job.basePriority;
-    this.readySince = now;
-    this.enqueuedAt = now;
-    this.state = leaf ? SplitState.waiting : SplitState.queued;
-  }
-
-  /** The split's own fairness group; made on first use with all the time the split has run. */
-  get ownGroup(): FairnessGroup {
-    this.own ??= {
-      key: `split-${this.id}`,
-      scheduledNanos: this.scheduledNanos,
-      priority: INITIAL_PRIORITY,
-    };
-    return this.own;
-  }
-
-  /** Adds a quantum to the split and to every fairness group that counts it. */
-  addScheduledNanos(ran: number): void {
-    this.scheduledNanos += ran;
-    this.task.scheduledNanos += ran;
-    this.job.scheduledNanos += ran;
-    if (this.job.tenant !== null) this.job.tenant.scheduledNanos += ran;
-    if (this.own !== null) this.own.scheduledNanos += ran;
-  }
-}
-
-export function groupFor(split: ExecSplit, fairness: FairnessMode): FairnessGroup {
-  return fairness === 'split'
-    ? split.ownGroup
-    : fairness === 'task'
-      ? split.task.group
-      : split.job.group;
 }

@@ -1,0 +1,188 @@
+/**
+ * The executor's split record (records.ts has jobs and tasks): what the policy queues. The
+ * executor's most numerous record — one per queued library run — so it carries only what every
+ * split uses; its flags share one number and its rare fields live in `SplitExtras`.
+ */
+import type { FairnessGroup, Priority, ReadySplit } from '../../core/ready-queue.ts';
+import { INITIAL_PRIORITY } from '../../core/ready-queue.ts';
+import type { FairnessMode } from '../../../shared/config.ts';
+import type { ErrorCode } from '../../../shared/errors.ts';
+import type { SplitWork } from '../backend.ts';
+import { SplitState } from './lifecycle.ts';
+import type { ExecJob, ExecTask } from './records.ts';
+
+/**
+ * What a split rarely has: failed attempts, a pending timer, its own fairness group (split
+ * fairness), an admission queued time (leaf splits), an overrun. Made on first use.
+ */
+class SplitExtras {
+  failures = 0;
+  errorCode: ErrorCode | undefined = undefined;
+  cancelTimer: (() => void) | null = null;
+  own: FairnessGroup | null = null;
+  queuedNanos = 0;
+  maxOverrunNanos = 0;
+}
+
+const LEAF = 1;
+const CANCEL_AFTER_QUANTUM = 2;
+const INTERRUPTED = 4;
+const REQUEUED = 8;
+
+/**
+ * A split: what the policy queues (`ReadySplit`). The executor's most numerous record (one per
+ * queued library run), so its flags share one number and its rare fields live in `SplitExtras`.
+ */
+export class ExecSplit implements ReadySplit {
+  group: FairnessGroup;
+  priority: Priority;
+  basePriority: number;
+  readySince: number;
+  scheduledNanos = 0;
+  state: SplitState;
+  doneNanos = 0;
+  worker = -1;
+  dispatchedAt = 0;
+  /** When the split last started waiting (admission FIFO, then each time in the ready queue). */
+  enqueuedAt: number;
+  /** Its waits in the ready queue (Trino's split wait time). */
+  waitNanos = 0;
+  /** The wait that ended at its latest dispatch (ns), for the job trail. */
+  lastWaitNanos = 0;
+  /** Level it was dispatched at (MLFQ), for the Gantt. */
+  level = 0;
+  private flags: number;
+  private extras: SplitExtras | null = null;
+
+  constructor(
+    readonly id: number,
+    readonly job: ExecJob,
+    readonly task: ExecTask,
+    leaf: boolean,
+    readonly work: SplitWork,
+    now: number,
+    fairness: FairnessMode,
+  ) {
+    this.flags = leaf ? LEAF : 0;
+    this.group = groupFor(this, fairness);
+    this.priority = this.group.priority;
+    this.basePriority = job.basePriority;
+    this.readySince = now;
+    this.enqueuedAt = now;
+    this.state = leaf ? SplitState.waiting : SplitState.queued;
+  }
+
+  private more(): SplitExtras {
+    return (this.extras ??= new SplitExtras());
+  }
+
+  private flag(bit: number, on: boolean): void {
+    this.flags = on ? this.flags | bit : this.flags & ~bit;
+  }
+
+  /** Creation order, for ties between equal priorities: its id (ids are handed out in order). */
+  get sequence(): number {
+    return this.id;
+  }
+
+  /** A leaf split passes Trino's admission before it is queued. */
+  get leaf(): boolean {
+    return (this.flags & LEAF) !== 0;
+  }
+
+  /** Cancelled while running under `finish-quantum`: the backend is told when its quantum ends. */
+  get cancelAfterQuantum(): boolean {
+    return (this.flags & CANCEL_AFTER_QUANTUM) !== 0;
+  }
+  set cancelAfterQuantum(v: boolean) {
+    this.flag(CANCEL_AFTER_QUANTUM, v);
+  }
+
+  /** Interrupted on request while running (`interruptSplit`): its quantum ends `INTERRUPTED`. */
+  get interrupted(): boolean {
+    return (this.flags & INTERRUPTED) !== 0;
+  }
+  set interrupted(v: boolean) {
+    this.flag(INTERRUPTED, v);
+  }
+
+  /**
+   * Whether the split has been back in the ready queue after running (yielded, woken, retried):
+   * its waits from then on are requeue waits (a new split's first wait starts once admitted).
+   */
+  get requeued(): boolean {
+    return (this.flags & REQUEUED) !== 0;
+  }
+  set requeued(v: boolean) {
+    this.flag(REQUEUED, v);
+  }
+
+  /** Failed attempts so far. */
+  get failures(): number {
+    return this.extras?.failures ?? 0;
+  }
+  set failures(v: number) {
+    if (v !== 0 || this.extras !== null) this.more().failures = v;
+  }
+
+  /** Code of its last failure (KERNEL_FAILED, WORKER_LOST), for its end event. */
+  get errorCode(): ErrorCode | undefined {
+    return this.extras?.errorCode;
+  }
+  set errorCode(v: ErrorCode | undefined) {
+    if (v !== undefined || this.extras !== null) this.more().errorCode = v;
+  }
+
+  /** Pending wake-up or retry timer. */
+  get cancelTimer(): (() => void) | null {
+    return this.extras?.cancelTimer ?? null;
+  }
+  set cancelTimer(v: (() => void) | null) {
+    if (v !== null || this.extras !== null) this.more().cancelTimer = v;
+  }
+
+  /** A leaf split's time in its task's admission FIFO (Trino's queued time); 0 for others. */
+  get queuedNanos(): number {
+    return this.extras?.queuedNanos ?? 0;
+  }
+  set queuedNanos(v: number) {
+    if (v !== 0 || this.extras !== null) this.more().queuedNanos = v;
+  }
+
+  /** The most any of its quanta ran past the quantum (ns), for the `overrun` warning. */
+  get maxOverrunNanos(): number {
+    return this.extras?.maxOverrunNanos ?? 0;
+  }
+  set maxOverrunNanos(v: number) {
+    if (v !== 0 || this.extras !== null) this.more().maxOverrunNanos = v;
+  }
+
+  /** The split's own fairness group; made on first use with all the time the split has run. */
+  get ownGroup(): FairnessGroup {
+    const x = this.more();
+    x.own ??= {
+      key: `split-${this.id}`,
+      scheduledNanos: this.scheduledNanos,
+      priority: INITIAL_PRIORITY,
+    };
+    return x.own;
+  }
+
+  /** Adds a quantum to the split and to every fairness group that counts it. */
+  addScheduledNanos(ran: number): void {
+    this.scheduledNanos += ran;
+    this.task.scheduledNanos += ran;
+    this.job.scheduledNanos += ran;
+    if (this.job.tenant !== null) this.job.tenant.scheduledNanos += ran;
+    const own = this.extras?.own;
+    if (own != null) own.scheduledNanos += ran;
+  }
+}
+
+export function groupFor(split: ExecSplit, fairness: FairnessMode): FairnessGroup {
+  return fairness === 'split'
+    ? split.ownGroup
+    : fairness === 'task'
+      ? split.task.group
+      : split.job.group;
+}
