@@ -100,7 +100,16 @@ export function composeExecutor(
       dispatcher.pump();
     },
   });
-  const queries = new JobQueries(book, trail, live, knobs, classTimes, backend);
+  const runningOn = dispatcher.runningOn;
+  const queries = new JobQueries(
+    book,
+    trail,
+    live,
+    knobs,
+    classTimes,
+    backend,
+    (s) => runningOn[s.worker] === s,
+  );
   if (backend.workerCount !== config.workers) backend.setWorkerCount(config.workers);
   backend.setListener({
     // onQuantumEnd keeps nothing of `end`: the backend may reuse one object for every quantum.

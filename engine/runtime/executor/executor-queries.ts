@@ -12,7 +12,7 @@ import {
   type JobDetail,
   type JobWarning,
 } from '../../../shared/protocol.ts';
-import { jobTimelines } from './job-detail.ts';
+import { jobTimelines, type Started } from './job-detail.ts';
 import type { ClassSplitTimes } from './class-split-times.ts';
 import type { JobBook } from './job-book.ts';
 import type { JobTrail } from './job-trail.ts';
@@ -33,6 +33,8 @@ export class JobQueries {
     /** Recent succeeded splits' time per class, for the `slow-split` warning. */
     private readonly classTimes: ClassSplitTimes,
     private readonly clock: { now(): number },
+    /** Whether a dispatched split has started on its worker (not queued behind a quantum). */
+    private readonly started: Started,
   ) {}
 
   /** Jobs matching `query` (shared/lib/job-query.ts); a bad query names itself (`query`). */
@@ -57,7 +59,7 @@ export class JobQueries {
       );
     }
     const live = this.book.live(jobId) ?? null;
-    const timelines = jobTimelines(this.trail, jobId, live, this.clock.now());
+    const timelines = jobTimelines(this.trail, jobId, live, this.clock.now(), this.started);
     const splits: ExecSplit[] = [];
     for (const task of live?.tasks ?? []) for (const s of task.live) splits.push(s);
     return { job, ...timelines, warnings: this.warningsOf(splits, starvationMs) };
@@ -77,6 +79,7 @@ export class JobQueries {
         starvationNanos: starvationMs * 1e6,
         runawayNanos: s.runawayNanos,
         quantumNanos: s.dispatchQuantumNanos,
+        started: this.started,
         classTimes: (cls, live) => this.classTimes.sortedWith(cls, live),
       },
       // A class's norm counts all its live splits, whoever asks (jobDetail asks for one job).

@@ -69,12 +69,19 @@ function gap(a: Acc, until: number): void {
   if (kind !== null) a.segments.push({ kind, startNanos: a.lastEnd, endNanos: until });
 }
 
+/**
+ * Whether a dispatched split's quantum has started on its worker: false while it is queued
+ * behind the quantum running there (`ExecutorOptions.pipeline`).
+ */
+export type Started = (split: ExecSplit) => boolean;
+
 /** `job`'s timelines; `live` is its record while it runs (null once it has ended). */
 export function jobTimelines(
   trail: JobTrail,
   jobId: number,
   live: ExecJob | null,
   now: number,
+  started: Started,
 ): JobTimelines {
   const splits = new Map<number, Acc>();
   const changes: PriorityChange[] = [];
@@ -132,7 +139,7 @@ export function jobTimelines(
   });
   if (live !== null) {
     for (const task of live.tasks)
-      for (const s of task.live) liveSplit(acc(splits, s.id, task.id), s, now);
+      for (const s of task.live) liveSplit(acc(splits, s.id, task.id), s, now, started);
   }
   const all = [...splits.values()].sort((x, y) => x.splitId - y.splitId);
   const shown = all.slice(0, JOB_DETAIL_MAX_SPLITS).map(finish);
@@ -149,14 +156,17 @@ export function jobTimelines(
 
 /**
  * A live split: its state and totals from its record (its waits including the one in progress,
- * as `Frame.wait` counts them), and the stretch it is in now.
+ * as `Frame.wait` counts them), and the stretch it is in now. A split queued behind a running
+ * quantum has not started: it is shown queued, still waiting, as frames count it
+ * (docs/metrics.md, "splits running / queued").
  */
-function liveSplit(a: Acc, s: ExecSplit, now: number): void {
-  a.state = SPLIT_STATE_NAMES[s.state];
-  a.waitNanos = s.waitNanos + (s.state === SplitState.queued ? now - s.enqueuedAt : 0);
+function liveSplit(a: Acc, s: ExecSplit, now: number, started: Started): void {
+  const state = s.state === SplitState.running && !started(s) ? SplitState.queued : s.state;
+  a.state = SPLIT_STATE_NAMES[state];
+  a.waitNanos = s.waitNanos + (state === SplitState.queued ? now - s.enqueuedAt : 0);
   a.scheduledNanos = s.scheduledNanos;
   a.retries = s.failures;
-  switch (s.state) {
+  switch (state) {
     case SplitState.waiting:
       a.segments.push({ kind: 'queued', startNanos: s.enqueuedAt, endNanos: null });
       return;

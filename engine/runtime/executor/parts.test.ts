@@ -122,9 +122,15 @@ describe('JobQueries alone', () => {
     book.start(job);
     const trail = new JobTrail();
     trail.record(TrailKind.reprioritize, job.id, -1, -1, 4 * MS, 50, 80);
-    const queries = new JobQueries(book, trail, live, knobs, new ClassSplitTimes(), {
-      now: () => 10 * MS,
-    });
+    const queries = new JobQueries(
+      book,
+      trail,
+      live,
+      knobs,
+      new ClassSplitTimes(),
+      { now: () => 10 * MS },
+      () => true,
+    );
     return { queries, job };
   }
 

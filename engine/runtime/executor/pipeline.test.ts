@@ -99,6 +99,23 @@ describe('executor pipeline on real worker threads', () => {
     expect(ex.counters.staleEnds).toBe(0);
   }, 60_000);
 
+  it("a split queued behind a running quantum is shown queued, still waiting, in its job's detail", async () => {
+    const { ex } = rig(1, { policy: 'fifo', quantumMs: 10_000 });
+    const long = ex.submitJob(oneTaskJob('c', intermediates(1, spin(60_000))));
+    const behind = ex.submitJob(oneTaskJob('c', intermediates(1, spin(5))));
+    expect(ex.queuedBehind()).toBe(1);
+    await new Promise((r) => setTimeout(r, 20));
+    const waiting = ex.jobDetail(behind).splits[0]!;
+    expect(waiting.state).toBe('queued');
+    expect(waiting.segments.at(-1)).toMatchObject({ kind: 'waiting', endNanos: null });
+    expect(waiting.segments.some((g) => g.kind === 'running')).toBe(false);
+    expect(waiting.waitNanos).toBeGreaterThan(0);
+    expect(ex.jobDetail(long).splits[0]!.state).toBe('running');
+    ex.cancelJob(behind);
+    ex.cancelJob(long);
+    await ex.drain();
+  }, 60_000);
+
   it('a worker that goes idle takes a split queued behind a long quantum elsewhere', async () => {
     const { ex, ends } = rig(2, { policy: 'fifo', quantumMs: 10_000 });
     const long = ex.submitJob(oneTaskJob('c', intermediates(1, spin(60_000))));

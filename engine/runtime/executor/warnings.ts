@@ -18,6 +18,7 @@ import { WARNING_RULES, type JobWarning, type WarningRule } from '../../../share
 import { summarise, type ClassTimeStats } from './class-split-times.ts';
 import { SplitState } from './lifecycle.ts';
 import type { ExecSplit } from './records.ts';
+import type { Started } from './job-detail.ts';
 
 export const SLOW_SPLIT_FACTOR = 10;
 /** A slow split also ran this many times the class's 99th percentile: past its normal tail. */
@@ -31,6 +32,8 @@ export interface WarningBounds {
   starvationNanos: number;
   runawayNanos: number;
   quantumNanos: number;
+  /** Whether a dispatched split has started (job-detail.ts `Started`): queued ones have not. */
+  started: Started;
   /**
    * A class's recent split times (ns) with `live` (its live splits' run so far) counted in,
    * sorted, or null while it has too few (`ClassSplitTimes.sortedWith`).
@@ -67,8 +70,9 @@ export function findWarnings(
   };
   for (const s of splits) {
     if (s.job.state !== 'running') continue; // a cancelling split of an ended job
-    const runningFor = runningForOf(s, b.now);
-    if (s.state === SplitState.queued) {
+    const runningFor = runningForOf(s, b);
+    // Queued behind a running quantum (`pipeline`) is still waiting, as in the ready queue.
+    if (s.state === SplitState.queued || (s.state === SplitState.running && !b.started(s))) {
       const wait = b.now - s.enqueuedAt;
       if (wait > b.starvationNanos) {
         flag(
@@ -126,9 +130,10 @@ export function findWarnings(
     }));
 }
 
-function runningForOf(s: ExecSplit, now: number): number {
+/** How long `s`'s quantum in progress has run: 0 when none has started. */
+function runningForOf(s: ExecSplit, b: WarningBounds): number {
   const running = s.state === SplitState.running || s.state === SplitState.cancelling;
-  return running ? now - s.dispatchedAt : 0;
+  return running && b.started(s) ? b.now - s.dispatchedAt : 0;
 }
 
 /** Each class's statistics with its live splits that have run counted in, computed once a call. */
@@ -136,7 +141,7 @@ function classTimesWithLive(peers: Iterable<ExecSplit>, b: WarningBounds) {
   const live = new Map<number, number[]>();
   for (const s of peers) {
     if (s.job.state !== 'running') continue;
-    const ran = s.scheduledNanos + runningForOf(s, b.now);
+    const ran = s.scheduledNanos + runningForOf(s, b);
     if (ran <= 0) continue;
     const list = live.get(s.job.clsIndex);
     if (list === undefined) live.set(s.job.clsIndex, [ran]);
