@@ -174,22 +174,23 @@ describe('queued dispatches on the cluster backend', () => {
 });
 
 describe('the executor pipelined over the cluster (as schedlab run and serve build it)', () => {
-  it('queues a 100 ms quantum behind a running one; the queued split waits until it starts', async () => {
-    const ns = 'exec';
+  /** One node of one thread in namespace `ns`, and a fifo executor pipelined over it. */
+  async function pipelined(ns: string, quantumMs: number) {
     const node = await WorkerNode.start({
       redis: redis.url,
       threads: 1,
-      name: 'e1',
+      name: `${ns}1`,
       namespace: ns,
     });
     const backend = new ClusterBackend({ redis: redis.url, namespace: ns, workers: 1 });
     await backend.connect();
     await backend.waitForWorkers(1, 30_000);
-    const ex = new Executor(
-      backend,
-      { workers: 1, policy: 'fifo', quantumMs: 100 },
-      { pipeline: true },
-    );
+    const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs }, { pipeline: true });
+    return { node, backend, ex };
+  }
+
+  it('queues a 100 ms quantum behind a running one; the queued split waits until it starts', async () => {
+    const { node, backend, ex } = await pipelined('exec', 100);
     const waits = new Map<string, number>();
     ex.onDispatchWait((cls, nanos) => waits.set(ex.spans.className(cls), nanos));
     try {
@@ -217,21 +218,7 @@ describe('the executor pipelined over the cluster (as schedlab run and serve bui
   });
 
   it('keeps QUEUE_AHEAD_NANOS of short quanta queued behind a running one (a dispatch takes longer than a 1 ms quantum)', async () => {
-    const ns = 'short';
-    const node = await WorkerNode.start({
-      redis: redis.url,
-      threads: 1,
-      name: 's1',
-      namespace: ns,
-    });
-    const backend = new ClusterBackend({ redis: redis.url, namespace: ns, workers: 1 });
-    await backend.connect();
-    await backend.waitForWorkers(1, 30_000);
-    const ex = new Executor(
-      backend,
-      { workers: 1, policy: 'fifo', quantumMs: 1 },
-      { pipeline: true },
-    );
+    const { node, backend, ex } = await pipelined('short', 1);
     try {
       for (let i = 0; i < 8; i++) ex.submitJob(oneTaskJob('c', intermediates(1, spin(20))));
       const fit = QUEUE_AHEAD_NANOS / MS;
