@@ -4,6 +4,7 @@ import { parseGraphDocument, type GraphPolicy } from '../../../shared/graph.ts';
 import { compileDocument, compileGraph, type CompiledGraph } from '../../core/graph/compile.ts';
 import { NODE_STATES, SUCCEEDED } from '../../core/graph/node-state.ts';
 import { descendants, randomDag } from '../../core/graph/random-dag.ts';
+import { dagInput as graphInput } from './testing.ts';
 import { SimBackend } from '../sim/index.ts';
 import { runGraphCentral, startGraphCentral, type CentralRunOptions } from './central-executor.ts';
 
@@ -17,21 +18,7 @@ async function simulate(graph: CompiledGraph, workers: number, options: CentralR
   return done;
 }
 
-const dagInput = fc.integer({ min: 1, max: 40 }).chain((n) =>
-  fc.record({
-    order: fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
-    pairs: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 3 * n }),
-    costs: fc.array(
-      fc.integer({ min: 0, max: 20 }).map((ms) => ms * MS),
-      { minLength: n, maxLength: n },
-    ),
-    retries: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: n, maxLength: n }),
-    failProbability: fc.array(
-      fc.integer({ min: 0, max: 7 }).map((k) => (k === 0 ? 1 : 0)),
-      { minLength: n, maxLength: n },
-    ),
-  }),
-);
+const dagInput = graphInput(40);
 
 describe('central graph executor on the simulator', () => {
   it('runs every node exactly once, never before its predecessors end, within Graham’s bound', async () => {

@@ -4,27 +4,14 @@ import { parseGraphDocument, type GraphPolicy } from '../../../shared/graph.ts';
 import { compileDocument, compileGraph, type CompiledGraph } from '../../core/graph/compile.ts';
 import { NODE_STATES } from '../../core/graph/node-state.ts';
 import { descendants, randomDag } from '../../core/graph/random-dag.ts';
+import { dagInput as graphInput } from './testing.ts';
 import { oneTaskJob, leaves, simRig, spin } from '../executor/testing.ts';
 import { ExecutorGraph, type ExecutorGraphOptions } from './executor-graph.ts';
 
 const MS = 1e6;
 const POLICIES: GraphPolicy[] = ['fifo', 'lifo', 'most-successors', 'sjf', 'ljf', 'critical-path'];
 
-const dagInput = fc.integer({ min: 1, max: 30 }).chain((n) =>
-  fc.record({
-    order: fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
-    pairs: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 3 * n }),
-    costs: fc.array(
-      fc.integer({ min: 0, max: 20 }).map((ms) => ms * MS),
-      { minLength: n, maxLength: n },
-    ),
-    retries: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: n, maxLength: n }),
-    failProbability: fc.array(
-      fc.integer({ min: 0, max: 7 }).map((k) => (k === 0 ? 1 : 0)),
-      { minLength: n, maxLength: n },
-    ),
-  }),
-);
+const dagInput = graphInput(30);
 
 /** Runs `graph` as a job of a sim executor; records when each node went in and came out. */
 async function simulate(graph: CompiledGraph, workers: number, options: ExecutorGraphOptions = {}) {
