@@ -165,8 +165,6 @@ export class Scheduler {
 
   stats(): SchedulerStats {
     const c = this.executor.counters;
-    // A run queued behind a worker's quantum (the executor's pipeline) has not started: queued.
-    const running = c.splitsRunning - this.executor.queuedBehind();
     return {
       policy: this.executor.policyName,
       workers: this.executor.config.workers,
@@ -176,8 +174,8 @@ export class Scheduler {
         failed: c.failed,
         cancelled: c.cancelled,
         rejected: c.rejected,
-        queued: c.live - running,
-        running,
+        queued: c.live - c.splitsRunning,
+        running: c.splitsRunning,
       },
       quanta: c.quanta,
       busyMs: c.busyNanos / NS_PER_MS,

@@ -3,7 +3,6 @@ import type { Executor } from '../../runtime/executor/executor.ts';
 import type { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import type { RunCollector } from './collector.ts';
 import type { StatusSample } from './trino-stats.ts';
-import { shownCounters } from './split-counters.ts';
 
 const MS = 1_000_000;
 
@@ -14,7 +13,7 @@ export function statusLine(
   levelOf: (scheduledNanos: number) => number,
   elapsedNanos: number,
 ): StatusSample {
-  const c = shownCounters(executor);
+  const c = executor.counters;
   const running = trino.runningTasks();
   const tasksPerLevel = [0, 0, 0, 0, 0];
   for (const t of running) {

@@ -6,7 +6,6 @@
  * never hidden.
  */
 import { ExecutorStatsView } from '../report/executor-stats.ts';
-import { shownCounters } from '../report/split-counters.ts';
 import {
   FRAME_MAX_WARNINGS,
   type Alarm,
@@ -151,7 +150,7 @@ export class FrameBuilder {
       paused: ex.paused,
       levels: ex.levels(),
       workers,
-      counters: shownCounters(ex),
+      counters: ex.counters,
       latency: this.stats.latency.read(now),
       statsSinceNanos: this.stats.sinceNanos(now),
       wait,

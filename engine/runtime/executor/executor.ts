@@ -148,7 +148,8 @@ export class Executor {
   get counters(): Counters {
     const quantum = this.knobs.settings.dispatchQuantumNanos;
     const running = runningTime(this.backend, this.dispatcher.runningOn, this.now(), quantum);
-    return this.quantumEnds.counters(this.live.stateCounts, this.book.counts, running);
+    const behind = this.queuedBehind();
+    return this.quantumEnds.counters(this.live.stateCounts, this.book.counts, running, behind);
   }
 
   /**
@@ -216,8 +217,7 @@ export class Executor {
 
   /**
    * Splits dispatched behind a worker's running quantum that have not started there yet
-   * (`ExecutorOptions.pipeline`); `counters.splitsRunning` counts them with the running ones (a
-   * host that shows counters moves them to queued: host/report/split-counters.ts).
+   * (`ExecutorOptions.pipeline`); `counters` counts them queued, not running.
    */
   queuedBehind(): number {
     let n = 0;

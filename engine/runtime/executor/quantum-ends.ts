@@ -77,12 +77,15 @@ export class QuantumEnds {
   /**
    * The counters now, from the live splits per state, the job book's counts and the time so far
    * of the quanta running now (`running`, executor-rows.ts `runningTime`): busy and overrun time
-   * count those as far as they have run, and never go back from what was shown.
+   * count those as far as they have run, and never go back from what was shown. `behind`: splits
+   * dispatched behind a worker's running quantum (`ExecutorOptions.pipeline`), running by state but
+   * not started there: counted queued (docs/metrics.md "splits running / queued").
    */
   counters(
     s: Int32Array,
     jobs: JobBook['counts'],
     running: { busy: number; overrun: number },
+    behind: number,
   ): Counters {
     const c = this.c;
     c.shownBusy = Math.max(c.shownBusy, c.busyNanos + running.busy);
@@ -90,8 +93,8 @@ export class QuantumEnds {
     return {
       ...jobs,
       splitsWaiting: s[SplitState.waiting] ?? 0,
-      splitsQueued: s[SplitState.queued] ?? 0,
-      splitsRunning: (s[SplitState.running] ?? 0) + (s[SplitState.cancelling] ?? 0),
+      splitsQueued: (s[SplitState.queued] ?? 0) + behind,
+      splitsRunning: (s[SplitState.running] ?? 0) + (s[SplitState.cancelling] ?? 0) - behind,
       splitsBlocked: s[SplitState.blocked] ?? 0,
       splitsRetrying: s[SplitState.retrying] ?? 0,
       quanta: c.quanta,
