@@ -51,6 +51,8 @@ export class ExecSplit implements ReadySplit {
   lastWaitNanos = 0;
   /** Level it was dispatched at (MLFQ), for the Gantt. */
   level = 0;
+  /** The MLFQ queue's entry for it (`ReadySplit.queueEntry`). */
+  queueEntry: unknown = undefined;
   private flags: number;
   private extras: SplitExtras | null = null;
 
