@@ -13,6 +13,7 @@ import { createRng } from '../shared/lib/rng.ts';
 import { liveWorkloads } from '../engine/host/server/live-workloads.ts';
 import { Session } from '../engine/host/session/index.ts';
 import { Executor } from '../engine/runtime/executor/index.ts';
+import type { IdTable } from '../engine/runtime/executor/id-table.ts';
 import { SimBackend } from '../engine/runtime/sim/index.ts';
 import { fixture } from '../engine/runtime/threads/fixtures/driver.ts';
 import { ThreadsBackend } from '../engine/runtime/threads/index.ts';
@@ -82,11 +83,11 @@ const churn = {
 
 /** Engine structures without a public size getter, by their field names (the executor's parts). */
 interface Internals {
-  splits: Map<number, unknown>;
-  tasks: Map<number, unknown>;
+  splits: IdTable<unknown>;
+  tasks: IdTable<unknown>;
   admission: { rotation: unknown[]; inRotation: Set<unknown> };
   book: {
-    liveMap: Map<number, unknown>;
+    liveById: IdTable<unknown>;
     succeeded: { items: unknown[] };
     troubled: { items: unknown[] };
     jobEnd: unknown[];
@@ -96,7 +97,7 @@ interface Internals {
   events: { items: unknown[] };
 }
 interface ExecutorParts {
-  live: { splits: Map<number, unknown>; tasks: Map<number, unknown> };
+  live: { splits: IdTable<unknown>; tasks: IdTable<unknown> };
   bookkeeping: { admission: Internals['admission'] };
   book: Internals['book'];
   spans: Internals['spans'];
@@ -209,7 +210,11 @@ describe('memory stays bounded over a long run', () => {
       expect(ex.jobs(1e9).length).toBeLessThanOrEqual(c.live + 2 * RECENT_JOBS);
       expect(frame.jobs.length).toBeLessThanOrEqual(MAX_JOB_ROWS);
       // Per-job state exists only for live work, and live work stays small (the engine keeps up).
-      expect(inner.book.liveMap.size).toBe(c.live);
+      expect(inner.book.liveById.size).toBe(c.live);
+      // The id tables keep few empty slots beside their live records (id-table.ts).
+      for (const table of [inner.book.liveById, inner.splits, inner.tasks]) {
+        expect(table.kept).toBeLessThanOrEqual(Math.max(1024, 4 * table.size) + table.size);
+      }
       expect(ex.fairness().jobs).toBeLessThanOrEqual(c.live);
       const liveSplits =
         c.splitsWaiting + c.splitsQueued + c.splitsRunning + c.splitsBlocked + c.splitsRetrying;

@@ -40,6 +40,11 @@ export interface ReadySplit {
   readySince: number;
   /** This split's own accumulated scheduled time (ns). */
   scheduledNanos: number;
+  /**
+   * The MLFQ queue's entry for this split, kept on the split rather than in a map keyed by id
+   * (a map entry per queued split costs more than the field). Only the queue reads or writes it.
+   */
+  queueEntry?: unknown;
 }
 
 /** Why a split is being offered; policies treat wake-ups and retries specially. */

@@ -16,7 +16,7 @@ export interface LevelEntry<S> {
   level: number;
   /** The levelPriority the split was queued with (its cached Priority at offer time). */
   levelPriority: number;
-  sequence: number;
+  readonly sequence: number;
   /** In a heap's array, live or as a tombstone: such an entry cannot be queued anew. */
   inHeap: boolean;
   /** Maintained by the queue's `SplitIndex`; false on an entry in a heap = a tombstone. */
@@ -37,8 +37,8 @@ export function compareEntries<S>(a: LevelEntry<S>, b: LevelEntry<S>): number {
 /** Tombstones are tolerated up to this many, or as many as the live entries. */
 const COMPACT_FLOOR = 64;
 
-export class LevelHeap<S> {
-  private readonly entries: LevelEntry<S>[] = [];
+export class LevelHeap<S, E extends LevelEntry<S> = LevelEntry<S>> {
+  private readonly entries: E[] = [];
   /**
    * Each position's `(levelPriority, sequence)` copied into flat arrays beside `entries`: sifting
    * compares keys without loading the entry objects (scattered in memory; the loads were most of
@@ -55,7 +55,12 @@ export class LevelHeap<S> {
     return this.entries.length - this.dead;
   }
 
-  push(entry: LevelEntry<S>): void {
+  /** Entries in the array: live ones and tombstones. */
+  get length(): number {
+    return this.entries.length;
+  }
+
+  push(entry: E): void {
     const n = this.entries.length;
     if (n === this.prio.length) this.grow();
     this.entries.push(entry);
@@ -64,7 +69,7 @@ export class LevelHeap<S> {
   }
 
   /** The live entry first in `(levelPriority, sequence)` order, taken out; undefined if none. */
-  pop(): LevelEntry<S> | undefined {
+  pop(): E | undefined {
     const entries = this.entries;
     for (;;) {
       const top = entries[0];
@@ -78,14 +83,14 @@ export class LevelHeap<S> {
   }
 
   /** Takes out an entry known to be live in this heap, whose `queued` flag is already down. */
-  remove(entry: LevelEntry<S>): void {
+  remove(entry: E): void {
     if (!entry.inHeap) return;
     this.dead++;
     if (this.dead > COMPACT_FLOOR && this.dead > this.entries.length - this.dead) this.compact();
   }
 
   /** Empties the level; returns its live entries sorted by `(levelPriority, sequence)`. */
-  clear(): LevelEntry<S>[] {
+  clear(): E[] {
     const all = this.entries.splice(0, this.entries.length);
     for (const entry of all) entry.inHeap = false;
     this.dead = 0;
@@ -137,7 +142,7 @@ export class LevelHeap<S> {
    * (one comparison per level instead of two), then `last` — which came from the bottom and
    * usually belongs near it — sifts up from there. A quarter fewer comparisons per take.
    */
-  private refill(last: LevelEntry<S>): void {
+  private refill(last: E): void {
     const entries = this.entries;
     const prio = this.prio;
     const seq = this.seq;
@@ -152,7 +157,7 @@ export class LevelHeap<S> {
     this.siftUp(last, i);
   }
 
-  private siftUp(entry: LevelEntry<S>, start: number): void {
+  private siftUp(entry: E, start: number): void {
     const entries = this.entries;
     const prio = this.prio;
     const seq = this.seq;
@@ -174,7 +179,7 @@ export class LevelHeap<S> {
     seq[i] = q;
   }
 
-  private siftDown(entry: LevelEntry<S>, start: number): void {
+  private siftDown(entry: E, start: number): void {
     const entries = this.entries;
     const prio = this.prio;
     const seq = this.seq;

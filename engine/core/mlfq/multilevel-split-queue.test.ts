@@ -270,4 +270,26 @@ describe('remove, drain, levels', () => {
     expect(queue.size).toBe(0);
     expect(queue.take()).toBeNull();
   });
+
+  it('keeps one entry per split on the split: cycling a split does not grow the heaps', () => {
+    const queue = new MultilevelSplitQueue();
+    const split = makeSplit(1, makeGroup('hot'));
+    queue.offer(split);
+    const entry = split.queueEntry;
+    for (let i = 0; i < 1_000; i++) queue.offer(queue.take()!, 0, 'requeue');
+    expect(split.queueEntry).toBe(entry);
+    expect(queue.heapLength).toBe(1);
+  });
+
+  it('does not remove a split that another queue holds', () => {
+    const [first, second] = [new MultilevelSplitQueue(), new MultilevelSplitQueue()];
+    const split = makeSplit(1, makeGroup('task'));
+    first.offer(split);
+    expect(second.remove(split)).toBe(false);
+    expect(first.size).toBe(1);
+    expect(first.remove(split)).toBe(true);
+    second.offer(split); // its idle entry moves to the queue that holds it now
+    expect(first.remove(split)).toBe(false);
+    expect(second.take()).toBe(split);
+  });
 });

@@ -10,9 +10,9 @@
  */
 import type { LevelStat, OfferReason, Priority, ReadyQueue, ReadySplit } from '../ready-queue.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
-import { LevelHeap, type LevelEntry } from './level-heap.ts';
+import { LevelHeap } from './level-heap.ts';
 import { nextQueueStamp, PricedPriority, roundedQuotient } from './priced-priority.ts';
-import { SplitIndex } from './split-index.ts';
+import { SplitEntry } from './split-entry.ts';
 import {
   DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS,
   DEFAULT_LEVEL_THRESHOLDS_NANOS,
@@ -40,8 +40,9 @@ export interface MlfqLevelStat extends LevelStat {
 export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
   readonly policy = 'mlfq' as const;
 
-  private readonly waiting: LevelHeap<S>[] = [];
-  private readonly index = new SplitIndex<LevelEntry<S>>();
+  private readonly waiting: LevelHeap<S, SplitEntry<S>>[] = [];
+  /** Queued splits (their entries are on the splits: `SplitEntry`). */
+  private queuedCount = 0;
   private readonly levelScheduledTime: number[] = new Array<number>(LEVEL_COUNT).fill(0);
   /** What `advance` charged to each level, never the catch-up jumps of `enqueue`. */
   private readonly levelChargedTime: number[] = new Array<number>(LEVEL_COUNT).fill(0);
@@ -60,7 +61,8 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   private contributionCap = DEFAULT_LEVEL_CONTRIBUTION_CAP_NANOS;
 
   constructor(options: MultilevelSplitQueueOptions = {}) {
-    for (let level = 0; level < LEVEL_COUNT; level++) this.waiting.push(new LevelHeap<S>());
+    for (let level = 0; level < LEVEL_COUNT; level++)
+      this.waiting.push(new LevelHeap<S, SplitEntry<S>>());
     this.setLevelTimeMultiplier(options.levelTimeMultiplier ?? DEFAULT_LEVEL_TIME_MULTIPLIER);
     if (options.levelThresholdsNanos !== undefined)
       this.setLevelThresholds(options.levelThresholdsNanos);
@@ -100,7 +102,14 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   // ---- Trino's MultilevelSplitQueue ------------------------------------------------------------
 
   get size(): number {
-    return this.index.size;
+    return this.queuedCount;
+  }
+
+  /** Entries in the level heaps, live or tombstones (for memory checks). */
+  get heapLength(): number {
+    let n = 0;
+    for (const heap of this.waiting) n += heap.length;
+    return n;
   }
 
   /** Highest level whose threshold the group's scheduled time has reached. */
@@ -187,7 +196,7 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
    * monopolise its level); `moved` derives the Priority of a group this queue never priced.
    */
   offer(split: S, _now?: number, reason: OfferReason = 'new'): void {
-    const idle = this.index.idleNode(split.id); // throws DUPLICATE_ID when queued
+    const idle = idleEntry(split); // throws DUPLICATE_ID when queued
     if (reason === 'woken') this.raiseToLevelMin(split);
     else if (reason === 'moved') this.priceMovedGroup(split);
     this.enqueue(split, idle);
@@ -217,9 +226,9 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   }
 
   remove(split: S): boolean {
-    const entry = this.index.queuedNode(split.id);
-    if (entry === undefined || entry.split !== split) return false;
-    this.index.dequeued(entry);
+    const entry = split.queueEntry;
+    if (!(entry instanceof SplitEntry) || entry.owner !== this || !entry.queued) return false;
+    this.dequeued(entry);
     this.waiting[entry.level]!.remove(entry);
     return true;
   }
@@ -241,9 +250,12 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   drain(): S[] {
     const out: S[] = [];
     for (const heap of this.waiting) {
-      for (const entry of heap.clear()) out.push(entry.split);
+      for (const entry of heap.clear()) {
+        entry.queued = false;
+        out.push(entry.split);
+      }
     }
-    this.index.clear();
+    this.queuedCount = 0;
     return out;
   }
 
@@ -274,8 +286,8 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
   }
 
   /** The level with the highest target/actual ratio (ties to the lower level), or null. */
-  private poll(): LevelEntry<S> | null {
-    if (this.index.size === 0) return null;
+  private poll(): SplitEntry<S> | null {
+    if (this.queuedCount === 0) return null;
     const waiting = this.waiting;
     let last = LEVEL_COUNT - 1;
     while (waiting[last]!.size === 0) last--; // no level above the last busy one needs a target
@@ -296,12 +308,17 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     }
     if (selected === -1) return null;
     const entry = this.waiting[selected]!.pop()!;
-    this.index.dequeued(entry);
+    this.dequeued(entry);
     return entry;
   }
 
+  private dequeued(entry: SplitEntry<S>): void {
+    entry.queued = false;
+    this.queuedCount--;
+  }
+
   /** Queues at the split's cached level, reusing the split's idle entry when there is one. */
-  private enqueue(split: S, idle: LevelEntry<S> | undefined): void {
+  private enqueue(split: S, idle: SplitEntry<S> | undefined): void {
     const { level, levelPriority } = split.priority;
     checkLevel(level);
     const heap = this.waiting[level]!;
@@ -311,26 +328,19 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
       );
     }
     // An entry removed while queued may still sit in its heap as a tombstone: not reusable.
-    const fresh = idle === undefined || idle.inHeap;
     let entry = idle;
-    if (entry === undefined || fresh) {
-      entry = {
-        split,
-        group: split.group,
-        level,
-        levelPriority,
-        sequence: split.sequence,
-        inHeap: false,
-        queued: false,
-      };
+    if (entry === undefined || entry.inHeap) {
+      entry = new SplitEntry(split, split.group, levelPriority, level, this);
+      split.queueEntry = entry;
     } else {
       entry.split = split;
       entry.group = split.group;
       entry.level = level;
       entry.levelPriority = levelPriority;
-      entry.sequence = split.sequence;
+      entry.owner = this;
     }
-    this.index.enqueued(split.id, entry, fresh);
+    entry.queued = true;
+    this.queuedCount++;
     heap.push(entry);
   }
 
@@ -361,4 +371,14 @@ export class MultilevelSplitQueue<S extends ReadySplit = ReadySplit> implements 
     }
     split.priority = group.priority;
   }
+}
+
+/** The split's idle entry, if it has one; throws DUPLICATE_ID when the split is queued. */
+function idleEntry<S extends ReadySplit>(split: S): SplitEntry<S> | undefined {
+  const entry = split.queueEntry;
+  if (!(entry instanceof SplitEntry)) return undefined;
+  if (entry.queued) {
+    throw new SchedLabError('DUPLICATE_ID', `split ${split.id} is already queued`, 'split.id');
+  }
+  return entry as SplitEntry<S>;
 }

@@ -15,6 +15,7 @@ import {
   type SplitState,
 } from './lifecycle.ts';
 import type { ExecJob, ExecSplit, ExecTask } from './records.ts';
+import { IdTable } from './id-table.ts';
 import { Tenants } from './tenants.ts';
 
 export interface JobEnd {
@@ -96,7 +97,7 @@ export class JobBook {
     splitsCancelled: 0,
     rejectedSplits: 0,
   };
-  private readonly liveMap = new Map<number, ExecJob>();
+  private readonly liveById = new IdTable<ExecJob>();
   /** Tenants by name; a tenant's live jobs are counted from submit to end, here. */
   readonly tenants = new Tenants();
   /** Ended jobs that succeeded, and those that did not (kept apart so failures stay in view). */
@@ -123,17 +124,17 @@ export class JobBook {
   }
 
   live(id: number): ExecJob | undefined {
-    return this.liveMap.get(id);
+    return this.liveById.get(id);
   }
   liveJobs(): ExecJob[] {
-    return [...this.liveMap.values()];
+    return [...this.liveById.values()];
   }
   liveValues(): IterableIterator<ExecJob> {
-    return this.liveMap.values();
+    return this.liveById.values();
   }
 
   state(id: number): JobState | undefined {
-    const job = this.liveMap.get(id);
+    const job = this.liveById.get(id);
     if (job) return job.state;
     const ended = (r: JobRow) => r.id === id;
     return (this.troubled.find(ended) ?? this.succeeded.find(ended))?.state;
@@ -142,7 +143,7 @@ export class JobBook {
   start(job: ExecJob): void {
     this.counts.submitted++;
     this.counts.live++;
-    this.liveMap.set(job.id, job);
+    this.liveById.set(job.id, job);
   }
 
   reject(job: ExecJob, now: number, reason: string): void {
@@ -165,7 +166,7 @@ export class JobBook {
     checkJobTransition(job.id, job.state, state);
     job.state = state;
     job.endNanos = now;
-    this.liveMap.delete(job.id);
+    this.liveById.delete(job.id);
     this.counts.live--;
     this.counts[state]++;
     this.emitEnd(job, result);
@@ -224,7 +225,7 @@ export class JobBook {
     let sum = 0;
     let sumSq = 0;
     let n = 0;
-    for (const job of this.liveMap.values()) {
+    for (const job of this.liveById.values()) {
       const age = now - job.submitNanos;
       if (age <= 0) continue;
       const x = (job.scheduledNanos + (running?.get(job) ?? 0)) / age;
@@ -249,9 +250,9 @@ export class JobBook {
    */
   rows(limit: number): JobRow[] {
     const ended = this.troubled.size + this.succeeded.size;
-    const liveRows = Math.min(this.liveMap.size, limit - Math.min(ended, limit >> 2));
+    const liveRows = Math.min(this.liveById.size, limit - Math.min(ended, limit >> 2));
     const out: JobRow[] = [];
-    for (const job of this.liveMap.values()) {
+    for (const job of this.liveById.values()) {
       if (out.length >= liveRows) break;
       out.push(row(job));
     }
@@ -262,7 +263,7 @@ export class JobBook {
 
   /** A live job's row, or an ended one's while the history still holds it. */
   row(id: number): JobRow | undefined {
-    const job = this.liveMap.get(id);
+    const job = this.liveById.get(id);
     if (job) return row(job);
     const ended = (r: JobRow) => r.id === id;
     return this.troubled.find(ended) ?? this.succeeded.find(ended);
@@ -275,7 +276,7 @@ export class JobBook {
   search(q: JobQuery, limit: number): FindJobsResult {
     const jobs: JobRow[] = [];
     let matched = 0;
-    for (const job of this.liveMap.values()) {
+    for (const job of this.liveById.values()) {
       const fields = { id: job.id, state: job.state, class: job.cls, tenant: job.tenant?.name };
       if (!matchesJob(q, fields)) continue;
       if (matched++ < limit) jobs.push(row(job));

@@ -56,10 +56,8 @@ class JobTrouble {
  */
 export class ExecJob implements FairnessGroup {
   state: JobState = 'running';
-  /** Its only task, or its first one's place taken by `more` once it has two. */
-  private one: ExecTask | null = null;
-  /** Its tasks in spec order once it has more than one. */
-  private more: ExecTask[] | null = null;
+  /** Its only task, or its tasks in spec order once it has more than one (one field, not two). */
+  private held: ExecTask | ExecTask[] | null = null;
   totalSplits = 0;
   doneSplits = 0;
   /** Tasks still open for `addSplits`. */
@@ -68,7 +66,8 @@ export class ExecJob implements FairnessGroup {
   scheduledNanos = 0;
   priority: Priority = INITIAL_PRIORITY;
   waitNanos = 0;
-  endNanos = -1;
+  /** `endNanos` once ended: null before, not −1, so V8 boxes no number per live job. */
+  private endedAt: number | null = null;
   private trouble: JobTrouble | null = null;
 
   constructor(
@@ -87,6 +86,14 @@ export class ExecJob implements FairnessGroup {
     readonly owner: unknown = undefined,
   ) {
     if (retries !== 0) this.troubled().retries = retries;
+  }
+
+  /** When it ended (ns); −1 while it runs. */
+  get endNanos(): number {
+    return this.endedAt ?? -1;
+  }
+  set endNanos(at: number) {
+    this.endedAt = at;
   }
 
   private troubled(): JobTrouble {
@@ -129,27 +136,28 @@ export class ExecJob implements FairnessGroup {
   }
 
   addTask(task: ExecTask): void {
-    if (this.more !== null) this.more.push(task);
-    else if (this.one === null) this.one = task;
-    else {
-      this.more = [this.one, task];
-      this.one = null;
-    }
+    const held = this.held;
+    if (held === null) this.held = task;
+    else if (Array.isArray(held)) held.push(task);
+    else this.held = [held, task];
   }
 
   /** How many tasks it has (`taskAt` reads them without an array per job). */
   get taskCount(): number {
-    return this.more !== null ? this.more.length : this.one === null ? 0 : 1;
+    const held = this.held;
+    return held === null ? 0 : Array.isArray(held) ? held.length : 1;
   }
 
   /** Its task at `index` in spec order (`0 <= index < taskCount`). */
   taskAt(index: number): ExecTask {
-    return (this.more !== null ? this.more[index] : this.one)!;
+    const held = this.held;
+    return (Array.isArray(held) ? held[index] : held)!;
   }
 
   /** Its tasks in spec order, as a new array (for cold paths; hot ones use `taskAt`). */
   get tasks(): ExecTask[] {
-    return this.more !== null ? [...this.more] : this.one === null ? NO_TASKS : [this.one];
+    const held = this.held;
+    return held === null ? NO_TASKS : Array.isArray(held) ? [...held] : [held];
   }
 
   /** Built when read (nothing on the hot path does): no string kept per queued job. */
@@ -169,33 +177,34 @@ export class ExecJob implements FairnessGroup {
  * it (`task.live` is the task itself): no second object per task.
  */
 export class LiveSplits {
-  private one: ExecSplit | null = null;
-  private many: Set<ExecSplit> | null = null;
+  /** Its one split, or the set once it has had two at once (one field, not two). */
+  private held: ExecSplit | Set<ExecSplit> | null = null;
 
   get size(): number {
-    return this.many !== null ? this.many.size : this.one === null ? 0 : 1;
+    const held = this.held;
+    return held === null ? 0 : held instanceof Set ? held.size : 1;
   }
 
   add(split: ExecSplit): void {
-    if (this.many !== null) this.many.add(split);
-    else if (this.one === null || this.one === split) this.one = split;
-    else {
-      this.many = new Set([this.one, split]);
-      this.one = null;
-    }
+    const held = this.held;
+    if (held === null) this.held = split;
+    else if (held instanceof Set) held.add(split);
+    else if (held !== split) this.held = new Set([held, split]);
   }
 
   /** Whether it held `split`. */
   delete(split: ExecSplit): boolean {
-    if (this.many !== null) return this.many.delete(split);
-    if (this.one !== split) return false;
-    this.one = null;
+    const held = this.held;
+    if (held instanceof Set) return held.delete(split);
+    if (held !== split || held === null) return false;
+    this.held = null;
     return true;
   }
 
   *[Symbol.iterator](): IterableIterator<ExecSplit> {
-    if (this.many !== null) yield* this.many;
-    else if (this.one !== null) yield this.one;
+    const held = this.held;
+    if (held instanceof Set) yield* held;
+    else if (held !== null) yield held;
   }
 }
 
@@ -218,6 +227,8 @@ class TaskExtras {
 
 const OPEN = 1;
 const ENDED = 2;
+/** `flags` bits 2 and up: the level it is counted at in the statistics (`statLevel`). */
+const STAT_LEVEL_SHIFT = 2;
 
 /**
  * A task is its own fairness group (task fairness), as a job is. Its live splits are itself
@@ -228,8 +239,6 @@ export class ExecTask extends LiveSplits implements FairnessGroup {
   admittedLeaves = 0;
   /** Its place in admission's round robin (admission.ts); set when the task is registered. */
   rrKey = 0;
-  /** The level it is counted at in the executor's statistics (executor-stats.ts). */
-  statLevel = 0;
   scheduledNanos = 0;
   priority: Priority = INITIAL_PRIORITY;
   private flags: number;
@@ -260,6 +269,14 @@ export class ExecTask extends LiveSplits implements FairnessGroup {
   }
   set open(v: boolean) {
     this.flags = v ? this.flags | OPEN : this.flags & ~OPEN;
+  }
+
+  /** The level it is counted at in the executor's statistics (executor-stats.ts). */
+  get statLevel(): number {
+    return this.flags >> STAT_LEVEL_SHIFT;
+  }
+  set statLevel(level: number) {
+    this.flags = (level << STAT_LEVEL_SHIFT) | (this.flags & (OPEN | ENDED));
   }
 
   get ended(): boolean {

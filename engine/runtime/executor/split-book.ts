@@ -4,6 +4,7 @@
  * while, the job of each ended user-module split, so a backend's late notice about it names its
  * job.
  */
+import { IdTable } from './id-table.ts';
 import { SplitState, checkSplitTransition } from './lifecycle.ts';
 import type { ExecSplit, ExecTask } from './records.ts';
 
@@ -11,8 +12,8 @@ import type { ExecSplit, ExecTask } from './records.ts';
 const ENDED_MODULE_SPLITS = 4096;
 
 export class SplitBook {
-  readonly splits = new Map<number, ExecSplit>();
-  readonly tasks = new Map<number, ExecTask>();
+  readonly splits = new IdTable<ExecSplit>();
+  readonly tasks = new IdTable<ExecTask>();
   /** Live splits per state (`SplitState`), ended ones included as they end. */
   readonly stateCounts = new Int32Array(9);
   /** Recently ended user-module splits → their job (`rememberModuleSplit`). */

@@ -28,48 +28,111 @@ const LEAF = 1;
 const CANCEL_AFTER_QUANTUM = 2;
 const INTERRUPTED = 4;
 const REQUEUED = 8;
+/** `flags` bits 4–7: the state; bits 8–15: the level it was dispatched at. */
+const STATE_SHIFT = 4;
+const STATE_MASK = 0xf << STATE_SHIFT;
+const LEVEL_SHIFT = 8;
+const LEVEL_MASK = 0xff << LEVEL_SHIFT;
 
 /**
  * A split: what the policy queues (`ReadySplit`). The executor's most numerous record (one per
- * queued library run), so its flags share one number and its rare fields live in `SplitExtras`.
+ * queued library run), so its flags, state and level share one number, its job is its task's,
+ * and its rare fields live in `SplitExtras`. Its times are null until first set (`readySince`
+ * and `enqueuedAt` read the job's submit time until then, the dispatch times 0): once any split
+ * has held a time past the small-integer range (2³¹ ns, two seconds), V8 keeps a plain number
+ * field in a number object of its own (16 bytes) in every split, a queued run's too; a field
+ * that has held null keeps small integers in place and boxes only large values.
  */
 export class ExecSplit implements ReadySplit {
   group: FairnessGroup;
   priority: Priority;
   basePriority: number;
-  readySince: number;
   scheduledNanos = 0;
-  state: SplitState;
   doneNanos = 0;
   worker = -1;
-  dispatchedAt = 0;
-  /** When the split last started waiting (admission FIFO, then each time in the ready queue). */
-  enqueuedAt: number;
   /** Its waits in the ready queue (Trino's split wait time). */
   waitNanos = 0;
-  /** The wait that ended at its latest dispatch (ns), for the job trail. */
-  lastWaitNanos = 0;
-  /** Level it was dispatched at (MLFQ), for the Gantt. */
-  level = 0;
+  /** The MLFQ queue's entry for it (`ReadySplit.queueEntry`). */
+  queueEntry: unknown = undefined;
+  /** `readySince` once set; null: the job's submit time. */
+  private readyAt: number | null = null;
+  /** `enqueuedAt` once set; null: the job's submit time. */
+  private enqueuedAtNanos: number | null = null;
+  /** `dispatchedAt` and `lastWaitNanos` once dispatched; null before (0). */
+  private dispatchedAtNanos: number | null = null;
+  private lastWaitAt: number | null = null;
   private flags: number;
   private extras: SplitExtras | null = null;
 
   constructor(
     readonly id: number,
-    readonly job: ExecJob,
+    job: ExecJob,
     readonly task: ExecTask,
     leaf: boolean,
     readonly work: SplitWork,
     now: number,
     fairness: FairnessMode,
   ) {
-    this.flags = leaf ? LEAF : 0;
+    const state = leaf ? SplitState.waiting : SplitState.queued;
+    this.flags = (leaf ? LEAF : 0) | (state << STATE_SHIFT);
     this.group = groupFor(this, fairness);
     this.priority = this.group.priority;
     this.basePriority = job.basePriority;
-    this.readySince = now;
-    this.enqueuedAt = now;
-    this.state = leaf ? SplitState.waiting : SplitState.queued;
+    if (now !== job.submitNanos) {
+      this.readyAt = now;
+      this.enqueuedAtNanos = now;
+    }
+  }
+
+  get job(): ExecJob {
+    return this.task.job;
+  }
+
+  get state(): SplitState {
+    return ((this.flags & STATE_MASK) >> STATE_SHIFT) as SplitState;
+  }
+  set state(state: SplitState) {
+    this.flags = (this.flags & ~STATE_MASK) | (state << STATE_SHIFT);
+  }
+
+  /** Level it was dispatched at (MLFQ level, PRIO band), for the Gantt. */
+  get level(): number {
+    return (this.flags & LEVEL_MASK) >> LEVEL_SHIFT;
+  }
+  set level(level: number) {
+    this.flags = (this.flags & ~LEVEL_MASK) | ((level & 0xff) << LEVEL_SHIFT);
+  }
+
+  /** PRIO: start of the aging clock (ns). */
+  get readySince(): number {
+    return this.readyAt ?? this.task.job.submitNanos;
+  }
+  set readySince(at: number) {
+    this.readyAt = at;
+  }
+
+  /** When the split last started waiting (admission FIFO, then each time in the ready queue). */
+  get enqueuedAt(): number {
+    return this.enqueuedAtNanos ?? this.task.job.submitNanos;
+  }
+  set enqueuedAt(at: number) {
+    this.enqueuedAtNanos = at;
+  }
+
+  /** When its latest quantum was dispatched (ns); 0 before its first. */
+  get dispatchedAt(): number {
+    return this.dispatchedAtNanos ?? 0;
+  }
+  set dispatchedAt(at: number) {
+    this.dispatchedAtNanos = at;
+  }
+
+  /** The wait that ended at its latest dispatch (ns), for the job trail; 0 before its first. */
+  get lastWaitNanos(): number {
+    return this.lastWaitAt ?? 0;
+  }
+  set lastWaitNanos(nanos: number) {
+    this.lastWaitAt = nanos;
   }
 
   private more(): SplitExtras {
@@ -172,8 +235,9 @@ export class ExecSplit implements ReadySplit {
   addScheduledNanos(ran: number): void {
     this.scheduledNanos += ran;
     this.task.scheduledNanos += ran;
-    this.job.scheduledNanos += ran;
-    if (this.job.tenant !== null) this.job.tenant.scheduledNanos += ran;
+    const job = this.task.job;
+    job.scheduledNanos += ran;
+    if (job.tenant !== null) job.tenant.scheduledNanos += ran;
     const own = this.extras?.own;
     if (own != null) own.scheduledNanos += ran;
   }
