@@ -20,7 +20,13 @@ export interface StealingReport extends GraphReport {
   readonly stealAttempts: number;
   readonly sleeps: number;
   readonly idleNanos: number;
+  /**
+   * One entry per worker; in a solo run (`solo`) one entry only, the calling thread's, which ran
+   * every node (workerId 0 names its lane, and `workers` is 1).
+   */
   readonly perWorker: readonly LoopStats[];
+  /** True when the graph ran on the calling thread, not the workers (`solo-loop.ts`). */
+  readonly solo: boolean;
   /**
    * Checked after every run: every node ended, every `add` node's result is right (the per-node
    * results stay in the executor's memory; the report no longer copies them, see `buildReport`).
@@ -48,6 +54,7 @@ export function buildReport(
   verify: boolean,
   sampleEvery: number,
   states: Uint8Array,
+  solo: boolean,
 ): StealingReport {
   states.set(views.states);
   const { counts, verification } = verifyRun(graph, views, states, kernelNames, verify);
@@ -80,6 +87,7 @@ export function buildReport(
     sleeps: sum((s) => s.sleeps),
     idleNanos: sum((s) => s.idleNanos),
     perWorker: [...stats].sort((a, b) => a.workerId - b.workerId),
+    solo,
     verification,
     spanSampleEvery: sampleEvery,
     droppedSpans: sum((s) => Math.max(0, s.spansWritten - SPANS_PER_WORKER)),

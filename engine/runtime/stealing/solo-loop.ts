@@ -1,0 +1,111 @@
+/**
+ * Solo runs (docs/design.md §3.4): a small graph of instant nodes runs on the calling thread, in
+ * topological order, over the same shared memory a worker run uses, so the report is built the
+ * same way (`stealing-report.ts`). A worker run pays two wake-ups (a worker, then the main thread
+ * at the end), which at 10k instant nodes cost more than the nodes themselves; run here, the
+ * graph blocks the caller's event loop for about as long as its nodes take (measured in
+ * docs/design.md §3.4), which `soloNodes` bounds.
+ *
+ * Only graphs whose kernels are all `INSTANT_KERNELS` and that declare no cost run solo: such a
+ * kernel never throws and never waits, so no node fails, retries or needs cancelling mid-run, and
+ * the order of a solo run is any topological order.
+ */
+import { SchedLabError } from '../../../shared/errors.ts';
+import { nanosSince } from '../threads/clock.ts';
+import type { CompiledGraph } from '../../core/graph/compile.ts';
+import { SUCCEEDED } from '../../core/graph/node-state.ts';
+import { INSTANT_KERNELS, type KernelContext, type StealingKernel } from './kernels.ts';
+import { CTL_CLOCK, SPANS_PER_WORKER, type RunViews } from './layout.ts';
+import type { LoopStats } from './worker-loop.ts';
+
+/** Default `soloNodes`: the largest graph that runs solo (docs/design.md §3.4 says why). */
+export const SOLO_NODES = 131_072;
+/** The largest `soloNodes` accepted: beyond it a solo run blocks the event loop for tens of ms. */
+export const MAX_SOLO_NODES = 1_048_576;
+
+/** `soloNodes` as given to `StealingExecutor.start`, checked; the default when absent. */
+export function checkSoloNodes(soloNodes: number | undefined): number {
+  if (soloNodes === undefined) return SOLO_NODES;
+  if (!Number.isInteger(soloNodes) || soloNodes < 0 || soloNodes > MAX_SOLO_NODES) {
+    throw new SchedLabError(
+      'INVALID_ARGUMENT',
+      `soloNodes must be an integer in 0..${MAX_SOLO_NODES} (0: never solo), got ${soloNodes}`,
+      'soloNodes',
+    );
+  }
+  return soloNodes;
+}
+
+export interface SoloOptions {
+  readonly verify: boolean;
+  /** Kernel per kernel-table index. */
+  readonly kernels: readonly StealingKernel[];
+  /** Record one span every this many nodes (0 = none). */
+  readonly sampleEvery: number;
+  /** The run's time origin (`threads/clock.ts`): every time below is integer ns since it. */
+  readonly origin: bigint;
+}
+
+/** Whether `graph`, with these kernel names, runs solo under a limit of `soloNodes` nodes. */
+export function runsSolo(
+  graph: CompiledGraph,
+  kernelNames: readonly string[],
+  soloNodes: number,
+): boolean {
+  return (
+    graph.nodeCount <= soloNodes &&
+    graph.workNanos === 0 &&
+    kernelNames.every((k) => INSTANT_KERNELS.includes(k))
+  );
+}
+
+/**
+ * Runs every node of the graph in `topoOrder` on this thread, writing states, results, spans
+ * (the ring of lane 0) and, with `verify`, run counts and stamps into `v`, as a worker would.
+ * Returns the caller's statistics as the run's only lane (workerId 0).
+ */
+export function runSoloLoop(v: RunViews, topoOrder: Int32Array, o: SoloOptions): LoopStats {
+  const startNanos = nanosSince(o.origin);
+  const perfStart = performance.now();
+  const now = (): number => startNanos + Math.round((performance.now() - perfStart) * 1e6);
+  const { states, kernelOf, ctl } = v;
+  const { kernels, verify, sampleEvery } = o;
+  // Instant kernels never check it (they never wait); the run cannot be cancelled mid-way anyway:
+  // it holds the thread `cancel` would be called from.
+  const ctx: KernelContext = { results: v.results, stopped: () => false };
+  let untilSample = sampleEvery;
+  let spansWritten = 0;
+  const n = topoOrder.length;
+  for (let i = 0; i < n; i++) {
+    const node = topoOrder[i]!;
+    const sampled = untilSample > 0 && --untilSample === 0;
+    const spanStart = sampled ? now() : 0;
+    if (verify) {
+      v.runCount[node]!++;
+      v.startStamp[node] = ctl[CTL_CLOCK]!++;
+    }
+    kernels[kernelOf[node]!]!(node, 0, ctx);
+    states[node] = SUCCEEDED;
+    if (verify) v.finishStamp[node] = ctl[CTL_CLOCK]!++;
+    if (sampled) {
+      const at = spansWritten++ % SPANS_PER_WORKER;
+      v.spanNode[at] = node;
+      v.spanOutcome[at] = SUCCEEDED;
+      v.spanStart[at] = spanStart;
+      v.spanEnd[at] = now();
+      untilSample = sampleEvery;
+    }
+  }
+  return {
+    workerId: 0,
+    executed: n,
+    attempts: n,
+    steals: 0,
+    stealAttempts: 0,
+    sleeps: 0,
+    idleNanos: 0,
+    spansWritten,
+    startNanos,
+    endNanos: now(),
+  };
+}
