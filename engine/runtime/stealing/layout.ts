@@ -156,17 +156,20 @@ function rootsOf(graph: CompiledGraph): Int32Array {
 export function resetRun(
   v: RunViews,
   nodeCount: number,
-  options: { readonly verify: boolean; readonly timed: boolean },
+  options: { readonly verify: boolean; readonly timed: boolean; readonly solo?: boolean },
 ): void {
   v.ctl.fill(0);
   v.ctl[CTL_REMAINING] = nodeCount;
   v.ctl[CTL_FAILED_NODE] = -1;
+  if (options.verify) v.runCount.fill(0);
+  // Cleared so that a node that did not run cannot show the last run's result.
+  v.results.fill(0);
+  // A solo run (solo-loop.ts) writes every state and reads no counter, poison or deque.
+  if (options.solo === true) return;
   v.counters.set(v.inDegree);
   v.states.fill(0);
   v.poisoned.fill(0);
-  v.results.fill(0);
   if (options.timed) v.ranNanos.fill(0);
-  if (options.verify) v.runCount.fill(0);
   v.dequeMeta.fill(0);
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGraphDocument } from '../../../shared/graph.ts';
-import { compileDocument } from '../../core/graph/compile.ts';
+import { compileDocument, compileGraph } from '../../core/graph/compile.ts';
 import { MAX_SOLO_NODES } from './solo-loop.ts';
 import { StealingExecutor } from './stealing-executor.ts';
 
@@ -42,6 +42,27 @@ describe('solo runs (a small graph of instant nodes on the calling thread)', () 
       expect(a.attempts).toBe(g.nodeCount);
     });
   }
+
+  it('runs a graph mixing instant kernels solo, each node with its own kernel', async () => {
+    const n = 500;
+    const g = compileGraph({
+      nodeCount: n,
+      from: Int32Array.from({ length: n - 1 }, (_, i) => i),
+      to: Int32Array.from({ length: n - 1 }, (_, i) => i + 1),
+      costNanos: new Float64Array(n),
+      retries: new Uint8Array(n),
+      failProbability: null,
+      kernels: ['noop', 'add'],
+      kernelOf: Uint16Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1 : 0)),
+      ids: null,
+    });
+    for (const verify of [false, true]) {
+      const r = await solo.run(g, { verify });
+      expect(r.solo).toBe(true);
+      expect(r.verification.ok).toBe(true);
+      expect(r.counts.succeeded).toBe(n);
+    }
+  });
 
   it('attributes the work to the caller: one lane, every node, no steals', async () => {
     const g = graph({ generator: 'layered-random', levels: 20, width: 20, seed: 2 });

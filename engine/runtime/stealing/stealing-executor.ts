@@ -149,7 +149,7 @@ export class StealingExecutor {
       options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
     const { buffers, views, id: memoryId } = this.memoryFor(graph);
     if (runsSolo(graph, kernelNames, this.soloNodes)) {
-      resetRun(views, graph.nodeCount, { verify, timed: false });
+      resetRun(views, graph.nodeCount, { verify, timed: false, solo: true });
       const kernels = kernelNames.map((k) => stealingKernel(k)!);
       const solo = runSoloLoop(views, graph.topoOrder, {
         verify,

@@ -79,7 +79,7 @@ export function buildReport(
     declaredCriticalPathNanos: graph.criticalPathNanos,
     counts,
     states,
-    rootCause: rootCause(graph, views, states, kernelNames),
+    rootCause: rootCause(graph, views, states, kernelNames, counts.failed),
     attempts: sum((s) => s.attempts),
     nodesPerSecond: makespanNanos > 0 ? graph.nodeCount / (makespanNanos / 1e9) : 0,
     steals: sum((s) => s.steals),
@@ -173,9 +173,11 @@ function rootCause(
   v: RunViews,
   states: Uint8Array,
   kernelNames: readonly string[],
+  failed: number,
 ): RootCause | null {
   const failFastNode = v.ctl[CTL_FAILED_NODE]!;
-  const index = failFastNode >= 0 ? failFastNode : states.indexOf(FAILED);
+  // The scan for a failed node only when one failed (a scan costs every run ~10 µs at 10k).
+  const index = failFastNode >= 0 ? failFastNode : failed > 0 ? states.indexOf(FAILED) : -1;
   if (index < 0) return null;
   const kernel = kernelNames[v.kernelOf[index]!] ?? '?';
   return {
