@@ -16,7 +16,12 @@ export const CTL_FAILED_NODE = 65;
 export const CTL_DONE = 80;
 /** The next unclaimed index into `roots` (workers claim roots in chunks, worker-loop.ts). */
 export const CTL_ROOTS = 96;
-const CTL_INTS = 112;
+/**
+ * Workers looking for work (each adds 1 while it finds none, worker-loop.ts): while it is 0 a
+ * worker keeps the nodes it readies on its private stack (private-stack.ts), else it shares them.
+ */
+export const CTL_HUNGRY = 112;
+const CTL_INTS = 128;
 /**
  * Spans a run samples by default: one node in ceil(nodes / SAMPLED_SPANS), so every node of a
  * graph up to this size and at most this many of a larger one. A span costs two clock reads in
