@@ -11,11 +11,17 @@
  * the order of a solo run is any topological order.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
-import { nanosSince } from '../threads/clock.ts';
+import { nanosSince, originNow } from '../threads/clock.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
 import { SUCCEEDED } from '../../core/graph/node-state.ts';
-import { INSTANT_KERNELS, type KernelContext, type StealingKernel } from './kernels.ts';
-import { CTL_CLOCK, SPANS_PER_WORKER, type RunViews } from './layout.ts';
+import {
+  INSTANT_KERNELS,
+  stealingKernel,
+  type KernelContext,
+  type StealingKernel,
+} from './kernels.ts';
+import { CTL_CLOCK, SPANS_PER_WORKER, resetRun, type RunViews } from './layout.ts';
+import { buildReport, type StealingReport } from './stealing-report.ts';
 import type { LoopStats } from './worker-loop.ts';
 
 /** Default `soloNodes`: the largest graph that runs solo (docs/design.md §3.4 says why). */
@@ -57,6 +63,25 @@ export function runsSolo(
     graph.workNanos === 0 &&
     kernelNames.every((k) => INSTANT_KERNELS.includes(k))
   );
+}
+
+/**
+ * Runs `graph` solo over its memory `views` (which no worker may be using) and reports it. Check
+ * `runsSolo` first: `kernelNames` must all be instant.
+ */
+export function runSolo(
+  graph: CompiledGraph,
+  views: RunViews,
+  kernelNames: readonly string[],
+  verify: boolean,
+  sampleEvery: number,
+): StealingReport {
+  resetRun(views, graph.nodeCount, { verify, timed: false, solo: true });
+  const kernels = kernelNames.map((k) => stealingKernel(k)!);
+  const origin = originNow();
+  const stats = runSoloLoop(views, graph.topoOrder, { verify, kernels, sampleEvery, origin });
+  const states = new Uint8Array(graph.nodeCount);
+  return buildReport(graph, views, [stats], kernelNames, verify, sampleEvery, states, true);
 }
 
 /**

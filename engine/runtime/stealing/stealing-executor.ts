@@ -24,7 +24,8 @@ import {
 } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
 import { ParkBlock } from './park.ts';
-import { checkSoloNodes, runSoloLoop, runsSolo } from './solo-loop.ts';
+import { checkSoloNodes, runSolo, runsSolo } from './solo-loop.ts';
+import { warmSolo } from './warm.ts';
 import { buildReport, type StealingReport } from './stealing-report.ts';
 import type { LoopStats } from './worker-loop.ts';
 
@@ -120,6 +121,8 @@ export class StealingExecutor {
           }),
       ),
     );
+    // The solo path is compiled now, while the workers warm up: off every run's path.
+    if (soloNodes > 0) warmSolo();
     return new StealingExecutor(threads, new ParkBlock(park, workers), soloNodes);
   }
 
@@ -148,18 +151,8 @@ export class StealingExecutor {
     const sampleEvery =
       options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
     const { buffers, views, id: memoryId } = this.memoryFor(graph);
-    if (runsSolo(graph, kernelNames, this.soloNodes)) {
-      resetRun(views, graph.nodeCount, { verify, timed: false, solo: true });
-      const kernels = kernelNames.map((k) => stealingKernel(k)!);
-      const solo = runSoloLoop(views, graph.topoOrder, {
-        verify,
-        kernels,
-        sampleEvery,
-        origin: originNow(),
-      });
-      const states = new Uint8Array(graph.nodeCount);
-      return buildReport(graph, views, [solo], kernelNames, verify, sampleEvery, states, true);
-    }
+    if (runsSolo(graph, kernelNames, this.soloNodes))
+      return runSolo(graph, views, kernelNames, verify, sampleEvery);
     // The workers claim the roots themselves (worker-loop.ts): nothing is seeded here.
     resetRun(views, graph.nodeCount, { verify, timed: graph.workNanos > 0 });
 
