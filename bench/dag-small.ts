@@ -7,11 +7,16 @@
  * Side by side, when `TASKFLOW_INCLUDE` names a Taskflow checkout: the same graphs on Taskflow
  * (C++, 2 threads, `baselines/taskflow-dag.cpp`) timed the same way, right after ours, as
  * `vs_taskflow_<shape>_<n>` (ours ÷ Taskflow in nodes/s: ≥ 1 meets issue 14's target), and
- * `vs_taskflow_unsampled_<shape>_<n>` for our runs without spans.
+ * `vs_taskflow_unsampled_<shape>_<n>` for our runs without spans. These are the user's default path:
+ * every graph here is instant nodes, so up to `SOLO_NODES` nodes it runs solo on the calling thread
+ * (`solo-loop.ts`). For the workers' own speed beside it, `vs_taskflow_on_workers_<shape>_<n>`: the
+ * same graphs on an executor with `soloNodes: 0`; and `solo_block_ms_<shape>_<n>`, how long a solo
+ * run holds the event loop (its median wall time; the bar is 1 ms).
  */
 import { parseGraphDocument } from '../shared/graph.ts';
 import { compileDocument } from '../engine/core/graph/compile.ts';
 import { StealingExecutor } from '../engine/runtime/stealing/stealing-executor.ts';
+import { SOLO_NODES } from '../engine/runtime/stealing/solo-loop.ts';
 import type { BenchReport } from './report.ts';
 import { prepareTaskflow, runTaskflow, type TaskflowShape } from './baselines/taskflow.ts';
 
@@ -57,11 +62,15 @@ export async function run(report: BenchReport): Promise<void> {
   const taskflow = prepareTaskflow();
   if ('skipped' in taskflow) console.log(`  Taskflow baseline skipped: ${taskflow.skipped}`);
   const stealing = await StealingExecutor.start(WORKERS);
+  const onWorkers = await StealingExecutor.start(WORKERS, { soloNodes: 0 });
   try {
     const one = compile({ generator: 'independent', count: 1, kernel: 'add' });
     for (let i = 0; i < WARMUPS; i++) await stealing.run(one);
     const fixedMs = await medianMs(() => stealing.run(one));
     report.add('dag_small.run_fixed_cost_ms', fixedMs, 'ms', 1);
+    for (let i = 0; i < WARMUPS; i++) await onWorkers.run(one);
+    const fixedOnWorkers = await medianMs(() => onWorkers.run(one));
+    report.add('dag_small.run_fixed_cost_on_workers_ms', fixedOnWorkers, 'ms', 1);
     if (!('skipped' in taskflow)) {
       // Lower is better here: ours ÷ Taskflow's one-node run.
       const tf = runTaskflow(
@@ -81,6 +90,10 @@ export async function run(report: BenchReport): Promise<void> {
         const ms = await medianMs(() => stealing.run(g));
         const ours = g.nodeCount / (ms / 1000);
         report.add(`dag_small.nodes_per_s_${name}_${n}`, ours, 'nodes/s', 1e6);
+        if (n <= SOLO_NODES) report.add(`dag_small.solo_block_ms_${name}_${n}`, ms, 'ms', 1);
+        const workers = () => onWorkers.run(g);
+        for (let i = 0; i < WARMUPS; i++) await workers();
+        const oursOnWorkers = g.nodeCount / ((await medianMs(workers)) / 1000);
         if ('skipped' in taskflow) continue;
         // The same runs without spans (`sampleEvery: 0`): Taskflow records none either. By
         // default a run samples at most 256 spans (two clock reads each, `SAMPLED_SPANS`).
@@ -91,10 +104,17 @@ export async function run(report: BenchReport): Promise<void> {
         const theirs = g.nodeCount / (tf.medianMs / 1000);
         report.add(`dag_small.vs_taskflow_${name}_${n}`, ours, 'nodes/s', theirs);
         report.add(`dag_small.vs_taskflow_unsampled_${name}_${n}`, oursBare, 'nodes/s', theirs);
+        report.add(
+          `dag_small.vs_taskflow_on_workers_${name}_${n}`,
+          oursOnWorkers,
+          'nodes/s',
+          theirs,
+        );
       }
     }
   } finally {
     await stealing.close();
+    await onWorkers.close();
   }
   for (const n of [10_000, 100_000]) {
     const parsed = parseGraphDocument(doc('layered_random', n));

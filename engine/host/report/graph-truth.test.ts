@@ -57,6 +57,8 @@ describe('graph runs that report the truth', () => {
     const dag = report.dag!;
     expect(report.dags?.[0]?.executor).toBe('stealing');
     expect(report.dags?.[0]).not.toHaveProperty('policy');
+    // Nodes with a cost run on the workers.
+    expect(report.dags?.[0]).not.toHaveProperty('solo');
     expect(dag.declaredCriticalPathMs).toBe(60);
     expect(dag.declaredWorkMs).toBe(60);
     // Measured on the run's own clock: the node costs were honoured, and nothing beats the bound.
@@ -79,5 +81,7 @@ describe('graph runs that report the truth', () => {
     // At most 256 spans are kept by sampling one node in ceil(20,001 / 256) = 79: not a drop.
     expect(report.dags?.[0]?.spanSampleEvery).toBe(79);
     expect(report.dags?.[0]?.droppedSpans).toBeUndefined();
+    // 20,001 instant nodes without cost: run solo on the calling thread, and the report says so.
+    expect(report.dags?.[0]?.solo).toBe(true);
   });
 });

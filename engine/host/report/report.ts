@@ -96,6 +96,8 @@ export interface RunReport {
     droppedSpans?: number;
     /** Work stealing with `--trace`: one node in this many has a span (sampled, not dropped). */
     spanSampleEvery?: number;
+    /** Work stealing: true when the graph ran solo on the calling thread, not on the workers. */
+    solo?: boolean;
   })[];
   trino?: TrinoSummaryJson;
 }

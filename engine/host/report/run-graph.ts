@@ -39,6 +39,8 @@ export interface GraphOutcome {
     droppedSpans?: number;
     /** Work stealing with `--trace`: one node in this many has a span (sampled, not dropped). */
     spanSampleEvery?: number;
+    /** Work stealing: true when the graph ran solo on the calling thread, not on the workers. */
+    solo?: boolean;
   })[];
   classes: Record<string, ClassReport>;
   makespanNanos: number;
@@ -223,6 +225,7 @@ export async function runGraphs(
         nodes: graph.nodeCount,
         failed,
         ...(dropped > 0 ? { droppedSpans: dropped } : {}),
+        ...(result.executor === 'stealing' && result.solo ? { solo: true } : {}),
         ...(trace !== null && result.executor === 'stealing' && result.spanSampleEvery > 1
           ? { spanSampleEvery: result.spanSampleEvery }
           : {}),

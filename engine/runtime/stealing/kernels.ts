@@ -43,6 +43,11 @@ const builtins: Record<string, StealingKernel> = {
 };
 
 export const STEALING_KERNELS: readonly string[] = Object.keys(builtins);
+/**
+ * Kernels that return at once, never throw and never wait: a graph of only these (and no cost)
+ * may run solo on the caller's thread (`solo-loop.ts`). `spin` and `fail` are not among them.
+ */
+export const INSTANT_KERNELS: readonly string[] = ['noop', 'add'];
 /** The kernel a node without one runs: its cost honoured, as on the central executor. */
 export const DEFAULT_STEALING_KERNEL = DEFAULT_GRAPH_KERNEL;
 

@@ -16,7 +16,12 @@ export const CTL_FAILED_NODE = 65;
 export const CTL_DONE = 80;
 /** The next unclaimed index into `roots` (workers claim roots in chunks, worker-loop.ts). */
 export const CTL_ROOTS = 96;
-const CTL_INTS = 112;
+/**
+ * Workers looking for work (each adds 1 while it finds none, worker-loop.ts): while it is 0 a
+ * worker keeps the nodes it readies on its private stack (private-stack.ts), else it shares them.
+ */
+export const CTL_HUNGRY = 112;
+const CTL_INTS = 128;
 /**
  * Spans a run samples by default: one node in ceil(nodes / SAMPLED_SPANS), so every node of a
  * graph up to this size and at most this many of a larger one. A span costs two clock reads in
@@ -156,17 +161,20 @@ function rootsOf(graph: CompiledGraph): Int32Array {
 export function resetRun(
   v: RunViews,
   nodeCount: number,
-  options: { readonly verify: boolean; readonly timed: boolean },
+  options: { readonly verify: boolean; readonly timed: boolean; readonly solo?: boolean },
 ): void {
   v.ctl.fill(0);
   v.ctl[CTL_REMAINING] = nodeCount;
   v.ctl[CTL_FAILED_NODE] = -1;
+  if (options.verify) v.runCount.fill(0);
+  // Cleared so that a node that did not run cannot show the last run's result.
+  v.results.fill(0);
+  // A solo run (solo-loop.ts) writes every state and reads no counter, poison or deque.
+  if (options.solo === true) return;
   v.counters.set(v.inDegree);
   v.states.fill(0);
   v.poisoned.fill(0);
-  v.results.fill(0);
   if (options.timed) v.ranNanos.fill(0);
-  if (options.verify) v.runCount.fill(0);
   v.dequeMeta.fill(0);
 }
 

@@ -6,7 +6,7 @@ import { StealingExecutor } from './stealing-executor.ts';
 
 let executor: StealingExecutor;
 beforeAll(async () => {
-  executor = await StealingExecutor.start(2);
+  executor = await StealingExecutor.start(2, { soloNodes: 0 });
 });
 afterAll(async () => {
   await executor.close();
@@ -81,7 +81,7 @@ describe('StealingExecutor between runs (parked workers)', () => {
   }, 60_000);
 
   it('cancels a run started while parked, and closes while its workers wait', async () => {
-    const one = await StealingExecutor.start(2);
+    const one = await StealingExecutor.start(2, { soloNodes: 0 });
     const g = graph({ generator: 'independent', count: 200, cost: 5, kernel: 'spin' });
     await one.run(g);
     const running = one.run(g);

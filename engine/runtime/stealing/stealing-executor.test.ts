@@ -9,7 +9,7 @@ import { SAMPLED_SPANS } from './layout.ts';
 
 let executor: StealingExecutor;
 beforeAll(async () => {
-  executor = await StealingExecutor.start(2);
+  executor = await StealingExecutor.start(2, { soloNodes: 0 });
 });
 afterAll(async () => {
   await executor.close();
@@ -211,7 +211,7 @@ describe('StealingExecutor', () => {
   }, 30_000);
 
   it('runs on a single worker', async () => {
-    const one = await StealingExecutor.start(1);
+    const one = await StealingExecutor.start(1, { soloNodes: 0 });
     try {
       const g = compileDocument(
         parseGraphDocument({ generator: 'wavefront', rows: 30, cols: 30, kernel: 'add' }),

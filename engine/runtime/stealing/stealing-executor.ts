@@ -3,7 +3,8 @@
  * node would dominate: the graph, dependency counters and per-worker deques live in shared memory
  * and workers schedule themselves (`worker-loop.ts`), claiming the roots too. The main thread
  * resets the memory, starts the workers (one woken, the others as helpers when there is work to
- * share, `park.ts`) and waits for the run's end. One run at a time per executor.
+ * share, `park.ts`) and waits for the run's end. One run at a time per executor. A small graph of
+ * instant nodes runs solo on the calling thread instead (`solo-loop.ts`, option `soloNodes`).
  */
 import { originNow } from '../threads/clock.ts';
 import { Worker } from 'node:worker_threads';
@@ -23,6 +24,8 @@ import {
 } from './layout.ts';
 import type { FromWorker, ToWorker } from './messages.ts';
 import { ParkBlock } from './park.ts';
+import { checkSoloNodes, runSolo, runsSolo } from './solo-loop.ts';
+import { warmSolo } from './warm.ts';
 import { buildReport, type StealingReport } from './stealing-report.ts';
 import type { LoopStats } from './worker-loop.ts';
 
@@ -39,6 +42,14 @@ export interface StealingRunOptions {
    * dropped.
    */
   readonly sampleEvery?: number;
+}
+
+export interface StealingStartOptions {
+  /**
+   * The largest graph (in nodes) of instant kernels and no cost that runs solo on the calling
+   * thread rather than on the workers (`solo-loop.ts`); 0 = never. Default `SOLO_NODES`.
+   */
+  readonly soloNodes?: number;
 }
 
 interface PendingRun {
@@ -72,6 +83,7 @@ export class StealingExecutor {
     private readonly workers: Worker[],
     /** Where workers wait between runs (park.ts). */
     private readonly park: ParkBlock,
+    private readonly soloNodes: number,
   ) {
     for (const w of workers) {
       w.on('message', (m: FromWorker) => this.onMessage(m));
@@ -86,7 +98,7 @@ export class StealingExecutor {
   }
 
   /** Spawns `workers` threads and waits until each is ready. */
-  static async start(workers = 2): Promise<StealingExecutor> {
+  static async start(workers = 2, options: StealingStartOptions = {}): Promise<StealingExecutor> {
     if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
@@ -94,6 +106,7 @@ export class StealingExecutor {
         'workers',
       );
     }
+    const soloNodes = checkSoloNodes(options.soloNodes);
     const park = ParkBlock.allocate(workers);
     const threads = Array.from(
       { length: workers },
@@ -108,7 +121,9 @@ export class StealingExecutor {
           }),
       ),
     );
-    return new StealingExecutor(threads, new ParkBlock(park, workers));
+    // The solo path is compiled now, while the workers warm up: off every run's path.
+    if (soloNodes > 0) warmSolo();
+    return new StealingExecutor(threads, new ParkBlock(park, workers), soloNodes);
   }
 
   get workerCount(): number {
@@ -136,6 +151,8 @@ export class StealingExecutor {
     const sampleEvery =
       options.sampleEvery ?? Math.max(1, Math.ceil(graph.nodeCount / SAMPLED_SPANS));
     const { buffers, views, id: memoryId } = this.memoryFor(graph);
+    if (runsSolo(graph, kernelNames, this.soloNodes))
+      return runSolo(graph, views, kernelNames, verify, sampleEvery);
     // The workers claim the roots themselves (worker-loop.ts): nothing is seeded here.
     resetRun(views, graph.nodeCount, { verify, timed: graph.workNanos > 0 });
 
@@ -173,7 +190,7 @@ export class StealingExecutor {
     // The report's copy of the states is allocated while the workers run, off the end's path.
     const states = new Uint8Array(graph.nodeCount);
     const stats = await running;
-    return buildReport(graph, views, stats, kernelNames, verify, sampleEvery, states);
+    return buildReport(graph, views, stats, kernelNames, verify, sampleEvery, states, false);
   }
 
   private memoryFor(graph: CompiledGraph): { buffers: RunBuffers; views: RunViews; id: number } {

@@ -2,9 +2,11 @@
  * One worker's scheduling loop in a work-stealing run (docs/design.md §3.4). Runs in a worker thread
  * over the shared memory of `layout.ts`:
  *
- * - Take the newest node of the own deque; run it; for each successor decrement its dependency
- *   counter (Atomics; skipped when the in-degree is 1) — the first successor that becomes ready
- *   runs next in place, the others are pushed onto the own deque.
+ * - Take the newest node of the private stack, else of the own deque; run it; for each successor
+ *   decrement its dependency counter (Atomics; skipped when the in-degree is 1) — the first
+ *   successor that becomes ready runs next in place, the others go onto the private stack
+ *   (private-stack.ts), or onto the own deque while a peer is hungry (`CTL_HUNGRY`) or a helper is
+ *   still to be woken; a hungry peer also makes the worker spill its private stack to the deque.
  * - Own deque empty: claim a chunk of the graph's roots (one shared cursor; each claim takes a
  *   fraction of what is left, so the chunks shrink towards the end and the workers finish the
  *   roots together) onto the own deque, where thieves can still take them; the chunk's trivial
@@ -12,7 +14,8 @@
  * - Work another worker could take (roots left, nodes pushed): ask the park block to wake a
  *   helper (`share`, park.ts), until none is left to wake.
  * - No roots left: publish the completed count, then steal — last successful victim first,
- *   then random victims — and after a short spin sleep on the epoch word.
+ *   then random victims — and after a short spin sleep on the epoch word; hungry (counted in
+ *   `CTL_HUNGRY`) from the first round that found nothing until work is found or the run ends.
  * - No lost wake-ups: a sleeper reads the epoch, registers in `sleepers`, re-checks every deque,
  *   then waits only while the epoch is unchanged; a pusher that sees sleepers bumps the epoch
  *   before notifying. With sequentially consistent Atomics one of the two always sees the other.
@@ -27,11 +30,13 @@ import { nanosSince } from '../threads/clock.ts';
 import { CANCELLED, FAILED, SKIPPED, SUCCEEDED } from '../../core/graph/node-state.ts';
 import { ABORT, EMPTY, WorkDeque, ringCapacity } from './deque.ts';
 import type { KernelContext, StealingKernel } from './kernels.ts';
+import { PrivateStack } from './private-stack.ts';
 import {
   CTL_CLOCK,
   CTL_DONE,
   CTL_EPOCH,
   CTL_FAILED_NODE,
+  CTL_HUNGRY,
   CTL_REMAINING,
   CTL_ROOTS,
   CTL_SLEEPERS,
@@ -112,6 +117,7 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     (_, w) => new WorkDeque(v.dequeMeta, v.dequeRing, w, w * capacity, capacity),
   );
   const own = deques[o.workerId]!;
+  const mine = new PrivateStack(states.length);
   const ctx: KernelContext = {
     results: v.results,
     stopped: () => Atomics.load(ctl, CTL_STOP) !== 0,
@@ -189,17 +195,21 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     }
     let next = -1;
     let pushed = 0;
+    // A plain read, as `stop` above: a peer's hunger is seen within a node or so.
+    const shared = sharing || ctl[CTL_HUNGRY] !== 0;
     for (let k = successorStart[node]!, end = successorStart[node + 1]!; k < end; k++) {
       const s = successors[k]!;
       if (poison) Atomics.store(poisoned, s, 1);
       if (inDegree[s] === 1 || Atomics.sub(counters, s, 1) === 1) {
         if (next < 0) next = s;
+        else if (!shared) mine.push(s);
         else {
           own.push(s);
           pushed++;
         }
       }
     }
+    if (shared && mine.size > 0) pushed += mine.spillTo(own);
     if (pushed > 0) {
       if (sharing) share();
       if (Atomics.load(ctl, CTL_SLEEPERS) > 0) {
@@ -292,7 +302,10 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   const findWork = (): number => {
     let idleFrom = -1;
     const found = (node: number): number => {
-      if (idleFrom >= 0) idleNanos += now() - idleFrom;
+      if (idleFrom >= 0) {
+        idleNanos += now() - idleFrom;
+        Atomics.sub(ctl, CTL_HUNGRY, 1);
+      }
       return node;
     };
     for (let round = 0; ; round++) {
@@ -310,7 +323,10 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
           return (steals++, found(node));
         }
       }
-      if (idleFrom < 0) idleFrom = now();
+      if (idleFrom < 0) {
+        idleFrom = now();
+        Atomics.add(ctl, CTL_HUNGRY, 1);
+      }
       if (round < SPIN_ROUNDS) continue;
       const epoch = Atomics.load(ctl, CTL_EPOCH);
       Atomics.add(ctl, CTL_SLEEPERS, 1);
@@ -324,7 +340,8 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   };
 
   for (;;) {
-    let node = own.pop();
+    let node = mine.pop();
+    if (node === EMPTY) node = own.pop();
     if (node === EMPTY) node = claimRoots();
     if (node === EMPTY) {
       boundary = -1; // idle until the next node: its span starts when it is found
