@@ -4,26 +4,14 @@
 // a warm-up vs heap after 5× more work. `memory.heap_growth_ratio`: value = late heap / early heap
 // (both after a full GC), baseline 1.0 (flat); lower is better, ≈ 1 means nothing accumulates.
 // The helpers below are shared with bench/soak.ts.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { PolicyName } from '../shared/config.ts';
 import { liveWorkloads } from '../engine/host/server/live-workloads.ts';
 import { Session } from '../engine/host/session/index.ts';
 import { SimBackend } from '../engine/runtime/sim/index.ts';
 import type { BenchReport } from './report.ts';
+import { forceGc } from './gc.ts';
 
 const MB = 1024 * 1024;
-
-/**
- * A full, synchronous GC without `--expose-gc` on the command line (the flag is set at run time
- * and `gc` taken from a fresh context, as jest's leak detector does).
- */
-export const forceGc: () => void = (() => {
-  const own = (globalThis as { gc?: () => void }).gc;
-  if (typeof own === 'function') return own;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
 
 /** heapUsed after two full collections (the second frees what the first only finalised), MB. */
 export function settledHeapMb(): number {

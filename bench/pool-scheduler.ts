@@ -16,7 +16,7 @@
 import { Scheduler } from 'schedlab';
 import { POOL_TASKS } from './baselines/piscina-pool.ts';
 import { BASELINES, type BaselinePool, type TaskName } from './baselines/pools.ts';
-import { forceGc } from './memory.ts';
+import { forceGc } from './gc.ts';
 import type { BenchReport } from './report.ts';
 
 const WORKERS = 2;

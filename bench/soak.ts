@@ -3,7 +3,7 @@
 //   npx tsx bench/soak.ts [--minutes N] [--backend threads|sim] [--workload churn|<preset>]
 //                         [--workers N] [--load L] [--sample-s S] [--frame-hz H] [--max-slope MB/h]
 //
-// (No --expose-gc needed: bench/memory.ts's `forceGc` enables it at run time.)
+// (No --expose-gc needed: bench/gc.ts's `forceGc` enables it at run time.)
 //
 // threads (default): the app's live session (real worker threads, frames on the wall clock,
 // default 10 Hz, each serialised as a transport would) runs a continuous workload (`churn`:
