@@ -37,7 +37,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
       ? ''
       : `cpu ${fmtMs(k.cpuMs)} of ${fmtMs(k.busyMs)} busy`;
   const stuck = k.stuckSplitIds?.length
-    ? ` · stuck at the end: split ${k.stuckSplitIds.join(', ')}`
+    ? ` · stuck at the end: split ${k.stuckSplitIds.join(', ')}${stuckTasks(k.stuckTaskIds)}`
     : '';
   const runaway =
     (k.runawayQuanta ?? 0) + (k.killedQuanta ?? 0) > 0 || stuck !== ''
@@ -122,6 +122,12 @@ export function formatReport(r: RunReport, wallMs?: number): string {
 }
 
 /** ` · Jain across N tenants X` when the run had two or more tenants. */
+/** ` (task 3)` / ` (tasks 3, 4)`; nothing for reports from before task ids. */
+function stuckTasks(ids: number[] | undefined): string {
+  if (ids === undefined || ids.length === 0) return '';
+  return ` (task${ids.length > 1 ? 's' : ''} ${ids.join(', ')})`;
+}
+
 function tenantJain(r: RunReport): string {
   const n = r.fairness.tenants ?? 0;
   return n > 1 ? ` · Jain across ${n} tenants ${r.fairness.tenantJain ?? 1}` : '';

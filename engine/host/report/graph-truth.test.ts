@@ -6,6 +6,17 @@ import { parseWorkload } from '../../../shared/workload.ts';
 import { runWorkload } from './run-workload.ts';
 
 const compiles = vi.hoisted(() => ({ count: 0 }));
+const schemaChecks = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../shared/graph.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../shared/graph.ts')>();
+  return {
+    ...real,
+    parseGraphDocument: (...args: Parameters<typeof real.parseGraphDocument>) => {
+      schemaChecks.count++;
+      return real.parseGraphDocument(...args);
+    },
+  };
+});
 vi.mock('../../core/graph/compile.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../core/graph/compile.ts')>();
   return {
@@ -22,13 +33,14 @@ const graphWorkload = (graph: unknown, config: Record<string, unknown> = { worke
 
 describe('graph runs that report the truth', () => {
   it('schema-checks and compiles each graph document once per run', async () => {
+    const workload = graphWorkload([
+      { generator: 'chain', length: 5, cost: 1 },
+      { generator: 'diamond', cost: 1 },
+    ]);
     compiles.count = 0;
-    await runWorkload(
-      graphWorkload([
-        { generator: 'chain', length: 5, cost: 1 },
-        { generator: 'diamond', cost: 1 },
-      ]),
-    );
+    schemaChecks.count = 0;
+    await runWorkload(workload);
+    expect(schemaChecks.count).toBe(2);
     expect(compiles.count).toBe(2);
   });
 

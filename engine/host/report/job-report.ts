@@ -39,7 +39,7 @@ export function jobReport(run: JobRunEnd): RunReport {
   const endNanos = stoppedAt ?? Math.max(collector.lastEndNanos, origin);
   const makespan = (endNanos - origin) / scale;
   const c = executor.counters;
-  const stuck = executor.runawaySplits().map((r) => r.splitId);
+  const runaway = executor.runawaySplits();
   const levelRows = executor.levels();
   const shares = chargedShares(levelRows);
   const submitted = new Map<string, number>(run.submitted);
@@ -88,7 +88,9 @@ export function jobReport(run: JobRunEnd): RunReport {
       ...(c.cpuNanos === undefined ? {} : { cpuMs: ms3(c.cpuNanos / scale) }),
       runawayQuanta: c.runawayQuanta ?? 0,
       killedQuanta: c.killedQuanta ?? 0,
-      stuckSplitIds: stuck,
+      stuckSplitIds: runaway.map((r) => r.splitId),
+      // Trino's getStuckSplitTaskIds: the tasks of those splits, each once.
+      stuckTaskIds: [...new Set(runaway.map((r) => r.taskId))],
       spansDropped: collector.spansDropped,
       splitsRejected: c.rejectedSplits,
     },

@@ -77,6 +77,8 @@ export interface RunReport {
     killedQuanta?: number;
     /** Splits still running past quantum + `runawayAfterMs` when the run ended (stuck). */
     stuckSplitIds?: number[];
+    /** Their tasks, each once (Trino's `getStuckSplitTaskIds`). Optional: added after the ids. */
+    stuckTaskIds?: number[];
   };
   /**
    * Trino's executor statistics over the run, as frames carry them (docs/metrics.md). Optional:

@@ -7,12 +7,12 @@
 import type { EngineConfig } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import {
-  explicitGraphSchema,
   generatorSpecSchema,
+  parseGraphDocument,
   type GraphDocument,
   type GraphPolicy,
 } from '../../../shared/graph.ts';
-import { prefixField, schemaError } from '../../../shared/schema-error.ts';
+import { prefixField } from '../../../shared/schema-error.ts';
 import type { Workload } from '../../../shared/workload.ts';
 import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
 import { graphMetrics } from '../../core/graph/metrics.ts';
@@ -91,15 +91,7 @@ export function graphDocuments(workload: Workload): GraphDocument[] {
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0)
     throw new SchedLabError('INVALID_WORKLOAD', 'graph must have at least 1 entry', 'graph');
-  return list.map((doc, i) => {
-    const schema =
-      typeof doc === 'object' && doc !== null && 'generator' in doc
-        ? generatorSpecSchema
-        : explicitGraphSchema;
-    const parsed = schema.safeParse(doc);
-    if (!parsed.success) throw schemaError(parsed.error, 'INVALID_WORKLOAD', docPath(workload, i));
-    return parsed.data;
-  });
+  return list.map((doc, i) => parseGraphDocument(doc, docPath(workload, i)));
 }
 
 /** Compiles a document; a cyclic or dangling graph is named where it sits in the workload. */

@@ -45,6 +45,7 @@ describe('runWorkload on threads with a stuck module', () => {
       expect(k.killedQuanta).toBe(1);
       expect(k.runawayQuanta).toBeGreaterThanOrEqual(1);
       expect(k.stuckSplitIds).toEqual([]);
+      expect(k.stuckTaskIds).toEqual([]);
       expect(k.overrunMs).toBeGreaterThan(300);
       // CPU is measured on Linux (thread-cpu.ts); it never exceeds the wall time it ran in.
       if (process.platform === 'linux') {
@@ -54,4 +55,52 @@ describe('runWorkload on threads with a stuck module', () => {
       expect(formatReport(report)).toMatch(/runaway quanta \d+ · killed 1/);
     },
   );
+});
+
+describe('runWorkload cut while splits are stuck (simulator)', () => {
+  // Two workers, 10 ms quanta: both leaves of one `hog` task run calls of 500 ms that cannot be
+  // cut (perCallMs), so they overrun their quantum by far more than 100 ms; `work` waits or runs.
+  const hogs = parseWorkload({
+    name: 'hogs',
+    config: { workers: 2, quantumMs: 10, runawayAfterMs: 100, policy: 'fifo' },
+    classes: [
+      {
+        name: 'work',
+        arrival: { kind: 'once', atMs: 0, count: 2 },
+        splits: { leaf: 2 },
+        work: { kernel: 'spin', totalMs: 20 },
+      },
+      {
+        name: 'hog',
+        arrival: { kind: 'once', atMs: 0 },
+        splits: { leaf: 2 },
+        work: { kernel: 'spin', totalMs: 500, perCallMs: 500 },
+      },
+    ],
+  });
+
+  it("lists the stuck splits and, as Trino's getStuckSplitTaskIds, their task once", async () => {
+    // Run to the end once with a trace: the hog quanta name the hog task and splits.
+    const whole = await runWorkload(hogs, { trace: true });
+    expect(whole.report.counters.stuckSplitIds).toEqual([]);
+    expect(whole.report.counters.stuckTaskIds).toEqual([]);
+    const hogSlices = whole.trace!.traceEvents.filter(
+      (e) => e.ph === 'X' && e.name.startsWith('hog #'),
+    );
+    const hogSplits = [...new Set(hogSlices.map((e) => e.args!['split']))].sort();
+    const hogTasks = [...new Set(hogSlices.map((e) => e.args!['task']))];
+    expect(hogSplits).toHaveLength(2);
+    expect(hogTasks).toHaveLength(1);
+
+    // The same run cut at 300 ms: both hogs have run ≥ 200 ms of their 500 ms call.
+    const { report } = await runWorkload(hogs, { durationMs: 300 });
+    expect(report.stoppedAtMs).toBe(300);
+    expect(report.classes['hog']).toMatchObject({ succeeded: 0, unfinished: 1 });
+    const k = report.counters;
+    expect([...k.stuckSplitIds!].sort()).toEqual(hogSplits);
+    expect(k.stuckTaskIds).toEqual(hogTasks);
+    expect(formatReport(report)).toContain(
+      `stuck at the end: split ${k.stuckSplitIds!.join(', ')} (task ${hogTasks[0]})`,
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Executor } from '../../runtime/executor/executor.ts';
-import { leaves, oneTaskJob } from '../../runtime/executor/testing.ts';
+import { leaves, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
 import { fixture } from '../../runtime/threads/fixtures/driver.ts';
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
 import { FrameBuilder } from './frame-builder.ts';
@@ -73,5 +73,26 @@ describe('frames while a worker is stuck', { timeout: 90_000 }, () => {
     expect(after.counters.overrunNanos).toBeGreaterThan(1500 * MS);
     expect(after.counters.overrunNanos).toBeGreaterThanOrEqual(stuck.counters.overrunNanos);
     expect(after.events.map((e) => e.kind)).toContain('hard-kill');
+  });
+});
+
+describe('frames on threads', { timeout: 60_000 }, () => {
+  it("carry the CPU time the workers' threads used next to their wall time (Linux)", async () => {
+    backend = new ThreadsBackend({ workers: 2 });
+    await backend.ready();
+    const ex = new Executor(backend, { workers: 2, quantumMs: 20 });
+    const frames = new FrameBuilder(ex, new LatencyStats());
+    const job = ex.submitJob(oneTaskJob('spin', leaves(4, spin(30))));
+    await until(() => ex.jobState(job) !== 'running');
+    expect(ex.jobState(job)).toBe('succeeded');
+    const f = frames.next();
+    if (process.platform !== 'linux') {
+      console.log(`no per-thread CPU clock on ${process.platform}: frames carry no cpuNanos`);
+      expect(f.counters.cpuNanos).toBeUndefined();
+      return;
+    }
+    // 120 ms of spinning: CPU measured, never more than the wall time it ran in.
+    expect(f.counters.cpuNanos).toBeGreaterThan(0);
+    expect(f.counters.cpuNanos!).toBeLessThanOrEqual(f.counters.busyNanos * 1.01 + 0.5 * MS);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import { intermediates, leaves, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
 import type { JobSpec } from '../../runtime/executor/index.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { Executor } from '../../runtime/executor/index.ts';
@@ -67,5 +67,22 @@ describe('Session frames: split waits mean what a report means', () => {
     for (const [cls, { latency: summary }] of latency) {
       expect(frame.latency.byClass[cls]).toEqual({ count: summary.count, ...summary.toMs() });
     }
+  });
+
+  it("carry Trino's queued time: leaf splits held by admission, while they wait and once admitted", () => {
+    // One driver per task: the scan's leaves are admitted at 0, 10 and 20 ms, each as the one
+    // before it ends; only then does their wait for a worker start.
+    const s = new Session({
+      config: { workers: 1, quantumMs: 100, policy: 'fifo', guaranteedPerTask: 1, minDrivers: 1 },
+    });
+    s.executor.submitJob(oneTaskJob('scan', leaves(3, spin(10))));
+    const early = s.advance(5).at(-1)!;
+    // At 5 ms: admitted at 0 ms (queued 0), two held 5 ms so far.
+    expect(early.queued?.byClass['scan']).toMatchObject({ count: 3, max: 5 });
+    expect(early.queued!.byClass['scan']!.mean).toBeGreaterThan(0);
+    const done = s.runToIdle().at(-1)!;
+    expect(done.queued?.byClass['scan']).toMatchObject({ count: 3, max: 20, mean: 10 });
+    // Admitted straight onto the idle worker: no wait in the ready queue on top.
+    expect(done.wait.byClass['scan']).toMatchObject({ count: 3, max: 0 });
   });
 });

@@ -3,11 +3,14 @@
  * quantum wall times, tasks per level), the split concurrency controller's tasks when it is on,
  * and the runaway splits with a button that interrupts one (`interruptSplit`).
  */
+import type { RunawaySplit } from '../../../shared/protocol.ts';
 import { useApp } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { executorPanelRows } from '../data/executor-panel.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
+import type { AppStore } from '../store/app-store.ts';
+import type { Transport } from '../transport/transport.ts';
 import { Panel } from './panel.tsx';
 
 function Rows({ rows }: { rows: string[][] }) {
@@ -21,6 +24,32 @@ function Rows({ rows }: { rows: string[][] }) {
         </tr>
       ))}
     </>
+  );
+}
+
+/** One runaway split: how far past its quantum it has run, and a button that interrupts it. */
+export function RunawaySplitRow({
+  split: r,
+  transport,
+  store,
+}: {
+  split: RunawaySplit;
+  transport: Transport;
+  store: AppStore;
+}) {
+  return (
+    <div className="alarm" data-testid="runaway-split">
+      split {r.splitId} (job {r.jobId}) on worker {r.workerId}, {formatMs(r.overrunMs)} over{' '}
+      <button
+        className="btn small"
+        data-testid={`interrupt-${r.splitId}`}
+        onClick={() =>
+          void sendCommand(transport, store, { type: 'interruptSplit', splitId: r.splitId })
+        }
+      >
+        interrupt
+      </button>
+    </div>
   );
 }
 
@@ -76,18 +105,7 @@ export function ExecutorPanel() {
         </table>
       )}
       {runaway.map((r) => (
-        <div key={r.splitId} className="alarm" data-testid="runaway-split">
-          split {r.splitId} (job {r.jobId}) on worker {r.workerId}, {formatMs(r.overrunMs)} over{' '}
-          <button
-            className="btn small"
-            data-testid={`interrupt-${r.splitId}`}
-            onClick={() =>
-              void sendCommand(transport, store, { type: 'interruptSplit', splitId: r.splitId })
-            }
-          >
-            interrupt
-          </button>
-        </div>
+        <RunawaySplitRow key={r.splitId} split={r} transport={transport} store={store} />
       ))}
     </Panel>
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENGINE_CONFIG, parseEngineConfig } from '../../../../shared/config.ts';
 import { loadPreset, PRESET_NAMES } from './index.ts';
 
 describe('presets', () => {
@@ -22,6 +23,21 @@ describe('presets', () => {
     expect(
       loadPreset('trino-misbehaving-quanta').trino?.timeline.filter((s) => s.action === 'clear'),
     ).toHaveLength(120);
+  });
+
+  it("Trino presets remove a task as Trino's removeTask does (finish-quantum); others keep the cooperative default", () => {
+    expect(DEFAULT_ENGINE_CONFIG.cancelRunning).toBe('cooperative');
+    const trino = PRESET_NAMES.filter((n) => n.startsWith('trino-'));
+    expect(trino.length).toBeGreaterThan(0);
+    for (const name of PRESET_NAMES) {
+      const w = loadPreset(name);
+      const expected = trino.includes(name) ? 'finish-quantum' : 'cooperative';
+      // The config the engine runs with: the preset's settings over the defaults.
+      expect({ name, cancelRunning: parseEngineConfig(w.config).cancelRunning }).toEqual({
+        name,
+        cancelRunning: expected,
+      });
+    }
   });
 
   it('an unknown preset is a coded error naming the alternatives', () => {
