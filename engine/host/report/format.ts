@@ -121,13 +121,13 @@ export function formatReport(r: RunReport, wallMs?: number): string {
   return out.join('\n');
 }
 
-/** ` · Jain across N tenants X` when the run had two or more tenants. */
 /** ` (task 3)` / ` (tasks 3, 4)`; nothing for reports from before task ids. */
 function stuckTasks(ids: number[] | undefined): string {
   if (ids === undefined || ids.length === 0) return '';
   return ` (task${ids.length > 1 ? 's' : ''} ${ids.join(', ')})`;
 }
 
+/** ` · Jain across N tenants X` when the run had two or more tenants. */
 function tenantJain(r: RunReport): string {
   const n = r.fairness.tenants ?? 0;
   return n > 1 ? ` · Jain across ${n} tenants ${r.fairness.tenantJain ?? 1}` : '';

@@ -45,10 +45,6 @@ export class IdTable<T> {
     return this.far?.get(id);
   }
 
-  has(id: number): boolean {
-    return this.get(id) !== undefined;
-  }
-
   set(id: number, value: T): void {
     if (this.inSlots === 0) {
       // Nothing live in the array: it starts again at this id, whatever the gap.

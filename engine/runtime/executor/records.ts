@@ -196,7 +196,7 @@ export class LiveSplits {
   delete(split: ExecSplit): boolean {
     const held = this.held;
     if (held instanceof Set) return held.delete(split);
-    if (held !== split || held === null) return false;
+    if (held !== split) return false;
     this.held = null;
     return true;
   }
