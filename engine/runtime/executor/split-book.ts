@@ -16,8 +16,15 @@ export class SplitBook {
   readonly tasks = new IdTable<ExecTask>();
   /** Live splits per state (`SplitState`), ended ones included as they end. */
   readonly stateCounts = new Int32Array(9);
-  /** Recently ended user-module splits → their job (`rememberModuleSplit`). */
-  private readonly endedModuleSplits = new Map<number, number>();
+  /**
+   * Recently ended user-module splits and their jobs (`rememberModuleSplit`): a ring, newest at
+   * `endedNext - 1`. Not a Map used as a FIFO: deleting its oldest key on every end leaves holes
+   * that `keys().next()` walks, which cost 14 % of the main thread on tiny library runs. Lookups
+   * (a late notice) are rare and scan the ring.
+   */
+  private readonly endedSplitIds = new Float64Array(ENDED_MODULE_SPLITS).fill(-1);
+  private readonly endedJobIds = new Float64Array(ENDED_MODULE_SPLITS);
+  private endedNext = 0;
 
   /** A new split, in the state it was created in. */
   add(split: ExecSplit): void {
@@ -52,14 +59,18 @@ export class SplitBook {
 
   /** A user module's split ended: its job stays known for late notices about it (bounded). */
   rememberModuleSplit(splitId: number, jobId: number): void {
-    const known = this.endedModuleSplits;
-    known.set(splitId, jobId);
-    if (known.size > ENDED_MODULE_SPLITS) known.delete(known.keys().next().value!);
+    const at = this.endedNext;
+    this.endedSplitIds[at] = splitId;
+    this.endedJobIds[at] = jobId;
+    this.endedNext = at + 1 === ENDED_MODULE_SPLITS ? 0 : at + 1;
   }
 
   /** The job of split `splitId`: live, or a user module's that ended recently. */
   jobOf(splitId: number): number | undefined {
-    return this.splits.get(splitId)?.job.id ?? this.endedModuleSplits.get(splitId);
+    const live = this.splits.get(splitId);
+    if (live !== undefined) return live.job.id;
+    const at = this.endedSplitIds.indexOf(splitId);
+    return at < 0 ? undefined : this.endedJobIds[at];
   }
 
   /** Visits every split in `state` with its time there so far (since `enqueuedAt`). */
