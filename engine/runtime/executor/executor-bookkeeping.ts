@@ -267,28 +267,28 @@ export class Bookkeeping {
     this.live.move(split, to);
     if (!isTerminalSplit(to)) return;
     this.live.splits.delete(split.id);
+    // One reading of the clock for the whole ending (its trail entry, events and job end): the
+    // clock is read per call, and a tiny library run ends many a millisecond.
+    const now = this.backend.now();
     // Trino's splitComplete: the controller hears of it while the split still counts as running.
     const ran = to === SplitState.succeeded || to === SplitState.failed;
     const retarget =
-      ran &&
-      !wasCancelling &&
-      splitOfTaskFinished(split.task, split.scheduledNanos, this.backend.now());
-    this.traceEnd(split);
+      ran && !wasCancelling && splitOfTaskFinished(split.task, split.scheduledNanos, now);
+    this.traceEnd(split, now);
     if (wasAdmittedLeaf && !wasCancelling) this.releaseLeaf(split.task);
-    if (!wasCancelling) this.book.splitEnded(split, to, this.backend.now(), result);
+    if (!wasCancelling) this.book.splitEnded(split, to, now, result);
     // A one-split job's result is its job's too, if the job ends just below.
     const jobResult = split.job.totalSplits === 1 ? result : undefined;
-    if (split.task.live.delete(split)) this.settleTask(split.task, jobResult);
+    if (split.task.live.delete(split)) this.settleTask(split.task, jobResult, now);
     if (split.leaf || retarget) this.admit(split.task);
   }
 
   /** A terminal split in the job trail, and a succeeded one's time in its class's sample. */
-  private traceEnd(split: ExecSplit): void {
+  private traceEnd(split: ExecSplit, now: number): void {
     const state = SPLIT_STATE_NAMES[split.state] as (typeof SPLIT_END_STATES)[number];
     if (state === 'succeeded') this.classTimes.record(split.job.clsIndex, split.scheduledNanos);
     const code = state === 'cancelled' ? 'CANCELLED' : split.errorCode;
     const t = split.task.id;
-    const now = this.backend.now();
     const outcome = SPLIT_END_STATES.indexOf(state);
     this.trail.record(
       TrailKind.splitEnd,
@@ -311,21 +311,22 @@ export class Bookkeeping {
     this.countLeaves();
   }
 
-  private settleTask(task: ExecTask, jobResult?: unknown): void {
+  /** Ends `task` once nothing of it is live, and its job once all its tasks have ended. */
+  private settleTask(task: ExecTask, jobResult?: unknown, at?: number): void {
     if (task.ended || task.open || task.live.size > 0) return;
     task.ended = true;
     this.live.tasks.delete(task.id);
     this.endedTargets.taskEnded(task);
     this.execStats.taskEnded(task);
     const job = task.job;
+    const now = at ?? this.backend.now();
     this.book.taskEnded(
       task,
       job.state === 'running' ? 'succeeded' : (job.state as TaskEnd['state']),
-      this.backend.now(),
+      now,
     );
     if (job.state === 'running' && job.openTasks === 0 && allEnded(job)) {
       const failed = job.error !== undefined;
-      const now = this.backend.now();
       this.book.end(job, failed ? 'failed' : 'succeeded', now, jobResult);
       this.ticker.ensure();
     }

@@ -32,3 +32,11 @@ describe('resultText of a BigInt', () => {
     expect(text.endsWith('…')).toBe(true);
   });
 });
+
+describe('resultText of a number', () => {
+  it('reads as its JSON, non-finite ones as JSON writes them too', () => {
+    const values = [0, -0, 42, -1.5, 0.1 + 0.2, 1e21, 5e-324, Number.MAX_VALUE, NaN, Infinity];
+    for (const v of values) expect(resultText(v)).toBe(JSON.stringify(v));
+    expect(resultText(123456789, 5)).toBe('1234…');
+  });
+});

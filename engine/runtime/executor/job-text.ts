@@ -16,6 +16,9 @@ export function clip(text: string, max = JOB_ROW_TEXT_MAX): string {
  * never an exception in the frame loop.
  */
 export function resultText(value: unknown, max = JOB_ROW_TEXT_MAX): string {
+  // A finite number is its own JSON, without the replacer call JSON.stringify makes per value
+  // (a service's tiny tasks often return one; this runs once per job end).
+  if (typeof value === 'number' && Number.isFinite(value)) return clip(String(value), max);
   if (typeof value === 'bigint') return clip(`"${bigintHead(value, max)}n"`, max);
   let text: string | undefined;
   try {
