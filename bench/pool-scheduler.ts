@@ -25,6 +25,7 @@ const FACTORIAL = 4_000;
 const ROUNDS = 2;
 const BOOTS = 3;
 const QUEUED = 200_000;
+const CLOSE_MS = 60_000;
 const TASKS: Record<TaskName, { module: URL; export: TaskName }> = {
   inc: { module: POOL_TASKS, export: 'inc' },
   factorial: { module: POOL_TASKS, export: 'factorial' },
@@ -112,17 +113,24 @@ async function queuedMemory(name: string, make: () => BaselinePool): Promise<num
   return grown / 2 ** 20;
 }
 
-/** Closes one pool; one that never finishes closing fails the suite, named, instead of hanging. */
+/**
+ * Closes one pool. Ours never finishing closing fails the suite, named, instead of hanging. A
+ * baseline that never finishes is named and left to the process's exit (bench/index.ts exits
+ * after its last line): its figures were measured before, and one of poolifier's `destroy()`s
+ * after 200k queued tasks once never resolved — a fault of the baseline, not of the figures.
+ */
 async function closed(pool: BaselinePool, name: string): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name} did not close within 60 s`)), 60_000);
+  const limit = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), CLOSE_MS);
   });
   try {
-    await Promise.race([pool.close(), limit]);
+    if ((await Promise.race([pool.close(), limit])) !== 'timeout') return;
   } finally {
     clearTimeout(timer);
   }
+  if (name === 'scheduler') throw new Error(`${name} did not close within ${CLOSE_MS / 1000} s`);
+  console.log(`  (${name} did not close within ${CLOSE_MS / 1000} s: left to the process's exit)`);
 }
 
 function used(): number {
