@@ -50,6 +50,50 @@ describe('LevelHeap', () => {
     );
   });
 
+  it('takes a long FIFO-like level in order across its sorted tail and the heap', () => {
+    // Equal priorities in sequence order go to the sorted tail; a few lower ones to the heap. Far
+    // more than the tail's cut size (4096) pass through, with removals in between.
+    const heap = new LevelHeap<number>();
+    const live = new Set<Entry>();
+    let next = 0;
+    const push = (priority: number) => {
+      const e = entry(next++, priority);
+      heap.push(e);
+      live.add(e);
+    };
+    const popChecked = () => {
+      const expected = [...live].sort(compareEntries)[0];
+      const got = heap.pop();
+      expect(got).toBe(expected);
+      got!.queued = false;
+      live.delete(got!);
+    };
+    for (let i = 0; i < 10_000; i++) push(i % 1000 === 999 ? 3 : 5);
+    for (let i = 0; i < 100; i++) popChecked();
+    const order: Entry[] = [];
+    for (let i = 0; i < 6_000; i++) {
+      const got = heap.pop()!;
+      got.queued = false;
+      live.delete(got);
+      order.push(got);
+    }
+    expect(order).toEqual([...order].sort(compareEntries));
+    for (let i = 0; i < 5_000; i++) push(i % 7 === 0 ? 4 : 6);
+    let k = 0;
+    for (const e of [...live]) {
+      if (k++ % 3 !== 0) continue;
+      e.queued = false;
+      heap.remove(e);
+      live.delete(e);
+    }
+    expect(heap.size).toBe(live.size);
+    for (let i = 0; i < 50; i++) popChecked();
+    const rest: Entry[] = [];
+    for (let e = heap.pop(); e !== undefined; e = heap.pop()) rest.push(e);
+    expect(rest).toEqual([...live].sort(compareEntries));
+    expect(heap.size).toBe(0);
+  });
+
   it('keeps tombstones bounded: removing most of a level compacts it', () => {
     const heap = new LevelHeap<number>();
     const entries = Array.from({ length: 10_000 }, (_, i) => entry(i, i % 97));
