@@ -86,22 +86,29 @@ async function schedlabSmallTenant(
   const latencies: number[] = [];
   let done = () => {};
   const allDone = new Promise<void>((resolve) => (done = resolve));
+  // A flood that ended, or a small job that did not succeed, would make the figure measure
+  // something else (an idle cluster, a job that never ran): the run fails instead.
+  let wrong: string | null = null;
+  let floodId = -1;
   ex.onJobEnd((e) => {
+    if (e.jobId === floodId) wrong ??= `the flood ended ${e.state} (${e.error ?? 'no error'})`;
     const at = submitted.get(e.jobId);
     if (at === undefined) return;
+    if (e.state !== 'succeeded') wrong ??= `a small job ended ${e.state} (${e.error ?? ''})`;
     latencies.push((backend.now() - at) / 1e6);
     submitted.delete(e.jobId);
     if (latencies.length === SMALL_JOBS) done();
   });
   try {
     const floodJob = intermediates(flood.splits, spin(flood.ms));
-    ex.submitJob(oneTaskJob('flood', floodJob, { tenant: 'flood' }));
+    floodId = ex.submitJob(oneTaskJob('flood', floodJob, { tenant: 'flood' }));
     for (let i = 0; i < SMALL_JOBS; i++) {
       await sleep(SMALL_EVERY_MS);
       const job = oneTaskJob('small', intermediates(1, spin(SMALL_MS)), { tenant: 'small' });
       submitted.set(ex.submitJob(job), backend.now());
     }
     await Promise.race([allDone, sleep(CENSOR_MS)]);
+    if (wrong !== null) throw new Error(`small tenant beside a flood of ${flood.ms} ms: ${wrong}`);
     for (const at of submitted.values()) latencies.push((backend.now() - at) / 1e6);
     return p95(latencies);
   } finally {
@@ -156,6 +163,9 @@ async function bullmqSmallTenant(
       await queue.add('small', { ms: SMALL_MS }, { jobId, removeOnComplete: true, ...priority });
     }
     await Promise.race([allEnded, sleep(CENSOR_MS)]);
+    if ((await queue.getJobCountByTypes('waiting', 'prioritized')) === 0) {
+      throw new Error(`BullMQ: the flood of ${flood.splits} jobs did not outlast the window`);
+    }
     for (const at of submitted.values()) latencies.push(performance.now() - at);
     return p95(latencies);
   } finally {
