@@ -20,21 +20,33 @@
  *   `cluster.utilisation_3x1_round_trip` the executor without it (one round trip per quantum);
  *   `cluster.utilisation_3x1_pipelined` the backend alone through `feed`. Baselines 3 local
  *   threads under the same executor options (or the same driver).
- * - `cluster.small_tenant_p95_*`: two tenants over 3 workers (the executor as users run it), one flooding (one query of FLOOD
- *   splits of 20 ms), one submitting a 20 ms job every 100 ms: the small tenant's p95 latency
- *   (submit to end) under SchedLab `fair` and `mlfq` (query fairness) vs plain BullMQ workers on
- *   the same Redis in FIFO order, and with BullMQ priorities set by hand per tenant (each BullMQ
- *   job does the same computation as a split, baselines/bullmq-spin.mjs). Lower is
- *   better; ratio < 1 means SchedLab is better. The flood is not run to its end: a run stops
- *   CENSOR_MS after the last small job was submitted, and a small job still waiting then counts
+ * - `cluster.small_tenant_p95_<policy>_vs_bullmq_<fifo|priorities>` (cluster-small-tenant.ts): two
+ *   tenants over 3 workers (the executor as users run it), one flooding (one query of 10,000
+ *   splits of 20 ms, `SHORT_FLOOD`), one submitting a 20 ms job every 100 ms: the small tenant's
+ *   p95 latency (submit to end) under SchedLab `fair` and `mlfq` (query fairness, 20 ms quanta) vs
+ *   plain BullMQ workers on the same Redis in FIFO order, and with BullMQ priorities set by hand
+ *   per tenant (each BullMQ job does the same computation as a split, baselines/bullmq-spin.mjs).
+ *   Lower is better; ratio < 1 means SchedLab is better. The flood is not run to its end: a run
+ *   stops 3 s after the last small job was submitted, and a small job still waiting then counts
  *   with its latency so far — a lower bound, so the FIFO baseline (whose small jobs wait behind
- *   the whole flood, ≈ FLOOD × 20 ms / 3) is flattered, never the other way.
+ *   the whole flood, ≈ 10,000 × 20 ms / 3) is flattered, never the other way. With hand-set
+ *   priorities a small job waits for one running 20 ms job, about what a quantum boundary gives.
+ * - `cluster.small_tenant_p95_long_flood_<policy>_vs_bullmq_<fifo|priorities>`: the same with a
+ *   flood of long splits (`LONG_FLOOD`: 30 × 1 s of CPU; BullMQ runs each as one 1 s job, to its
+ *   end, as it runs any job). What preemption at quantum boundaries buys over hand-set
+ *   priorities: a top-priority BullMQ job still waits for a node to finish its current long job,
+ *   where SchedLab cuts the flood's splits into 20 ms quanta and runs the small job at the next
+ *   boundary (with the pipeline, behind the quantum queued there too: `--pipeline off` printed
+ *   beside it). 1 s: 50 quanta, a heavy tenant's job (a report, a batch of images) rather than a
+ *   task-sized one, and long enough that waiting for one to end dwarfs a quantum. 30 of them:
+ *   the measured window is at most 2 s of small submissions + 3 s of censoring, so 3 nodes can
+ *   run at most 15 of them in it; twice that keeps the flood backlogged to the end while each
+ *   run stays a few seconds.
  * - `cluster.jain_equal_tenants_fair`: Jain's index (Σx)² / (n·Σx²) of the charged time of four
  *   equal tenants (each one query of the same splits, submitted one tenant after another) over 3
  *   workers under `fair` with query fairness (the executor as users run it), read when the first tenant's query ends (until then
  *   all four are backlogged). Baseline the issue's bar, 0.95.
  */
-import { Queue, QueueEvents, Worker as BullWorker } from 'bullmq';
 import { startTestRedis, type TestRedis } from '../test/redis-server.ts';
 import type { Backend, Dispatch, QuantumEnd } from '../engine/runtime/backend.ts';
 import { ClusterBackend } from '../engine/runtime/cluster/cluster-backend.ts';
@@ -45,16 +57,15 @@ import type { ExecutorOptions } from '../engine/runtime/executor/executor-option
 import { runExecutorOptions } from '../engine/host/report/run-workload.ts';
 import { intermediates, oneTaskJob, spin } from '../engine/runtime/executor/testing.ts';
 import { ThreadsBackend } from '../engine/runtime/threads/threads-backend.ts';
-import type { EngineConfigPatch } from '../shared/config.ts';
 import { Jain } from '../engine/host/report/summary-stats.ts';
 import { Redis } from 'ioredis';
 import type { BenchReport } from './report.ts';
+import { smallTenantFigures, type Flood } from './cluster-small-tenant.ts';
 
-const FLOOD = 10_000;
-const SMALL_EVERY_MS = 100;
-const SMALL_JOBS = 20;
 const SPIN_MS = 20;
-const CENSOR_MS = 3_000;
+/** The small-tenant scenarios' floods (see the header: why 1 s splits, and why 30 of them). */
+const SHORT_FLOOD: Flood = { label: '', splits: 10_000, ms: SPIN_MS };
+const LONG_FLOOD: Flood = { label: 'long_flood_', splits: 30, ms: 1_000 };
 const TENANTS = 4;
 const TENANT_SPLITS = 40;
 /** The executor as `schedlab run`/`serve` build it on the cluster, and with `--pipeline off`. */
@@ -118,34 +129,9 @@ export async function run(report: BenchReport): Promise<void> {
     const jain = await equalTenantsJain(await cluster(redis, 3));
     report.add('cluster.jain_equal_tenants_fair', jain, 'index', 0.95);
 
-    const floodStart = performance.now();
-    const fifo = await bullmqSmallTenant(redis, false);
-    const prioritised = await bullmqSmallTenant(redis, true);
-    for (const policy of ['fair', 'mlfq'] as const) {
-      const ours = await schedlabSmallTenant(await cluster(redis, 3), {
-        policy,
-        fairness: 'query',
-        quantumMs: SPIN_MS,
-      });
-      report.add(`cluster.small_tenant_p95_${policy}_vs_bullmq_fifo`, ours, 'ms', fifo);
-      report.add(
-        `cluster.small_tenant_p95_${policy}_vs_bullmq_priorities`,
-        ours,
-        'ms',
-        prioritised,
-      );
-    }
-    // What the pipeline costs the small tenant: a newcomer may wait behind the quantum queued on
-    // a node as well as the running one (context, not a bar).
-    const fairConfig = { policy: 'fair', fairness: 'query', quantumMs: SPIN_MS } as const;
-    const off = await schedlabSmallTenant(await cluster(redis, 3), fairConfig, ROUND_TRIP);
-    console.log(`  (the small tenant's p95 under fair, --pipeline off: ${off.toFixed(1)} ms)`);
-    // The same executor and scenario on local threads: what the machine's load does to the small
-    // tenant without Redis or nodes in the way (context for the figures above, not a bar).
-    const local = await schedlabSmallTenant(await threads(3), fairConfig);
-    console.log(`  (the small tenant's p95 under fair on 3 local threads: ${local.toFixed(0)} ms)`);
-    const floodSeconds = (performance.now() - floodStart) / 1000;
-    console.log(`  (the six ${FLOOD}-split flood runs took ${floodSeconds.toFixed(1)} s)`);
+    const backends = { cluster: () => cluster(redis, 3), threads: () => threads(3) };
+    await smallTenantFigures(report, redis, SHORT_FLOOD, backends);
+    await smallTenantFigures(report, redis, LONG_FLOOD, backends);
   } finally {
     await Promise.all(nodes.map((n) => n.close()));
     await redis.stop();
@@ -394,100 +380,7 @@ async function utilisation(backend: Backend, options: ExecutorOptions): Promise<
   }
 }
 
-async function schedlabSmallTenant(
-  backend: Backend,
-  config: EngineConfigPatch,
-  options: ExecutorOptions = USERS,
-): Promise<number> {
-  const ex = new Executor(backend, { workers: 3, ...config }, options);
-  const submitted = new Map<number, number>();
-  const latencies: number[] = [];
-  let done = () => {};
-  const allDone = new Promise<void>((resolve) => (done = resolve));
-  ex.onJobEnd((e) => {
-    const at = submitted.get(e.jobId);
-    if (at === undefined) return;
-    latencies.push((backend.now() - at) / 1e6);
-    submitted.delete(e.jobId);
-    if (latencies.length === SMALL_JOBS) done();
-  });
-  try {
-    ex.submitJob(oneTaskJob('flood', intermediates(FLOOD, spin(SPIN_MS)), { tenant: 'flood' }));
-    for (let i = 0; i < SMALL_JOBS; i++) {
-      await sleep(SMALL_EVERY_MS);
-      const job = oneTaskJob('small', intermediates(1, spin(SPIN_MS)), { tenant: 'small' });
-      submitted.set(ex.submitJob(job), backend.now());
-    }
-    await Promise.race([allDone, sleep(CENSOR_MS)]);
-    for (const at of submitted.values()) latencies.push((backend.now() - at) / 1e6);
-    return p95(latencies);
-  } finally {
-    await ex.close();
-  }
-}
-
-/**
- * The same two tenants on plain BullMQ: one queue, 3 workers of concurrency 1, FIFO; or with
- * BullMQ priorities set by hand per tenant (the small tenant 1, the flood 2), which needs an
- * operator who knows in advance who floods.
- */
-async function bullmqSmallTenant(redis: TestRedis, prioritised: boolean): Promise<number> {
-  const connection = connectionOptions(parseRedisUrl(redis.url));
-  const name = prioritised ? 'bench-priorities' : 'bench-fifo';
-  const queue = new Queue(name, { connection });
-  const events = new QueueEvents(name, { connection });
-  await events.waitUntilReady();
-  const processor = new URL('./baselines/bullmq-spin.mjs', import.meta.url);
-  const workers = [0, 1, 2].map(
-    () => new BullWorker(name, processor, { connection, concurrency: 1, useWorkerThreads: true }),
-  );
-  const submitted = new Map<string, number>();
-  const latencies: number[] = [];
-  const allEnded = new Promise<void>((resolve) => {
-    events.on('completed', ({ jobId }) => {
-      const at = submitted.get(jobId);
-      if (at === undefined) return;
-      latencies.push(performance.now() - at);
-      submitted.delete(jobId);
-      if (latencies.length === SMALL_JOBS) resolve();
-    });
-  });
-  try {
-    await queue.addBulk(
-      Array.from({ length: FLOOD }, (_, i) => ({
-        name: 'flood',
-        data: { ms: SPIN_MS },
-        opts: { jobId: `f${i}`, removeOnComplete: true, ...(prioritised ? { priority: 2 } : {}) },
-      })),
-    );
-    for (let i = 0; i < SMALL_JOBS; i++) {
-      await sleep(SMALL_EVERY_MS);
-      const jobId = `s${i}`;
-      submitted.set(jobId, performance.now());
-      const priority = prioritised ? { priority: 1 } : {};
-      await queue.add('small', { ms: SPIN_MS }, { jobId, removeOnComplete: true, ...priority });
-    }
-    await Promise.race([allEnded, sleep(CENSOR_MS)]);
-    for (const at of submitted.values()) latencies.push(performance.now() - at);
-    return p95(latencies);
-  } finally {
-    // The flood's waiting jobs go; the workers finish what they hold, then everything else goes.
-    await queue.drain(true);
-    await Promise.all(workers.map((w) => w.close()));
-    await events.close();
-    await queue.obliterate({ force: true });
-    await queue.close();
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? 0;
-}
-
-function p95(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)] ?? 0;
 }

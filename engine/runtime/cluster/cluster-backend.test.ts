@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import { Executor, type JobEnd } from '../executor/executor.ts';
 import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
 import { moduleRefusal } from './module-dirs.ts';
-import { parseRedisUrl } from './redis-url.ts';
+import { keys, type ControlMessage } from './protocol.ts';
+import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { WorkerNode } from './worker-node.ts';
 
 // In-process nodes (each its own worker threads, its own Redis connections): the
@@ -95,6 +97,32 @@ describe('the cluster backend', () => {
       ex.cancelJob(id);
       await ex.drain();
       expect(ends).toMatchObject([{ jobId: id, state: 'cancelled' }]);
+    } finally {
+      await ex.close();
+    }
+  });
+
+  it("leaves a split alone that another coordinator's cancel names by the same id (split ids are per coordinator)", async () => {
+    // What a closing session leaves behind: cancels for its splits whose quanta had ended on the
+    // node, which the node keeps as "arrived before the job". Each executor numbers its splits
+    // from the start, so the next session's splits carry the same ids.
+    const publisher = new Redis(connectionOptions(parseRedisUrl(redis.url)));
+    try {
+      for (const node of nodes) {
+        for (let splitId = 0; splitId < 64; splitId++) {
+          const message: ControlMessage = { type: 'cancel', coordinator: 'gone', splitId };
+          await publisher.publish(keys.control('unit', node.instance), JSON.stringify(message));
+        }
+      }
+    } finally {
+      publisher.disconnect();
+    }
+    const { ex, ends } = await coordinator();
+    try {
+      const id = ex.submitJob(oneTaskJob('after', leaves(4, spin(12))));
+      await ex.drain();
+      expect(ends).toMatchObject([{ jobId: id, state: 'succeeded' }]);
+      expect(ex.counters.splitsCancelled).toBe(0);
     } finally {
       await ex.close();
     }

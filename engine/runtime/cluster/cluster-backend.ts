@@ -320,14 +320,15 @@ export class ClusterBackend implements Backend {
       return;
     }
     flight.cancelAsked = true;
-    this.control(flight.node, { type: 'cancel', splitId });
+    this.control(flight.node, { type: 'cancel', coordinator: this.coordinator, splitId });
   }
 
   /** Cuts the quantum running on `workerId` and those queued behind it (the node keeps the cut). */
   shortenQuantum(workerId: number, quantumNanos: number): void {
     const nanos = checkCut(quantumNanos);
     for (const flight of this.flights.onWorker(workerId)) {
-      this.control(flight.node, { type: 'cut', splitId: flight.dispatch.splitId, nanos });
+      const splitId = flight.dispatch.splitId;
+      this.control(flight.node, { type: 'cut', coordinator: this.coordinator, splitId, nanos });
     }
   }
 

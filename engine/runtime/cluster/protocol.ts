@@ -22,6 +22,9 @@
  *   and a completion first (docs/design.md §4: dispatch must be cheap).
  * - control: pub/sub channel `<ns>:ctl:<instance>` (`ControlMessage`): cancel a split, cut a
  *   running quantum (a running quantum cannot read a queue, only its worker's control words).
+ *   A split id is one coordinator's (each executor numbers its own from the start), so a message
+ *   names its coordinator too and touches only that coordinator's quanta: a cancel sent as one
+ *   session closes never cancels the next session's split of the same id.
  *
  * An instance is the node's name plus a random suffix, so a node that restarts under the same
  * name is a new instance: the old one's in-flight quanta are never confused with the new one's.
@@ -118,6 +121,12 @@ export interface EndMessage {
   readonly result: QuantumResult;
 }
 
+/** `coordinator`: the sender, as in its jobs' `QuantumJob.replyTo`; with `splitId`, the split. */
 export type ControlMessage =
-  | { readonly type: 'cancel'; readonly splitId: number }
-  | { readonly type: 'cut'; readonly splitId: number; readonly nanos: number };
+  | { readonly type: 'cancel'; readonly coordinator: string; readonly splitId: number }
+  | {
+      readonly type: 'cut';
+      readonly coordinator: string;
+      readonly splitId: number;
+      readonly nanos: number;
+    };

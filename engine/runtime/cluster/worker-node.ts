@@ -61,9 +61,12 @@ export class WorkerNode {
   private readonly timers = new WallTimers(() => nanosSince(this.origin));
   private readonly pool: WorkerPool;
   private readonly runners: WorkerRunner[] = [];
-  /** Cancels and cuts (ns) that arrived before their job (a control message can overtake it). */
-  private readonly earlyCancels = new Set<number>();
-  private readonly earlyCuts = new Map<number, number>();
+  /**
+   * Cancels and cuts (ns) that arrived before their job (a control message can overtake it), by
+   * `splitKey`: a split id alone is only one coordinator's.
+   */
+  private readonly earlyCancels = new Set<string>();
+  private readonly earlyCuts = new Map<string, number>();
   private readonly redis: Redis;
   private readonly sub: Redis;
   private queueWorker: QueueWorker | null = null;
@@ -125,10 +128,11 @@ export class WorkerNode {
           worker: () => this.pool.get(w),
           replace: (worker) => this.pool.replace(worker),
           now: () => nanosSince(this.origin),
-          earlyCancel: (splitId) => this.earlyCancels.delete(splitId),
-          earlyCut: (splitId) => {
-            const cut = this.earlyCuts.get(splitId);
-            this.earlyCuts.delete(splitId);
+          earlyCancel: (job) => this.earlyCancels.delete(splitKey(job.replyTo, job.splitId)),
+          earlyCut: (job) => {
+            const key = splitKey(job.replyTo, job.splitId);
+            const cut = this.earlyCuts.get(key);
+            this.earlyCuts.delete(key);
             return cut;
           },
           nodeName: name,
@@ -226,24 +230,26 @@ export class WorkerNode {
     } catch {
       return;
     }
-    const runner = this.runners.find((r) => r.holds(message.splitId));
+    const { coordinator, splitId } = message;
+    const runner = this.runners.find((r) => r.holds(coordinator, splitId));
+    const key = splitKey(coordinator, splitId);
     if (message.type === 'cut') {
       if (runner !== undefined) runner.cut(message.nanos);
-      else this.remember(this.earlyCuts, message.splitId, message.nanos);
+      else this.remember(this.earlyCuts, key, message.nanos);
       return;
     }
     if (runner !== undefined) {
-      runner.cancel(message.splitId);
+      runner.cancel(coordinator, splitId);
       return;
     }
-    this.earlyCancels.add(message.splitId);
+    this.earlyCancels.add(key);
     if (this.earlyCancels.size > EARLY_CANCELS) {
       this.earlyCancels.delete(this.earlyCancels.values().next().value!);
     }
   }
 
-  private remember(map: Map<number, number>, splitId: number, nanos: number): void {
-    map.set(splitId, Math.min(nanos, map.get(splitId) ?? Infinity));
+  private remember(map: Map<string, number>, key: string, nanos: number): void {
+    map.set(key, Math.min(nanos, map.get(key) ?? Infinity));
     if (map.size > EARLY_CANCELS) map.delete(map.keys().next().value!);
   }
 
@@ -290,4 +296,9 @@ export class WorkerNode {
       .exec()
       .catch((e: Error) => this.log(`redis: quantum ends not sent: ${e.message}`));
   }
+}
+
+/** A split across coordinators: each numbers its own splits (protocol.ts, control). */
+function splitKey(coordinator: string, splitId: number): string {
+  return `${coordinator}:${splitId}`;
 }

@@ -23,9 +23,9 @@ export interface RunnerHost {
   /** A dead worker is emptied by the caller first; a fresh one takes the id. */
   replace(worker: PoolWorker): void;
   now(): number;
-  /** Takes a cancel or cut that arrived before the job did. */
-  earlyCancel(splitId: number): boolean;
-  earlyCut(splitId: number): number | undefined;
+  /** Takes a cancel or cut that arrived before the job did (for its coordinator's split). */
+  earlyCancel(job: QuantumJob): boolean;
+  earlyCut(job: QuantumJob): number | undefined;
   /** Names the node in a lost quantum's error. */
   readonly nodeName: string;
 }
@@ -44,13 +44,10 @@ export class WorkerRunner {
     private readonly host: RunnerHost,
   ) {}
 
-  /** Whether `splitId`'s quantum is here (running, queued on the worker, or waiting). */
-  holds(splitId: number): boolean {
-    return (
-      this.running?.job.splitId === splitId ||
-      this.queued?.job.splitId === splitId ||
-      this.waiting.some((w) => w.job.splitId === splitId)
-    );
+  /** Whether a quantum of `coordinator`'s split `splitId` is here (running, queued or waiting). */
+  holds(coordinator: string, splitId: number): boolean {
+    const of = (j: RunnerJob | null) => j !== null && isSplit(j.job, coordinator, splitId);
+    return of(this.running) || of(this.queued) || this.waiting.some(of);
   }
 
   submit(job: RunnerJob): void {
@@ -65,14 +62,14 @@ export class WorkerRunner {
     while (this.waiting.length > 0 && (worker.running === null || worker.queued === null)) {
       const next = this.waiting.shift()!;
       const { job } = next;
-      if (this.host.earlyCancel(job.splitId)) {
+      if (this.host.earlyCancel(job)) {
         next.resolve(cancelledResult(job.splitId, this.index));
         continue;
       }
       const dispatch: Dispatch = {
         splitId: job.splitId,
         workerId: worker.id,
-        quantumNanos: Math.min(job.quantumNanos, this.host.earlyCut(job.splitId) ?? Infinity),
+        quantumNanos: Math.min(job.quantumNanos, this.host.earlyCut(job) ?? Infinity),
         work: job.work,
         doneNanos: job.doneNanos,
       };
@@ -135,13 +132,20 @@ export class WorkerRunner {
     this.fill();
   }
 
-  /** Cancels `splitId` here: a queued or waiting quantum ends at once, a running one stops. */
-  cancel(splitId: number): void {
+  /**
+   * Cancels `coordinator`'s split `splitId` here (`holds`): a queued or waiting quantum ends at
+   * once, a running one stops.
+   */
+  cancel(coordinator: string, splitId: number): void {
     const worker = this.host.worker();
-    const waitingAt = this.waiting.findIndex((w) => w.job.splitId === splitId);
+    const waitingAt = this.waiting.findIndex((w) => isSplit(w.job, coordinator, splitId));
     if (waitingAt >= 0) {
       this.waiting.splice(waitingAt, 1)[0]!.resolve(cancelledResult(splitId, this.index));
-    } else if (this.queued?.job.splitId === splitId && worker?.revoke() === true) {
+    } else if (
+      this.queued !== null &&
+      isSplit(this.queued.job, coordinator, splitId) &&
+      worker?.revoke() === true
+    ) {
       const queued = this.queued;
       this.queued = null;
       queued.resolve(cancelledResult(splitId, this.index));
@@ -155,6 +159,10 @@ export class WorkerRunner {
   cut(nanos: number): void {
     this.host.worker()?.cut(nanos);
   }
+}
+
+function isSplit(job: QuantumJob, coordinator: string, splitId: number): boolean {
+  return job.splitId === splitId && job.replyTo === coordinator;
 }
 
 export function failedResult(
