@@ -81,4 +81,29 @@ describe('tenants are fairness groups (query fairness)', () => {
     expect(tenants.acquire('t0').scheduledNanos).toBe(0); // forgotten, starts over
     expect(tenants.rows(Infinity).length).toBe(MAX_IDLE_TENANTS + 1);
   });
+
+  it('forgets by when a tenant last went idle, however often tenants come back', () => {
+    const tenants = new Tenants();
+    const kept = tenants.acquire('back');
+    kept.scheduledNanos = 5;
+    tenants.release(kept); // idle first...
+    for (let i = 0; i < MAX_IDLE_TENANTS - 1; i++) {
+      const u = tenants.acquire(`u${i}`);
+      u.scheduledNanos = 1;
+      tenants.release(u);
+    }
+    // ...then back and idle again, many times, while others churn: now the most recently idle.
+    for (let round = 0; round < 3 * MAX_IDLE_TENANTS; round++) {
+      tenants.release(tenants.acquire('back'));
+      tenants.release(tenants.acquire(`u${round % 100}`));
+    }
+    for (let i = 0; i < MAX_IDLE_TENANTS - 200; i++) tenants.release(tenants.acquire(`v${i}`));
+    expect(tenants.acquire('back').scheduledNanos).toBe(5); // not forgotten: idle recently
+    // The 9,800 newcomers pushed out the 9,800 idle longest: u100…u9899, not u9900 on.
+    expect(tenants.acquire('u5000').scheduledNanos).toBe(0);
+    expect(tenants.acquire('u9899').scheduledNanos).toBe(0);
+    expect(tenants.acquire('u9900').scheduledNanos).toBe(1);
+    expect(tenants.acquire('u42').scheduledNanos).toBe(1); // churned: idle recently
+    expect(tenants.rows(Infinity).length).toBeLessThanOrEqual(MAX_IDLE_TENANTS + 2);
+  });
 });
