@@ -266,7 +266,7 @@ export class Bookkeeping {
     const wasCancelling = split.state === SplitState.cancelling;
     this.live.move(split, to);
     if (!isTerminalSplit(to)) return;
-    this.live.splits.delete(split.id);
+    this.live.remove(split);
     // One reading of the clock for the whole ending (its trail entry, events and job end): the
     // clock is read per call, and a tiny library run ends many a millisecond.
     const now = this.backend.now();

@@ -154,8 +154,6 @@ export class QuantumEnds {
       this.c.cpuNanos += end.cpuNanos;
       this.c.cpuQuanta++;
     }
-    if (typeof split.work.kernel !== 'string')
-      this.live.rememberModuleSplit(split.id, split.job.id);
     if (this.dispatcher.pipelined)
       this.dispatcher.kernelNanos.note(
         split.work.kernel,

@@ -57,7 +57,16 @@ export class SplitBook {
     );
   }
 
-  /** A user module's split ended: its job stays known for late notices about it (bounded). */
+  /**
+   * A split reached a terminal state: it leaves the live table, and a user module's keeps its job
+   * known for late notices about it (a stray error after its quantum ended).
+   */
+  remove(split: ExecSplit): void {
+    this.splits.delete(split.id);
+    if (typeof split.work.kernel !== 'string') this.rememberModuleSplit(split.id, split.job.id);
+  }
+
+  /** The job of an ended user-module split stays known (bounded: the last 4096 to end). */
   rememberModuleSplit(splitId: number, jobId: number): void {
     const at = this.endedNext;
     this.endedSplitIds[at] = splitId;
