@@ -140,10 +140,8 @@ export class LevelHeap<S, E extends LevelEntry<S> = LevelEntry<S>> {
   clear(): E[] {
     const all = this.entries.splice(0, this.entries.length);
     for (let i = this.tailHead; i < this.tail.length; i++) all.push(this.tail[i]!);
+    this.tailHead = this.tail.length;
     this.cutTail(this.tailHead);
-    this.tail.length = 0;
-    this.tailPrio.length = 0;
-    this.tailSeq.length = 0;
     for (const entry of all) entry.inHeap = false;
     this.dead = 0;
     return all.filter((entry) => entry.queued).sort(compareEntries);

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Worker as QueueWorker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { nanosSince, originNow } from '../threads/clock.ts';
 import { WorkerPool } from '../threads/worker-pool.ts';
@@ -51,7 +52,7 @@ export interface WorkerNodeOptions {
   readonly log?: (line: string) => void;
 }
 
-/** Cancels that arrived before their quantum started, remembered at most this many. */
+/** Cancels (and cuts) that arrived before their quantum started, remembered at most this many. */
 const EARLY_CANCELS = 4096;
 
 export class WorkerNode {
@@ -63,10 +64,11 @@ export class WorkerNode {
   private readonly runners: WorkerRunner[] = [];
   /**
    * Cancels and cuts (ns) that arrived before their job (a control message can overtake it), by
-   * `splitKey`: a split id alone is only one coordinator's.
+   * `splitKey`: a split id alone is only one coordinator's. Bounded, the oldest dropped first
+   * (LRU caches: a Map whose first key is deleted each time walks the holes that leaves).
    */
-  private readonly earlyCancels = new Set<string>();
-  private readonly earlyCuts = new Map<string, number>();
+  private readonly earlyCancels = new LRUCache<string, true>({ max: EARLY_CANCELS });
+  private readonly earlyCuts = new LRUCache<string, number>({ max: EARLY_CANCELS });
   private readonly redis: Redis;
   private readonly sub: Redis;
   private queueWorker: QueueWorker | null = null;
@@ -235,22 +237,14 @@ export class WorkerNode {
     const key = splitKey(coordinator, splitId);
     if (message.type === 'cut') {
       if (runner !== undefined) runner.cut(message.nanos);
-      else this.remember(this.earlyCuts, key, message.nanos);
+      else this.earlyCuts.set(key, Math.min(message.nanos, this.earlyCuts.get(key) ?? Infinity));
       return;
     }
     if (runner !== undefined) {
       runner.cancel(coordinator, splitId);
       return;
     }
-    this.earlyCancels.add(key);
-    if (this.earlyCancels.size > EARLY_CANCELS) {
-      this.earlyCancels.delete(this.earlyCancels.values().next().value!);
-    }
-  }
-
-  private remember(map: Map<string, number>, key: string, nanos: number): void {
-    map.set(key, Math.min(nanos, map.get(key) ?? Infinity));
-    if (map.size > EARLY_CANCELS) map.delete(map.keys().next().value!);
+    this.earlyCancels.set(key, true);
   }
 
   /**

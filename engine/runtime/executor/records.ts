@@ -26,8 +26,6 @@ export class TenantGroup implements FairnessGroup {
   priority: Priority = INITIAL_PRIORITY;
   /** Its jobs not ended yet. */
   liveJobs = 0;
-  /** Which time it went idle, the latest (tenants.ts keeps the order tenants went idle). */
-  idleTurn = 0;
   readonly key: string;
 
   constructor(readonly name: string) {
