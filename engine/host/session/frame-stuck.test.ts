@@ -42,8 +42,10 @@ describe('frames while a worker is stuck', { timeout: 90_000 }, () => {
     const since = ex.workers().find((w) => w.jobId === job)!.sinceNanos!;
     frames.next();
 
-    // 100 ms in: past the quantum, not yet a runaway. The overrun already counts.
-    await until(() => ex.now() > since + 100 * MS);
+    // 120 ms after dispatch: past the quantum, not yet a runaway. The overrun already counts.
+    // Busy time counts from the worker's own start, a little after `since` (the dispatch), so
+    // the wait leaves 20 ms over the 100 ms asserted.
+    await until(() => ex.now() > since + 120 * MS);
     const early = frames.next();
     expect(early.counters.overrunNanos).toBeGreaterThan(50 * MS);
     expect(early.counters.busyNanos).toBeGreaterThan(100 * MS);
