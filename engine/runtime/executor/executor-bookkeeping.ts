@@ -259,17 +259,19 @@ export class Bookkeeping {
   /**
    * A split reaches a terminal state (or `cancelling`, for one still on a worker). `result` (a
    * user module's return value) goes to the split's end event, and to its job's when it is the
-   * job's only split; nothing keeps it afterwards.
+   * job's only split; nothing keeps it afterwards. `at`: the caller's reading of the clock, when
+   * it has one (a quantum end's), so the ending does not read it again.
    */
-  finishSplit(split: ExecSplit, to: SplitState, result?: unknown): void {
+  finishSplit(split: ExecSplit, to: SplitState, result?: unknown, at?: number): void {
     const wasAdmittedLeaf = split.leaf && split.state !== SplitState.waiting;
     const wasCancelling = split.state === SplitState.cancelling;
     this.live.move(split, to);
     if (!isTerminalSplit(to)) return;
     this.live.remove(split);
     // One reading of the clock for the whole ending (its trail entry, events and job end): the
-    // clock is read per call, and a tiny library run ends many a millisecond.
-    const now = this.backend.now();
+    // clock is read per call (on threads a read allocates), and a tiny library run ends many a
+    // millisecond.
+    const now = at ?? this.backend.now();
     // Trino's splitComplete: the controller hears of it while the split still counts as running.
     const ran = to === SplitState.succeeded || to === SplitState.failed;
     const retarget =

@@ -25,7 +25,7 @@ import { quantumOfTask } from './task-concurrency.ts';
 
 /** How a quantum end ends a split or its job (executor-bookkeeping.ts). */
 export interface SplitEndings {
-  finishSplit(split: ExecSplit, to: SplitState, result?: unknown): void;
+  finishSplit(split: ExecSplit, to: SplitState, result?: unknown, at?: number): void;
   endJob(
     job: ExecJob,
     state: 'failed' | 'cancelled',
@@ -242,7 +242,7 @@ export class QuantumEnds {
         return;
       }
       case 'finished':
-        this.endings.finishSplit(split, SplitState.succeeded, end.result);
+        this.endings.finishSplit(split, SplitState.succeeded, end.result, now);
         return;
       case 'failed':
         this.failOrRetry(split, end.error ?? 'quantum ended failed', end.errorCode, now);

@@ -25,6 +25,58 @@ export function measuredEnd(report: QuantumReport, workerId: number): QuantumEnd
   return end;
 }
 
+/**
+ * The `QuantumEnd` the backend refills for a listener that keeps nothing of an end
+ * (`BackendEvents.transientEnd`, the executor): one object for every measured quantum, not one
+ * a quantum. Every field is present (undefined when the report has none), so its shape never
+ * changes; the executor reads the optional ones as `!== undefined`, never with `in`.
+ */
+export interface MutableEnd {
+  splitId: number;
+  workerId: number;
+  startNanos: number;
+  endNanos: number;
+  ranNanos: number;
+  cpuNanos: number | undefined;
+  workNanos: number;
+  outcome: QuantumEnd['outcome'];
+  blockedNanos: number | undefined;
+  error: string | undefined;
+  result: unknown;
+}
+
+export function newEnd(): MutableEnd {
+  return {
+    splitId: 0,
+    workerId: 0,
+    startNanos: 0,
+    endNanos: 0,
+    ranNanos: 0,
+    cpuNanos: undefined,
+    workNanos: 0,
+    outcome: 'yielded',
+    blockedNanos: undefined,
+    error: undefined,
+    result: undefined,
+  };
+}
+
+/** `measuredEnd`'s fields, written into `end` (see `MutableEnd`). */
+export function refillEnd(end: MutableEnd, report: QuantumReport, workerId: number): QuantumEnd {
+  end.splitId = report.splitId;
+  end.workerId = workerId;
+  end.startNanos = report.startNanos;
+  end.endNanos = report.endNanos;
+  end.ranNanos = Math.max(0, report.endNanos - report.startNanos);
+  end.cpuNanos = report.cpuNanos;
+  end.workNanos = report.workNanos;
+  end.outcome = report.outcome;
+  end.blockedNanos = report.blockedNanos;
+  end.error = report.error;
+  end.result = report.result;
+  return end as QuantumEnd;
+}
+
 export type Unstarted = 'yielded' | 'cancelled';
 
 /** A queued dispatch taken back before it started: no time, no work. */

@@ -31,7 +31,14 @@ import { ModuleIds, postDispatch } from './flat-messages.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { HardKill } from './hard-kill.ts';
 import { Outbox } from './outbox.ts';
-import { failedEnd, measuredEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
+import {
+  failedEnd,
+  measuredEnd,
+  newEnd,
+  refillEnd,
+  unstartedEnd,
+  type Unstarted,
+} from './quantum-ends.ts';
 import {
   checkCount,
   checkCut,
@@ -68,6 +75,8 @@ export class ThreadsBackend implements Backend {
   /** Messages to workers, posted once a turn (outbox.ts). */
   private readonly outbox: Outbox;
   private listener: BackendEvents | null = null;
+  /** Refilled for every measured quantum when the listener keeps nothing of it (`transientEnd`). */
+  private readonly sharedEnd = newEnd();
   private closed = false;
 
   constructor(options: ThreadsBackendOptions = {}) {
@@ -338,7 +347,13 @@ export class ThreadsBackend implements Backend {
     } else if (report.outcome !== 'blocked') {
       this.moduleState.delete(dispatch.splitId);
     }
-    this.emit(measuredEnd(report, worker.id));
+    const listener = this.listener;
+    if (listener === null) return;
+    listener.quantumEnd(
+      listener.transientEnd === true
+        ? refillEnd(this.sharedEnd, report, worker.id)
+        : measuredEnd(report, worker.id),
+    );
   }
 
   /**
