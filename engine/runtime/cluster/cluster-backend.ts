@@ -10,7 +10,8 @@
  * on for `schedlab run`/`serve` on the cluster): a busy worker id holds dispatches queued behind
  * its running one, up to `QUEUE_AHEAD_NANOS` of quanta (protocol.ts) — one 100 ms quantum, or five
  * of 1 ms; they are on the node already, so its worker starts the next the moment one ends instead
- * of waiting a round trip through here. The executor chose them, in its order; a queued dispatch
+ * of waiting a round trip through here. The first is chosen late, within `BIND_LEAD_NANOS` of the
+ * running quantum's expected end (`bindLeadNanos`), so a newcomer waits for that quantum alone. The executor chose them, in its order; a queued dispatch
  * is running from its view until it ends, though its wait and its run start when it starts. A job on a
  * node's queue cannot be taken back at once, so `revoke` never succeeds (it answers false: the
  * dispatch runs and its end comes).
@@ -47,6 +48,7 @@ import { Flights, type Flight } from './flights.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { WorkerTable } from './worker-table.ts';
 import {
+  BIND_LEAD_NANOS,
   DEFAULT_NAMESPACE,
   ENDS_PER_READ,
   HEARTBEAT,
@@ -82,6 +84,8 @@ export class ClusterBackend implements Backend {
   readonly kind = 'threads';
   /** Queued work a busy worker holds to stay fed through a dispatch's trip (protocol.ts). */
   readonly queueAheadNanos = QUEUE_AHEAD_NANOS;
+  /** The first queued dispatch is chosen this close to the running one's expected end. */
+  readonly bindLeadNanos = BIND_LEAD_NANOS;
   readonly target: RedisTarget;
   private readonly origin = originNow();
   private readonly timers = new WallTimers(() => this.now());

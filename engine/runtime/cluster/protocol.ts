@@ -12,7 +12,8 @@
  *   `QUEUE_AHEAD_NANOS` of quanta, at most `MAX_QUEUED_PER_WORKER` (so a worker never waits a round
  *   trip through the coordinator between quanta, and a newcomer the policy favours waits at
  *   most about that long behind them); the node's BullMQ worker takes up to that many per worker
- *   at once and runs each worker's jobs one after another, in the order they were added.
+ *   at once and runs each worker's jobs one after another, in the order they were added. The
+ *   first of them is chosen only within `BIND_LEAD_NANOS` of the running one's expected end.
  * - ends: the node pushes each quantum's end (`EndMessage`, JSON) onto the list
  *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the worker reports it (the
  *   ends of one turn of its event loop in one `RPUSH`, with the list's `PEXPIRE`, in one write);
@@ -58,6 +59,15 @@ export const keys = {
  * Redis and BullMQ (a few ms) — and never more than `MAX_QUEUED_PER_WORKER`.
  */
 export const QUEUE_AHEAD_NANOS = 5_000_000;
+
+/**
+ * The first dispatch queued behind a busy worker is chosen only once the running quantum is
+ * expected to end within this long (ns; `Backend.bindLeadNanos`): the trip through Redis to the
+ * node (a few ms) with room to spare, so the worker does not wait for it, while a newcomer the
+ * policy favours that arrives earlier than that is the one queued (it waits for the running
+ * quantum, not for a quantum queued ahead of it too).
+ */
+export const BIND_LEAD_NANOS = 10_000_000;
 export const MAX_QUEUED_PER_WORKER = 8;
 
 /**
