@@ -10,8 +10,9 @@
  * on for `schedlab run`/`serve` on the cluster): a busy worker id holds dispatches queued behind
  * its running one, up to `QUEUE_AHEAD_NANOS` of quanta (protocol.ts) — one 100 ms quantum, or five
  * of 1 ms; they are on the node already, so its worker starts the next the moment one ends instead
- * of waiting a round trip through here. The first is chosen late, within `BIND_LEAD_NANOS` of the
- * running quantum's expected end (`bindLeadNanos`), so a newcomer waits for that quantum alone. The executor chose them, in its order; a queued dispatch
+ * of waiting a round trip through here. The first is chosen late, within a lead of the running
+ * quantum's expected end (`bindLeadNanos`) that adapts to how late queued dispatches arrive
+ * (protocol.ts), so a newcomer waits for that quantum alone. The executor chose them, in its order; a queued dispatch
  * is running from its view until it ends, though its wait and its run start when it starts. A job on a
  * node's queue cannot be taken back at once, so `revoke` never succeeds (it answers false: the
  * dispatch runs and its end comes).
@@ -48,6 +49,9 @@ import { Flights, type Flight } from './flights.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { WorkerTable } from './worker-table.ts';
 import {
+  BIND_LATE_NANOS,
+  BIND_LEAD_MAX_NANOS,
+  BIND_LEAD_MIN_NANOS,
   BIND_LEAD_NANOS,
   DEFAULT_NAMESPACE,
   ENDS_PER_READ,
@@ -84,8 +88,6 @@ export class ClusterBackend implements Backend {
   readonly kind = 'threads';
   /** Queued work a busy worker holds to stay fed through a dispatch's trip (protocol.ts). */
   readonly queueAheadNanos = QUEUE_AHEAD_NANOS;
-  /** The first queued dispatch is chosen this close to the running one's expected end. */
-  readonly bindLeadNanos = BIND_LEAD_NANOS;
   readonly target: RedisTarget;
   private readonly origin = originNow();
   private readonly timers = new WallTimers(() => this.now());
@@ -107,6 +109,8 @@ export class ClusterBackend implements Backend {
   private listener: BackendEvents | null = null;
   private cap: number;
   private seq = 0;
+  /** `bindLeadNanos` now: adapts to how late queued dispatches arrive (protocol.ts). */
+  private lead = BIND_LEAD_NANOS;
   private redisUp = false;
   private closed = false;
 
@@ -170,6 +174,11 @@ export class ClusterBackend implements Backend {
     return n;
   }
 
+  /** The first queued dispatch is chosen this close to the running one's expected end. */
+  get bindLeadNanos(): number {
+    return this.lead;
+  }
+
   /** The node (its `--name`) holding worker id `id` now. */
   workerNode(id: number): string | undefined {
     return this.table.get(id)?.record.name;
@@ -224,7 +233,7 @@ export class ClusterBackend implements Backend {
         'workerId',
       );
     }
-    this.send(node, dispatch);
+    this.send(node, dispatch, false);
   }
 
   /** Queues `dispatch` on the node worker of a busy worker from `queueableWorkers()`. */
@@ -239,7 +248,7 @@ export class ClusterBackend implements Backend {
         'workerId',
       );
     }
-    this.send(node, dispatch);
+    this.send(node, dispatch, true);
   }
 
   /**
@@ -274,7 +283,7 @@ export class ClusterBackend implements Backend {
     return ahead < QUEUE_AHEAD_NANOS;
   }
 
-  private send(node: FleetNode, dispatch: Dispatch): void {
+  private send(node: FleetNode, dispatch: Dispatch, queued: boolean): void {
     if (this.flights.split(dispatch.splitId) !== undefined) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
@@ -291,6 +300,7 @@ export class ClusterBackend implements Backend {
       sentAt,
       headAt: sentAt,
       added: false,
+      queued,
       cancelAsked: false,
     };
     this.flights.add(flight);
@@ -390,6 +400,7 @@ export class ClusterBackend implements Backend {
     const flight = this.flights.job(jobId);
     if (flight === undefined) return; // another coordinator's, or ended already
     const split = flight.dispatch.splitId;
+    if (flight.queued) this.adaptLead(result.idleBeforeNanos ?? 0);
     let report = measuredEnd(flight.dispatch, flight.sentAt, this.now(), result);
     let outcome = report.outcome;
     if (!flight.cancelAsked) {
@@ -403,6 +414,14 @@ export class ClusterBackend implements Backend {
       this.moduleState.set(split, result.state);
     } else if (outcome !== 'blocked') this.moduleState.delete(split);
     this.endFlight(jobId, report);
+  }
+
+  /** A queued dispatch started `idle` ns after its worker ran out of work (protocol.ts). */
+  private adaptLead(idle: number): void {
+    this.lead =
+      idle > BIND_LATE_NANOS
+        ? Math.min(BIND_LEAD_MAX_NANOS, Math.max(this.lead * 1.5, this.lead + idle))
+        : Math.max(BIND_LEAD_MIN_NANOS, this.lead * 0.98);
   }
 
   private bullFailed(jobId: string, reason: string): void {

@@ -12,7 +12,7 @@ import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { Executor } from '../executor/executor.ts';
 import { intermediates, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
-import { BIND_LEAD_NANOS, keys, QUEUE_AHEAD_NANOS } from './protocol.ts';
+import { BIND_LEAD_MIN_NANOS, BIND_LEAD_NANOS, keys, QUEUE_AHEAD_NANOS } from './protocol.ts';
 import { WorkerNode } from './worker-node.ts';
 
 const NS = 'pipe';
@@ -90,6 +90,38 @@ describe('queued dispatches on the cluster backend', () => {
       backend.enqueue(spinQuantum(21, 0, 40));
       expect(backend.queueableWorkers()).toEqual([]);
       await ended(3 + fit);
+    } finally {
+      await backend.close();
+      await node.close();
+    }
+  });
+
+  it('widens the late-binding lead when a queued dispatch reaches its node after the worker ran out of work, and narrows it when one is on time', async () => {
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 'p4',
+      namespace: NS,
+    });
+    const { backend, ended } = await rig(1, NS);
+    try {
+      expect(backend.bindLeadNanos).toBe(BIND_LEAD_NANOS);
+      backend.start(spinQuantum(1, 0, 300));
+      await new Promise((r) => setTimeout(r, 100)); // on its node's worker by now
+      // This thread (the node's too: it runs here) holds still for 400 ms: the worker thread
+      // ends its quantum meanwhile, and this coordinator, not having read that end, still sees
+      // it busy and queues one behind it, which reaches the node some 100 ms too late.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+      backend.enqueue(spinQuantum(2, 0, 5));
+      await ended(2);
+      expect(backend.bindLeadNanos).toBeGreaterThan(BIND_LEAD_NANOS);
+      const widened = backend.bindLeadNanos;
+      // Queued at once behind a 100 ms quantum: there long before it is needed.
+      backend.start(spinQuantum(3, 0, 100));
+      backend.enqueue(spinQuantum(4, 0, 5));
+      await ended(4);
+      expect(backend.bindLeadNanos).toBeLessThan(widened);
+      expect(backend.bindLeadNanos).toBeGreaterThanOrEqual(BIND_LEAD_MIN_NANOS);
     } finally {
       await backend.close();
       await node.close();

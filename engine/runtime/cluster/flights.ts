@@ -21,6 +21,8 @@ export interface Flight {
   headAt: number;
   /** Redis has the job (its `add` resolved). */
   added: boolean;
+  /** Sent to be queued behind the quantum running on its worker (`enqueue`), not to an idle one. */
+  readonly queued: boolean;
   cancelAsked: boolean;
 }
 
