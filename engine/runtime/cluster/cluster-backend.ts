@@ -301,6 +301,7 @@ export class ClusterBackend implements Backend {
       headAt: sentAt,
       added: false,
       queued,
+      afterFullQuantum: false,
       cancelAsked: false,
     };
     this.flights.add(flight);
@@ -400,7 +401,9 @@ export class ClusterBackend implements Backend {
     const flight = this.flights.job(jobId);
     if (flight === undefined) return; // another coordinator's, or ended already
     const split = flight.dispatch.splitId;
-    if (flight.queued) this.adaptLead(result.idleBeforeNanos ?? 0);
+    if (flight.queued && flight.afterFullQuantum) this.adaptLead(result.idleBeforeNanos ?? 0);
+    const next = this.flights.onWorker(flight.dispatch.workerId)[1];
+    if (next !== undefined) next.afterFullQuantum = result.ranNanos >= flight.dispatch.quantumNanos;
     let report = measuredEnd(flight.dispatch, flight.sentAt, this.now(), result);
     let outcome = report.outcome;
     if (!flight.cancelAsked) {
@@ -420,7 +423,7 @@ export class ClusterBackend implements Backend {
   private adaptLead(idle: number): void {
     this.lead =
       idle > BIND_LATE_NANOS
-        ? Math.min(BIND_LEAD_MAX_NANOS, Math.max(this.lead * 1.5, this.lead + idle))
+        ? Math.min(BIND_LEAD_MAX_NANOS, this.lead + idle)
         : Math.max(BIND_LEAD_MIN_NANOS, this.lead * 0.98);
   }
 
