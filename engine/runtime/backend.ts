@@ -136,6 +136,14 @@ export interface Backend {
    */
   readonly queueAheadNanos?: number;
   /**
+   * With `queueRoom`: queue the first dispatch behind a busy worker only once its running
+   * quantum is expected to end within this long (ns), a pump timed for that moment (late
+   * binding: what runs next is chosen as late as the trip to the worker allows, so a newcomer the
+   * policy favours waits for the running quantum only). Optional: without it a busy worker gets
+   * its queued dispatch at once.
+   */
+  readonly bindLeadNanos?: number;
+  /**
    * The worker split `splitId` must next run on, or −1 for any (optional; `threads` pins a split
    * whose module call is suspended in `await ctx.yield()` on the worker that holds it). The
    * executor dispatches a pinned split only there: started when that worker is idle, else queued

@@ -10,7 +10,9 @@
  * on for `schedlab run`/`serve` on the cluster): a busy worker id holds dispatches queued behind
  * its running one, up to `QUEUE_AHEAD_NANOS` of quanta (protocol.ts) — one 100 ms quantum, or five
  * of 1 ms; they are on the node already, so its worker starts the next the moment one ends instead
- * of waiting a round trip through here. The executor chose them, in its order; a queued dispatch
+ * of waiting a round trip through here. The first is chosen late, within a lead of the running
+ * quantum's expected end (`bindLeadNanos`) that adapts to how late queued dispatches arrive
+ * (protocol.ts), so a newcomer waits for that quantum alone. The executor chose them, in its order; a queued dispatch
  * is running from its view until it ends, though its wait and its run start when it starts. A job on a
  * node's queue cannot be taken back at once, so `revoke` never succeeds (it answers false: the
  * dispatch runs and its end comes).
@@ -47,6 +49,10 @@ import { Flights, type Flight } from './flights.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { WorkerTable } from './worker-table.ts';
 import {
+  BIND_LATE_NANOS,
+  BIND_LEAD_MAX_NANOS,
+  BIND_LEAD_MIN_NANOS,
+  BIND_LEAD_NANOS,
   DEFAULT_NAMESPACE,
   ENDS_PER_READ,
   HEARTBEAT,
@@ -103,6 +109,8 @@ export class ClusterBackend implements Backend {
   private listener: BackendEvents | null = null;
   private cap: number;
   private seq = 0;
+  /** `bindLeadNanos` now: adapts to how late queued dispatches arrive (protocol.ts). */
+  private lead = BIND_LEAD_NANOS;
   private redisUp = false;
   private closed = false;
 
@@ -166,6 +174,11 @@ export class ClusterBackend implements Backend {
     return n;
   }
 
+  /** The first queued dispatch is chosen this close to the running one's expected end. */
+  get bindLeadNanos(): number {
+    return this.lead;
+  }
+
   /** The node (its `--name`) holding worker id `id` now. */
   workerNode(id: number): string | undefined {
     return this.table.get(id)?.record.name;
@@ -220,7 +233,7 @@ export class ClusterBackend implements Backend {
         'workerId',
       );
     }
-    this.send(node, dispatch);
+    this.send(node, dispatch, false);
   }
 
   /** Queues `dispatch` on the node worker of a busy worker from `queueableWorkers()`. */
@@ -235,7 +248,7 @@ export class ClusterBackend implements Backend {
         'workerId',
       );
     }
-    this.send(node, dispatch);
+    this.send(node, dispatch, true);
   }
 
   /**
@@ -270,7 +283,7 @@ export class ClusterBackend implements Backend {
     return ahead < QUEUE_AHEAD_NANOS;
   }
 
-  private send(node: FleetNode, dispatch: Dispatch): void {
+  private send(node: FleetNode, dispatch: Dispatch, queued: boolean): void {
     if (this.flights.split(dispatch.splitId) !== undefined) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
@@ -287,6 +300,8 @@ export class ClusterBackend implements Backend {
       sentAt,
       headAt: sentAt,
       added: false,
+      queued,
+      afterFullQuantum: false,
       cancelAsked: false,
     };
     this.flights.add(flight);
@@ -386,6 +401,9 @@ export class ClusterBackend implements Backend {
     const flight = this.flights.job(jobId);
     if (flight === undefined) return; // another coordinator's, or ended already
     const split = flight.dispatch.splitId;
+    if (flight.queued && flight.afterFullQuantum) this.adaptLead(result.idleBeforeNanos ?? 0);
+    const next = this.flights.onWorker(flight.dispatch.workerId)[1];
+    if (next !== undefined) next.afterFullQuantum = result.ranNanos >= flight.dispatch.quantumNanos;
     let report = measuredEnd(flight.dispatch, flight.sentAt, this.now(), result);
     let outcome = report.outcome;
     if (!flight.cancelAsked) {
@@ -399,6 +417,14 @@ export class ClusterBackend implements Backend {
       this.moduleState.set(split, result.state);
     } else if (outcome !== 'blocked') this.moduleState.delete(split);
     this.endFlight(jobId, report);
+  }
+
+  /** A queued dispatch started `idle` ns after its worker ran out of work (protocol.ts). */
+  private adaptLead(idle: number): void {
+    this.lead =
+      idle > BIND_LATE_NANOS
+        ? Math.min(BIND_LEAD_MAX_NANOS, this.lead + idle)
+        : Math.max(BIND_LEAD_MIN_NANOS, this.lead * 0.98);
   }
 
   private bullFailed(jobId: string, reason: string): void {

@@ -5,13 +5,14 @@
  * the running one charged by rule (cluster-ends.ts `lostEnd`), those behind it offered again.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import type { Dispatch, QuantumEnd } from '../backend.ts';
+import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { Executor } from '../executor/executor.ts';
 import { intermediates, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
-import { keys, QUEUE_AHEAD_NANOS } from './protocol.ts';
+import { BIND_LEAD_MIN_NANOS, BIND_LEAD_NANOS, keys, QUEUE_AHEAD_NANOS } from './protocol.ts';
 import { WorkerNode } from './worker-node.ts';
 
 const NS = 'pipe';
@@ -89,6 +90,38 @@ describe('queued dispatches on the cluster backend', () => {
       backend.enqueue(spinQuantum(21, 0, 40));
       expect(backend.queueableWorkers()).toEqual([]);
       await ended(3 + fit);
+    } finally {
+      await backend.close();
+      await node.close();
+    }
+  });
+
+  it('widens the late-binding lead when a queued dispatch reaches its node after the worker ran out of work, and narrows it when one is on time', async () => {
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      name: 'p4',
+      namespace: NS,
+    });
+    const { backend, ended } = await rig(1, NS);
+    try {
+      expect(backend.bindLeadNanos).toBe(BIND_LEAD_NANOS);
+      backend.start(spinQuantum(1, 0, 300));
+      await new Promise((r) => setTimeout(r, 100)); // on its node's worker by now
+      // This thread (the node's too: it runs here) holds still for 400 ms: the worker thread
+      // ends its quantum meanwhile, and this coordinator, not having read that end, still sees
+      // it busy and queues one behind it, which reaches the node some 100 ms too late.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+      backend.enqueue(spinQuantum(2, 0, 5));
+      await ended(2);
+      expect(backend.bindLeadNanos).toBeGreaterThan(BIND_LEAD_NANOS);
+      const widened = backend.bindLeadNanos;
+      // Queued at once behind a 100 ms quantum: there long before it is needed.
+      backend.start(spinQuantum(3, 0, 100));
+      backend.enqueue(spinQuantum(4, 0, 5));
+      await ended(4);
+      expect(backend.bindLeadNanos).toBeLessThan(widened);
+      expect(backend.bindLeadNanos).toBeGreaterThanOrEqual(BIND_LEAD_MIN_NANOS);
     } finally {
       await backend.close();
       await node.close();
@@ -175,7 +208,7 @@ describe('queued dispatches on the cluster backend', () => {
 
 describe('the executor pipelined over the cluster (as schedlab run and serve build it)', () => {
   /** One node of one thread in namespace `ns`, and a fifo executor pipelined over it. */
-  async function pipelined(ns: string, quantumMs: number) {
+  async function pipelined(ns: string, quantumMs: number, config: EngineConfigPatch = {}) {
     const node = await WorkerNode.start({
       redis: redis.url,
       threads: 1,
@@ -185,7 +218,11 @@ describe('the executor pipelined over the cluster (as schedlab run and serve bui
     const backend = new ClusterBackend({ redis: redis.url, namespace: ns, workers: 1 });
     await backend.connect();
     await backend.waitForWorkers(1, 30_000);
-    const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs }, { pipeline: true });
+    const ex = new Executor(
+      backend,
+      { workers: 1, policy: 'fifo', quantumMs, ...config },
+      { pipeline: true },
+    );
     return { node, backend, ex };
   }
 
@@ -195,9 +232,14 @@ describe('the executor pipelined over the cluster (as schedlab run and serve bui
     ex.onDispatchWait((cls, nanos) => waits.set(ex.spans.className(cls), nanos));
     try {
       ex.submitJob(oneTaskJob('first', intermediates(1, spin(250))));
+      const since = backend.now();
       const second = ex.submitJob(oneTaskJob('second', intermediates(1, spin(10))));
-      // Long work is queued too: the node worker goes on without a round trip through here.
-      expect(ex.queuedBehind()).toBe(1);
+      // Chosen late: nothing is queued while the running quantum is far from its end.
+      expect(ex.queuedBehind()).toBe(0);
+      // Long work is queued too, within BIND_LEAD_NANOS of that end: the node worker goes on
+      // without a round trip through here.
+      await vi.waitFor(() => expect(ex.queuedBehind()).toBe(1), { timeout: 5000, interval: 1 });
+      expect(backend.now() - since).toBeGreaterThanOrEqual(100 * MS - BIND_LEAD_NANOS);
       expect(backend.queuedOn(0)).toBe(1);
       // Queued is not started: the workers panel shows one running.
       expect(ex.workers().filter((w) => w.state === 'running')).toHaveLength(1);
@@ -210,6 +252,32 @@ describe('the executor pipelined over the cluster (as schedlab run and serve bui
       // Its run, in the job trail as in the Gantt, starts no earlier than the first one's end.
       const run = ex.jobDetail(second).splits[0]?.segments.find((g) => g.kind === 'running');
       expect(run?.startNanos).toBeGreaterThanOrEqual(s.end[0]! - 1);
+    } finally {
+      await ex.close();
+      await backend.close();
+      await node.close();
+    }
+  });
+
+  it('queues, as the running quantum nears its end, the split the policy favours then: a newcomer goes before an older one', async () => {
+    const config = { policy: 'priority', preemptive: true } as const;
+    const { node, backend, ex } = await pipelined('late', 100, config);
+    try {
+      ex.submitJob(oneTaskJob('first', intermediates(1, spin(250)), { basePriority: 50 }));
+      const older = ex.submitJob(
+        oneTaskJob('older', intermediates(1, spin(10)), { basePriority: 90 }),
+      );
+      await new Promise((r) => setTimeout(r, 30));
+      const urgent = ex.submitJob(
+        oneTaskJob('urgent', intermediates(1, spin(10)), { basePriority: 10 }),
+      );
+      await ex.drain();
+      expect(ex.counters).toMatchObject({ submitted: 3, succeeded: 3, live: 0, staleEnds: 0 });
+      const start = (id: number) =>
+        ex.jobDetail(id).splits[0]!.segments.find((g) => g.kind === 'running')!.startNanos;
+      // Queued at once, `older` would have run right after the first quantum; chosen late, the
+      // urgent newcomer runs there, and `older` after the first job's second quantum too.
+      expect(start(urgent)).toBeLessThan(start(older));
     } finally {
       await ex.close();
       await backend.close();

@@ -21,6 +21,13 @@ export interface Flight {
   headAt: number;
   /** Redis has the job (its `add` resolved). */
   added: boolean;
+  /** Sent to be queued behind the quantum running on its worker (`enqueue`), not to an idle one. */
+  readonly queued: boolean;
+  /**
+   * The quantum before it on its worker ran its whole length, so it ended when it was expected
+   * to: a wait for this one there means it arrived late, not that that one ended early.
+   */
+  afterFullQuantum: boolean;
   cancelAsked: boolean;
 }
 

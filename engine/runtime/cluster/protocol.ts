@@ -12,7 +12,8 @@
  *   `QUEUE_AHEAD_NANOS` of quanta, at most `MAX_QUEUED_PER_WORKER` (so a worker never waits a round
  *   trip through the coordinator between quanta, and a newcomer the policy favours waits at
  *   most about that long behind them); the node's BullMQ worker takes up to that many per worker
- *   at once and runs each worker's jobs one after another, in the order they were added.
+ *   at once and runs each worker's jobs one after another, in the order they were added. The
+ *   first of them is chosen late, near the running one's expected end (`BIND_LEAD_NANOS`).
  * - ends: the node pushes each quantum's end (`EndMessage`, JSON) onto the list
  *   `<ns>:ends:<coordinator>` named by the job's `replyTo`, the moment the worker reports it (the
  *   ends of one turn of its event loop in one `RPUSH`, with the list's `PEXPIRE`, in one write);
@@ -58,6 +59,21 @@ export const keys = {
  * Redis and BullMQ (a few ms) — and never more than `MAX_QUEUED_PER_WORKER`.
  */
 export const QUEUE_AHEAD_NANOS = 5_000_000;
+
+/**
+ * Late binding (`Backend.bindLeadNanos`): the first dispatch queued behind a busy worker is
+ * chosen only once the running quantum is expected to end within the lead (ns), so a newcomer
+ * the policy favours that arrives before then is the one queued (it waits for the running
+ * quantum, not for a quantum queued ahead of it too). The lead must cover the trip through Redis
+ * to the node and the coordinator's timer, which vary with load, so it adapts: a queued dispatch
+ * whose worker sat idle more than `BIND_LATE_NANOS` before it started (`idleBeforeNanos`), after a
+ * quantum that ran its whole length (so it ended when expected), arrived late, and the lead grows
+ * by that idle time; one on time shrinks it by 2 %. It starts at `BIND_LEAD_NANOS` and stays within `BIND_LEAD_MIN_NANOS`..`BIND_LEAD_MAX_NANOS`.
+ */
+export const BIND_LEAD_NANOS = 5_000_000;
+export const BIND_LEAD_MIN_NANOS = 2_000_000;
+export const BIND_LEAD_MAX_NANOS = 50_000_000;
+export const BIND_LATE_NANOS = 250_000;
 export const MAX_QUEUED_PER_WORKER = 8;
 
 /**
@@ -113,6 +129,12 @@ export interface QuantumResult {
   readonly state?: { readonly value: unknown };
   /** The node worker (thread) that ran it. */
   readonly worker: number;
+  /**
+   * How long that worker had sat idle since its last quantum when this one started (node clock,
+   * ns); absent when it started the moment the one before it ended (it was queued there) or the
+   * worker had run nothing yet. A dispatch sent to be queued that reports it arrived late.
+   */
+  readonly idleBeforeNanos?: number;
 }
 
 /** One quantum's end on a coordinator's ends list. */

@@ -32,12 +32,16 @@ export interface RunnerHost {
 
 interface OnWorker extends RunnerJob {
   readonly dispatch: Dispatch;
+  /** How long the worker sat idle before this started (`QuantumResult.idleBeforeNanos`). */
+  idleBefore?: number;
 }
 
 export class WorkerRunner {
   private readonly waiting: RunnerJob[] = [];
   private running: OnWorker | null = null;
   private queued: OnWorker | null = null;
+  /** When the worker last ran out of quanta (the node's clock), or −1 while busy or never run. */
+  private idleSince = -1;
 
   constructor(
     readonly index: number,
@@ -80,7 +84,10 @@ export class WorkerRunner {
   }
 
   private start(worker: PoolWorker, placed: OnWorker): void {
-    worker.run(placed.dispatch, this.host.now());
+    const now = this.host.now();
+    if (this.idleSince >= 0) placed.idleBefore = now - this.idleSince;
+    this.idleSince = -1;
+    worker.run(placed.dispatch, now);
     Atomics.store(worker.control, CONTROL.CANCEL, NO_SPLIT);
     Atomics.store(worker.control, CONTROL.CUT_SPLIT, NO_SPLIT);
     this.running = placed;
@@ -112,7 +119,9 @@ export class WorkerRunner {
     worker.advance(report.endNanos);
     this.running = this.queued;
     this.queued = null;
-    done.resolve(measured(report, this.index));
+    // Stamped by the worker thread as it ended, not when this (busier) thread heard of it.
+    if (this.running === null) this.idleSince = report.endNanos;
+    done.resolve(measured(report, this.index, done.idleBefore));
     this.fill();
   }
 
@@ -123,6 +132,7 @@ export class WorkerRunner {
   lost(worker: PoolWorker, reason: string): void {
     const { queuedStarted } = worker.abandon();
     this.host.replace(worker);
+    this.idleSince = -1;
     const why = `worker lost: node ${this.host.nodeName} thread ${this.index}: ${reason}`;
     const dead = queuedStarted ? [this.running, this.queued] : [this.running];
     if (!queuedStarted && this.queued !== null) this.waiting.unshift(this.queued);
@@ -186,12 +196,13 @@ function cancelledResult(splitId: number, worker: number): QuantumResult {
   return { splitId, ranNanos: 0, workNanos: 0, outcome: 'cancelled', worker };
 }
 
-function measured(report: QuantumReport, worker: number): QuantumResult {
+function measured(report: QuantumReport, worker: number, idleBefore?: number): QuantumResult {
   const { state, startNanos, endNanos, ...rest } = report;
   return {
     ...rest,
     ranNanos: Math.max(0, endNanos - startNanos),
     worker,
+    ...(idleBefore === undefined ? {} : { idleBeforeNanos: idleBefore }),
     ...('state' in report && report.outcome === 'yielded' ? { state: { value: state } } : {}),
   };
 }

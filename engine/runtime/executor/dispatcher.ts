@@ -38,6 +38,9 @@ export class Dispatcher {
   private pumping = false;
   /** `clock()`'s reading for the pump in progress; −1 until read. */
   private pumpNow = -1;
+  /** The pump armed for the next late-binding window (`fillQueues`), and when it runs. */
+  private bindTimer: (() => void) | null = null;
+  private bindTimerAt = 0;
 
   constructor(
     private readonly backend: Backend,
@@ -107,7 +110,8 @@ export class Dispatcher {
    * over them), while a worker's queued splits are expected to run within one quantum (or the
    * backend's `queueAheadNanos`, when longer): at least one, the first as the single queued
    * dispatch always was, then more only while the expected time is below that, so a split
-   * expected to take a whole quantum ends a batch.
+   * expected to take a whole quantum ends a batch. With the backend's `bindLeadNanos` the first
+   * waits until the running quantum's expected end is that close, and a pump is timed for then.
    */
   private fillQueues(): void {
     const backend = this.backend;
@@ -116,18 +120,46 @@ export class Dispatcher {
       backend.queueAheadNanos ?? 0,
     );
     const runningOn = this.runningOn;
+    const lead = backend.bindLeadNanos;
+    let opens = Infinity;
     for (let more = true; more;) {
       more = false;
       for (let w = 0; w < runningOn.length; w++) {
-        if (runningOn[w] === null || runningOn[w] === undefined) continue;
+        const running = runningOn[w];
+        if (running === null || running === undefined) continue;
         const list = this.queuedOn[w];
-        if (list !== undefined && list.length > 0 && this.queuedExpected[w]! >= quantum) continue;
+        if (list !== undefined && list.length > 0) {
+          if (this.queuedExpected[w]! >= quantum) continue;
+        } else if (lead !== undefined) {
+          // Late binding: the first split queued behind a running quantum is chosen only within
+          // `lead` of that quantum's expected end, so a newcomer the policy favours that arrives
+          // before then waits for the running quantum alone, not for a queued one as well.
+          const at = running.dispatchedAt + this.expectedNanos(running) - lead;
+          if (at > this.clock()) {
+            if (at < opens) opens = at;
+            continue;
+          }
+        }
         if (backend.queueRoom!(w) <= 0) continue;
         const split = this.knobs.queue.take(this.clock());
         if (split === null || !this.place(split, w, this.clock(), true)) return;
         more = true;
       }
     }
+    if (opens !== Infinity && this.knobs.queue.size > 0) this.bindAt(opens);
+  }
+
+  /** Pumps again at `at`, when a running quantum comes within `bindLeadNanos` of its end. */
+  private bindAt(at: number): void {
+    if (this.bindTimer !== null) {
+      if (this.bindTimerAt <= at) return;
+      this.bindTimer();
+    }
+    this.bindTimerAt = at;
+    this.bindTimer = this.backend.setTimer(at, () => {
+      this.bindTimer = null;
+      this.pump();
+    });
   }
 
   /**
