@@ -12,10 +12,10 @@
  * of 1 ms; they are on the node already, so its worker starts the next the moment one ends instead
  * of waiting a round trip through here. The first is chosen late, within a lead of the running
  * quantum's expected end (`bindLeadNanos`) that adapts to how late queued dispatches arrive
- * (protocol.ts), so a newcomer waits for that quantum alone. The executor chose them, in its order; a queued dispatch
- * is running from its view until it ends, though its wait and its run start when it starts. A job on a
- * node's queue cannot be taken back at once, so `revoke` never succeeds (it answers false: the
- * dispatch runs and its end comes).
+ * (protocol.ts), so a newcomer waits for that quantum alone. The executor chose them, in its
+ * order; a queued dispatch is running from its view until it ends, though its wait and its run
+ * start when it starts. A job on a node's queue cannot be taken back at once, so `revoke` never
+ * succeeds (it answers false: the dispatch runs and its end comes).
  *
  * Worker ids: each node's workers get the lowest free ids when it joins and lose them when it is
  * gone; `workerCount` is how many ids the executor may use (its `workers` setting), so ids
