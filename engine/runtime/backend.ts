@@ -65,6 +65,42 @@ export interface QuantumEnd {
   readonly result?: unknown;
 }
 
+/**
+ * The `QuantumEnd` a backend refills for a listener that keeps nothing of an end
+ * (`BackendEvents.transientEnd`, the executor): one object per backend, not one a quantum. Every
+ * field is present (undefined where an end has none), so its shape never changes; a listener
+ * reads the optional ones as `!== undefined`, never with `in`.
+ */
+export interface MutableEnd {
+  splitId: number;
+  workerId: number;
+  startNanos: number;
+  endNanos: number;
+  ranNanos: number;
+  cpuNanos: number | undefined;
+  workNanos: number;
+  outcome: QuantumOutcome;
+  blockedNanos: number | undefined;
+  error: string | undefined;
+  result: unknown;
+}
+
+export function newEnd(): MutableEnd {
+  return {
+    splitId: 0,
+    workerId: 0,
+    startNanos: 0,
+    endNanos: 0,
+    ranNanos: 0,
+    cpuNanos: undefined,
+    workNanos: 0,
+    outcome: 'yielded',
+    blockedNanos: undefined,
+    error: undefined,
+    result: undefined,
+  };
+}
+
 export interface BackendEvents {
   quantumEnd(end: QuantumEnd): void;
   /**

@@ -48,6 +48,11 @@ async function rig(workers: number, namespace: string): Promise<Rig> {
   return { backend, ends, ended };
 }
 
+/** A worker node of one thread named `name` in namespace `namespace`. */
+function oneThreadNode(name: string, namespace: string): Promise<WorkerNode> {
+  return WorkerNode.start({ redis: redis.url, threads: 1, name, namespace });
+}
+
 function spinQuantum(splitId: number, workerId: number, ms: number): Dispatch {
   return {
     splitId,
@@ -60,12 +65,7 @@ function spinQuantum(splitId: number, workerId: number, ms: number): Dispatch {
 
 describe('queued dispatches on the cluster backend', () => {
   it('hold quanta behind a running one up to QUEUE_AHEAD_NANOS; the worker runs them in order', async () => {
-    const node = await WorkerNode.start({
-      redis: redis.url,
-      threads: 1,
-      name: 'p1',
-      namespace: NS,
-    });
+    const node = await oneThreadNode('p1', NS);
     const { backend, ends, ended } = await rig(1, NS);
     try {
       expect(backend.queueableWorkers()).toEqual([]); // idle: nothing to queue behind
@@ -97,12 +97,7 @@ describe('queued dispatches on the cluster backend', () => {
   });
 
   it('widens the late-binding lead when a queued dispatch reaches its node after the worker ran out of work, and narrows it when one is on time', async () => {
-    const node = await WorkerNode.start({
-      redis: redis.url,
-      threads: 1,
-      name: 'p4',
-      namespace: NS,
-    });
+    const node = await oneThreadNode('p4', NS);
     const { backend, ended } = await rig(1, NS);
     try {
       expect(backend.bindLeadNanos).toBe(BIND_LEAD_NANOS);
@@ -129,12 +124,7 @@ describe('queued dispatches on the cluster backend', () => {
   });
 
   it('cancels a queued quantum before it starts: it ends cancelled with no work', async () => {
-    const node = await WorkerNode.start({
-      redis: redis.url,
-      threads: 1,
-      name: 'p2',
-      namespace: NS,
-    });
+    const node = await oneThreadNode('p2', NS);
     const { backend, ends, ended } = await rig(1, NS);
     try {
       backend.start(spinQuantum(1, 0, 200));
@@ -209,12 +199,7 @@ describe('queued dispatches on the cluster backend', () => {
 describe('the executor pipelined over the cluster (as schedlab run and serve build it)', () => {
   /** One node of one thread in namespace `ns`, and a fifo executor pipelined over it. */
   async function pipelined(ns: string, quantumMs: number, config: EngineConfigPatch = {}) {
-    const node = await WorkerNode.start({
-      redis: redis.url,
-      threads: 1,
-      name: `${ns}1`,
-      namespace: ns,
-    });
+    const node = await oneThreadNode(`${ns}1`, ns);
     const backend = new ClusterBackend({ redis: redis.url, namespace: ns, workers: 1 });
     await backend.connect();
     await backend.waitForWorkers(1, 30_000);

@@ -7,40 +7,10 @@
 import {
   INJECTED_FAILURE,
   type BackendEvents,
+  type MutableEnd,
   type QuantumEnd,
-  type QuantumOutcome,
 } from '../backend.ts';
 import type { SimWorkers } from './sim-workers.ts';
-
-/** The `QuantumEnd` the sim refills for transient listeners; `error` undefined unless failed. */
-export interface MutableEnd {
-  splitId: number;
-  workerId: number;
-  startNanos: number;
-  endNanos: number;
-  ranNanos: number;
-  workNanos: number;
-  outcome: QuantumOutcome;
-  blockedNanos: number;
-  error: string | undefined;
-  /** The sim runs no user code: never a result (declared so every end has one shape). */
-  readonly result: undefined;
-}
-
-export function newEnd(): MutableEnd {
-  return {
-    splitId: 0,
-    workerId: 0,
-    startNanos: 0,
-    endNanos: 0,
-    ranNanos: 0,
-    workNanos: 0,
-    outcome: 'yielded',
-    blockedNanos: 0,
-    error: undefined,
-    result: undefined,
-  };
-}
 
 /** Tells `listener` that worker `w`'s quantum ended at `now` (`shared`: the refilled end). */
 export function deliverEnd(

@@ -8,9 +8,15 @@
  * `runUntil(t)` / `runUntilIdle()` drive the clock; nothing happens between calls.
  */
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Backend, BackendEvents, Dispatch, SplitWork } from '../backend.ts';
+import {
+  newEnd,
+  type Backend,
+  type BackendEvents,
+  type Dispatch,
+  type SplitWork,
+} from '../backend.ts';
 import { EventHeap } from './event-heap.ts';
-import { deliverEnd, newEnd } from './quantum-end.ts';
+import { deliverEnd } from './quantum-end.ts';
 import { cancelPlan, planQuantum, shortenPlan } from './quantum-plan.ts';
 import { mulberry32 } from '../../../shared/lib/rng.ts';
 import { SimWorkers } from './sim-workers.ts';

@@ -3,7 +3,7 @@
  * worker's behalf, when no worker measured them: a queued dispatch that never started, a split
  * whose worker was lost or whose input could not be sent.
  */
-import type { QuantumEnd } from '../backend.ts';
+import type { MutableEnd, QuantumEnd } from '../backend.ts';
 import type { QuantumReport } from './protocol.ts';
 
 /** A worker's report of its quantum as the executor reads it (a module's yielded state stays). */
@@ -25,43 +25,7 @@ export function measuredEnd(report: QuantumReport, workerId: number): QuantumEnd
   return end;
 }
 
-/**
- * The `QuantumEnd` the backend refills for a listener that keeps nothing of an end
- * (`BackendEvents.transientEnd`, the executor): one object for every measured quantum, not one
- * a quantum. Every field is present (undefined when the report has none), so its shape never
- * changes; the executor reads the optional ones as `!== undefined`, never with `in`.
- */
-export interface MutableEnd {
-  splitId: number;
-  workerId: number;
-  startNanos: number;
-  endNanos: number;
-  ranNanos: number;
-  cpuNanos: number | undefined;
-  workNanos: number;
-  outcome: QuantumEnd['outcome'];
-  blockedNanos: number | undefined;
-  error: string | undefined;
-  result: unknown;
-}
-
-export function newEnd(): MutableEnd {
-  return {
-    splitId: 0,
-    workerId: 0,
-    startNanos: 0,
-    endNanos: 0,
-    ranNanos: 0,
-    cpuNanos: undefined,
-    workNanos: 0,
-    outcome: 'yielded',
-    blockedNanos: undefined,
-    error: undefined,
-    result: undefined,
-  };
-}
-
-/** `measuredEnd`'s fields, written into `end` (see `MutableEnd`). */
+/** `measuredEnd`'s fields, written into the backend's refilled end (backend.ts `MutableEnd`). */
 export function refillEnd(end: MutableEnd, report: QuantumReport, workerId: number): QuantumEnd {
   end.splitId = report.splitId;
   end.workerId = workerId;

@@ -21,7 +21,13 @@
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
+import {
+  newEnd,
+  type Backend,
+  type BackendEvents,
+  type Dispatch,
+  type QuantumEnd,
+} from '../backend.ts';
 import { nanosSince, originNow } from './clock.ts';
 import { CONTROL, MAX_QUEUED, NO_SPLIT } from './control.ts';
 import type { PoolWorker, Ticket } from './pool-worker.ts';
@@ -31,14 +37,7 @@ import { ModuleIds, postDispatch } from './flat-messages.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { HardKill } from './hard-kill.ts';
 import { Outbox } from './outbox.ts';
-import {
-  failedEnd,
-  measuredEnd,
-  newEnd,
-  refillEnd,
-  unstartedEnd,
-  type Unstarted,
-} from './quantum-ends.ts';
+import { failedEnd, measuredEnd, refillEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
 import {
   checkCount,
   checkCut,
