@@ -402,7 +402,9 @@ export class ClusterBackend implements Backend {
     if (flight === undefined) return; // another coordinator's, or ended already
     const split = flight.dispatch.splitId;
     if (flight.queued && flight.afterFullQuantum) this.adaptLead(result.idleBeforeNanos ?? 0);
-    const next = this.flights.onWorker(flight.dispatch.workerId)[1];
+    // The flight behind this one on its worker starts as this ends (flights.ts).
+    const on = this.flights.onWorker(flight.dispatch.workerId);
+    const next = on[on.indexOf(flight) + 1];
     if (next !== undefined) next.afterFullQuantum = result.ranNanos >= flight.dispatch.quantumNanos;
     let report = measuredEnd(flight.dispatch, flight.sentAt, this.now(), result);
     let outcome = report.outcome;

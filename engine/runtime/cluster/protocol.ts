@@ -68,7 +68,8 @@ export const QUEUE_AHEAD_NANOS = 5_000_000;
  * to the node and the coordinator's timer, which vary with load, so it adapts: a queued dispatch
  * whose worker sat idle more than `BIND_LATE_NANOS` before it started (`idleBeforeNanos`), after a
  * quantum that ran its whole length (so it ended when expected), arrived late, and the lead grows
- * by that idle time; one on time shrinks it by 2 %. It starts at `BIND_LEAD_NANOS` and stays within `BIND_LEAD_MIN_NANOS`..`BIND_LEAD_MAX_NANOS`.
+ * by that idle time; one on time shrinks it by 2 %. It starts at `BIND_LEAD_NANOS` and stays
+ * within `BIND_LEAD_MIN_NANOS`..`BIND_LEAD_MAX_NANOS`.
  */
 export const BIND_LEAD_NANOS = 5_000_000;
 export const BIND_LEAD_MIN_NANOS = 2_000_000;

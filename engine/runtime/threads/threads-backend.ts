@@ -346,10 +346,8 @@ export class ThreadsBackend implements Backend {
     } else if (report.outcome !== 'blocked') {
       this.moduleState.delete(dispatch.splitId);
     }
-    const listener = this.listener;
-    if (listener === null) return;
-    listener.quantumEnd(
-      listener.transientEnd === true
+    this.emit(
+      this.listener?.transientEnd === true
         ? refillEnd(this.sharedEnd, report, worker.id)
         : measuredEnd(report, worker.id),
     );
