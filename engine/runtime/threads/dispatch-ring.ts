@@ -23,19 +23,12 @@
  */
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ModuleCall } from './protocol.ts';
+import { createSlots, HEADER, RingViews } from './ring-slots.ts';
 
-const HEADER = {
-  /** Records published by main (next sequence to write). */
-  HEAD: 0,
-  /** Records taken by the worker (next sequence to read); main's room is what it has read. */
-  TAIL: 1,
-  /** 1 while the worker is running or will look at the ring again; 0 when it sleeps. */
-  AWAKE: 2,
-} as const;
-/** 64 bytes: keeps the worker's and main's hot words off the slots' cache lines. */
-const HEADER_WORDS = 16;
-const NUMBERS = 4; // per slot: split id, quantum ns, input, ticket value
-const INTS = 4; // per slot: kind, module id, ticket word (−1: none), input tag
+/** Per slot: split id, quantum ns, input, ticket value. */
+const NUMBERS = 4;
+/** Per slot: kind, module id, ticket word (−1: none), input tag. */
+const INTS = 4;
 
 /** Record kinds. */
 const CALL = 0;
@@ -51,24 +44,8 @@ export const RING_SLOTS = 1024;
 /** The wake-up message (main → worker, on the side port). */
 export const WAKE = 0;
 
-class RingViews {
-  readonly header: Int32Array;
-  readonly numbers: Float64Array;
-  readonly ints: Int32Array;
-  readonly mask: number;
-
-  constructor(readonly buffer: SharedArrayBuffer) {
-    const slots = (buffer.byteLength - HEADER_WORDS * 4) / (NUMBERS * 8 + INTS * 4);
-    this.header = new Int32Array(buffer, 0, HEADER_WORDS);
-    this.numbers = new Float64Array(buffer, HEADER_WORDS * 4, slots * NUMBERS);
-    this.ints = new Int32Array(buffer, HEADER_WORDS * 4 + slots * NUMBERS * 8, slots * INTS);
-    this.mask = slots - 1;
-  }
-}
-
 export function createRingBuffer(slots = RING_SLOTS): SharedArrayBuffer {
-  if (!Number.isInteger(Math.log2(slots))) throw new RangeError('slots: a power of two');
-  return new SharedArrayBuffer(HEADER_WORDS * 4 + slots * (NUMBERS * 8 + INTS * 4));
+  return createSlots(slots, NUMBERS, INTS);
 }
 
 /** What the outbox writes: a module call (`ModuleCall`) or any other message, as an extra. */
@@ -84,7 +61,7 @@ export class RingWriter {
     /** The worker's side port: extras arrays and `WAKE`s, nothing else. */
     private readonly side: MessagePort,
   ) {
-    this.views = new RingViews(buffer);
+    this.views = new RingViews(buffer, NUMBERS, INTS);
   }
 
   /** How many records fit now. */
@@ -171,7 +148,7 @@ export class RingReader {
     /** Called for every message on the side port: the worker reads its ring if it is not already. */
     onMessage: () => void,
   ) {
-    this.views = new RingViews(buffer);
+    this.views = new RingViews(buffer, NUMBERS, INTS);
     side.on('message', (message: unknown[] | typeof WAKE) => {
       if (message !== WAKE) this.arrived.push(message);
       onMessage();

@@ -24,6 +24,7 @@ function fakeWorker(): PoolWorker {
     cancelAt: null,
     sentAt: now(),
     queuedStarted: () => false,
+    drainEnds: () => {},
   } as unknown as PoolWorker;
 }
 

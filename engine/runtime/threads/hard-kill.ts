@@ -85,6 +85,9 @@ export class HardKill {
   sweep(): number {
     const now = this.now();
     let killed = 0;
+    // Ends published on a worker's end ring and not read yet are read first: `running` is then
+    // what the worker runs (or ran last).
+    for (const worker of [...this.workers()]) worker.drainEnds();
     for (const worker of [...this.workers()]) {
       const d = worker.running;
       // Not booted: its dispatch waits in the port. Queued one started: the running one's end is

@@ -3,7 +3,13 @@ import type { Dispatch, KernelName } from '../backend.ts';
 import { nanosSince, originNow } from './clock.ts';
 import { createControl } from './control.ts';
 import { calibrate, CPU_KERNELS, TARGET_UNIT_NANOS, type Calibration } from './kernels.ts';
-import type { FlatEnd, FromQuantumWorker, QuantumReport, QuantumWorkerData } from './protocol.ts';
+import type {
+  ENDS_READY,
+  FlatEnd,
+  FromQuantumWorker,
+  QuantumReport,
+  QuantumWorkerData,
+} from './protocol.ts';
 import { QuantumRunner } from './quantum-runner.ts';
 import { WorkerHost } from './worker-host.ts';
 
@@ -62,7 +68,7 @@ describe('kernel units', { timeout: 60_000 }, () => {
         entry: 'worker-entry.ts',
         workerData: { ...data },
         onMessage: (message) => {
-          const m = message as Exclude<FromQuantumWorker, FlatEnd>;
+          const m = message as Exclude<FromQuantumWorker, FlatEnd | typeof ENDS_READY>;
           if (m.type === 'ready') resolve(m.unitNanos);
         },
         onLost: (reason) => reject(new Error(reason)),

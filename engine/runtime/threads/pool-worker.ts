@@ -17,8 +17,10 @@ import {
   TICKET_WORDS,
 } from './control.ts';
 import { createRingBuffer, RingWriter } from './dispatch-ring.ts';
+import { createEndRingBuffer, EndRingReader } from './end-ring.ts';
 import { unflattenAt, unflattenReport } from './flat-messages.ts';
 import {
+  ENDS_READY,
   FLAT_END_LENGTH,
   type FlatEnd,
   type FromQuantumWorker,
@@ -61,6 +63,8 @@ export class PoolWorker {
   readonly refsSent = new Set<number>();
   /** Where the outbox writes this worker's dispatches (dispatch-ring.ts); null: by message. */
   ring: RingWriter | null = null;
+  /** Reads the ends the worker published (end-ring.ts) into `end`; a no-op without a ring. */
+  drainEnds: () => void = () => {};
   /** Dispatches queued behind the running one, in the order the worker runs them; their tickets. */
   private readonly waits: Dispatch[] = [];
   private readonly tickets: Ticket[] = [];
@@ -221,7 +225,8 @@ export interface PoolWorkerEvents {
 
 /**
  * Starts worker `id` (clock `origin`, see clock.ts) on a fresh thread; with `ring`, it takes its
- * dispatches through a dispatch ring (dispatch-ring.ts), else as messages.
+ * dispatches through a dispatch ring (dispatch-ring.ts) and publishes its ends on an end ring
+ * (end-ring.ts), else both go as messages.
  */
 export function spawnWorker(
   id: number,
@@ -235,22 +240,30 @@ export function spawnWorker(
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   const channel = ring ? new MessageChannel() : null;
+  const endBuffer = ring ? createEndRingBuffer() : null;
   const data: QuantumWorkerData = {
     role: 'quantum',
     workerId: id,
     origin: origin.toString(),
     control: control.buffer,
     ...(suspends ? { suspends } : {}),
-    ...(channel === null ? {} : { ring: createRingBuffer(), extras: channel.port2 }),
+    ...(channel === null
+      ? {}
+      : { ring: createRingBuffer(), extras: channel.port2, endRing: endBuffer! }),
   };
+  const ends = channel === null ? null : new EndRingReader(endBuffer!, channel.port1);
+  const drainEnds = ends === null ? () => {} : () => ends.drain(events.end);
   const host = new WorkerHost({
     entry: 'worker-entry.ts',
     workerData: { ...data },
     ...(channel === null ? {} : { transferList: [channel.port2] }),
     ...(resourceLimits === undefined ? {} : { resourceLimits }),
     onMessage: (message) => {
+      // Ends the worker published before it posted this come first (end-ring.ts).
+      drainEnds();
+      if (message === ENDS_READY) return;
       if (Array.isArray(message)) return events.end(unflattenReport(message as unknown as FlatEnd));
-      const m = message as Exclude<FromQuantumWorker, FlatEnd>;
+      const m = message as Exclude<FromQuantumWorker, FlatEnd | typeof ENDS_READY>;
       if (m.type === 'ends') {
         // In order. A worker lost on the way (its thread killed) was emptied: the rest find nothing.
         const flat = m.ends;
@@ -262,11 +275,16 @@ export function spawnWorker(
       } else if (m.type === 'stray') events.stray(m.stray);
       else events.end(m.report);
     },
-    onLost: (reason) => events.lost(reason),
+    onLost: (reason) => {
+      // What it published before it died ended as it said.
+      drainEnds();
+      events.lost(reason);
+    },
   });
   const worker = new PoolWorker(id, control.words, host, ready, markReady);
   if (channel !== null) {
     worker.ring = new RingWriter(data.ring!, channel.port1);
+    worker.drainEnds = drainEnds;
   }
   return worker;
 }

@@ -27,6 +27,11 @@ export interface QuantumWorkerData {
    */
   readonly ring?: SharedArrayBuffer;
   readonly extras?: MessagePort;
+  /**
+   * The worker's end ring (end-ring.ts), with the dispatch ring: the worker publishes its quantum
+   * ends there (their extras on the same side port) and posts only `ENDS_READY`.
+   */
+  readonly endRing?: SharedArrayBuffer;
 }
 
 /** Main → backend worker. */
@@ -146,4 +151,8 @@ export type FromQuantumWorker =
    * faster than an array of arrays.
    */
   | { readonly type: 'ends'; readonly ends: readonly unknown[] }
-  | FlatEnd;
+  | FlatEnd
+  | typeof ENDS_READY;
+
+/** Backend worker → main: ends were published on the end ring that the main thread was not told of. */
+export const ENDS_READY = 1;

@@ -3,12 +3,13 @@
  * message (or module call) and answers with an `end`. Messages sent while it starts are queued by
  * the port; a `batch` is its messages in order. The threads backend's workers take the same
  * messages as records of their dispatch ring instead (dispatch-ring.ts), woken by a `WAKE`
- * message only when they sleep; the cluster's nodes post them.
+ * message only when they sleep, and publish their ends on an end ring (end-ring.ts); the
+ * cluster's nodes post both ways.
  *
  * Quanta run one at a time, in message order: a queued dispatch (one posted while the previous
  * quantum runs) waits in the ring or the port and starts the moment that quantum ends, unless the main thread
  * took its ticket back first — then it is dropped without an answer. Ends of quanta run back to
- * back are sent together (`ends`): at most `FLUSH_ENDS` of them, at most `FLUSH_NANOS` after the
+ * back are sent (or published) together (`ends`): at most `FLUSH_ENDS` of them, at most `FLUSH_NANOS` after the
  * first, and at once before a quantum that would take them past that (a built-in kernel's, or a
  * module's whose last quantum here, plus the wait of the first end held, passes `FLUSH_NANOS`,
  * or that never ran here), when the worker has nothing more to run, or waits for an async
@@ -19,9 +20,11 @@ import { nanosSince } from './clock.ts';
 import type { SplitWork } from '../backend.ts';
 import { takeTicket } from './control.ts';
 import { RingReader } from './dispatch-ring.ts';
+import { EndRingWriter, type EndItem } from './end-ring.ts';
 import { flattenReport, unflattenReport } from './flat-messages.ts';
 import type { Calibration } from './kernels.ts';
 import {
+  ENDS_READY,
   MODULE_CALL_LENGTH,
   type FlatEnd,
   type FromQuantumWorker,
@@ -49,6 +52,11 @@ const ring =
           drain();
         }
       });
+/** Where quantum ends go (end-ring.ts): the threads backend's workers; null: as messages. */
+const endRing =
+  data.endRing === undefined || data.extras === undefined
+    ? null
+    : new EndRingWriter(data.endRing, data.extras, () => port.postMessage(ENDS_READY));
 const runner = new QuantumRunner(
   clock,
   control,
@@ -62,8 +70,11 @@ function send(message: FromQuantumWorker): void {
   port.postMessage(message);
 }
 
-/** Ends gathered for one message, and when the first of them was gathered. */
-let ends: FlatEnd[] = [];
+/**
+ * Ends gathered for one publish (end ring) or one message, and when the first of them was
+ * gathered. With an end ring, reports only the object form carries wait here too, in order.
+ */
+let ends: EndItem[] = [];
 let firstEndAt = 0;
 const FLUSH_ENDS = 256;
 const FLUSH_NANOS = 500_000;
@@ -74,18 +85,50 @@ function flushEnds(): void {
   if (ends.length === 0) return;
   const out = ends;
   ends = [];
+  if (endRing !== null) {
+    if (endRing.room() >= out.length) publish(endRing, out);
+    else for (const item of out) postEnd(item); // never expected (end-ring.ts)
+    return;
+  }
   try {
+    // Without a ring every item is a flat end (object reports are sent as they come).
     port.postMessage(out.length === 1 ? out[0] : { type: 'ends', ends: out.flat() });
   } catch {
     // A result that cannot be cloned: each alone, so only its split fails.
-    for (const flat of out) {
-      try {
-        port.postMessage(flat);
-      } catch (error) {
-        port.postMessage({ type: 'end', report: unclonable(unflattenReport(flat), error) });
-      }
-    }
+    for (const item of out) postEnd(item);
   }
+}
+
+/** Publishes `out` on the end ring; a result that cannot be cloned fails its split alone. */
+function publish(ring: EndRingWriter, out: EndItem[]): void {
+  try {
+    ring.send(out, ring.extrasOf(out));
+  } catch {
+    const safe = out.map((item) => {
+      if (ring.extrasOf([item]).length === 0) return item;
+      try {
+        structuredClone(ring.extrasOf([item]));
+        return item;
+      } catch (error) {
+        return unclonable(asReport(item), error);
+      }
+    });
+    ring.send(safe, ring.extrasOf(safe));
+  }
+}
+
+/** One end as a message of its own (never when the main thread reads them from the ring). */
+function postEnd(item: EndItem): void {
+  const report = asReport(item);
+  try {
+    port.postMessage(Array.isArray(item) ? item : { type: 'end', report });
+  } catch (error) {
+    port.postMessage({ type: 'end', report: unclonable(report, error) });
+  }
+}
+
+function asReport(item: EndItem): QuantumReport {
+  return Array.isArray(item) ? unflattenReport(item as FlatEnd) : (item as QuantumReport);
 }
 
 /** Sends the gathered ends when there are enough of them or the first has waited long enough. */
@@ -161,9 +204,11 @@ const moduleWork: SplitWork[] = [];
 
 function sendEnd(report: QuantumReport): undefined {
   const flat = flattenReport(report);
-  if (flat !== null) {
+  if (flat !== null || endRing !== null) {
     if (ends.length === 0) firstEndAt = clock();
-    ends.push(flat);
+    ends.push(flat ?? report);
+    // An object-form report (a failure, a block) is published at once, as it was posted.
+    if (flat === null) flushEnds();
     return undefined;
   }
   try {
