@@ -96,6 +96,33 @@ describe('end ring', () => {
     expect(readAll(reader)).toEqual([]);
   });
 
+  it('stops while the backend holds the ends, and reads on after the microtasks before it', async () => {
+    const { writer, reader } = ring(8);
+    writer.send(
+      [1, 2, 3].map((id) => item(report(id, { result: id }))),
+      [],
+    );
+    const seen: number[] = [];
+    let held = false;
+    reader.drain(
+      (r) => {
+        seen.push(r.splitId);
+        if (r.splitId !== 1) return;
+        // Reading end 1 makes the backend owe an end of its own, told in a microtask.
+        held = true;
+        queueMicrotask(() => {
+          held = false;
+          seen.push(-1);
+        });
+      },
+      () => held,
+    );
+    expect(seen).toEqual([1]);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(seen).toEqual([1, -1, 2, 3]);
+  });
+
   it('carries many more ends than it has slots, in order, as the reader frees them', () => {
     const { writer, reader } = ring(8);
     const seen: unknown[] = [];

@@ -159,15 +159,21 @@ export class EndRingReader {
 
   /**
    * Reads every end published so far, in order, handing each to `fn`. Ends published while it
-   * reads are read too; a call from inside `fn` returns at once (the outer one reads on).
+   * reads are read too; a call from inside `fn` returns at once (the outer one reads on). While
+   * `hold()` is true (the backend has ends of its own to tell first, after the caller returns)
+   * it stops, and reads on in a microtask, after those.
    */
-  drain(fn: (report: QuantumReport) => void): void {
+  drain(fn: (report: QuantumReport) => void, hold: (() => boolean) | null = null): void {
     if (this.reading) return;
     this.reading = true;
     try {
       const { header } = this.views;
       Atomics.store(header, HEADER.AWAKE, 0);
       while (this.tail !== Atomics.load(header, HEADER.HEAD)) {
+        if (hold?.() === true) {
+          queueMicrotask(() => this.drain(fn, hold));
+          return;
+        }
         const report = this.read(this.tail);
         this.tail = (this.tail + 1) | 0;
         Atomics.store(header, HEADER.TAIL, this.tail);

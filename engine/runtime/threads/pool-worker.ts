@@ -221,6 +221,8 @@ export interface PoolWorkerEvents {
   /** An error of a user module that no running split owns (protocol.ts); the worker goes on. */
   stray(error: StrayError): void;
   lost(reason: string): void;
+  /** True while the ends on the end ring must wait (end-ring.ts `drain`); absent: never. */
+  holdEnds?(): boolean;
 }
 
 /**
@@ -252,7 +254,8 @@ export function spawnWorker(
       : { ring: createRingBuffer(), extras: channel.port2, endRing: endBuffer! }),
   };
   const ends = channel === null ? null : new EndRingReader(endBuffer!, channel.port1);
-  const drainEnds = ends === null ? () => {} : () => ends.drain(events.end);
+  const hold = events.holdEnds === undefined ? null : () => events.holdEnds!();
+  const drainEnds = ends === null ? () => {} : () => ends.drain(events.end, hold);
   const host = new WorkerHost({
     entry: 'worker-entry.ts',
     workerData: { ...data },

@@ -74,6 +74,8 @@ export class ThreadsBackend implements Backend {
   /** Messages to workers, posted once a turn (outbox.ts). */
   private readonly outbox: Outbox;
   private listener: BackendEvents | null = null;
+  /** Ends told on a worker's behalf after the caller returns, not told yet (`later`). */
+  private deferred = 0;
   /** Refilled for every measured quantum when the listener keeps nothing of it (`transientEnd`). */
   private readonly sharedEnd = newEnd();
   private closed = false;
@@ -90,6 +92,7 @@ export class ThreadsBackend implements Backend {
       end: (worker: PoolWorker, report: QuantumReport) => this.finish(worker, report),
       stray: (worker: PoolWorker, stray: StrayError) => this.strayError(worker, stray),
       lost: (worker: PoolWorker, reason: string) => this.lost(worker, `worker lost: ${reason}`),
+      holdEnds: () => this.deferred > 0,
     };
     const later = (delayNanos: number, fn: () => void) =>
       this.setTimer(this.now() + delayNanos, fn);
@@ -226,7 +229,7 @@ export class ThreadsBackend implements Backend {
     // Started on an idle worker: it stays busy until the end is told, or the executor, still in
     // its dispatch loop, would find it idle and start another split there meanwhile.
     const at = this.now();
-    queueMicrotask(() => {
+    this.later(() => {
       if (worker.running !== dispatch) return; // its worker was lost meanwhile: ended there
       this.release(worker, id, this.now());
       this.emit(failedEnd(id, worker.id, at, this.now(), why, 'WORKER_LOST'));
@@ -436,7 +439,7 @@ export class ThreadsBackend implements Backend {
     if (worker.running === dispatch) this.release(worker, id, at);
     else if (worker.revoke(id)) this.running.delete(id);
     else return; // taken back or ended since (a lost worker's)
-    queueMicrotask(() => this.emit(failedEnd(id, worker.id, at, this.now(), why, code)));
+    this.later(() => this.emit(failedEnd(id, worker.id, at, this.now(), why, code)));
   }
 
   /** Frees split `splitId`'s call suspended in a worker, if any: that worker rejects its await. */
@@ -450,7 +453,7 @@ export class ThreadsBackend implements Backend {
   /** Ends a queued dispatch that never ran: no work, no time (`later`: after the caller returns). */
   private endUnstarted(dispatch: Dispatch, workerId: number, outcome: Unstarted, later = true) {
     const end = unstartedEnd(dispatch.splitId, workerId, this.now(), outcome);
-    if (later) queueMicrotask(() => this.emit(end));
+    if (later) this.later(() => this.emit(end));
     else this.emit(end);
   }
 
@@ -459,6 +462,20 @@ export class ThreadsBackend implements Backend {
     this.running.delete(splitId);
     worker.advance(at);
     this.workers.retireIfIdle(worker);
+  }
+
+  /**
+   * Runs `fn` (an end told on a worker's behalf) once the caller has returned. Until then the
+   * ends workers published wait (`holdEnds`): read now, one could overtake it — the end of the
+   * quantum before a queued dispatch taken back, read ahead of that dispatch's own end, would
+   * make it look started.
+   */
+  private later(fn: () => void): void {
+    this.deferred++;
+    queueMicrotask(() => {
+      this.deferred--;
+      fn();
+    });
   }
 
   private emit(end: QuantumEnd): void {

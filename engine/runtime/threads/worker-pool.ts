@@ -21,6 +21,8 @@ export interface PoolEvents {
   end(worker: PoolWorker, report: QuantumReport): void;
   stray(worker: PoolWorker, error: StrayError): void;
   lost(worker: PoolWorker, reason: string): void;
+  /** True while the ends workers published must wait to be read (end-ring.ts `drain`). */
+  holdEnds?(): boolean;
 }
 
 export class WorkerPool {
@@ -134,6 +136,7 @@ export class WorkerPool {
         end: (report) => this.events.end(worker, report),
         stray: (error) => this.events.stray(worker, error),
         lost: (reason) => this.events.lost(worker, reason),
+        holdEnds: () => this.events.holdEnds?.() === true,
       },
       this.rings,
     );
