@@ -108,7 +108,7 @@ describe('Outbox over a dispatch ring', () => {
     const fake = { ring: r.writer, host: { post: (m: unknown) => posted.push(m) } };
     return { ...r, worker: fake as unknown as PoolWorker, posted };
   }
-  const dispatch = (splitId: number) => ({ splitId }) as Dispatch;
+  const dispatch = (splitId: number) => ({ splitId, quantumNanos: 2_000_000 }) as Dispatch;
 
   it('keeps what a full ring cannot take, in order ahead of later messages, and sends it later', async () => {
     const { reader, worker: w, posted } = worker(4);
@@ -129,6 +129,31 @@ describe('Outbox over a dispatch ring', () => {
       Array.from({ length: 11 }, (_, i) => (i % 2 === 0 || i === 10 ? i : { i })),
     );
     expect(posted).toEqual([]); // a ring worker gets no dispatch by message
+  });
+
+  it('writes small calls straight into the ring, published at the end of the turn, in order with the rest', async () => {
+    const { reader, worker: w, posted } = worker(16);
+    const outbox = new Outbox(
+      () => true,
+      () => {},
+    );
+    const ref = { type: 'ref', id: 4, ref: { module: 'file:///n.mjs' } } as const;
+    outbox.call(w, dispatch(1), 3, 41, { word: 5, value: 77 });
+    outbox.call(w, dispatch(2), 3, undefined, undefined);
+    expect(reader.next()).toBeUndefined(); // written, not yet published
+    outbox.send(w, ref, null);
+    // Something waits in the box now: this call goes behind it, not straight into the ring.
+    outbox.call(w, dispatch(3), 4, 43, undefined);
+    outbox.call(w, dispatch(4), 4, 'text', undefined);
+    await Promise.resolve(); // the end of the turn
+    expect(readAll(reader)).toEqual([
+      call(1, 41, 5, 77),
+      call(2, undefined),
+      ref,
+      [3, 2_000_000, 4, 43, -1, 0],
+      [4, 2_000_000, 4, 'text', -1, 0],
+    ]);
+    expect(posted).toEqual([]);
   });
 
   it('fails only the dispatch whose input cannot be cloned; the others arrive aligned', () => {

@@ -96,40 +96,57 @@ export class RingWriter {
         throw error;
       }
     }
-    this.write(items);
+    for (const item of items) {
+      if (!Array.isArray(item)) {
+        this.views.ints[(this.head & this.views.mask) * INTS] = EXTRA_MESSAGE;
+        this.head = (this.head + 1) | 0;
+        continue;
+      }
+      const call = item as unknown as ModuleCall;
+      this.writeCall(call[0], call[1], call[2], call[3], call[4], call[5]);
+    }
+    this.publish();
+  }
+
+  /**
+   * Writes one module call (at most `room()`), published with the next `send` or `publish`: a
+   * call with an input that fits its record (`inlineInput`) needs no array and no extras.
+   */
+  writeCall(
+    splitId: number,
+    quantumNanos: number,
+    moduleId: number,
+    input: unknown,
+    ticketWord: number,
+    ticketValue: number,
+  ): void {
+    const { numbers, ints, mask } = this.views;
+    const slot = this.head & mask;
+    const n = slot * NUMBERS;
+    const i = slot * INTS;
+    numbers[n] = splitId;
+    numbers[n + 1] = quantumNanos;
+    numbers[n + 3] = ticketValue;
+    ints[i] = CALL;
+    ints[i + 1] = moduleId;
+    ints[i + 2] = ticketWord;
+    if (typeof input === 'number') {
+      numbers[n + 2] = input;
+      ints[i + 3] = INPUT_NUMBER;
+    } else ints[i + 3] = input === undefined ? INPUT_UNDEFINED : INPUT_EXTRA;
+    this.head = (this.head + 1) | 0;
+  }
+
+  /** Publishes what was written, waking the worker if it sleeps. */
+  publish(): void {
+    const { header } = this.views;
+    Atomics.store(header, HEADER.HEAD, this.head);
     // Asleep (or it woke on the extras before the records were there, and slept again): wake it.
     if (Atomics.compareExchange(header, HEADER.AWAKE, 0, 1) === 0) this.side.postMessage(WAKE);
   }
-
-  private write(items: readonly RingItem[]): void {
-    const { header, numbers, ints, mask } = this.views;
-    let head = this.head;
-    for (const item of items) {
-      const slot = head & mask;
-      const n = slot * NUMBERS;
-      const i = slot * INTS;
-      if (Array.isArray(item)) {
-        const call = item as unknown as ModuleCall;
-        const input = call[3];
-        numbers[n] = call[0];
-        numbers[n + 1] = call[1];
-        numbers[n + 3] = call[5];
-        ints[i] = CALL;
-        ints[i + 1] = call[2];
-        ints[i + 2] = call[4];
-        if (typeof input === 'number') {
-          numbers[n + 2] = input;
-          ints[i + 3] = INPUT_NUMBER;
-        } else ints[i + 3] = input === undefined ? INPUT_UNDEFINED : INPUT_EXTRA;
-      } else ints[i] = EXTRA_MESSAGE;
-      head = (head + 1) | 0;
-    }
-    this.head = head;
-    Atomics.store(header, HEADER.HEAD, head);
-  }
 }
 
-function inlineInput(input: unknown): boolean {
+export function inlineInput(input: unknown): boolean {
   return typeof input === 'number' || input === undefined;
 }
 

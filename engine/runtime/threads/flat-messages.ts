@@ -12,7 +12,6 @@ import {
   FLAT_STATE,
   FLAT_SUSPENDED,
   type FlatEnd,
-  type ModuleCall,
   type ModuleRefMessage,
   type QuantumReport,
 } from './protocol.ts';
@@ -119,13 +118,5 @@ export function postDispatch(
     out.send(worker, { type: 'ref', id, ref: kernel } satisfies ModuleRefMessage, null);
     worker.refsSent.add(id);
   }
-  const call: ModuleCall = [
-    dispatch.splitId,
-    dispatch.quantumNanos,
-    id,
-    input,
-    ticket === undefined ? -1 : ticket.word,
-    ticket === undefined ? 0 : ticket.value,
-  ];
-  out.send(worker, call, dispatch);
+  out.call(worker, dispatch, id, input, ticket);
 }

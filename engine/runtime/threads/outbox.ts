@@ -14,8 +14,8 @@
  * (`unclonable`), as it did when each was posted alone.
  */
 import type { Dispatch } from '../backend.ts';
-import type { RingWriter } from './dispatch-ring.ts';
-import type { PoolWorker } from './pool-worker.ts';
+import { inlineInput, type RingWriter } from './dispatch-ring.ts';
+import type { PoolWorker, Ticket } from './pool-worker.ts';
 import type { ModuleCall, ModuleRefMessage, ToQuantumWorker } from './protocol.ts';
 
 type Item = Exclude<ToQuantumWorker, { type: 'batch' } | { type: 'calls' }>;
@@ -30,6 +30,8 @@ interface Box {
 
 export class Outbox {
   private readonly pending = new Map<PoolWorker, Box>();
+  /** Workers whose ring had calls written straight into it this turn (`call`), to publish. */
+  private readonly written: PoolWorker[] = [];
   private scheduled = false;
   private retry: ReturnType<typeof setTimeout> | undefined;
 
@@ -49,6 +51,43 @@ export class Outbox {
     }
     box.items.push(message);
     box.dispatches.push(dispatch);
+    this.schedule();
+  }
+
+  /**
+   * Queues `dispatch`'s module call (module `moduleId`, `input`, `ticket`) for `worker`'s thread.
+   * A call whose input fits a ring record is written straight into the worker's ring when nothing
+   * for that worker waits here ahead of it: no message array, no box (published at the end of the
+   * turn with everything else).
+   */
+  call(
+    worker: PoolWorker,
+    dispatch: Dispatch,
+    moduleId: number,
+    input: unknown,
+    ticket: Ticket | undefined,
+  ): void {
+    const ring = worker.ring;
+    const word = ticket === undefined ? -1 : ticket.word;
+    const value = ticket === undefined ? 0 : ticket.value;
+    if (ring === null || !inlineInput(input) || this.pending.has(worker) || ring.room() <= 0) {
+      const message: ModuleCall = [
+        dispatch.splitId,
+        dispatch.quantumNanos,
+        moduleId,
+        input,
+        word,
+        value,
+      ];
+      this.send(worker, message, dispatch);
+      return;
+    }
+    ring.writeCall(dispatch.splitId, dispatch.quantumNanos, moduleId, input, word, value);
+    if (!this.written.includes(worker)) this.written.push(worker);
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
       queueMicrotask(() => this.flush());
@@ -58,6 +97,9 @@ export class Outbox {
   /** Posts everything gathered (also called before anything must reach a worker at once). */
   flush(): void {
     this.scheduled = false;
+    // Calls written straight into a ring come before anything boxed for that worker since.
+    for (const worker of this.written) if (this.live(worker)) worker.ring!.publish();
+    this.written.length = 0;
     if (this.pending.size === 0) return;
     const boxes = [...this.pending];
     this.pending.clear();
@@ -79,6 +121,7 @@ export class Outbox {
   /** Drops what is gathered (the backend is closing). */
   clear(): void {
     this.pending.clear();
+    this.written.length = 0;
     clearTimeout(this.retry);
     this.retry = undefined;
   }
