@@ -54,10 +54,14 @@ describe('end ring', () => {
       report(9, { outcome: 'cancelled' }),
       report(10, { outcome: 'yielded', state: -0.5 }),
       report(11, { result: null }),
+      report(12, { result: -0 }),
+      report(13, { result: 2 ** 40 + 0.5, workNanos: 2 ** 33 }),
     ];
     const items = reports.map(item);
     writer.send(items, writer.extrasOf(items));
-    expect(readAll(reader)).toEqual(reports);
+    const got = readAll(reader);
+    expect(got).toEqual(reports);
+    expect(Object.is(got[11]!.result, -0)).toBe(true);
     expect(readAll(reader)).toEqual([]);
   });
 

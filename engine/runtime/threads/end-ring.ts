@@ -133,6 +133,17 @@ export class EndRingWriter {
   }
 }
 
+/**
+ * `x` as a small integer when it is one. A number read from a Float64Array is a boxed double to
+ * the engine even when it is whole; stored in a record's field that held only small integers (a
+ * split's done work, from a quantum's), it turns that field into a boxed one in every record made
+ * after, 16 bytes each (a cloned message gave small integers back as such).
+ */
+function small(x: number): number {
+  const i = x | 0;
+  return Object.is(i, x) ? i : x; // not for −0, which stays itself
+}
+
 function carriesValue(kind: number): boolean {
   return kind === FLAT_RESULT || kind === FLAT_STATE;
 }
@@ -192,19 +203,23 @@ export class EndRingReader {
     const form = ints[i]!;
     if (form === OBJECT_FORM) return this.extra() as QuantumReport;
     const report: { -readonly [K in keyof QuantumReport]: QuantumReport[K] } = {
-      splitId: numbers[n]!,
+      splitId: small(numbers[n]!),
       startNanos: numbers[n + 1]!,
       endNanos: numbers[n + 2]!,
-      workNanos: numbers[n + 3]!,
+      workNanos: small(numbers[n + 3]!),
       outcome: outcomeAt(ints[i + 1]!),
     };
     const cpuNanos = numbers[n + 4]!;
-    if (cpuNanos >= 0) report.cpuNanos = cpuNanos;
+    if (cpuNanos >= 0) report.cpuNanos = small(cpuNanos);
     if (form === FLAT_SUSPENDED) report.suspended = true;
     else if (form !== FLAT_NONE) {
       const tag = ints[i + 2];
       const value =
-        tag === VALUE_NUMBER ? numbers[n + 5] : tag === VALUE_UNDEFINED ? undefined : this.extra();
+        tag === VALUE_NUMBER
+          ? small(numbers[n + 5]!)
+          : tag === VALUE_UNDEFINED
+            ? undefined
+            : this.extra();
       if (form === FLAT_RESULT) report.result = value;
       else report.state = value;
     }
