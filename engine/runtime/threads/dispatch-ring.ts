@@ -23,7 +23,7 @@
  */
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ModuleCall } from './protocol.ts';
-import { createSlots, HEADER, RingViews } from './ring-slots.ts';
+import { createSlots, fitsRecord, HEADER, RingViews } from './ring-slots.ts';
 
 /** Per slot: split id, quantum ns, input, ticket value. */
 const NUMBERS = 4;
@@ -66,8 +66,7 @@ export class RingWriter {
 
   /** How many records fit now. */
   room(): number {
-    const { header, mask } = this.views;
-    return mask + 1 - ((this.head - Atomics.load(header, HEADER.TAIL)) | 0);
+    return this.views.room(this.head);
   }
 
   /** The extras `items` need, in order (empty when every item fits a record alone). */
@@ -75,7 +74,7 @@ export class RingWriter {
     const extras: unknown[] = [];
     for (const item of items) {
       if (!Array.isArray(item)) extras.push(item);
-      else if (!inlineInput(item[3])) extras.push(item[3]);
+      else if (!fitsRecord(item[3])) extras.push(item[3]);
     }
     return extras;
   }
@@ -110,7 +109,7 @@ export class RingWriter {
 
   /**
    * Writes one module call (at most `room()`), published with the next `send` or `publish`: a
-   * call with an input that fits its record (`inlineInput`) needs no array and no extras.
+   * call with an input that fits its record (`fitsRecord`) needs no array and no extras.
    */
   writeCall(
     splitId: number,
@@ -144,10 +143,6 @@ export class RingWriter {
     // Asleep (or it woke on the extras before the records were there, and slept again): wake it.
     if (Atomics.compareExchange(header, HEADER.AWAKE, 0, 1) === 0) this.side.postMessage(WAKE);
   }
-}
-
-export function inlineInput(input: unknown): boolean {
-  return typeof input === 'number' || input === undefined;
 }
 
 /** The worker's end of its ring. */

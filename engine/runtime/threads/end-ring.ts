@@ -33,7 +33,7 @@ import {
   type FlatEnd,
   type QuantumReport,
 } from './protocol.ts';
-import { createSlots, HEADER, RingViews } from './ring-slots.ts';
+import { createSlots, fitsRecord, HEADER, RingViews } from './ring-slots.ts';
 
 /** Per slot: split id, start, end, work (ns), CPU time (ns; −1: not measured), the value. */
 const NUMBERS = 6;
@@ -73,8 +73,7 @@ export class EndRingWriter {
 
   /** How many records fit now. */
   room(): number {
-    const { header, mask } = this.views;
-    return mask + 1 - ((this.head - Atomics.load(header, HEADER.TAIL)) | 0);
+    return this.views.room(this.head);
   }
 
   /** The extras `items` need, in order (empty when every item fits a record alone). */
@@ -82,7 +81,7 @@ export class EndRingWriter {
     const extras: unknown[] = [];
     for (const item of items) {
       if (!Array.isArray(item)) extras.push(item);
-      else if (carriesValue(item[6]) && !inline(item[7])) extras.push(item[7]);
+      else if (carriesValue(item[6]) && !fitsRecord(item[7])) extras.push(item[7]);
     }
     return extras;
   }
@@ -146,10 +145,6 @@ function small(x: number): number {
 
 function carriesValue(kind: number): boolean {
   return kind === FLAT_RESULT || kind === FLAT_STATE;
-}
-
-function inline(value: unknown): boolean {
-  return typeof value === 'number' || value === undefined;
 }
 
 /** The main thread's end of a worker's end ring. */

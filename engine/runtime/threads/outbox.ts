@@ -14,7 +14,8 @@
  * (`unclonable`), as it did when each was posted alone.
  */
 import type { Dispatch } from '../backend.ts';
-import { inlineInput, type RingWriter } from './dispatch-ring.ts';
+import type { RingWriter } from './dispatch-ring.ts';
+import { fitsRecord } from './ring-slots.ts';
 import type { PoolWorker, Ticket } from './pool-worker.ts';
 import type { ModuleCall, ModuleRefMessage, ToQuantumWorker } from './protocol.ts';
 
@@ -70,7 +71,7 @@ export class Outbox {
     const ring = worker.ring;
     const word = ticket === undefined ? -1 : ticket.word;
     const value = ticket === undefined ? 0 : ticket.value;
-    if (ring === null || !inlineInput(input) || this.pending.has(worker) || ring.room() <= 0) {
+    if (ring === null || !fitsRecord(input) || this.pending.has(worker) || ring.room() <= 0) {
       const message: ModuleCall = [
         dispatch.splitId,
         dispatch.quantumNanos,

@@ -43,6 +43,11 @@ export class RingViews {
     );
     this.mask = slots - 1;
   }
+
+  /** How many records the producer can write, its next sequence being `head`. */
+  room(head: number): number {
+    return this.mask + 1 - ((head - Atomics.load(this.header, HEADER.TAIL)) | 0);
+  }
 }
 
 /** A ring's memory: `slots` (a power of two) of `numbersPerSlot` Float64s and `intsPerSlot` Int32s. */
@@ -53,4 +58,9 @@ export function createSlots(
 ): SharedArrayBuffer {
   if (!Number.isInteger(Math.log2(slots))) throw new RangeError('slots: a power of two');
   return new SharedArrayBuffer(HEADER_WORDS * 4 + slots * (numbersPerSlot * 8 + intsPerSlot * 4));
+}
+
+/** Whether a value crosses inside its record (a number, or undefined) rather than as an extra. */
+export function fitsRecord(value: unknown): boolean {
+  return typeof value === 'number' || value === undefined;
 }
