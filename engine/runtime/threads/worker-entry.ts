@@ -1,19 +1,20 @@
 /**
- * A backend worker: says `ready` once loaded (each kernel is calibrated on its first quantum), then runs one quantum per `run`
- * message (or module call) and answers with an `end`. Messages sent while it starts are queued by
- * the port; a `batch` is its messages in order. The threads backend's workers take the same
- * messages as records of their dispatch ring instead (dispatch-ring.ts), woken by a `WAKE`
- * message only when they sleep, and publish their ends on an end ring (end-ring.ts); the
- * cluster's nodes post both ways.
+ * A backend worker: says `ready` once loaded (each kernel is calibrated on its first quantum),
+ * then runs one quantum per `run` message (or module call) and answers with an `end`. Messages
+ * sent while it starts are queued by the port; a `batch` is its messages in order. The threads
+ * backend's workers take the same messages as records of their dispatch ring instead
+ * (dispatch-ring.ts), woken by a `WAKE` message only when they sleep, and publish their ends on
+ * an end ring (end-ring.ts); the cluster's nodes post both ways.
  *
  * Quanta run one at a time, in message order: a queued dispatch (one posted while the previous
- * quantum runs) waits in the ring or the port and starts the moment that quantum ends, unless the main thread
- * took its ticket back first — then it is dropped without an answer. Ends of quanta run back to
- * back are sent (or published) together (`ends`): at most `FLUSH_ENDS` of them, at most `FLUSH_NANOS` after the
- * first, and at once before a quantum that would take them past that (a built-in kernel's, or a
- * module's whose last quantum here, plus the wait of the first end held, passes `FLUSH_NANOS`,
- * or that never ran here), when the worker has nothing more to run, or waits for an async
- * quantum. So the main thread learns of an end at most about `FLUSH_NANOS` late.
+ * quantum runs) waits in the ring or the port and starts the moment that quantum ends, unless the
+ * main thread took its ticket back first — then it is dropped without an answer. Ends of quanta
+ * run back to back are sent (or published) together (`ends`): at most `FLUSH_ENDS` of them, at
+ * most `FLUSH_NANOS` after the first, and at once before a quantum that would take them past
+ * that (a built-in kernel's, or a module's whose last quantum here, plus the wait of the first
+ * end held, passes `FLUSH_NANOS`, or that never ran here), when the worker has nothing more to
+ * run, or waits for an async quantum. So the main thread learns of an end at most about
+ * `FLUSH_NANOS` late.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { nanosSince } from './clock.ts';
