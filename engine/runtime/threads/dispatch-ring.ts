@@ -23,7 +23,7 @@
  */
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ModuleCall } from './protocol.ts';
-import { createSlots, fitsRecord, HEADER, RingViews } from './ring-slots.ts';
+import { createSlots, ExtrasCursor, fitsRecord, HEADER, RingViews } from './ring-slots.ts';
 
 /** Per slot: split id, quantum ns, input, ticket value. */
 const NUMBERS = 4;
@@ -149,8 +149,7 @@ export class RingWriter {
 export class RingReader {
   private readonly views: RingViews;
   private tail = 0;
-  private extras: unknown[] = [];
-  private nextExtra = 0;
+  private readonly extras = new ExtrasCursor(() => this.nextExtras());
   /** Extras arrays the side port delivered as events, before the records that need them. */
   private readonly arrived: unknown[][] = [];
 
@@ -179,9 +178,13 @@ export class RingReader {
     if (ints[i] === CALL) {
       const tag = ints[i + 3];
       const input =
-        tag === INPUT_NUMBER ? numbers[n + 2] : tag === INPUT_UNDEFINED ? undefined : this.extra();
+        tag === INPUT_NUMBER
+          ? numbers[n + 2]
+          : tag === INPUT_UNDEFINED
+            ? undefined
+            : this.extras.value();
       out = [numbers[n]!, numbers[n + 1]!, ints[i + 1]!, input, ints[i + 2]!, numbers[n + 3]!];
-    } else out = this.extra() as object;
+    } else out = this.extras.value() as object;
     this.tail = (tail + 1) | 0;
     Atomics.store(header, HEADER.TAIL, this.tail);
     return out;
@@ -197,14 +200,6 @@ export class RingReader {
     if (this.tail === Atomics.load(header, HEADER.HEAD)) return true;
     Atomics.store(header, HEADER.AWAKE, 1);
     return false;
-  }
-
-  private extra(): unknown {
-    if (this.nextExtra >= this.extras.length) {
-      this.extras = this.nextExtras();
-      this.nextExtra = 0;
-    }
-    return this.extras[this.nextExtra++];
   }
 
   /**

@@ -33,7 +33,7 @@ import {
   type FlatEnd,
   type QuantumReport,
 } from './protocol.ts';
-import { createSlots, fitsRecord, HEADER, RingViews } from './ring-slots.ts';
+import { createSlots, ExtrasCursor, fitsRecord, HEADER, RingViews } from './ring-slots.ts';
 
 /** Per slot: split id, start, end, work (ns), CPU time (ns; −1: not measured), the value. */
 const NUMBERS = 6;
@@ -151,16 +151,21 @@ function carriesValue(kind: number): boolean {
 export class EndRingReader {
   private readonly views: RingViews;
   private tail = 0;
-  private extras: unknown[] = [];
-  private nextExtra = 0;
+  private readonly extras: ExtrasCursor;
   private reading = false;
 
   constructor(
     buffer: SharedArrayBuffer,
     /** The main thread's end of the worker's side port; nothing else reads what arrives on it. */
-    private readonly side: MessagePort,
+    side: MessagePort,
   ) {
     this.views = new RingViews(buffer, NUMBERS, INTS);
+    this.extras = new ExtrasCursor(() => {
+      // Posted before the records that need it, so it is in the port by now.
+      const got = receiveMessageOnPort(side);
+      if (got === undefined) throw new Error('end ring: a record names an extra never sent');
+      return got.message as unknown[];
+    });
   }
 
   /**
@@ -169,7 +174,7 @@ export class EndRingReader {
    * `hold()` is true (the backend has ends of its own to tell first, after the caller returns)
    * it stops, and reads on in a microtask, after those.
    */
-  drain(fn: (report: QuantumReport) => void, hold: (() => boolean) | null = null): void {
+  drain(fn: (report: QuantumReport) => void, hold?: () => boolean): void {
     if (this.reading) return;
     this.reading = true;
     try {
@@ -196,7 +201,7 @@ export class EndRingReader {
     const n = slot * NUMBERS;
     const i = slot * INTS;
     const form = ints[i]!;
-    if (form === OBJECT_FORM) return this.extra() as QuantumReport;
+    if (form === OBJECT_FORM) return this.extras.value() as QuantumReport;
     const report: { -readonly [K in keyof QuantumReport]: QuantumReport[K] } = {
       splitId: small(numbers[n]!),
       startNanos: numbers[n + 1]!,
@@ -214,21 +219,10 @@ export class EndRingReader {
           ? small(numbers[n + 5]!)
           : tag === VALUE_UNDEFINED
             ? undefined
-            : this.extra();
+            : this.extras.value();
       if (form === FLAT_RESULT) report.result = value;
       else report.state = value;
     }
     return report;
-  }
-
-  private extra(): unknown {
-    if (this.nextExtra >= this.extras.length) {
-      // Posted before the records that need it, so it is in the port by now.
-      const got = receiveMessageOnPort(this.side);
-      if (got === undefined) throw new Error('end ring: a record names an extra never sent');
-      this.extras = got.message as unknown[];
-      this.nextExtra = 0;
-    }
-    return this.extras[this.nextExtra++];
   }
 }

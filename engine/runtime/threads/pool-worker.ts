@@ -254,8 +254,7 @@ export function spawnWorker(
       : { ring: createRingBuffer(), extras: channel.port2, endRing: endBuffer! }),
   };
   const ends = channel === null ? null : new EndRingReader(endBuffer!, channel.port1);
-  const hold = events.holdEnds === undefined ? null : () => events.holdEnds!();
-  const drainEnds = ends === null ? () => {} : () => ends.drain(events.end, hold);
+  const drainEnds = ends === null ? () => {} : () => ends.drain(events.end, events.holdEnds);
   const host = new WorkerHost({
     entry: 'worker-entry.ts',
     workerData: { ...data },

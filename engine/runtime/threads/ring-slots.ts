@@ -64,3 +64,23 @@ export function createSlots(
 export function fitsRecord(value: unknown): boolean {
   return typeof value === 'number' || value === undefined;
 }
+
+/**
+ * The reader's place in the extras arrays a ring's records point at: each record that needs one
+ * takes the next value; a new array (from `take`, in the order they were posted) when the current
+ * one is used up.
+ */
+export class ExtrasCursor {
+  private extras: unknown[] = [];
+  private next = 0;
+
+  constructor(private readonly take: () => unknown[]) {}
+
+  value(): unknown {
+    if (this.next >= this.extras.length) {
+      this.extras = this.take();
+      this.next = 0;
+    }
+    return this.extras[this.next++];
+  }
+}

@@ -106,9 +106,10 @@ function publish(ring: EndRingWriter, out: EndItem[]): void {
     ring.send(out, ring.extrasOf(out));
   } catch {
     const safe = out.map((item) => {
-      if (ring.extrasOf([item]).length === 0) return item;
+      const extras = ring.extrasOf([item]);
+      if (extras.length === 0) return item;
       try {
-        structuredClone(ring.extrasOf([item]));
+        structuredClone(extras);
         return item;
       } catch (error) {
         return unclonable(asReport(item), error);
