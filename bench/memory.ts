@@ -102,18 +102,15 @@ export interface Retained {
 }
 
 export function retained(session: Session): Retained {
-  const ex = session.executor as unknown as {
-    splits: Map<number, unknown>;
-    tasks: Map<number, unknown>;
-  };
   const backend = session.backend as unknown as {
     pendingEvents?: number;
-    timers?: Set<unknown>;
+    timers?: { size: number };
   };
+  const held = session.executor.heldRecords;
   return {
     liveJobs: session.executor.counters.live,
-    splits: ex.splits.size,
-    tasks: ex.tasks.size,
+    splits: held.splits,
+    tasks: held.tasks,
     queued: session.executor.policy.size,
     events: Math.min(session.executor.events.total, session.executor.events.capacity),
     pending: backend.pendingEvents ?? backend.timers?.size ?? 0,
@@ -192,4 +189,62 @@ async function growth(report: BenchReport, name: string, warmMinutes: number, fa
 export async function run(report: BenchReport): Promise<void> {
   // Warm-up: every policy has run once (operator steps rotate them each minute), rings are full.
   await growth(report, 'memory.heap_growth_ratio', 4, 5);
+}
+
+/** One sample of a soak, as its verdict reads it: seconds, heap and RSS in MB, queued work. */
+export interface SoakPoint {
+  t: number;
+  heapMb: number;
+  rssMb: number;
+  /** Work not done yet (live splits, queued runs): growing, it grows memory for a reason that is not a leak. */
+  backlog: number;
+}
+
+/**
+ * A soak's verdict from the second half of its samples: the least-squares slope of heapUsed over
+ * time (± 2 standard errors) against `maxSlope`. Prints it and returns the exit code: 0 FLAT or
+ * INCONCLUSIVE (too noisy: run longer), 1 GROWING, 2 OVERLOADED (the backlog grew: not a leak).
+ */
+export function heapVerdict(
+  samples: readonly SoakPoint[],
+  o: { maxSlope: number; unit: string; backlog: string },
+): number {
+  const half = samples.slice(Math.floor(samples.length / 2));
+  const hours = half.map((s) => s.t / 3600);
+  const heap = slope(
+    hours,
+    half.map((s) => s.heapMb),
+  );
+  const rss = slope(
+    hours,
+    half.map((s) => s.rssMb),
+  );
+  const first = samples[0]!;
+  const last = samples[samples.length - 1]!;
+  console.log(
+    `heapUsed ${first.heapMb.toFixed(2)} → ${last.heapMb.toFixed(2)} MB; ` +
+      `second-half slope ${heap.slope.toFixed(2)} ± ${(2 * heap.se).toFixed(2)} ${o.unit} ` +
+      `(rss ${rss.slope.toFixed(1)} ± ${(2 * rss.se).toFixed(1)})`,
+  );
+  const backlog = slope(
+    hours,
+    half.map((s) => s.backlog),
+  );
+  const backlogHalf = half[0]!.backlog;
+  const overloaded =
+    backlog.slope - 2 * backlog.se > 0 && last.backlog > 2 * Math.max(50, backlogHalf);
+  const low = heap.slope - 2 * heap.se;
+  const high = heap.slope + 2 * heap.se;
+  let result: string;
+  let code = 0;
+  if (overloaded) {
+    result = `OVERLOADED (${o.backlog} ${backlogHalf} → ${last.backlog}: lower --load or add --workers)`;
+    code = 2;
+  } else if (high <= o.maxSlope) result = `FLAT (below ${o.maxSlope} ${o.unit})`;
+  else if (low > o.maxSlope) {
+    result = `GROWING (above ${o.maxSlope} ${o.unit})`;
+    code = 1;
+  } else result = `INCONCLUSIVE (too noisy for ${o.maxSlope} ${o.unit}: run longer)`;
+  console.log(`verdict: ${result}`);
+  return code;
 }

@@ -21,11 +21,11 @@ import { startLiveSession } from '../engine/host/server/live-session.ts';
 import type { Session } from '../engine/host/session/index.ts';
 import {
   churnWorkload,
+  heapVerdict,
   operatorStep,
   retained,
   settledHeapMb,
   simSession,
-  slope,
   type Retained,
 } from './memory.ts';
 
@@ -200,18 +200,6 @@ async function soakSim(): Promise<void> {
 }
 
 function verdict(): number {
-  const half = samples.slice(Math.floor(samples.length / 2));
-  const hours = half.map((s) => s.t / 3600);
-  const heap = slope(
-    hours,
-    half.map((s) => s.heapMb),
-  );
-  const rss = slope(
-    hours,
-    half.map((s) => s.rssMb),
-  );
-  const unit = isSim ? 'MB per virtual hour' : 'MB/hour';
-  const first = samples[0]!;
   const last = samples[samples.length - 1]!;
   console.log('');
   console.log(
@@ -220,33 +208,10 @@ function verdict(): number {
       `${frames} frames (last ${(frameBytes / 1024).toFixed(1)} KB, max ${(maxFrameBytes / 1024).toFixed(1)} KB), ` +
       `max snapshot ${(maxSnapshotBytes / 1024).toFixed(0)} KB`,
   );
-  console.log(
-    `heapUsed ${first.heapMb.toFixed(2)} → ${last.heapMb.toFixed(2)} MB; ` +
-      `second-half slope ${heap.slope.toFixed(2)} ± ${(2 * heap.se).toFixed(2)} ${unit} ` +
-      `(rss ${rss.slope.toFixed(1)} ± ${(2 * rss.se).toFixed(1)})`,
+  return heapVerdict(
+    samples.map((s) => ({ t: s.t, heapMb: s.heapMb, rssMb: s.rssMb, backlog: s.splits })),
+    { maxSlope, unit: isSim ? 'MB per virtual hour' : 'MB/hour', backlog: 'live splits' },
   );
-  // Work piling up (the engine falls behind) grows memory for a reason that is not a leak.
-  const backlog = slope(
-    hours,
-    half.map((s) => s.splits),
-  );
-  const splitsHalf = half[0]!.splits;
-  const overloaded =
-    backlog.slope - 2 * backlog.se > 0 && last.splits > 2 * Math.max(50, splitsHalf);
-  const low = heap.slope - 2 * heap.se;
-  const high = heap.slope + 2 * heap.se;
-  let result: string;
-  let code = 0;
-  if (overloaded) {
-    result = `OVERLOADED (live splits ${splitsHalf} → ${last.splits}: lower --load or add --workers)`;
-    code = 2;
-  } else if (high <= maxSlope) result = `FLAT (below ${maxSlope} ${unit})`;
-  else if (low > maxSlope) {
-    result = `GROWING (above ${maxSlope} ${unit})`;
-    code = 1;
-  } else result = `INCONCLUSIVE (too noisy for ${maxSlope} ${unit}: run longer)`;
-  console.log(`verdict: ${result}`);
-  return code;
 }
 
 console.log(

@@ -132,6 +132,13 @@ export class Executor {
   get policyName(): PolicyName {
     return this.knobs.queue.policy;
   }
+  /**
+   * How many split and task records it holds by id (live ones and those whose end is still
+   * owed): what a soak watches, since a leak of records shows here before it shows in the heap.
+   */
+  get heldRecords(): { splits: number; tasks: number } {
+    return { splits: this.live.splits.size, tasks: this.live.tasks.size };
+  }
   get paused(): boolean {
     return this.dispatcher.paused;
   }

@@ -29,6 +29,11 @@ export class WallTimers {
     };
   }
 
+  /** Timers not yet fired or cancelled. */
+  get size(): number {
+    return this.pending.size;
+  }
+
   clear(): void {
     for (const timer of this.pending) clearTimeout(timer);
     this.pending.clear();
