@@ -48,9 +48,24 @@ function bad(field: string, requirement: string): SchedLabError {
   return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
 }
 
+/** `RunOptions`' keys: any other is a typo or an option of another pool, never ignored. */
+const RUN_OPTIONS: ReadonlySet<string> = new Set<keyof RunOptions>([
+  'tenant',
+  'class',
+  'priority',
+  'signal',
+  'timeoutMs',
+]);
+
 /** Checks the fields the executor does not (it checks `tenant` and `priority` again). */
 export function checkRunOptions(options: RunOptions): void {
   if (options === null || typeof options !== 'object') throw bad('options', 'must be an object');
+  // A misspelt `tenant` would otherwise run the task outside its tenant's group, silently.
+  for (const key in options) {
+    if (!RUN_OPTIONS.has(key)) {
+      throw bad(key, `is not a run option (${[...RUN_OPTIONS].join(', ')})`);
+    }
+  }
   const cls = options.class;
   if (
     cls !== undefined &&

@@ -91,6 +91,9 @@ describe('Scheduler.run on real worker threads', () => {
       [s.run(task(), 1, { tenant: '' }), 'tenant'],
       [s.run(task(), 1, { timeoutMs: 0 }), 'timeoutMs'],
       [s.run(task(), 1, { class: '' }), 'class'],
+      // A misspelt option, or another pool's (Piscina's transferList), is not ignored.
+      [s.run(task(), 1, { tenannt: 'acme' } as never), 'tenannt'],
+      [s.run(task(), 1, { transferList: [] } as never), 'transferList'],
     ];
     for (const [p, field] of cases) {
       expect(await failure(p)).toMatchObject({ code: 'INVALID_ARGUMENT', field });
@@ -235,6 +238,9 @@ describe('Pool, the Piscina-shaped front', () => {
       expect(await pool.run({ ms: 1, label: 'x' }, { name: 'work', tenant: 't' })).toBe('x');
       expect(pool.scheduler.stats().workers).toBe(1);
       expect(pool.scheduler.stats().tenants.map((t) => t.name)).toEqual(['t']);
+      // Piscina's transferList is refused, not silently dropped: inputs are always copied.
+      const refused = await failure(pool.run(new ArrayBuffer(8), { transferList: [] } as never));
+      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'transferList' });
     } finally {
       await pool.destroy();
     }
