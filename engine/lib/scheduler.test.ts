@@ -73,6 +73,18 @@ describe('Scheduler.run on real worker threads', () => {
     expect(error).toMatchObject({ code: 'TIMEOUT', field: 'timeoutMs' });
   });
 
+  it('a cancelled run whose call never returns counts cancelled, not running or queued', async () => {
+    const one = new Scheduler({ workers: 1 });
+    try {
+      const error = await failure(one.run(task('hang'), 0, { timeoutMs: 50 }));
+      expect(error.code).toBe('TIMEOUT');
+      // Its worker still runs the call (it ignores its signal) until the hard kill; the run ended.
+      expect(one.stats().runs).toMatchObject({ submitted: 1, cancelled: 1, running: 0, queued: 0 });
+    } finally {
+      await one.close({ cancel: true });
+    }
+  });
+
   it('a task that throws rejects with KERNEL_FAILED and its message; the pool lives on', async () => {
     const error = await failure(s.run(task('boom')));
     expect(error.code).toBe('KERNEL_FAILED');

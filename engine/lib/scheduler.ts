@@ -46,7 +46,7 @@ export interface SchedulerStats {
     readonly rejected: number;
     /** Waiting for a worker (new, or back after yielding). */
     readonly queued: number;
-    /** On a worker now. */
+    /** On a worker now (a cancelled run whose call has not returned yet is counted cancelled). */
     readonly running: number;
   };
   /** Quanta run so far (a run that yields n times runs n + 1 quanta). */
@@ -165,6 +165,9 @@ export class Scheduler {
 
   stats(): SchedulerStats {
     const c = this.executor.counters;
+    // A cancelled run whose call has not returned yet still holds its worker, but it has ended:
+    // counted cancelled, not running (and so not taken from the queued ones either).
+    const running = c.splitsRunning - this.executor.splitsCancelling;
     return {
       policy: this.executor.policyName,
       workers: this.executor.config.workers,
@@ -174,8 +177,8 @@ export class Scheduler {
         failed: c.failed,
         cancelled: c.cancelled,
         rejected: c.rejected,
-        queued: c.live - c.splitsRunning,
-        running: c.splitsRunning,
+        queued: c.live - running,
+        running,
       },
       quanta: c.quanta,
       busyMs: c.busyNanos / NS_PER_MS,

@@ -139,6 +139,13 @@ export class Executor {
   get heldRecords(): { splits: number; tasks: number } {
     return { splits: this.live.splits.size, tasks: this.live.tasks.size };
   }
+  /**
+   * Splits cancelled while on a worker whose quantum has not returned yet: `counters` counts them
+   * running (they hold their worker), though their jobs have ended.
+   */
+  get splitsCancelling(): number {
+    return this.live.stateCounts[SplitState.cancelling] ?? 0;
+  }
   get paused(): boolean {
     return this.dispatcher.paused;
   }
