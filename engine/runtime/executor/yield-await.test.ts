@@ -126,6 +126,51 @@ describe('await ctx.yield() on the threads backend', { timeout: 60_000 }, () => 
     expect(backend.idleWorkers()).toEqual([0]);
   });
 
+  it('lowering the worker count keeps a retiring worker until the calls suspended there end', async () => {
+    const { backend, ex, ends } = await rig(2);
+    const all = Array.from({ length: 4 }, () => words());
+    const ids = all.map((w, i) =>
+      ex.submitJob({ ...oneTaskJob('s', leaves(1, stepper(w, `s${i}`, 10, 3))), tenant: `t${i}` }),
+    );
+    // Every call has taken a step and yielded: two of them are suspended on worker 1.
+    await until(() => all.every((w) => w[1]! >= 1));
+    ex.configure({ workers: 1 });
+    await ex.drain();
+    // Before, retiring worker 1 at once failed the runs suspended there with WORKER_LOST.
+    expect(ends.map((end) => end.state)).toEqual(Array(4).fill('succeeded'));
+    expect(all.map((w) => w[0])).toEqual([1, 1, 1, 1]); // each call continued, never restarted
+    for (const id of ids) {
+      const on = new Set(
+        spans(ex)
+          .filter(([job]) => job === id)
+          .map(([, worker]) => worker),
+      );
+      expect(on.size).toBe(1);
+    }
+    // Then it retired: one thread is left.
+    const pool = (backend as unknown as { workers: { all(): Iterable<unknown> } }).workers;
+    await until(() => [...pool.all()].length === 1);
+    expect(backend.idleWorkers()).toEqual([0]);
+  });
+
+  it('a call cancelled on a retiring worker runs its finally blocks before the worker goes', async () => {
+    const { backend, ex, ends } = await rig(2);
+    const all = [words(), words()];
+    const ids = all.map((w, i) =>
+      ex.submitJob({ ...oneTaskJob('s', leaves(1, stepper(w, `s${i}`))), tenant: `t${i}` }),
+    );
+    await until(() => all.every((w) => w[1]! >= 2));
+    ex.configure({ workers: 1 });
+    const steps = all.map((w) => w[1]!);
+    await until(() => all.every((w, i) => w[1]! > steps[i]! + 1)); // both go on
+    for (const id of ids) ex.cancelJob(id);
+    await ex.drain();
+    expect(ends.map((end) => end.state)).toEqual(['cancelled', 'cancelled']);
+    await until(() => all.every((w) => w[2] === 1)); // each call's `finally` ran
+    const pool = (backend as unknown as { workers: { all(): Iterable<unknown> } }).workers;
+    await until(() => [...pool.all()].length === 1);
+  });
+
   it('a worker lost while a call is suspended there fails its split with WORKER_LOST', async () => {
     const { ex, ends } = await rig(1, 'fifo');
     const a = words();

@@ -52,6 +52,9 @@ export {
   type ThreadsBackendOptions,
 } from './threads-options.ts';
 
+/** How long a worker beyond the count lingers after its last suspended call is dropped. */
+const DROP_GRACE_NANOS = 1e9;
+
 export class ThreadsBackend implements Backend {
   readonly kind = 'threads';
   private readonly origin = originNow();
@@ -135,7 +138,7 @@ export class ThreadsBackend implements Backend {
         this.running.delete(queued.splitId);
         this.endUnstarted(queued, worker.id, 'yielded');
       }
-      this.workers.retireIfIdle(worker);
+      this.retireIfDone(worker);
     }
   }
 
@@ -159,7 +162,7 @@ export class ThreadsBackend implements Backend {
   start(dispatch: Dispatch): void {
     this.assertOpen();
     const worker = this.workers.get(dispatch.workerId);
-    if (worker === undefined || worker.id >= this.workers.target || worker.running !== null) {
+    if (worker === undefined || !this.takes(worker, dispatch) || worker.running !== null) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
         `workerId ${dispatch.workerId} is not an idle worker`,
@@ -183,7 +186,7 @@ export class ThreadsBackend implements Backend {
     const worker = this.workers.get(dispatch.workerId);
     if (
       worker === undefined ||
-      worker.id >= this.workers.target ||
+      !this.takes(worker, dispatch) ||
       worker.running === null ||
       worker.queuedCount >= MAX_QUEUED
     ) {
@@ -201,14 +204,30 @@ export class ThreadsBackend implements Backend {
 
   /**
    * The worker split `splitId`'s next quantum must run on (its call is suspended there in
-   * `await ctx.yield()`), or −1: anywhere. A worker lost or retired since answers −1; the split's
-   * next start then fails with `WORKER_LOST` (its continuation is gone).
+   * `await ctx.yield()`), or −1: anywhere. A worker beyond a lowered worker count still holds
+   * such calls: it stays until they have ended (`retireIfDone`) and takes their quanta. A worker
+   * lost since answers −1; the split's next start then fails with `WORKER_LOST` (its continuation
+   * is gone).
    */
   affinity(splitId: number): number {
     const worker = this.suspended.get(splitId);
-    if (worker === undefined || !this.workers.holds(worker) || worker.id >= this.workers.target)
-      return -1;
+    if (worker === undefined || !this.workers.holds(worker)) return -1;
     return worker.id;
+  }
+
+  /** Whether `worker` takes `dispatch`: within the count, or its split's call is suspended there. */
+  private takes(worker: PoolWorker, dispatch: Dispatch): boolean {
+    return worker.id < this.workers.target || this.suspended.get(dispatch.splitId) === worker;
+  }
+
+  /**
+   * Retires `worker`, beyond the worker count, once it is idle and holds no suspended call:
+   * retiring it sooner would fail every run suspended there with `WORKER_LOST`.
+   */
+  private retireIfDone(worker: PoolWorker): void {
+    if (worker.id < this.workers.target || worker.running !== null) return;
+    for (const home of this.suspended.values()) if (home === worker) return;
+    this.workers.retireIfIdle(worker);
   }
 
   /**
@@ -344,7 +363,7 @@ export class ThreadsBackend implements Backend {
       // Cancelled as it parked (the split never runs again), or failed by fault injection (a
       // retry starts over): the call is not continued, so the worker lets it go.
       if (cancelled || report.outcome !== 'yielded') this.dropSuspended(dispatch.splitId);
-    }
+    } else this.retireIfDone(worker); // its last call suspended here may have just ended
     if (report.outcome === 'yielded' && 'state' in report && !cancelled) {
       this.moduleState.set(dispatch.splitId, report.state);
     } else if (report.outcome !== 'blocked') {
@@ -447,7 +466,13 @@ export class ThreadsBackend implements Backend {
     const worker = this.suspended.get(splitId);
     if (worker === undefined) return;
     this.suspended.delete(splitId);
-    if (this.workers.holds(worker)) this.outbox.send(worker, { type: 'drop', splitId }, null);
+    if (!this.workers.holds(worker)) return;
+    this.outbox.send(worker, { type: 'drop', splitId }, null);
+    // Beyond the worker count, it may now retire; first its thread rejects the call's await, so
+    // the call's `finally` blocks run (retiring terminates the thread).
+    if (worker.id >= this.workers.target) {
+      this.timers.set(this.now() + DROP_GRACE_NANOS, () => this.retireIfDone(worker));
+    }
   }
 
   /** Ends a queued dispatch that never ran: no work, no time (`later`: after the caller returns). */
@@ -461,7 +486,7 @@ export class ThreadsBackend implements Backend {
   private release(worker: PoolWorker, splitId: number, at: number): void {
     this.running.delete(splitId);
     worker.advance(at);
-    this.workers.retireIfIdle(worker);
+    this.retireIfDone(worker);
   }
 
   /**
