@@ -68,6 +68,13 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
     expect((await driver.quantum(2, spin, 5_000 * MS, 0, 0)).outcome).toBe('finished');
   });
 
+  it('a yielded state that cannot be cloned fails its split, and says it was the state', async () => {
+    const driver = await pool();
+    const end = await driver.quantum(1, failing('unclonableState'), 10 * MS, 0, 0);
+    expect(end.outcome).toBe('failed');
+    expect(end.error).toMatch(/unclonable yielded state/);
+  });
+
   it('a worker killed by process.exit is replaced and the pool keeps serving', async () => {
     const driver = await pool();
     const end = await driver.quantum(1, failing('exits'), 10 * MS, 0, 1);

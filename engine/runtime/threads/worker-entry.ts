@@ -221,11 +221,12 @@ function sendEnd(report: QuantumReport): undefined {
   return undefined;
 }
 
-/** A result that cannot be cloned fails its split instead of the worker. */
+/** A result (or yielded state) that cannot be cloned fails its split instead of the worker. */
 function unclonable(report: QuantumReport, error: unknown): QuantumReport {
   const why = error instanceof Error ? error.message : String(error);
+  const what = report.outcome === 'yielded' ? 'yielded state' : 'result';
   const { result: _result, state: _state, ...rest } = report;
-  return { ...rest, outcome: 'failed', error: `unclonable result: ${why}` };
+  return { ...rest, outcome: 'failed', error: `unclonable ${what}: ${why}` };
 }
 
 /**
