@@ -88,6 +88,27 @@ export const jobSpecSchema = z
   })
   .strict();
 
+/** A tenant's weight under `fair` (its share relative to others, 1 by default). */
+export const MIN_TENANT_WEIGHT = 0.01;
+export const MAX_TENANT_WEIGHT = 1000;
+/** Tenants given a weight at once (as many as the executor remembers idle: tenants.ts). */
+export const MAX_TENANT_WEIGHTS = 10_000;
+
+/** Every tenant's weight under `fair`, by name: those not named have weight 1. */
+export const tenantWeightsSchema = z
+  .record(z.string(), z.number().finite().min(MIN_TENANT_WEIGHT).max(MAX_TENANT_WEIGHT))
+  .superRefine((w, ctx) => {
+    const names = Object.keys(w);
+    if (names.length > MAX_TENANT_WEIGHTS) {
+      ctx.addIssue({ code: 'custom', message: `must name at most ${MAX_TENANT_WEIGHTS} tenants` });
+    }
+    const bad = names.find((n) => n.length === 0 || n.length > MAX_TENANT_NAME);
+    if (bad !== undefined) {
+      const message = `names a tenant of ${bad.length} characters (1 to ${MAX_TENANT_NAME})`;
+      ctx.addIssue({ code: 'custom', message });
+    }
+  });
+
 /** A parsed value as callers hold it: nothing in a spec is changed after it is handed over. */
 type Frozen<T> = T extends readonly (infer U)[]
   ? readonly Frozen<U>[]

@@ -855,6 +855,8 @@ export interface FairGroupRow {
   cls: string;
   /** Its scheduled time so far plus its quanta running now (ns). */
   serviceNanos: number;
+  /** A tenant's weight under `fair`, when not 1: its fair share is weight / the weights' sum. */
+  weight?: number;
 }
 
 /**

@@ -24,6 +24,12 @@ export interface FairnessGroup {
   scheduledNanos: number;
   /** MLFQ: the group's one shared Priority; maintained by the MLFQ policy. */
   priority: Priority;
+  /**
+   * `fair`: its share of the workers relative to other groups (absent: 1). Its virtual runtime
+   * grows by charged time / weight, so a group of weight 3 is served three times as long as one
+   * of weight 1 while both wait. Other policies ignore it.
+   */
+  readonly weight?: number;
 }
 
 /** What a policy needs to know about a split. The executor's split record extends this. */

@@ -16,6 +16,12 @@ import type { ResourceLimits } from '../runtime/threads/threads-options.ts';
 export interface SchedulerOptions extends EngineConfigPatch {
   /** Per worker thread, over the engine's default limits (512 MB old generation). */
   readonly resourceLimits?: ResourceLimits;
+  /**
+   * Tenants' shares under `fair`, by name (0.01–1000; every tenant not named has 1): a tenant of
+   * weight 3 is served three times as long as one of weight 1 while both have runs waiting.
+   * `setTenantWeights` replaces them later.
+   */
+  readonly tenantWeights?: Readonly<Record<string, number>>;
 }
 
 /**

@@ -118,6 +118,30 @@ describe('Scheduler.run on real worker threads', () => {
     );
   });
 
+  it('tenant weights: given at construction or replaced later, shown in stats, checked', async () => {
+    const w = new Scheduler({ workers: 1, policy: 'fair', tenantWeights: { gold: 3 } });
+    try {
+      await Promise.all([
+        w.run(task(), 1, { tenant: 'gold' }),
+        w.run(task(), 1, { tenant: 'free' }),
+      ]);
+      const weights = () => Object.fromEntries(w.stats().tenants.map((t) => [t.name, t.weight]));
+      expect(weights()).toEqual({ gold: 3, free: 1 });
+      w.setTenantWeights({ free: 2 });
+      expect(weights()).toEqual({ gold: 1, free: 2 });
+      expect(w.tenantWeights).toEqual({ free: 2 });
+      expect(() => w.setTenantWeights({ free: -1 })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'tenantWeights.free' }),
+      );
+      expect(w.tenantWeights).toEqual({ free: 2 });
+    } finally {
+      await w.close();
+    }
+    expect(() => new Scheduler({ tenantWeights: { gold: 0 } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'tenantWeights.gold' }),
+    );
+  });
+
   it('configure changes the policy live; stats count runs and tenants', async () => {
     s.configure({ policy: 'fair' });
     await Promise.all([

@@ -31,6 +31,8 @@ export interface TenantStats {
   readonly scheduledMs: number;
   /** Its runs not ended yet. */
   readonly liveRuns: number;
+  /** Its share under `fair` (1 unless `tenantWeights` gave another). */
+  readonly weight: number;
 }
 
 /** What `stats()` returns: counts since the scheduler started, and the state now. */
@@ -99,7 +101,7 @@ export class Scheduler {
 
   /** Starts the worker threads (see `ready()`); bad options throw `INVALID_CONFIG`. */
   constructor(options: SchedulerOptions = {}) {
-    const { resourceLimits, ...config } = options;
+    const { resourceLimits, tenantWeights, ...config } = options;
     const engine: EngineConfigPatch = { ...LIBRARY_DEFAULTS, ...config };
     this.backend = new ThreadsBackend({
       ...(config.workers === undefined ? {} : { workers: config.workers }),
@@ -107,6 +109,7 @@ export class Scheduler {
     });
     try {
       this.executor = new Executor(this.backend, engine, { pipeline: true });
+      if (tenantWeights !== undefined) this.executor.setTenantWeights(tenantWeights);
     } catch (e) {
       void this.backend.close();
       throw e;
@@ -163,6 +166,19 @@ export class Scheduler {
     return this.executor.config;
   }
 
+  /**
+   * Replaces every tenant's weight under `fair`: those named get theirs (0.01–1000), all others
+   * 1. A bad one is `INVALID_ARGUMENT` naming it (`tenantWeights.<tenant>`) and changes nothing.
+   */
+  setTenantWeights(weights: Readonly<Record<string, number>>): void {
+    this.executor.setTenantWeights(weights);
+  }
+
+  /** The tenant weights other than 1 now, by name. */
+  get tenantWeights(): Record<string, number> {
+    return this.executor.tenantWeights;
+  }
+
   stats(): SchedulerStats {
     const c = this.executor.counters;
     // A cancelled run whose call has not returned yet still holds its worker, but it has ended:
@@ -186,6 +202,7 @@ export class Scheduler {
         name: t.name,
         scheduledMs: t.scheduledNanos / NS_PER_MS,
         liveRuns: t.liveJobs,
+        weight: t.weight,
       })),
       levels: this.executor.levels(),
     };

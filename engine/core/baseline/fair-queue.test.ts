@@ -101,4 +101,35 @@ describe('FairQueue', () => {
     expect(queue.trackedGroups).toBeLessThanOrEqual(1024);
     expect(queue.levels()[0]).toMatchObject({ depth: 0, selections: 20_000 });
   });
+
+  it('serves groups in proportion to their weights while both wait; a new weight counts from then', () => {
+    const queue = new FairQueue();
+    const heavy = { ...makeGroup('heavy'), weight: 3 };
+    const light = makeGroup('light');
+    const splits = [makeSplit(1, heavy), makeSplit(2, light)];
+    for (const split of splits) queue.offer(split);
+    const served = new Map<string, number>([
+      ['heavy', 0],
+      ['light', 0],
+    ]);
+    const serve = (quanta: number) => {
+      for (let i = 0; i < quanta; i++) {
+        const split = queue.take()!;
+        runQuantum(queue, split, 1 * MS);
+        served.set(split.group.key, served.get(split.group.key)! + 1);
+        queue.offer(split, 0, 'requeue');
+      }
+    };
+    serve(400);
+    // Virtual runtime grows by 1/3 ms a quantum for heavy, 1 ms for light: 3 to 1.
+    expect(served.get('heavy')).toBe(300);
+    expect(served.get('light')).toBe(100);
+    expect(queue.vruntimeOf(heavy)! / MS).toBeCloseTo(100, 6);
+    expect(heavy.scheduledNanos).toBe(300 * MS); // the group keeps its true figure
+    // Equal weights from here on: equal turns.
+    (heavy as { weight: number }).weight = 1;
+    served.set('heavy', 0).set('light', 0);
+    serve(100);
+    expect([served.get('heavy'), served.get('light')]).toEqual([50, 50]);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The `fair` baseline (docs/design.md §3.3), CFS-like: the fairness group with the least virtual
  * runtime goes first (ties to the lower sequence of the groups' next splits); within a group,
- * splits take turns in arrival order, so a re-offered split goes behind its siblings.
+ * splits take turns in arrival order, so a re-offered split goes behind its siblings. A group's
+ * virtual runtime is its charged time over its weight (`FairnessGroup.weight`, CFS's load weight).
  *
  * Virtual runtime lives here, not on the group, so `group.scheduledNanos` stays the true figure.
  * A group first seen starts at its real scheduled time, raised to the queue's minimum vruntime;
@@ -118,7 +119,7 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
       this.stateOf(split.group);
       return;
     }
-    known.vruntime += quantumNanos;
+    known.vruntime += quantumNanos / (split.group.weight ?? 1);
     if (known.heapIndex >= 0) this.groups.update(known);
   }
 
@@ -172,7 +173,7 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     this.sweepIdle();
     const state: GroupState<S> = {
       group,
-      vruntime: Math.max(group.scheduledNanos, this.floor),
+      vruntime: Math.max(group.scheduledNanos / (group.weight ?? 1), this.floor),
       head: null,
       tail: null,
       heapIndex: -1,

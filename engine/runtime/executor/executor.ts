@@ -16,6 +16,7 @@ import {
 } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import type { SpanRing } from '../../../shared/lib/span-ring.ts';
+import { tenantWeightsSchema } from '../../../shared/job.ts';
 import {
   FIND_JOBS_DEFAULT_LIMIT,
   type Counters,
@@ -50,7 +51,7 @@ import type { Reconfigurer } from './live-reconfig.ts';
 import type { QuantumEnds } from './quantum-ends.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
 import type { EventRing } from './rings.ts';
-import { mergeConfig } from './settings.ts';
+import { mergeConfig, zodToError } from './settings.ts';
 import type { SplitBook } from './split-book.ts';
 import { concurrencyRows, type TargetsByClass, type TargetSummary } from './task-concurrency.ts';
 import type { TenantRow } from './tenants.ts';
@@ -316,6 +317,21 @@ export class Executor {
   /** Tenants (`JobSpec.tenant`): those with live jobs first, then recently idle ones. */
   tenants(limit = 100): TenantRow[] {
     return this.book.tenants.rows(limit);
+  }
+
+  /**
+   * Replaces every tenant's weight under `fair` (`FairnessGroup.weight`): those named get theirs,
+   * all others 1. Checked first (`INVALID_ARGUMENT` naming the tenant): a bad one changes nothing.
+   */
+  setTenantWeights(weights: Readonly<Record<string, number>>): void {
+    const parsed = tenantWeightsSchema.safeParse(weights);
+    if (!parsed.success) throw zodToError(parsed.error, 'INVALID_ARGUMENT', ['tenantWeights']);
+    this.book.tenants.setWeights(new Map(Object.entries(parsed.data)));
+  }
+
+  /** The tenant weights other than 1 now, by name. */
+  get tenantWeights(): Record<string, number> {
+    return Object.fromEntries(this.book.tenants.weighted);
   }
 
   jobState(jobId: number): ExecJob['state'] | undefined {

@@ -4,8 +4,9 @@
  * or under `query` a job (or the job's tenant, which all its jobs share). Only groups with live
  * work count: those of live jobs (tasks not ended, splits not terminal). A group's service is its
  * scheduled time so far plus its quanta running now; Jain's index is taken over service per age
- * (since the group's oldest live job was submitted), so groups that arrived later are not unfair
- * for having had less.
+ * (since the group's oldest live job was submitted) per weight (a tenant's, `Tenants.setWeights`;
+ * 1 for every other group), so groups that arrived later are not unfair for having had less, nor
+ * a tenant of weight 3 for having had three times as much.
  *
  * By class, whatever the grouping: the live jobs' service (their scheduled time plus running
  * quanta) summed per job class.
@@ -69,12 +70,12 @@ export function fairGroups(
       } else {
         const first = !byKey.has(tenant.key);
         const service = (first ? tenant.scheduledNanos : 0) + (inFlight.get(job) ?? 0);
-        add(
-          tenant.key,
-          () => row(tenant.key, 'tenant', tenant.name, cls),
-          service,
-          job.submitNanos,
-        );
+        const make = () => {
+          const r = row(tenant.key, 'tenant', tenant.name, cls);
+          if (tenant.weight !== 1) r.weight = tenant.weight;
+          return r;
+        };
+        add(tenant.key, make, service, job.submitNanos);
       }
       continue;
     }
@@ -124,7 +125,7 @@ function summarize(
     total += r.serviceNanos;
     const age = now - since;
     if (age > 0) {
-      const x = r.serviceNanos / age;
+      const x = r.serviceNanos / age / (r.weight ?? 1);
       sum += x;
       sumSq += x * x;
       n++;

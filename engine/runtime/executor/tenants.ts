@@ -3,7 +3,8 @@
  * while it has live jobs, and kept idle afterwards so its accumulated time still counts when it
  * comes back — up to `MAX_IDLE_TENANTS` idle ones, the longest idle forgotten first, so memory
  * stays bounded however many tenant names a service sees. A forgotten tenant that returns starts
- * from zero time.
+ * from zero time. Tenant weights (`setWeights`, the `fair` policy's shares) are kept by name, apart
+ * from the groups, so a tenant keeps its weight when it is forgotten and comes back.
  */
 import { LRUCache } from 'lru-cache';
 import { TenantGroup } from './records.ts';
@@ -15,6 +16,8 @@ export interface TenantRow {
   /** Time of all its quanta since it was first seen (or last forgotten), ns. */
   readonly scheduledNanos: number;
   readonly liveJobs: number;
+  /** Its share under `fair` (1 unless `setWeights` gave another). */
+  readonly weight: number;
 }
 
 export class Tenants {
@@ -26,16 +29,36 @@ export class Tenants {
    * tenant per user paid on every run).
    */
   private readonly idle = new LRUCache<string, TenantGroup>({ max: MAX_IDLE_TENANTS });
+  /** Weights other than 1, by tenant name (checked by the caller: shared/job.ts). */
+  private weights: ReadonlyMap<string, number> = new Map();
+
+  /** The weights other than 1 now, by tenant name. */
+  get weighted(): ReadonlyMap<string, number> {
+    return this.weights;
+  }
+
+  /** Replaces every tenant's weight: those named get theirs, every other tenant 1. */
+  setWeights(weights: ReadonlyMap<string, number>): void {
+    this.weights = new Map([...weights].filter(([, w]) => w !== 1));
+    for (const g of this.live.values()) g.weight = this.weights.get(g.name) ?? 1;
+    for (const g of this.idle.values()) g.weight = this.weights.get(g.name) ?? 1;
+  }
 
   /** The tenant's group with one more live job (its name checked with the job, shared/job.ts). */
   acquire(name: string): TenantGroup {
     let group = this.live.get(name);
     if (group === undefined) {
-      group = this.idle.get(name) ?? new TenantGroup(name);
+      group = this.idle.get(name) ?? this.fresh(name);
       this.idle.delete(name);
       this.live.set(name, group);
     }
     group.liveJobs++;
+    return group;
+  }
+
+  private fresh(name: string): TenantGroup {
+    const group = new TenantGroup(name);
+    if (this.weights.size > 0) group.weight = this.weights.get(name) ?? 1;
     return group;
   }
 
@@ -51,7 +74,12 @@ export class Tenants {
   rows(limit = 100): TenantRow[] {
     const out: TenantRow[] = [];
     const add = (g: TenantGroup) =>
-      out.push({ name: g.name, scheduledNanos: g.scheduledNanos, liveJobs: g.liveJobs });
+      out.push({
+        name: g.name,
+        scheduledNanos: g.scheduledNanos,
+        liveJobs: g.liveJobs,
+        weight: g.weight,
+      });
     for (const g of this.live.values()) {
       if (out.length >= limit) return out;
       add(g);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BAND_LABELS, bandOf } from '../../../shared/lib/priority-bands.ts';
 import type { JobRow, Percentiles } from '../../../shared/protocol.ts';
 import { selectionRates } from './derive.ts';
-import { agingText, bandWaits, groupShares, policyUnits } from './policy-units.ts';
+import { agingText, bandWaits, fairGroupShares, groupShares, policyUnits } from './policy-units.ts';
 import { seriesColor } from './palette.ts';
 import type { FramePoint } from './telemetry.ts';
 
@@ -96,5 +96,34 @@ describe('each policy counts in its own unit', () => {
     expect(agingText(c, (ms) => `${ms / 1000} s`)).toBe(
       'aging on: after 60 s waiting, one priority more urgent per 30 s, at most 20',
     );
+  });
+});
+
+describe('fair group shares', () => {
+  it('name a weighted tenant with its weight; shares are of all service', () => {
+    const rows = fairGroupShares({
+      unit: 'tenant',
+      count: 3,
+      totalNanos: 100,
+      groups: [
+        {
+          key: 'tenant-gold',
+          kind: 'tenant',
+          label: 'gold',
+          cls: 'x',
+          serviceNanos: 60,
+          weight: 3,
+        },
+        { key: 'tenant-free', kind: 'tenant', label: 'free', cls: 'x', serviceNanos: 20 },
+      ],
+      others: { groups: 1, serviceNanos: 20 },
+      byClass: [],
+      jain: 1,
+    });
+    expect(rows).toEqual([
+      { label: 'gold ×3', share: 0.6 },
+      { label: 'free', share: 0.2 },
+      { label: '1 others', share: 0.2 },
+    ]);
   });
 });

@@ -93,7 +93,10 @@ export function groupShares(jobs: readonly JobRow[]): GroupShare[] {
  */
 export function fairGroupShares(g: FairGroups): GroupShare[] {
   if (g.totalNanos <= 0) return [];
-  const rows = g.groups.map((r) => ({ label: r.label, share: r.serviceNanos / g.totalNanos }));
+  const rows = g.groups.map((r) => ({
+    label: r.weight === undefined ? r.label : `${r.label} ×${r.weight}`,
+    share: r.serviceNanos / g.totalNanos,
+  }));
   if (g.others.groups > 0) {
     rows.push({ label: `${g.others.groups} others`, share: g.others.serviceNanos / g.totalNanos });
   }
