@@ -7,9 +7,11 @@
  * end, see `ThreadsBackend.enqueue`) revocable: the main thread writes the dispatch's ticket into
  * a free word before posting it, and whichever side swaps the ticket out first decides — the
  * worker to run it, the main thread to take it back. A worker holds up to `MAX_QUEUED` dispatches
- * queued; they take the words in turn (pool-worker.ts), and there are two more words than that, because
- * the dispatch running may still be undecided (promoted by the main thread, not yet claimed by
- * the worker), so the word a new dispatch takes was always decided long before.
+ * queued, and the dispatch running may still be undecided (promoted by the main thread, not yet
+ * claimed by the worker): at most `MAX_QUEUED` + 1 tickets are open, so of the `TICKET_WORDS`
+ * one is always free for a new dispatch (pool-worker.ts `freeWord` takes the next free one). A
+ * worker that finds another value in its ticket's word was taken back: values are never reused
+ * while open.
  *
  * The two cut words shorten a running quantum (`ThreadsBackend.shortenQuantum`, e.g. when the
  * operator leaves non-preemptive priority, whose quanta would otherwise run to completion): the
@@ -57,6 +59,11 @@ export function offerTicket(words: Int32Array, word: number, ticket: number): vo
  */
 export function takeTicket(words: Int32Array, word: number, ticket: number): boolean {
   return Atomics.compareExchange(words, CONTROL.TICKET + word, ticket, NO_TICKET) === ticket;
+}
+
+/** True when ticket word `word` holds no open ticket (its last one was decided). */
+export function isTicketFree(words: Int32Array, word: number): boolean {
+  return Atomics.load(words, CONTROL.TICKET + word) === NO_TICKET;
 }
 
 /** True while nobody has decided `ticket` yet. */

@@ -11,6 +11,7 @@ import {
   clearCut,
   createControl,
   cutQuantum,
+  isTicketFree,
   isTicketOpen,
   offerTicket,
   takeTicket,
@@ -71,6 +72,8 @@ export class PoolWorker {
   /** Queued splits whose cancel was asked after the worker had started them. */
   private readonly cancelledQueued = new Set<number>();
   private issued = 0;
+  /** Where `freeWord` looks first. */
+  private nextWord = 0;
   /** A cut asked for queued dispatches before the worker started them (ns; Infinity: none)… */
   private queuedCut = Infinity;
   /** …for those with a ticket from this value on. */
@@ -125,12 +128,11 @@ export class PoolWorker {
 
   /**
    * Queues `dispatch` behind the ones already here and returns the ticket the worker must take to
-   * run it: in the next word in turn, which is free (control.ts: its last ticket was decided
-   * before this worker could queue again).
+   * run it, in the next free word (`freeWord`).
    */
   queue(dispatch: Dispatch): Ticket {
     this.issued = (this.issued % MAX_TICKET) + 1;
-    const word = this.issued % TICKET_WORDS;
+    const word = this.freeWord();
     const ticket = { word, value: this.issued };
     this.waits.push(dispatch);
     this.tickets.push(ticket);
@@ -204,6 +206,24 @@ export class PoolWorker {
       cutQuantum(this.control, next.splitId, this.queuedCut);
     }
     if (this.waits.length === 0) this.queuedCut = Infinity;
+  }
+
+  /**
+   * The next ticket word, in turn, whose last ticket has been decided (the worker took it, or the
+   * main thread took it back): it holds `NO_TICKET`. Not simply the next in turn: a dispatch taken
+   * back from behind an undecided one lets the queue take another, so words used strictly in turn
+   * came round to one whose ticket was still open — the worker then skipped that dispatch as taken
+   * back while the main thread, which read the overwritten word as taken, waited for its end for
+   * good (both workers idle, every run queued). At most `MAX_QUEUED` + 1 tickets are open (the
+   * queued ones and the running one's, control.ts), so one of the `TICKET_WORDS` is free.
+   */
+  private freeWord(): number {
+    for (let i = 0; i < TICKET_WORDS; i++) {
+      const word = this.nextWord;
+      this.nextWord = (word + 1) % TICKET_WORDS;
+      if (isTicketFree(this.control, word)) return word;
+    }
+    throw new Error(`worker ${this.id}: every ticket word is open`);
   }
 
   /** How many queued dispatches the worker has started (a prefix: it runs them in order). */
