@@ -49,6 +49,15 @@ function spans(ex: Executor): [number, number, number][] {
   return columns.job.map((job, i) => [job, columns.worker[i]!, columns.outcome[i]!]);
 }
 
+/** The workers job `id`'s quanta ran on. */
+function workersOf(ex: Executor, id: number): Set<number> {
+  return new Set(
+    spans(ex)
+      .filter(([job]) => job === id)
+      .map(([, worker]) => worker),
+  );
+}
+
 describe('await ctx.yield() on the threads backend', { timeout: 60_000 }, () => {
   it.each(['fair', 'fifo'] as const)(
     '%s time-shares ONE worker between two tenants: quanta interleave, each call continues',
@@ -93,14 +102,7 @@ describe('await ctx.yield() on the threads backend', { timeout: 60_000 }, () => 
     await ex.drain();
     expect(ends.map((end) => end.state)).toEqual(Array(4).fill('succeeded'));
     expect(all.map((w) => w[0])).toEqual([1, 1, 1, 1]);
-    for (const id of ids) {
-      const on = new Set(
-        spans(ex)
-          .filter(([job]) => job === id)
-          .map(([, worker]) => worker),
-      );
-      expect(on.size).toBe(1);
-    }
+    for (const id of ids) expect(workersOf(ex, id).size).toBe(1);
   });
 
   it('a cancel while suspended ends the split cancelled and frees its call in the worker', async () => {
@@ -139,14 +141,7 @@ describe('await ctx.yield() on the threads backend', { timeout: 60_000 }, () => 
     // Before, retiring worker 1 at once failed the runs suspended there with WORKER_LOST.
     expect(ends.map((end) => end.state)).toEqual(Array(4).fill('succeeded'));
     expect(all.map((w) => w[0])).toEqual([1, 1, 1, 1]); // each call continued, never restarted
-    for (const id of ids) {
-      const on = new Set(
-        spans(ex)
-          .filter(([job]) => job === id)
-          .map(([, worker]) => worker),
-      );
-      expect(on.size).toBe(1);
-    }
+    for (const id of ids) expect(workersOf(ex, id).size).toBe(1);
     // Then it retired: one thread is left.
     const pool = (backend as unknown as { workers: { all(): Iterable<unknown> } }).workers;
     await until(() => [...pool.all()].length === 1);
