@@ -225,6 +225,8 @@ export class ThreadsBackend implements Backend {
    * retiring it sooner would fail every run suspended there with `WORKER_LOST`.
    */
   private retireIfDone(worker: PoolWorker): void {
+    // Gone already (a late grace timer): its id may be a fresh worker's now.
+    if (!this.workers.holds(worker)) return;
     if (worker.id < this.workers.target || worker.running !== null) return;
     for (const home of this.suspended.values()) if (home === worker) return;
     this.workers.retireIfIdle(worker);
