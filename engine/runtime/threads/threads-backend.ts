@@ -225,9 +225,10 @@ export class ThreadsBackend implements Backend {
    * retiring it sooner would fail every run suspended there with `WORKER_LOST`.
    */
   private retireIfDone(worker: PoolWorker): void {
+    // Within the count first: this runs at every quantum end, and almost always stops here.
+    if (worker.id < this.workers.target || worker.running !== null) return;
     // Gone already (a late grace timer): its id may be a fresh worker's now.
     if (!this.workers.holds(worker)) return;
-    if (worker.id < this.workers.target || worker.running !== null) return;
     for (const home of this.suspended.values()) if (home === worker) return;
     this.workers.retireIfIdle(worker);
   }
