@@ -10,7 +10,7 @@ import { QUANTUM_OUTCOMES, type QuantumOutcome } from './lib/outcomes.ts';
 import type { BucketCounts, SampleCounts } from './lib/histogram.ts';
 import type { SpanColumns } from './lib/span-ring.ts';
 import { z } from 'zod';
-import { jobSpecSchema, prioritySchema, type splitSpecSchema } from './job.ts';
+import { jobSpecSchema, prioritySchema, tenantWeightsSchema, type splitSpecSchema } from './job.ts';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
   engineConfigPatchSchema,
@@ -368,6 +368,17 @@ export const commandSchemas = {
   }),
   /** One job's splits, their timelines and its priority changes: answers `JobDetail`. Read-only. */
   jobDetail: z.object({ ...base, type: z.literal('jobDetail'), jobId: z.number().int().min(0) }),
+  /**
+   * Replaces every tenant's weight under `fair` (the library's `setTenantWeights`): those named
+   * get theirs, every other tenant 1. Answers `TenantWeights`.
+   */
+  setTenantWeights: z.object({
+    ...base,
+    type: z.literal('setTenantWeights'),
+    weights: tenantWeightsSchema,
+  }),
+  /** The tenant weights now: answers `TenantWeights`. Read-only. */
+  tenantWeights: z.object({ ...base, type: z.literal('tenantWeights') }),
 } as const;
 
 export type CommandType = keyof typeof commandSchemas;
@@ -393,6 +404,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.findJobs,
   commandSchemas.jobDetail,
   commandSchemas.setBackend,
+  commandSchemas.setTenantWeights,
+  commandSchemas.tenantWeights,
 ]);
 export type Command = z.infer<typeof commandSchema>;
 export type CommandOf<T extends CommandType> = z.infer<(typeof commandSchemas)[T]>;
@@ -404,6 +417,15 @@ export interface CommandError {
   error: ErrorInfo;
 }
 export type CommandResult = CommandOk | CommandError;
+
+/**
+ * The tenant weights under `fair` (`setTenantWeights` and `tenantWeights` answer it): those other
+ * than 1, by name, and how many times they were set (`Frame.tenantWeightsVersion`).
+ */
+export interface TenantWeights {
+  weights: Record<string, number>;
+  version: number;
+}
 
 /** A graph run as `runPreset` / `loadWorkload` started it (frames name it by `jobId`). */
 export interface GraphRunStarted {
@@ -454,6 +476,8 @@ export interface CommandResults {
     | { backend: BackendName; mode: 'cancel'; cancelled: number }
     | { backend: BackendName; mode: 'drain'; draining: number };
   compare: CompareResultWire;
+  setTenantWeights: TenantWeights;
+  tenantWeights: TenantWeights;
 }
 
 /** The answer to a command of type `T`. */
@@ -822,6 +846,11 @@ export interface Frame {
   warningsMore?: number;
   /** Under the `fair` policy only: service per fairness group. Optional: added later. */
   fairGroups?: FairGroups;
+  /**
+   * How many times the tenant weights were set (`TenantWeights.version`): a client showing them
+   * reads them again (`tenantWeights`) when it changes. Optional: added with `setTenantWeights`.
+   */
+  tenantWeightsVersion?: number;
   /**
    * The app's live session: the backend it runs on by name (`backend` says `threads` for the
    * cluster, whose workers are threads on its nodes). Optional: added with `setBackend`.

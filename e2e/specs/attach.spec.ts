@@ -1,12 +1,12 @@
 // `schedlab attach` on a service that uses `Scheduler` (issue 15): examples/fair-http run with
-// `--console` under `fair`, two tenants sending work, the CLI checking the console and printing
-// its URL, and the app opened on it. The attached app looks like a local session: frames flow,
-// and the share panel's groups are the service's tenants.
+// `--console --allow-control` under `fair`, two tenants sending work, the CLI checking the console
+// and printing its URL, and the app opened on it. The attached app looks like a local session:
+// frames flow, and the share panel's groups are the service's tenants, whose weights it sets.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '../fixtures/app.ts';
-import { openApp } from './app-helpers.ts';
+import { openApp, setField, view } from './app-helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../../examples/fair-http/server.mjs', import.meta.url));
@@ -28,7 +28,17 @@ test.beforeAll(async ({ host }) => {
   if (!existsSync(`${ROOT}dist/lib/engine/index.js`)) throw new Error('run `npm run build` first');
   const child = spawn(
     process.execPath,
-    [SERVER, '--console', '--policy', 'fair', '--workers', '2', '--quantum-ms', '10'],
+    [
+      SERVER,
+      '--console',
+      '--allow-control',
+      '--policy',
+      'fair',
+      '--workers',
+      '2',
+      '--quantum-ms',
+      '10',
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
   );
   service = child;
@@ -73,6 +83,25 @@ test('attached to a Scheduler service, the app shows its two tenants as groups',
   await expect(groups).toHaveAttribute('data-shares', /acme=/, { timeout: 60_000 });
   await expect(groups).toHaveAttribute('data-shares', /globex=/, { timeout: 60_000 });
   await expect(page.getByTestId('jain')).toHaveAttribute('data-unit', 'tenant');
+
+  // The operator weights a tenant from the app: the service's fair queue takes it, and the
+  // share panel labels the tenant with it.
+  await view(page, 'controls');
+  const echo = page.getByTestId('echo-tenantWeights');
+  await expect(echo).toHaveText('engine: every tenant 1');
+  await setField(page, 'tenantWeights', 'acme=0');
+  await expect(page.getByTestId('error-tenantWeights')).toHaveText(
+    'tenantWeights.acme must be >= 0.01',
+  );
+  await setField(page, 'tenantWeights', 'acme=3');
+  await expect(echo).toHaveText('engine: acme=3');
+  await expect(page.getByTestId('error-tenantWeights')).toHaveCount(0);
+  const stats = (await (await fetch(`${serviceUrl}/stats`)).json()) as {
+    tenants: { name: string; weight: number }[];
+  };
+  expect(stats.tenants.find((t) => t.name === 'acme')?.weight).toBe(3);
+  await view(page, 'live');
+  await expect(groups).toHaveAttribute('data-shares', /acme ×3=/, { timeout: 30_000 });
 });
 
 /** One request at a time for `tenant`, again and again, while the spec runs. */

@@ -78,6 +78,16 @@ describe('Scheduler.serveConsole', () => {
         ok: true,
         job: { id: jobId, state: 'succeeded', tenant: 'acme' },
       });
+      // The tenant weights may be read, not set.
+      s.setTenantWeights({ acme: 2 });
+      expect(await client.command({ type: 'tenantWeights' })).toMatchObject({
+        ok: true,
+        weights: { acme: 2 },
+      });
+      const weights = await client.command({ type: 'setTenantWeights', weights: { acme: 9 } });
+      expect(weights).toMatchObject({ ok: false, error: { code: 'READ_ONLY' } });
+      expect(s.tenantWeights).toEqual({ acme: 2 });
+      s.setTenantWeights({});
       client.ws.close();
     } finally {
       await served.close();
@@ -106,6 +116,11 @@ describe('Scheduler.serveConsole', () => {
       const result = await client.command({ type: 'configure', config: { policy: 'mlfq' } });
       expect(result).toMatchObject({ ok: true });
       expect(s.config.policy).toBe('mlfq');
+      // The service's tenant weights, set from the console.
+      const weights = await client.command({ type: 'setTenantWeights', weights: { acme: 4 } });
+      expect(weights).toMatchObject({ ok: true, weights: { acme: 4 } });
+      expect(s.tenantWeights).toEqual({ acme: 4 });
+      s.setTenantWeights({});
       client.ws.close();
     } finally {
       await served.close();

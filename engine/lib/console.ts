@@ -4,7 +4,7 @@
  * `startServer`: 127.0.0.1 only, a token guarding the page and the socket) over an engine
  * `Session` that adopts the scheduler's executor, so an attached app sees the service's runs,
  * queues and workers as it sees a local session. Read-only unless `allowControl`: every command
- * but those that only read (`snapshot`, `findJobs`, `jobDetail`) is then answered `READ_ONLY`.
+ * but those that only read (`snapshot`, `findJobs`, `jobDetail`, `tenantWeights`) is then answered `READ_ONLY`.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -98,7 +98,7 @@ function sessionFor(executor: Executor, frameHz: number): Session {
 }
 
 /** Commands that only read: answered even by a read-only console. */
-const READ_ONLY_COMMANDS = new Set(['snapshot', 'findJobs', 'jobDetail']);
+const READ_ONLY_COMMANDS = new Set(['snapshot', 'findJobs', 'jobDetail', 'tenantWeights']);
 
 function readOnly(session: Session): HostSession<CommandResult, Snapshot, Frame> {
   return {

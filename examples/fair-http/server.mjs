@@ -4,10 +4,12 @@
 //
 //   node examples/fair-http/server.mjs [--pool schedlab|piscina] [--policy fair|mlfq|priority|fifo]
 //                                      [--workers 2] [--quantum-ms 10] [--port 0] [--console]
+//                                      [--allow-control]
 //
 // Prints `listening http://127.0.0.1:PORT` when ready. SIGTERM or SIGINT closes it. `--console`
 // (SchedLab only) also serves the app's console and prints `console URL`: `schedlab attach URL`
-// opens the app on it, the service's tenants as its groups (read-only).
+// opens the app on it, the service's tenants as its groups. It is read-only unless
+// `--allow-control`: then the app may change the policy, the knobs and the tenants' weights.
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
@@ -19,6 +21,7 @@ const { values: args } = parseArgs({
     'quantum-ms': { type: 'string', default: '10' },
     port: { type: 'string', default: '0' },
     console: { type: 'boolean', default: false },
+    'allow-control': { type: 'boolean', default: false },
   },
 });
 const filename = new URL('./task.mjs', import.meta.url).href;
@@ -37,7 +40,10 @@ if (args.pool === 'piscina') {
     quantumMs: Number(args['quantum-ms']),
   });
   await pool.scheduler.ready();
-  if (args.console) console.log(`console ${(await pool.scheduler.serveConsole()).url}`);
+  if (args.console) {
+    const served = await pool.scheduler.serveConsole({ allowControl: args['allow-control'] });
+    console.log(`console ${served.url}`);
+  }
 }
 
 const server = createServer(async (req, res) => {

@@ -157,6 +157,7 @@ export class FrameBuilder {
       fairness: ex.fairness(),
       // Under `fair` only: one pass over the live groups, which other policies do not need.
       ...(ex.policyName === 'fair' ? { fairGroups: ex.fairGroups() } : {}),
+      tenantWeightsVersion: ex.tenantWeightsVersion,
       utilization,
       spans: read.columns,
       spansDropped: this.dropped,

@@ -127,6 +127,11 @@ export class CommandRunner {
           'backend',
         );
       },
+      setTenantWeights: (cmd) => {
+        ex.setTenantWeights(cmd.weights);
+        return { weights: ex.tenantWeights, version: ex.tenantWeightsVersion };
+      },
+      tenantWeights: () => ({ weights: ex.tenantWeights, version: ex.tenantWeightsVersion }),
       findJobs: (cmd) => ex.findJobs(cmd.query, cmd.limit),
       jobDetail: (cmd) => ex.jobDetail(cmd.jobId, s.starvationMs),
       compare: async (cmd) => {

@@ -326,12 +326,19 @@ export class Executor {
   setTenantWeights(weights: Readonly<Record<string, number>>): void {
     const parsed = tenantWeightsSchema.safeParse(weights);
     if (!parsed.success) throw zodToError(parsed.error, 'INVALID_ARGUMENT', ['tenantWeights']);
-    this.book.tenants.setWeights(new Map(Object.entries(parsed.data)));
+    const tenants = this.book.tenants;
+    tenants.setWeights(new Map(Object.entries(parsed.data)));
+    this.record('weights', tenants.describeWeights());
   }
 
   /** The tenant weights other than 1 now, by name. */
   get tenantWeights(): Record<string, number> {
     return Object.fromEntries(this.book.tenants.weighted);
+  }
+
+  /** How many times the weights were set (frames carry it, so a console knows to read them again). */
+  get tenantWeightsVersion(): number {
+    return this.book.tenants.weightsVersion;
   }
 
   jobState(jobId: number): ExecJob['state'] | undefined {

@@ -10,6 +10,8 @@ import { LRUCache } from 'lru-cache';
 import { TenantGroup } from './records.ts';
 
 export const MAX_IDLE_TENANTS = 10_000;
+/** Tenants a `weights` timeline marker names; the rest are counted. */
+const WEIGHTS_DESCRIBED = 5;
 
 export interface TenantRow {
   readonly name: string;
@@ -31,15 +33,30 @@ export class Tenants {
   private readonly idle = new LRUCache<string, TenantGroup>({ max: MAX_IDLE_TENANTS });
   /** Weights other than 1, by tenant name (checked by the caller: shared/job.ts). */
   private weights: ReadonlyMap<string, number> = new Map();
+  private version = 0;
 
   /** The weights other than 1 now, by tenant name. */
   get weighted(): ReadonlyMap<string, number> {
     return this.weights;
   }
 
+  /** How many times `setWeights` ran: a client that read the weights knows when to read again. */
+  get weightsVersion(): number {
+    return this.version;
+  }
+
+  /** The weights for a timeline marker: `gold ×3, silver ×2` (the first few), or `all 1`. */
+  describeWeights(): string {
+    if (this.weights.size === 0) return 'all tenants 1';
+    const named = [...this.weights].slice(0, WEIGHTS_DESCRIBED).map(([n, w]) => `${n} ×${w}`);
+    const more = this.weights.size - named.length;
+    return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}; others 1`;
+  }
+
   /** Replaces every tenant's weight: those named get theirs, every other tenant 1. */
   setWeights(weights: ReadonlyMap<string, number>): void {
     this.weights = new Map([...weights].filter(([, w]) => w !== 1));
+    this.version++;
     for (const g of this.live.values()) g.weight = this.weights.get(g.name) ?? 1;
     for (const g of this.idle.values()) g.weight = this.weights.get(g.name) ?? 1;
   }

@@ -59,6 +59,8 @@ export interface AppState {
   range: TimeRange | null;
   /** Whether the knobs side panel beside the Live view is open. */
   knobsOpen: boolean;
+  /** `Frame.tenantWeightsVersion`: null from a host that does not report tenant weights. */
+  tenantWeightsVersion: number | null;
 }
 
 export interface AppActions {
@@ -116,6 +118,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     selectedJob: null,
     range: null,
     knobsOpen: false,
+    tenantWeightsVersion: null,
   };
 }
 
@@ -135,6 +138,8 @@ export function frameDelta(state: AppState, frame: Frame): Partial<AppState> {
   if (state.paused !== frame.paused) delta.paused = frame.paused;
   if (state.workerCount !== frame.workers.length) delta.workerCount = frame.workers.length;
   if (state.config === null || !sameConfig(state.config, frame.config)) delta.config = frame.config;
+  const weights = frame.tenantWeightsVersion ?? null;
+  if (state.tenantWeightsVersion !== weights) delta.tenantWeightsVersion = weights;
   const graph = frame.graphConfig ?? null;
   if (JSON.stringify(state.graphConfig) !== JSON.stringify(graph)) delta.graphConfig = graph;
   return delta;

@@ -176,3 +176,10 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
     ],
   },
 ];
+
+/** The tenants' weights under `fair` (`setTenantWeights`): one field of its own kind. */
+export const WEIGHTS_GROUP: { title: string; note: string; fields: FieldDef[] } = {
+  title: 'Tenant weights',
+  note: 'Under fair, each tenant gets its weight’s share of the workers; tenants not named get 1.',
+  fields: [],
+};

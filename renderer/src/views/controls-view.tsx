@@ -1,6 +1,6 @@
 /**
  * Controls: every knob with its range, validated with the engine's schema before it is sent,
- * applied live (`configure`, `setPolicy`, `setWorkers`), the engine's echo next to it, and the
+ * applied live (`configure`, `setPolicy`, `setWorkers`, `setTenantWeights`), the engine's echo next to it, and the
  * engine's error (or the schema's) under the field. A refused value changes nothing.
  */
 import { useEffect, useState } from 'react';
@@ -10,7 +10,8 @@ import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { checkField, numberOf } from '../data/validate.ts';
 
-import { GROUPS, type FieldDef } from './control-fields.ts';
+import { GROUPS, WEIGHTS_GROUP, type FieldDef } from './control-fields.ts';
+import { TenantWeightsField } from './tenant-weights-field.tsx';
 
 /** Knobs the engine's config schema does not (yet) have are shown, disabled, with a note. */
 const known = (key: string) => key in engineConfigShape || key in graphConfigPatchSchema.shape;
@@ -202,7 +203,16 @@ function Field({ def }: { def: FieldDef }) {
 const GROUP_POLICY: Record<string, PolicyName> = {
   'Multilevel split queue': 'mlfq',
   'Priority queue aging': 'priority',
+  [WEIGHTS_GROUP.title]: 'fair',
 };
+
+/** Every group of knobs, the tenant weights (not an engine config field) last. */
+const ALL_GROUPS = [...GROUPS, WEIGHTS_GROUP];
+
+function Fields({ group }: { group: (typeof ALL_GROUPS)[number] }) {
+  if (group === WEIGHTS_GROUP) return <TenantWeightsField />;
+  return group.fields.map((f) => <Field key={f.key} def={f} />);
+}
 
 /**
  * The knobs beside the Live view's charts (a side panel that collapses), so the effect of a
@@ -214,7 +224,7 @@ export function KnobsPanel() {
   if (!hasConfig) return <p className="muted">Connect to an engine to change its knobs.</p>;
   return (
     <div className="knobs" data-testid="knobs">
-      {GROUPS.map((g) => {
+      {ALL_GROUPS.map((g) => {
         const only = GROUP_POLICY[g.title];
         const applies = only === undefined || only === policy;
         return (
@@ -233,9 +243,7 @@ export function KnobsPanel() {
               )}
             </h4>
             <div className="fields">
-              {g.fields.map((f) => (
-                <Field key={f.key} def={f} />
-              ))}
+              <Fields group={g} />
             </div>
           </section>
         );
@@ -249,16 +257,14 @@ export function ControlsView() {
   if (!hasConfig) return <div className="empty">Connect to an engine to change its knobs.</div>;
   return (
     <div className="controls" data-testid="view-controls">
-      {GROUPS.map((g) => (
+      {ALL_GROUPS.map((g) => (
         <section className="panel control-group" key={g.title}>
           <header>
             <h3>{g.title}</h3>
             <span className="hint">{g.note}</span>
           </header>
           <div className="panel-body fields">
-            {g.fields.map((f) => (
-              <Field key={f.key} def={f} />
-            ))}
+            <Fields group={g} />
           </div>
         </section>
       ))}
