@@ -45,6 +45,11 @@ const command = fc.oneof(
   fc.record({ type: fc.constant('configure'), config: fc.dictionary(fc.string(), fc.anything()) }),
   fc.record({ type: fc.constantFrom('pause', 'resume', 'snapshot') }),
   fc.record({ type: fc.constant('cancelJob'), jobId: big }),
+  fc.record({
+    type: fc.constant('setTenantWeights'),
+    weights: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.double(), big)), fc.anything()),
+  }),
+  fc.record({ type: fc.constant('tenantWeights') }),
   fc.record({ type: fc.string() }),
 );
 
