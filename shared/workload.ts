@@ -26,6 +26,7 @@ import {
   maxDriversSchema,
   prioritySchema,
   retriesSchema,
+  tenantWeightsSchema,
 } from './job.ts';
 import { schemaError } from './schema-error.ts';
 
@@ -232,6 +233,11 @@ export const workloadSchema = z
      * times are workload time like `config`'s: the engine gets them multiplied by `timeScale`.
      */
     threads: settingsRecord.optional(),
+    /**
+     * The tenants' weights under `fair` (the classes' `tenant`s; those not named 1), set when the
+     * workload starts. Absent: the weights stay as they are.
+     */
+    tenantWeights: tenantWeightsSchema.optional(),
     classes: z.array(jobClassSchema).max(MAX_CLASSES).optional(),
     trino: trinoSchema.optional(),
     /** A graph document or a list of them (one run each), validated by shared/graph.ts. */

@@ -176,7 +176,8 @@ export class RunCollector {
       // jobs means everyone progressed alike.
       if (latency > 0) this.jain.add(e.scheduledNanos / latency / Math.max(1, e.splits));
       if (e.tenant !== undefined) {
-        this.tenantJain.add(e.tenant, e.submitNanos, e.endNanos, e.scheduledNanos);
+        const weight = this.executor.tenantWeight(e.tenant);
+        this.tenantJain.add(e.tenant, e.submitNanos, e.endNanos, e.scheduledNanos, weight);
       }
       if (e.endNanos > this.lastEndNanos) this.lastEndNanos = e.endNanos;
     }

@@ -179,6 +179,7 @@ async function runJobs(run: Run): Promise<RunResult> {
   const { workload, options, backendKind, config, seed, backend } = run;
   const scale = run.clock === 'threads' ? workload.timeScale : 1;
   const executor = new Executor(backend, config, runExecutorOptions(backendKind, options.pipeline));
+  if (workload.tenantWeights !== undefined) executor.setTenantWeights(workload.tenantWeights);
   const origin = backend.now();
   const durationMs = options.durationMs ?? workload.durationMs ?? null;
   const stopAt = durationMs === null ? Infinity : origin + Math.round(durationMs * MS * scale);

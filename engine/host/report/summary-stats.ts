@@ -100,19 +100,31 @@ export const MAX_REPORT_TENANTS = 10_000;
 /**
  * Jain's index across the tenants of a run's ended jobs (docs/metrics.md, "Jain across tenants"):
  * x = a tenant's scheduled time over its ended jobs / its span, from its first such job's
- * submission to its last one's end — the rate it was served while it was there.
+ * submission to its last one's end — the rate it was served while it was there — divided by its
+ * weight (its weight at its last job's end), as the fair groups' index divides service.
  */
 export class TenantJain {
-  private readonly tenants = new Map<string, { scheduled: number; from: number; to: number }>();
+  private readonly tenants = new Map<
+    string,
+    { scheduled: number; from: number; to: number; weight: number }
+  >();
 
-  add(tenant: string, submitNanos: number, endNanos: number, scheduledNanos: number): void {
+  add(
+    tenant: string,
+    submitNanos: number,
+    endNanos: number,
+    scheduledNanos: number,
+    weight = 1,
+  ): void {
     const t = this.tenants.get(tenant);
     if (t !== undefined) {
       t.scheduled += scheduledNanos;
       t.from = Math.min(t.from, submitNanos);
       t.to = Math.max(t.to, endNanos);
+      t.weight = weight;
     } else if (this.tenants.size < MAX_REPORT_TENANTS) {
-      this.tenants.set(tenant, { scheduled: scheduledNanos, from: submitNanos, to: endNanos });
+      const t = { scheduled: scheduledNanos, from: submitNanos, to: endNanos, weight };
+      this.tenants.set(tenant, t);
     }
   }
 
@@ -123,7 +135,7 @@ export class TenantJain {
   get value(): number {
     const jain = new Jain();
     for (const t of this.tenants.values()) {
-      if (t.to > t.from) jain.add(t.scheduled / (t.to - t.from));
+      if (t.to > t.from) jain.add(t.scheduled / (t.to - t.from) / t.weight);
     }
     return jain.value;
   }

@@ -31,6 +31,16 @@ describe('live workloads', () => {
     }
   });
 
+  it('a workload’s tenant weights are set when it starts; one without them leaves them be', async () => {
+    const { session } = simSession(false);
+    await session.handleCommand({ type: 'runPreset', preset: 'noisy-tenants' });
+    expect(session.executor.tenantWeights).toEqual({ initech: 2 });
+    const groups = session.advance(2000).at(-1)!.fairGroups!.groups;
+    expect(groups.find((g) => g.label === 'initech')?.weight).toBe(2);
+    await session.handleCommand({ type: 'runPreset', preset: 'batch-service' });
+    expect(session.executor.tenantWeights).toEqual({ initech: 2 });
+  });
+
   it('a session without a workloads handler offers no presets (runPreset would refuse them)', async () => {
     session = new Session();
     expect(session.snapshot().presets).toEqual([]);

@@ -107,6 +107,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
     running?.stop();
     ctx.graphs.cancel();
     ctx.executor.configure(patch);
+    if (workload.tenantWeights !== undefined) ctx.executor.setTenantWeights(workload.tenantWeights);
     running = runLive(workload, ctx, options.loop === true, options.seed ?? workload.seed);
     return { workload: workload.name };
   };

@@ -336,6 +336,11 @@ export class Executor {
     return Object.fromEntries(this.book.tenants.weighted);
   }
 
+  /** One tenant's weight now (1 unless set). */
+  tenantWeight(name: string): number {
+    return this.book.tenants.weightOf(name);
+  }
+
   /** How many times the weights were set (frames carry it, so a console knows to read them again). */
   get tenantWeightsVersion(): number {
     return this.book.tenants.weightsVersion;

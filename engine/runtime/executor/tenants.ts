@@ -40,6 +40,11 @@ export class Tenants {
     return this.weights;
   }
 
+  /** A tenant's weight now (1 unless `setWeights` gave another). */
+  weightOf(name: string): number {
+    return this.weights.get(name) ?? 1;
+  }
+
   /** How many times `setWeights` ran: a client that read the weights knows when to read again. */
   get weightsVersion(): number {
     return this.version;

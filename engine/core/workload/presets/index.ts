@@ -13,6 +13,7 @@ import { SchedLabError } from '../../../../shared/errors.ts';
 import { batchService } from './batch-service.ts';
 import { diamond, randomLayeredDag, taskflowShapes } from './graphs.ts';
 import { interactiveVsScan } from './interactive-vs-scan.ts';
+import { noisyTenants } from './noisy-tenants.ts';
 import {
   trinoMisbehavingQuanta,
   trinoOverloaded,
@@ -23,6 +24,7 @@ import {
 export const PRESETS: Readonly<Record<string, WorkloadInput>> = Object.freeze({
   'interactive-vs-scan': interactiveVsScan,
   'batch-service': batchService,
+  'noisy-tenants': noisyTenants,
   'trino-overloaded': trinoOverloaded,
   'trino-starve-slow': trinoStarveSlow,
   'trino-misbehaving-quanta': trinoMisbehavingQuanta,

@@ -9,6 +9,7 @@ import { runWorkload } from '../run-workload.ts';
 const SHORT: Record<string, { timeScale?: number; durationMs?: number }> = {
   'interactive-vs-scan': { timeScale: 0.05, durationMs: 6000 },
   'batch-service': { timeScale: 0.02, durationMs: 20_000 },
+  'noisy-tenants': { timeScale: 0.05, durationMs: 6000 },
   // Trino's ÷100 (1.2 s of wall time): on 2 workers the first round of leaf splits alone takes
   // tens of seconds, and l4_short starts at 60 s.
   'trino-overloaded': { durationMs: 200_000 },
