@@ -1,0 +1,31 @@
+// Tenants in the app's own session: the noisy-tenants preset runs under `fair` with its tenants as
+// the share panel's groups and its weight shown, and the operator re-weights a tenant live.
+import { expect, test } from '../fixtures/app.ts';
+import { openApp, runPreset, setField, view } from './app-helpers.ts';
+
+test('noisy-tenants: tenants are the groups, weights show, and a weight set live takes', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  try {
+    await runPreset(page, 'noisy-tenants', 'cancel');
+    await view(page, 'live');
+    await expect(page.getByTestId('engine-policy')).toContainText('fair');
+    const groups = page.getByTestId('fair-groups');
+    await expect(page.getByTestId('jain')).toHaveAttribute('data-unit', 'tenant', {
+      timeout: 30_000,
+    });
+    await expect(groups).toHaveAttribute('data-shares', /initech ×2=/, { timeout: 30_000 });
+    await expect(groups).toHaveAttribute('data-shares', /acme=/);
+
+    await view(page, 'controls');
+    await expect(page.getByTestId('echo-tenantWeights')).toHaveText('engine: initech=2');
+    await setField(page, 'tenantWeights', 'acme=4, initech=2');
+    await expect(page.getByTestId('echo-tenantWeights')).toHaveText('engine: acme=4, initech=2');
+    await view(page, 'live');
+    await expect(groups).toHaveAttribute('data-shares', /acme ×4=/, { timeout: 30_000 });
+  } finally {
+    await runPreset(page, 'interactive-vs-scan', 'cancel');
+  }
+});
