@@ -127,10 +127,21 @@ function stuckTasks(ids: number[] | undefined): string {
   return ` (task${ids.length > 1 ? 's' : ''} ${ids.join(', ')})`;
 }
 
-/** ` · Jain across N tenants X` when the run had two or more tenants. */
+/**
+ * ` · Jain across N tenants X` when the run had two or more tenants, and the weights it was
+ * measured against (` (weights initech ×2)`) when any is not 1.
+ */
 function tenantJain(r: RunReport): string {
   const n = r.fairness.tenants ?? 0;
-  return n > 1 ? ` · Jain across ${n} tenants ${r.fairness.tenantJain ?? 1}` : '';
+  if (n <= 1) return '';
+  const w = r.fairness.tenantWeights ?? {};
+  const weights = Object.keys(w)
+    .sort()
+    .map((name) => `${name} ×${w[name]}`);
+  const shown =
+    weights.length > 5 ? [...weights.slice(0, 5), `${weights.length - 5} more`] : weights;
+  const by = shown.length === 0 ? '' : ` (weights ${shown.join(', ')})`;
+  return ` · Jain across ${n} tenants ${r.fairness.tenantJain ?? 1}${by}`;
 }
 
 function statusLines(t: TrinoSummaryJson): string[] {

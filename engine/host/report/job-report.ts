@@ -80,6 +80,7 @@ export function jobReport(run: JobRunEnd): RunReport {
       jain: collector.jain.value,
       tenants: collector.tenantJain.count,
       tenantJain: collector.tenantJain.value,
+      ...weightsOf(executor),
     },
     counters: {
       quanta: c.quanta,
@@ -123,4 +124,10 @@ export function runTrace(
   const snapshot = window?.snapshot();
   if (!snapshot) return null;
   return toChromeTrace({ workers, ...snapshot, ...(extra ?? {}), title });
+}
+
+/** The tenant weights the run ended with, when any is not 1. */
+function weightsOf(executor: Executor): { tenantWeights?: Record<string, number> } {
+  const weights = executor.tenantWeights;
+  return Object.keys(weights).length === 0 ? {} : { tenantWeights: weights };
 }

@@ -57,9 +57,15 @@ export interface RunReport {
   workers: { count: number; utilization: number };
   /**
    * `jain`: over ended jobs; `tenantJain`: across the `tenants` of ended jobs (1 when there are
-   * fewer than two), docs/metrics.md. The tenant figures are absent from graph runs.
+   * fewer than two), docs/metrics.md; `tenantWeights`: the weights under `fair` at the end, when
+   * any is not 1. The tenant figures are absent from graph runs.
    */
-  fairness: { jain: number; tenants?: number; tenantJain?: number };
+  fairness: {
+    jain: number;
+    tenants?: number;
+    tenantJain?: number;
+    tenantWeights?: Record<string, number>;
+  };
   counters: {
     quanta: number;
     overrunMs: number;

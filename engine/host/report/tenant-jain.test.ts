@@ -66,6 +66,11 @@ describe("Jain's index across tenants", () => {
     expect(gold / free).toBeCloseTo(3, 0);
     // Served 2.9 : 1 over spans that differ a little: 0.948 here; by raw service it is ≈ 0.8.
     expect(weighted.fairness.tenantJain!).toBeGreaterThan(0.9);
+    // The report says which weights it measured against.
+    expect(weighted.fairness.tenantWeights).toEqual({ gold: 3 });
+    expect(formatReport(weighted)).toContain(
+      `Jain across 2 tenants ${weighted.fairness.tenantJain} (weights gold ×3)`,
+    );
     // Unweighted, fair serves them 1 : 1, which the index (weights all 1) calls even too.
     expect((await runWorkload(doc())).report.fairness.tenantJain!).toBeGreaterThan(0.95);
   });
