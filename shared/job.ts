@@ -109,6 +109,20 @@ export const tenantWeightsSchema = z
     }
   });
 
+/** Weights a line of text names (`weightsText`); the rest are counted. */
+const WEIGHTS_NAMED = 5;
+
+/**
+ * Tenant weights for people, by name: `gold ×3, silver ×2` (the first five, then `and N more`);
+ * empty when there are none. The timeline's `weights` marker and the report's line use it.
+ */
+export function weightsText(weights: Iterable<readonly [string, number]>): string {
+  const all = [...weights].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const named = all.slice(0, WEIGHTS_NAMED).map(([name, w]) => `${name} ×${w}`);
+  const more = all.length - named.length;
+  return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 /** A parsed value as callers hold it: nothing in a spec is changed after it is handed over. */
 type Frozen<T> = T extends readonly (infer U)[]
   ? readonly Frozen<U>[]

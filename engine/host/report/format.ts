@@ -5,6 +5,7 @@
  * and wait time by level and by spec (buckets 0 / 1 s / 10 s / 60 s / 300 s / 1 h / 1 d+), and
  * per spec its tasks, splits per task, required, scheduled and wait time.
  */
+import { weightsText } from '../../../shared/job.ts';
 import { BUCKET_LABELS } from './buckets.ts';
 import type { ClassReport } from './class-stats.ts';
 import { formatExecutorSections } from './format-executor.ts';
@@ -134,13 +135,8 @@ function stuckTasks(ids: number[] | undefined): string {
 function tenantJain(r: RunReport): string {
   const n = r.fairness.tenants ?? 0;
   if (n <= 1) return '';
-  const w = r.fairness.tenantWeights ?? {};
-  const weights = Object.keys(w)
-    .sort()
-    .map((name) => `${name} ×${w[name]}`);
-  const shown =
-    weights.length > 5 ? [...weights.slice(0, 5), `${weights.length - 5} more`] : weights;
-  const by = shown.length === 0 ? '' : ` (weights ${shown.join(', ')})`;
+  const weights = weightsText(Object.entries(r.fairness.tenantWeights ?? {}));
+  const by = weights === '' ? '' : ` (weights ${weights})`;
   return ` · Jain across ${n} tenants ${r.fairness.tenantJain ?? 1}${by}`;
 }
 

@@ -7,11 +7,10 @@
  * from the groups, so a tenant keeps its weight when it is forgotten and comes back.
  */
 import { LRUCache } from 'lru-cache';
+import { weightsText } from '../../../shared/job.ts';
 import { TenantGroup } from './records.ts';
 
 export const MAX_IDLE_TENANTS = 10_000;
-/** Tenants a `weights` timeline marker names; the rest are counted. */
-const WEIGHTS_DESCRIBED = 5;
 
 export interface TenantRow {
   readonly name: string;
@@ -50,12 +49,9 @@ export class Tenants {
     return this.version;
   }
 
-  /** The weights for a timeline marker: `gold ×3, silver ×2` (the first few), or `all 1`. */
+  /** The weights for a timeline marker: `gold ×3, silver ×2; others 1`, or `all tenants 1`. */
   describeWeights(): string {
-    if (this.weights.size === 0) return 'all tenants 1';
-    const named = [...this.weights].slice(0, WEIGHTS_DESCRIBED).map(([n, w]) => `${n} ×${w}`);
-    const more = this.weights.size - named.length;
-    return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}; others 1`;
+    return this.weights.size === 0 ? 'all tenants 1' : `${weightsText(this.weights)}; others 1`;
   }
 
   /** Replaces every tenant's weight: those named get theirs, every other tenant 1. */
