@@ -63,6 +63,19 @@ describe('tenant weights as protocol commands', () => {
     await s.close();
   });
 
+  it('takes weights for 10,000 tenants and refuses 10,001, naming the limit', async () => {
+    const s = fairSession();
+    const many = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, 2]));
+    const ok = await s.handleCommand({ type: 'setTenantWeights', weights: many(10_000) });
+    expect(ok.ok).toBe(true);
+    const over = await s.handleCommand({ type: 'setTenantWeights', weights: many(10_001) });
+    expect(over).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE', field: 'weights' } });
+    expect(over.ok === false && over.error.message).toMatch(/at most 10000 tenants/);
+    expect(Object.keys(s.executor.tenantWeights)).toHaveLength(10_000);
+    await s.close();
+  });
+
   it('names the first few tenants on the timeline and counts the rest', async () => {
     const s = fairSession();
     const weights = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`t${i}`, i + 2]));
