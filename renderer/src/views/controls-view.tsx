@@ -1,7 +1,8 @@
 /**
  * Controls: every knob with its range, validated with the engine's schema before it is sent,
- * applied live (`configure`, `setPolicy`, `setWorkers`, `setTenantWeights`), the engine's echo next to it, and the
- * engine's error (or the schema's) under the field. A refused value changes nothing.
+ * applied live (`configure`, `setPolicy`, `setWorkers`, `setTenantWeights`), the engine's echo
+ * next to it, and the engine's error (or the schema's) under the field. A refused value changes
+ * nothing.
  */
 import { useEffect, useState } from 'react';
 import { engineConfigShape, type PolicyName } from '../../../shared/config.ts';
