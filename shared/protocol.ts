@@ -906,8 +906,13 @@ export interface FairGroups {
   others: { groups: number; serviceNanos: number };
   /** Live jobs' service summed per job class (whatever the grouping), most first. */
   byClass: { cls: string; jobs: number; serviceNanos: number }[];
-  /** Jain's index over the groups, x = service / age since the group's oldest live job began. */
+  /**
+   * Jain's index over the groups, x = service / age since the group's oldest live job began,
+   * divided by the group's weight.
+   */
   jain: number;
+  /** Groups with a weight other than 1; absent when none. Optional: added with tenant weights. */
+  weighted?: number;
 }
 
 /** Fair groups a frame names (`FairGroups.groups`); the rest are summed. */

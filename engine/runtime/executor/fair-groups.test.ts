@@ -84,6 +84,7 @@ describe('fair groups', () => {
     expect(g.count).toBe(12);
     expect(g.groups).toHaveLength(8);
     expect(g.others.groups).toBe(4);
+    expect(g.weighted).toBeUndefined(); // no tenant weighted
     const named = g.groups.reduce((a, r) => a + r.serviceNanos, 0);
     expect(named + g.others.serviceNanos).toBe(g.totalNanos);
     const service = g.groups.map((r) => r.serviceNanos);

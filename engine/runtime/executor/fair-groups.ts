@@ -121,8 +121,10 @@ function summarize(
   let sum = 0;
   let sumSq = 0;
   let n = 0;
+  let weighted = 0;
   for (const { row: r, since } of byKey.values()) {
     total += r.serviceNanos;
+    if (r.weight !== undefined) weighted++;
     const age = now - since;
     if (age > 0) {
       const x = r.serviceNanos / age / (r.weight ?? 1);
@@ -146,5 +148,6 @@ function summarize(
     groups: shown,
     others: { groups: byKey.size - shown.length, serviceNanos: total - shownTotal },
     jain: n === 0 || sumSq === 0 ? 1 : (sum * sum) / (n * sumSq),
+    ...(weighted > 0 ? { weighted } : {}),
   };
 }

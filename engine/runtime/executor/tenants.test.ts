@@ -83,6 +83,7 @@ describe('tenants are fairness groups (query fairness)', () => {
     ]);
     // Served 3 to 1 as weighted: even by Jain's index over service per weight.
     expect(groups.jain).toBeGreaterThan(0.99);
+    expect(groups.weighted).toBe(1);
     expect(ex.tenantWeights).toEqual({ gold: 3 });
   });
 

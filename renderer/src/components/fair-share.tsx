@@ -79,7 +79,11 @@ export function FairShare({ unit }: { unit: string }) {
         data-groups={g.count}
       >
         Jain’s index {g.jain.toFixed(3)} over {g.count} {g.unit}
-        {g.count === 1 ? '' : 's'} with live work (1 = equal service for their age)
+        {g.count === 1 ? '' : 's'} with live work (1 ={' '}
+        {g.weighted === undefined
+          ? 'equal service for their age'
+          : 'service in proportion to weight for their age'}
+        )
       </div>
       {groups.length === 0 ? (
         <p className="muted">no {g.unit} with live work has run yet</p>

@@ -1,0 +1,57 @@
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { FairGroups } from '../../../shared/protocol.ts';
+import { Ctx, type AppContext } from '../context.ts';
+import { GanttViewport } from '../data/gantt-viewport.ts';
+import { syntheticFrame } from '../data/synthetic-frame.ts';
+import { Telemetry } from '../data/telemetry.ts';
+import { createAppStore } from '../store/app-store.ts';
+import type { Transport } from '../transport/transport.ts';
+import { FairShare } from './fair-share.tsx';
+
+function render(fairGroups: FairGroups): string {
+  const telemetry = new Telemetry();
+  telemetry.ingestFrame(syntheticFrame({ seq: 1, timeMs: 1000, fairGroups }));
+  const ctx: AppContext = {
+    store: createAppStore(),
+    telemetry,
+    transport: {} as Transport,
+    viewport: new GanttViewport(),
+  };
+  return renderToString(
+    <Ctx.Provider value={ctx}>
+      <FairShare unit="tenant" />
+    </Ctx.Provider>,
+  );
+}
+
+const row = (label: string, serviceNanos: number, weight?: number) => ({
+  key: `tenant-${label}`,
+  kind: 'tenant' as const,
+  label,
+  cls: 'x',
+  serviceNanos,
+  ...(weight === undefined ? {} : { weight }),
+});
+
+describe('the fair share panel', () => {
+  it('says what its Jain index compares: equal service, or service in proportion to weight', () => {
+    const base = {
+      unit: 'tenant' as const,
+      count: 2,
+      totalNanos: 400,
+      others: { groups: 0, serviceNanos: 0 },
+      byClass: [],
+      jain: 1,
+    };
+    const even = render({ ...base, groups: [row('a', 200), row('b', 200)] });
+    expect(even).toContain('equal service for their age');
+    const weighted = render({
+      ...base,
+      groups: [row('gold', 300, 3), row('free', 100)],
+      weighted: 1,
+    });
+    expect(weighted).toContain('service in proportion to weight for their age');
+    expect(weighted).toContain('gold ×3=0.7500');
+  });
+});
