@@ -20,9 +20,13 @@ test('the scroll slider reaches the oldest point held and the label says how far
   await expect
     .poll(() => attr(page, 'range', 'data-held-ms'), { timeout: 90_000 })
     .toBeGreaterThan(15_000);
-  const heldMs = await attr(page, 'range', 'data-held-ms');
-  expect(await held.textContent()).toBe(
-    `history: ${(heldMs / 60_000).toFixed(heldMs >= 600_000 ? 0 : 1)} min`,
+  // Both read in one go: a frame arriving between two reads could move the label on.
+  const shown = await page.evaluate(() => ({
+    heldMs: Number(document.querySelector('[data-testid="range"]')!.getAttribute('data-held-ms')),
+    text: document.querySelector('[data-testid="range-held"]')!.textContent,
+  }));
+  expect(shown.text).toBe(
+    `history: ${(shown.heldMs / 60_000).toFixed(shown.heldMs >= 600_000 ? 0 : 1)} min`,
   );
 
   // All the way back: the range starts at the oldest point held, and so does the chart.
