@@ -12,6 +12,7 @@ import { sendCommand } from '../data/commands.ts';
 import { checkField, numberOf } from '../data/validate.ts';
 
 import { GROUPS, WEIGHTS_GROUP, type FieldDef } from './control-fields.ts';
+import { CommitInput, FieldShell } from './field-parts.tsx';
 import { TenantWeightsField } from './tenant-weights-field.tsx';
 
 /** Knobs the engine's config schema does not (yet) have are shown, disabled, with a note. */
@@ -147,24 +148,19 @@ function Field({ def }: { def: FieldDef }) {
             onKeyUp={(e) => void apply((e.target as HTMLInputElement).value)}
           />
         )}
-        <input
-          id={id}
-          data-testid={id}
+        <CommitInput
+          field={def.key}
           className={def.kind === 'thresholds' ? 'wide' : ''}
           inputMode="decimal"
           value={draft}
           disabled={!enabled}
-          onFocus={() => setEditing(true)}
-          onChange={(e) => setDraft(e.target.value)}
-          onBlur={() => {
-            if (editing) commitText();
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') commitText();
-            if (e.key === 'Escape') {
-              setEditing(false);
-              store.getState().setFieldError(def.key, null);
-            }
+          editing={editing}
+          onEdit={setEditing}
+          onDraft={setDraft}
+          onCommit={commitText}
+          onCancel={() => {
+            setEditing(false);
+            store.getState().setFieldError(def.key, null);
           }}
         />
         {def.unit !== undefined && <span className="unit">{def.unit}</span>}
@@ -173,30 +169,22 @@ function Field({ def }: { def: FieldDef }) {
   }
 
   return (
-    <div className={error === undefined ? 'field' : 'field invalid'}>
-      <label htmlFor={id}>
-        {def.label}
-        <span className="range">{def.min !== undefined ? `${def.min} – ${def.max}` : ''}</span>
-      </label>
+    <FieldShell
+      field={def.key}
+      label={def.label}
+      range={def.min !== undefined ? `${def.min} – ${def.max}` : ''}
+      help={
+        !known(def.key)
+          ? 'not in the engine’s configuration yet'
+          : connected
+            ? def.help
+            : 'disconnected: changes wait for the engine'
+      }
+      echo={display(echo)}
+      error={error}
+    >
       {input}
-      <div className="field-meta">
-        <span className="help">
-          {!known(def.key)
-            ? 'not in the engine’s configuration yet'
-            : connected
-              ? def.help
-              : 'disconnected: changes wait for the engine'}
-        </span>
-        <span className="echo" data-testid={`echo-${def.key}`}>
-          engine: {display(echo)}
-        </span>
-      </div>
-      {error !== undefined && (
-        <div className="field-error" role="alert" data-testid={`error-${def.key}`}>
-          {error}
-        </div>
-      )}
-    </div>
+    </FieldShell>
   );
 }
 

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { MAX_TENANT_WEIGHT, MIN_TENANT_WEIGHT } from '../../../shared/job.ts';
 import { useApp, useAppState } from '../context.ts';
 import { applyWeights, formatWeights, readWeights, WEIGHTS_FIELD } from '../data/tenant-weights.ts';
+import { CommitInput, FieldShell } from './field-parts.tsx';
 
 export function TenantWeightsField() {
   const { transport, store } = useApp();
@@ -43,55 +44,43 @@ export function TenantWeightsField() {
     }
   };
 
-  const id = `field-${WEIGHTS_FIELD}`;
   const echoText = echo === null ? '—' : formatWeights(echo) || 'every tenant 1';
   return (
-    <div className={error === undefined ? 'field' : 'field invalid'}>
-      <label htmlFor={id}>
-        Weights
-        <span className="range">
+    <FieldShell
+      field={WEIGHTS_FIELD}
+      label="Weights"
+      range={
+        <>
           {MIN_TENANT_WEIGHT} – {MAX_TENANT_WEIGHT}
-        </span>
-      </label>
+        </>
+      }
+      help={
+        !reported
+          ? 'this host does not report tenant weights'
+          : connected
+            ? 'each tenant’s share of the workers; tenants not named get 1'
+            : 'disconnected: changes wait for the engine'
+      }
+      echo={echoText}
+      error={error}
+    >
       <div className="field-inputs">
-        <input
-          id={id}
-          data-testid={id}
+        <CommitInput
+          field={WEIGHTS_FIELD}
           className="wide"
           placeholder="gold=3, silver=2"
           value={draft}
           disabled={!enabled}
-          onFocus={() => setEditing(true)}
-          onChange={(e) => setDraft(e.target.value)}
-          onBlur={() => {
-            if (editing) void commit();
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') void commit();
-            if (e.key === 'Escape') {
-              setEditing(false);
-              store.getState().setFieldError(WEIGHTS_FIELD, null);
-            }
+          editing={editing}
+          onEdit={setEditing}
+          onDraft={setDraft}
+          onCommit={() => void commit()}
+          onCancel={() => {
+            setEditing(false);
+            store.getState().setFieldError(WEIGHTS_FIELD, null);
           }}
         />
       </div>
-      <div className="field-meta">
-        <span className="help">
-          {!reported
-            ? 'this host does not report tenant weights'
-            : connected
-              ? 'each tenant’s share of the workers; tenants not named get 1'
-              : 'disconnected: changes wait for the engine'}
-        </span>
-        <span className="echo" data-testid={`echo-${WEIGHTS_FIELD}`}>
-          engine: {echoText}
-        </span>
-      </div>
-      {error !== undefined && (
-        <div className="field-error" role="alert" data-testid={`error-${WEIGHTS_FIELD}`}>
-          {error}
-        </div>
-      )}
-    </div>
+    </FieldShell>
   );
 }
