@@ -77,6 +77,13 @@ export const engineConfigShape = {
   quotaBurst: z.number().int().min(0).max(1_000_000),
   /** Splits waiting (admission, queued, blocked, retrying) allowed before jobs are rejected. */
   maxQueued: z.number().int().min(1).max(10_000_000),
+  /**
+   * Most jobs one tenant may have live (submitted and not ended: waiting or running); its next
+   * job is rejected (`QUEUE_FULL`, naming this knob) while other tenants' jobs are still taken,
+   * so one tenant's flood cannot fill `maxQueued` for everyone. Jobs without a tenant are not
+   * counted. Lowering it rejects only later jobs. null (default): `maxQueued` alone bounds it.
+   */
+  maxLivePerTenant: z.number().int().min(1).max(10_000_000).nullable(),
   /** First retry waits this long; each further retry multiplies it, up to the max. */
   retryBackoffMs: ms(3_600_000),
   retryBackoffMultiplier: z.number().finite().min(1).max(100),
@@ -157,6 +164,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   preemptive: false,
   quotaBurst: 0,
   maxQueued: 100_000,
+  maxLivePerTenant: null,
   retryBackoffMs: 100,
   retryBackoffMultiplier: 2,
   retryBackoffMaxMs: 10_000,

@@ -68,4 +68,23 @@ describe('examples/fair-http: a light tenant next to a flooding one', () => {
     // Piscina is over the bound the others meet: its B waits behind A's whole queue.
     expect(piscina.b.serverP95).toBeGreaterThan(2 * Math.max(fair.b.serverP95, mlfq.b.serverP95));
   }, 120_000);
+
+  it('with --max-live-per-tenant, the flooding tenant is told 429 and the other is served', async () => {
+    const { url, child } = await startService(['--max-live-per-tenant', '4']);
+    const get = async (tenant: string) => {
+      const res = await fetch(`${url}/work?tenant=${tenant}&ms=30`);
+      return { status: res.status, body: (await res.json()) as { error?: string } };
+    };
+    // 12 of A's requests at once: 4 are taken, the rest refused at once (nothing has ended yet).
+    const flood = Array.from({ length: 12 }, () => get('a'));
+    const b = await get('b');
+    const statuses = (await Promise.all(flood)).map((r) => r.status);
+    expect(b.status).toBe(200);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(4);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    expect((await get('a')).status).toBe(200); // A's earlier ones ended: it is served again
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }, 60_000);
 });

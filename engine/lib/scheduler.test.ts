@@ -187,6 +187,40 @@ describe('tenants share the workers', () => {
       }
     },
   );
+
+  it("maxLivePerTenant turns away a flooding tenant's runs, not another tenant's", async () => {
+    const s = new Scheduler({ workers: 1, policy: 'fair', maxLivePerTenant: 3, maxQueued: 6 });
+    try {
+      const flood = Array.from({ length: 5 }, (_, i) =>
+        s.run(task('work'), { ms: 5, label: i }, { tenant: 'acme' }),
+      );
+      const settled = Promise.allSettled(flood);
+      expect(await s.run(task('work'), { ms: 1, label: 'g' }, { tenant: 'globex' })).toBe('g');
+      expect(await settled).toMatchObject([
+        { status: 'fulfilled', value: 0 },
+        { status: 'fulfilled', value: 1 },
+        { status: 'fulfilled', value: 2 },
+        { status: 'rejected', reason: { code: 'QUEUE_FULL', field: 'maxLivePerTenant' } },
+        { status: 'rejected', reason: { code: 'QUEUE_FULL', field: 'maxLivePerTenant' } },
+      ]);
+      const refused = await failure(flood[3]!);
+      expect(refused.message).toContain('maxLivePerTenant 3 reached by tenant acme');
+      expect(s.stats().runs).toMatchObject({ submitted: 6, succeeded: 4, rejected: 2 });
+      // The whole queue full is told apart: it names maxQueued (a few runs are already handed
+      // to the worker's queue and are not waiting in ours, so 10 runs are sent to fill it).
+      s.configure({ maxLivePerTenant: null, maxQueued: 1 });
+      const runs = Array.from({ length: 10 }, (_, i) =>
+        s.run(task('work'), { ms: 5, label: i }, { tenant: `t${i}` }),
+      );
+      const refusals = (await Promise.allSettled(runs)).filter((o) => o.status === 'rejected');
+      expect(refusals.length).toBeGreaterThan(0);
+      for (const r of refusals) {
+        expect(r.reason).toMatchObject({ code: 'QUEUE_FULL', field: 'maxQueued' });
+      }
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('await ctx.yield() through Scheduler.run', () => {

@@ -6,9 +6,10 @@
  * tenant (records.ts `TenantGroup`), so the policies' fairness groups are the service's tenants.
  *
  * Run lifecycle: `queued → running ⇄ queued (it yielded) → succeeded | failed | cancelled`, or
- * `rejected` at once (the bounded queue, `maxQueued`, is full). Every run's promise settles exactly
- * once: with the result, or with a `SchedLabError` whose code says why (`KERNEL_FAILED`,
- * `WORKER_LOST`, `CANCELLED`, `TIMEOUT`, `QUEUE_FULL`, `ENGINE_CLOSED`, `INVALID_ARGUMENT`).
+ * `rejected` at once (the bounded queue, `maxQueued`, is full, or the run's tenant has
+ * `maxLivePerTenant` runs not ended). Every run's promise settles exactly once: with the result,
+ * or with a `SchedLabError` whose code says why (`KERNEL_FAILED`, `WORKER_LOST`, `CANCELLED`,
+ * `TIMEOUT`, `QUEUE_FULL`, `ENGINE_CLOSED`, `INVALID_ARGUMENT`).
  */
 import type { EngineConfig, EngineConfigPatch, PolicyName } from '../../shared/config.ts';
 import { SchedLabError } from '../../shared/errors.ts';
@@ -298,7 +299,8 @@ export class Scheduler {
   private failure(end: JobEnd): SchedLabError {
     const why = end.error ?? end.state;
     if (end.state === 'rejected') {
-      return new SchedLabError('QUEUE_FULL', `the run was rejected: ${why}`, 'maxQueued');
+      const limit = end.rejectedBy ?? 'maxQueued';
+      return new SchedLabError('QUEUE_FULL', `the run was rejected: ${why}`, limit);
     }
     if (end.state === 'cancelled') {
       return this.closing

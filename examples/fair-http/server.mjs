@@ -4,12 +4,15 @@
 //
 //   node examples/fair-http/server.mjs [--pool schedlab|piscina] [--policy fair|mlfq|priority|fifo]
 //                                      [--workers 2] [--quantum-ms 10] [--port 0] [--console]
-//                                      [--allow-control]
+//                                      [--allow-control] [--max-live-per-tenant N]
 //
 // Prints `listening http://127.0.0.1:PORT` when ready. SIGTERM or SIGINT closes it. `--console`
 // (SchedLab only) also serves the app's console and prints `console URL`: `schedlab attach URL`
 // opens the app on it, the service's tenants as its groups. It is read-only unless
 // `--allow-control`: then the app may change the policy, the knobs and the tenants' weights.
+// `--max-live-per-tenant N` (SchedLab only) bounds each tenant's requests in the pool: a tenant
+// with N not answered yet gets `429 Too Many Requests` for the next, while other tenants are
+// still served (a full pool, `maxQueued`, is `503`).
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
@@ -22,6 +25,7 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '0' },
     console: { type: 'boolean', default: false },
     'allow-control': { type: 'boolean', default: false },
+    'max-live-per-tenant': { type: 'string' },
   },
 });
 const filename = new URL('./task.mjs', import.meta.url).href;
@@ -38,6 +42,9 @@ if (args.pool === 'piscina') {
     maxThreads,
     policy: args.policy,
     quantumMs: Number(args['quantum-ms']),
+    ...(args['max-live-per-tenant'] === undefined
+      ? {}
+      : { maxLivePerTenant: Number(args['max-live-per-tenant']) }),
   });
   await pool.scheduler.ready();
   if (args.console) {
@@ -67,10 +74,16 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'x-server-ms': serverMs });
     res.end(JSON.stringify({ result }));
   } catch (error) {
-    res.writeHead(500, { 'content-type': 'application/json' });
+    res.writeHead(statusOf(error), { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: error.code ?? error.message }));
   }
 });
+
+/** The tenant's own bound is the client's to back off from (429); a full pool is ours (503). */
+function statusOf(error) {
+  if (error.code !== 'QUEUE_FULL') return 500;
+  return error.field === 'maxLivePerTenant' ? 429 : 503;
+}
 
 server.listen(Number(args.port), '127.0.0.1', () => {
   console.log(`listening http://127.0.0.1:${server.address().port}`);

@@ -53,11 +53,9 @@ export class CommandRunner {
       submitJob: (cmd) => {
         const jobId = this.submitJob(cmd.job);
         if (ex.jobState(jobId) === 'rejected') {
-          throw new SchedLabError(
-            'QUEUE_FULL',
-            `job rejected: maxQueued ${ex.config.maxQueued} reached`,
-            'job',
-          );
+          // The job's row keeps why (`maxQueued …` or `maxLivePerTenant … by tenant …`).
+          const why = ex.jobDetail(jobId).job.error ?? 'the queue is full';
+          throw new SchedLabError('QUEUE_FULL', `job rejected: ${why}`, 'job');
         }
         return { jobId, taskIds: ex.taskIds(jobId) };
       },

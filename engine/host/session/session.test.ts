@@ -158,6 +158,19 @@ describe('Session commands', () => {
     expect(s.executor.counters).toMatchObject({ submitted: 1, rejected: 1 });
   });
 
+  it('a tenant at maxLivePerTenant has its job rejected, saying whose limit', async () => {
+    const s = new Session({ config: { maxLivePerTenant: 1 } });
+    const acme = { ...job('a', 1), tenant: 'acme' };
+    expect(await s.handleCommand({ type: 'submitJob', job: acme })).toMatchObject({ ok: true });
+    expect(await fails(s, { type: 'submitJob', job: acme })).toMatchObject({
+      code: 'QUEUE_FULL',
+      field: 'job',
+      message: 'job rejected: maxLivePerTenant 1 reached by tenant acme',
+    });
+    const globex = { ...job('a', 1), tenant: 'globex' };
+    expect(await s.handleCommand({ type: 'submitJob', job: globex })).toMatchObject({ ok: true });
+  });
+
   it('hands loadWorkload and runPreset to the installed workload handler', async () => {
     const s = new Session({
       workloads: {

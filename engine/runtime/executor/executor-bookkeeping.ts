@@ -132,10 +132,24 @@ export class Bookkeeping {
     return new ExecJob(id, cls, clsIndex, basePriority, retries, now, tenant, owner);
   }
 
-  /** Starts `job` of `total` splits; false when `maxQueued` rejects it (its end is told). */
+  /**
+   * Starts `job` of `total` splits; false when `maxLivePerTenant` or `maxQueued` rejects it (its
+   * end is told). The tenant's limit is checked first: it is the more specific reason.
+   */
   private admitJob(job: ExecJob, total: number, now: number): boolean {
-    if (this.live.pendingSplits() + total > this.knobs.cfg.maxQueued) {
-      this.book.reject(job, now, `maxQueued ${this.knobs.cfg.maxQueued} reached`);
+    const { maxLivePerTenant, maxQueued } = this.knobs.cfg;
+    // The tenant's count already includes this job (`newJob` acquired it).
+    if (
+      maxLivePerTenant !== null &&
+      job.tenant !== null &&
+      job.tenant.liveJobs > maxLivePerTenant
+    ) {
+      const why = `maxLivePerTenant ${maxLivePerTenant} reached by tenant ${job.tenant.name}`;
+      this.book.reject(job, now, why, 'maxLivePerTenant');
+      return false;
+    }
+    if (this.live.pendingSplits() + total > maxQueued) {
+      this.book.reject(job, now, `maxQueued ${maxQueued} reached`, 'maxQueued');
       return false;
     }
     this.book.start(job);

@@ -45,7 +45,12 @@ export interface JobEnd {
   result?: unknown;
   /** What its submitter kept with it (`submitCheckedJob`'s `owner`), when it kept something. */
   owner?: unknown;
+  /** For a `rejected` job, the knob whose limit turned it away. */
+  rejectedBy?: RejectingLimit;
 }
+
+/** The knobs that reject a job at submission (`QUEUE_FULL`). */
+export type RejectingLimit = 'maxQueued' | 'maxLivePerTenant';
 
 export interface TaskEnd {
   taskId: number;
@@ -146,14 +151,14 @@ export class JobBook {
     this.liveById.set(job.id, job);
   }
 
-  reject(job: ExecJob, now: number, reason: string): void {
+  reject(job: ExecJob, now: number, reason: string, limit: RejectingLimit): void {
     this.counts.submitted++;
     this.counts.rejected++;
     job.state = 'rejected';
     job.endNanos = now;
     job.error = reason;
     job.errorCode = 'QUEUE_FULL';
-    this.emitEnd(job);
+    this.emitEnd(job, undefined, limit);
   }
 
   /** Ends `job` with the reason it holds (`job.error`, `job.errorCode`), and its one split's result. */
@@ -291,7 +296,7 @@ export class JobBook {
   }
 
   /** `result` goes to the listeners and, as a short text, to the job's row; nothing keeps it. */
-  private emitEnd(job: ExecJob, result?: unknown): void {
+  private emitEnd(job: ExecJob, result?: unknown, rejectedBy?: RejectingLimit): void {
     if (job.tenant !== null) this.tenants.release(job.tenant);
     (job.state === 'succeeded' ? this.succeeded : this.troubled).push(endedRow(job, result));
     if (this.jobEnd.length === 0) return;
@@ -311,6 +316,7 @@ export class JobBook {
     if (job.errorCode !== undefined) e.errorCode = job.errorCode;
     if (result !== undefined) e.result = result;
     if (job.owner !== undefined) e.owner = job.owner;
+    if (rejectedBy !== undefined) e.rejectedBy = rejectedBy;
     for (const fn of this.jobEnd) fn(e);
   }
 }
