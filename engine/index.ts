@@ -58,7 +58,6 @@ export {
 export {
   ThreadsBackend,
   type ThreadsBackendOptions,
-  type TaskContext,
   type UserFunction,
 } from './runtime/threads/index.ts';
 export { schemaError } from '../shared/schema-error.ts';
@@ -78,9 +77,11 @@ export { createRng, type Rng } from '../shared/lib/rng.ts';
 export { generateSplit, simpleSplit, type SplitCost } from './core/workload/trino-generators.ts';
 export { ClassDriver } from './runtime/workload/class-driver.ts';
 export { TrinoController, type TrinoTask } from './runtime/workload/trino-controller.ts';
+// `RunOptions` at the package's top level is the library's (`scheduler.run`'s options): an export
+// here of the same name would silently take its place, so the workload runner's is renamed.
 export {
   runWorkload,
-  type RunOptions,
+  type RunOptions as WorkloadRunOptions,
   type RunResult,
   type RunProgress,
 } from './host/report/run-workload.ts';
