@@ -6,7 +6,7 @@
  * queues and workers as it sees a local session. Read-only unless `allowControl`: every command
  * but those that only read (`snapshot`, `findJobs`, `jobDetail`, `tenantWeights`) is then answered `READ_ONLY`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SchedLabError } from '../../shared/errors.ts';
@@ -119,16 +119,25 @@ function readOnly(session: Session): HostSession<CommandResult, Snapshot, Frame>
   };
 }
 
-/** The folder of SchedLab's package.json, from here (engine/lib) or from dist/lib/engine/lib. */
+/**
+ * The folder of SchedLab's package.json, walking up from here: engine/lib in a checkout,
+ * dist/lib/engine/lib in a build, node_modules/schedlab/dist/lib/engine/lib when installed.
+ */
 function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (
-    !existsSync(join(dir, 'package.json')) ||
-    existsSync(join(dir, 'engine', 'lib')) === false
-  ) {
+  while (!isSchedLabPackage(join(dir, 'package.json'))) {
     const up = dirname(dir);
     if (up === dir) throw new SchedLabError('INVALID_ARGUMENT', 'SchedLab package root not found');
     dir = up;
   }
   return dir;
+}
+
+function isSchedLabPackage(file: string): boolean {
+  if (!existsSync(file)) return false;
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'schedlab';
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rendererBuildReason } from './renderer-build.ts';
+import { ensureRendererBuilt, rendererBuildReason } from './renderer-build.ts';
 
 let root: string;
 const at = (path: string, seconds: number) => utimesSync(path, seconds, seconds);
@@ -47,5 +47,14 @@ describe('renderer build freshness', () => {
     at(join(root, 'renderer', 'src', 'main.tsx'), 1000);
     at(join(root, 'shared', 'protocol.ts'), 3000);
     expect(rendererBuildReason(root)).toMatch(/changed/);
+  });
+
+  it('an installed copy (no renderer sources) keeps the build it was packed with', () => {
+    build(2000);
+    rmSync(join(root, 'renderer'), { recursive: true });
+    at(join(root, 'shared', 'protocol.ts'), 3000);
+    expect(rendererBuildReason(root)).toBeNull();
+    rmSync(join(root, 'dist'), { recursive: true });
+    expect(() => ensureRendererBuilt(root, () => {})).toThrow(/no renderer sources/);
   });
 });

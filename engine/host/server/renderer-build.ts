@@ -26,10 +26,14 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** Why the renderer must be (re)built, or null when `dist/renderer` is current. */
+/**
+ * Why the renderer must be (re)built, or null when `dist/renderer` is current. An installed
+ * package (no `renderer/` sources beside it) has only the build it was packed with.
+ */
 export function rendererBuildReason(root: string): string | null {
   const index = join(rendererDir(root), 'index.html');
   if (!existsSync(index)) return 'dist/renderer is not built yet';
+  if (!existsSync(join(root, 'renderer'))) return null;
   const built = statSync(index).mtimeMs;
   const newest = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));
   return newest > built ? 'the renderer sources changed since the last build' : null;
@@ -42,6 +46,13 @@ export function rendererBuildReason(root: string): string | null {
 export function ensureRendererBuilt(root: string, log: (line: string) => void): void {
   const reason = rendererBuildReason(root);
   if (reason === null) return;
+  if (!existsSync(join(root, 'renderer'))) {
+    // An installed package is packed with its build (`prepack`); without it there is nothing
+    // to build from.
+    throw new Error(
+      `${reason}, and this copy of SchedLab has no renderer sources to build it from`,
+    );
+  }
   log(`Building the renderer (${reason}): npx vite build`);
   const started = Date.now();
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';

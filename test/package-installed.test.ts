@@ -1,0 +1,95 @@
+// The package as a service installs it: `npm pack` (what a tarball or a git dependency gets),
+// unpacked into a service's node_modules, then used from plain Node — a run, the console's page,
+// the CLI. Before `files` and `prepack`, a packed SchedLab had no dist/ at all, and the console
+// looked for sources an installed copy does not have.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRendererBuilt } from '../engine/host/server/renderer-build.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// Inside the checkout (.schedlab/ is ignored by git), so the installed copy's dependencies
+// resolve from the checkout's node_modules, as they would from the service's own.
+const SERVICE = join(ROOT, '.schedlab', `installed-${process.pid}`);
+const INSTALLED = join(SERVICE, 'node_modules', 'schedlab');
+
+const SERVICE_SCRIPT = `
+import { Scheduler } from 'schedlab';
+const s = new Scheduler({ workers: 2, policy: 'fair', maxLivePerTenant: 10 });
+const doubled = await s.run({ module: new URL('./task.mjs', import.meta.url) }, 21, { tenant: 'acme' });
+const served = await s.serveConsole({ port: 0 });
+const page = await fetch(served.url);
+const html = await page.text();
+await s.close();
+console.log(JSON.stringify({ doubled, status: page.status, app: html.includes('id="root"') }));
+`;
+
+const plainNode = (args: string[]) =>
+  execFileSync(process.execPath, args, {
+    cwd: SERVICE,
+    encoding: 'utf8',
+    timeout: 60_000,
+    // A loader vitest put in NODE_OPTIONS would hide a file missing from the package.
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+
+let packed: string[] = [];
+
+beforeAll(() => {
+  ensureRendererBuilt(ROOT, () => {});
+  rmSync(SERVICE, { recursive: true, force: true });
+  mkdirSync(join(SERVICE, 'node_modules'), { recursive: true });
+  const out = execFileSync(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', SERVICE],
+    { cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+  );
+  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  packed = info!.files.map((f) => f.path);
+  execFileSync('tar', ['xzf', join(SERVICE, info!.filename), '-C', SERVICE]);
+  renameSync(join(SERVICE, 'package'), INSTALLED);
+  writeFileSync(join(SERVICE, 'package.json'), '{ "name": "service", "type": "module" }\n');
+  writeFileSync(join(SERVICE, 'task.mjs'), 'export default (x) => x * 2;\n');
+  writeFileSync(join(SERVICE, 'service.mjs'), SERVICE_SCRIPT);
+}, 180_000);
+
+afterAll(() => rmSync(SERVICE, { recursive: true, force: true }));
+
+describe('the packed package, installed in a service', () => {
+  it('holds the build (library, workers, the app page, the CLI) and no tests or source maps', () => {
+    for (const file of [
+      'dist/lib/engine/index.js',
+      'dist/lib/engine/index.d.ts',
+      'dist/lib/engine/runtime/threads/worker-entry.js',
+      'dist/renderer/index.html',
+      'bin/schedlab.js',
+    ]) {
+      expect(packed).toContain(file);
+    }
+    expect(packed.filter((f) => /\.test\.|\.map$/.test(f))).toEqual([]);
+  });
+
+  it('runs a task and serves the console page from the installed copy', () => {
+    const out = plainNode(['service.mjs']);
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({
+      doubled: 42,
+      status: 200,
+      app: true,
+    });
+  });
+
+  it('runs the installed `schedlab` CLI', () => {
+    const out = plainNode([
+      join(INSTALLED, 'bin', 'schedlab.js'),
+      'run',
+      'noisy-tenants',
+      '--json',
+    ]);
+    expect(JSON.parse(out)).toMatchObject({
+      workload: 'noisy-tenants',
+      config: { policy: 'fair' },
+    });
+  });
+});
