@@ -5,10 +5,12 @@
  *     new Piscina({ filename, maxThreads: 4 })       (unchanged; add `policy` if not mlfq)
  *     await pool.run(input, { name: 'resize' })      →  await pool.run(input, { name: 'resize', tenant })
  *
- * Only Piscina's common surface: `filename`, `maxThreads`, `run(input, { name, signal })`,
- * `destroy()`, `close()`. Runs reject with `SchedLabError`s (an abort is `CANCELLED`, not
- * Piscina's `AbortError`).
+ * Only Piscina's common surface: `filename`, `maxThreads`, `maxQueue`, `run(input, { name,
+ * signal })`, `queueSize`, `destroy()`, `close()`. Runs reject with `SchedLabError`s (an abort is
+ * `CANCELLED`, not Piscina's `AbortError`; a full queue is `QUEUE_FULL`).
  */
+import { availableParallelism } from 'node:os';
+import { engineConfigShape } from '../../shared/config.ts';
 import { SchedLabError } from '../../shared/errors.ts';
 import type { RunOptions, SchedulerOptions } from './options.ts';
 import { Scheduler } from './scheduler.ts';
@@ -20,6 +22,13 @@ export interface PoolOptions extends SchedulerOptions {
   readonly maxThreads?: number;
   /** Accepted for Piscina compatibility and ignored: the pool keeps `maxThreads` running. */
   readonly minThreads?: number;
+  /** Accepted for Piscina compatibility and ignored, as `minThreads`. */
+  readonly idleTimeout?: number;
+  /**
+   * Runs waiting before new ones are rejected (Piscina's `maxQueue`; `QUEUE_FULL`): a number, or
+   * `'auto'` for the square of the thread count, as Piscina. `maxQueued` means the same and wins.
+   */
+  readonly maxQueue?: number | 'auto';
 }
 
 export interface PoolRunOptions extends RunOptions {
@@ -33,7 +42,14 @@ export class Pool {
   private readonly filename: string | URL;
 
   constructor(options: PoolOptions) {
-    const { filename, maxThreads, minThreads: _ignored, ...rest } = options ?? {};
+    const {
+      filename,
+      maxThreads,
+      maxQueue,
+      minThreads: _minThreads,
+      idleTimeout: _idleTimeout,
+      ...rest
+    } = options ?? {};
     if (typeof filename !== 'string' && !(filename instanceof URL)) {
       throw new SchedLabError(
         'INVALID_ARGUMENT',
@@ -43,7 +59,15 @@ export class Pool {
     }
     this.filename = filename;
     const workers = rest.workers ?? maxThreads;
-    this.scheduler = new Scheduler(workers === undefined ? rest : { ...rest, workers });
+    const settings: SchedulerOptions = workers === undefined ? rest : { ...rest, workers };
+    const bound = queueBound(maxQueue, workers);
+    const maxQueued = rest.maxQueued ?? bound;
+    this.scheduler = new Scheduler(maxQueued === undefined ? settings : { ...settings, maxQueued });
+  }
+
+  /** Runs waiting for a worker now (Piscina's `queueSize`). */
+  get queueSize(): number {
+    return this.scheduler.stats().runs.queued;
   }
 
   run<R = unknown>(input?: unknown, options: PoolRunOptions = {}): Promise<R> {
@@ -62,4 +86,28 @@ export class Pool {
   close(): Promise<void> {
     return this.scheduler.close();
   }
+}
+
+/** `maxQueued`'s range, as the engine's schema states it. */
+const MAX_QUEUED_RANGE = {
+  min: engineConfigShape.maxQueued.minValue ?? 1,
+  max: engineConfigShape.maxQueued.maxValue ?? Number.MAX_SAFE_INTEGER,
+};
+
+/**
+ * Piscina's `maxQueue` as `maxQueued`: `'auto'` is the thread count squared (threads: one per core
+ * unless given), as in Piscina.
+ */
+function queueBound(maxQueue: unknown, workers: number | undefined): number | undefined {
+  if (maxQueue === undefined) return undefined;
+  if (maxQueue !== 'auto') {
+    const { min, max } = MAX_QUEUED_RANGE;
+    if (Number.isInteger(maxQueue) && (maxQueue as number) >= min && (maxQueue as number) <= max) {
+      return maxQueue as number;
+    }
+    const why = `maxQueue must be 'auto' or an integer ${min}–${max.toLocaleString('en-US')}`;
+    throw new SchedLabError('INVALID_ARGUMENT', why, 'maxQueue');
+  }
+  const threads = workers ?? availableParallelism();
+  return threads * threads;
 }

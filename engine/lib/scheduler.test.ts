@@ -315,4 +315,29 @@ describe('Pool, the Piscina-shaped front', () => {
       await pool.destroy();
     }
   });
+
+  it("takes Piscina's maxQueue ('auto': threads squared) and reports queueSize", async () => {
+    expect(
+      new Pool({ filename: TASKS, maxThreads: 3, maxQueue: 'auto' }).scheduler.config,
+    ).toMatchObject({ maxQueued: 9 });
+    expect(() => new Pool({ filename: TASKS, maxQueue: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'maxQueue' }),
+    );
+    const pool = new Pool({ filename: TASKS, maxThreads: 1, maxQueue: 2, idleTimeout: 1000 });
+    try {
+      const runs = Array.from({ length: 8 }, (_, i) =>
+        pool.run({ ms: 20, label: i }, { name: 'work' }),
+      );
+      const settled = Promise.allSettled(runs);
+      // Waiting: the 2 maxQueue holds, plus one already handed to the busy worker's queue.
+      expect(pool.queueSize).toBeGreaterThanOrEqual(2);
+      const outcomes = await settled;
+      const refused = outcomes.filter((o) => o.status === 'rejected');
+      expect(refused.length).toBeGreaterThan(0);
+      for (const r of refused) expect(r.reason).toMatchObject({ code: 'QUEUE_FULL' });
+      expect(pool.queueSize).toBe(0);
+    } finally {
+      await pool.destroy();
+    }
+  });
 });
