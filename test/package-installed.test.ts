@@ -80,6 +80,17 @@ describe('the packed package, installed in a service', () => {
     });
   });
 
+  it('is required from a CommonJS service (Node loads the ES module for require)', () => {
+    const script = `const { Scheduler } = require('schedlab');
+const s = new Scheduler({ workers: 1 });
+s.run('spin', { ms: 1 }, { tenant: 'cjs' })
+  .then(() => s.close())
+  .then(() => console.log(JSON.stringify({ tenants: s.stats().tenants.map((t) => t.name) })));`;
+    writeFileSync(join(SERVICE, 'service.cjs'), script);
+    const out = plainNode(['service.cjs']);
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ tenants: ['cjs'] });
+  });
+
   it('runs the installed `schedlab` CLI', () => {
     const out = plainNode([
       join(INSTALLED, 'bin', 'schedlab.js'),
