@@ -206,6 +206,8 @@ describe('tenants share the workers', () => {
       const refused = await failure(flood[3]!);
       expect(refused.message).toContain('maxLivePerTenant 3 reached by tenant acme');
       expect(s.stats().runs).toMatchObject({ submitted: 6, succeeded: 4, rejected: 2 });
+      const tenants = Object.fromEntries(s.stats().tenants.map((t) => [t.name, t.rejectedRuns]));
+      expect(tenants).toEqual({ acme: 2, globex: 0 });
       // The whole queue full is told apart: it names maxQueued (a few runs are already handed
       // to the worker's queue and are not waiting in ours, so 10 runs are sent to fill it).
       s.configure({ maxLivePerTenant: null, maxQueued: 1 });

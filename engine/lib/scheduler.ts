@@ -32,6 +32,11 @@ export interface TenantStats {
   readonly scheduledMs: number;
   /** Its runs not ended yet. */
   readonly liveRuns: number;
+  /**
+   * Its runs rejected at once (`QUEUE_FULL`: its `maxLivePerTenant`, or `maxQueued`) since it was
+   * first seen; like `scheduledMs`, it starts again from 0 if the tenant is forgotten while idle.
+   */
+  readonly rejectedRuns: number;
   /** Its share under `fair` (1 unless `tenantWeights` gave another). */
   readonly weight: number;
 }
@@ -203,6 +208,7 @@ export class Scheduler {
         name: t.name,
         scheduledMs: t.scheduledNanos / NS_PER_MS,
         liveRuns: t.liveJobs,
+        rejectedRuns: t.rejectedJobs,
         weight: t.weight,
       })),
       levels: this.executor.levels(),

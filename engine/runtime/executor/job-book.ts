@@ -158,6 +158,7 @@ export class JobBook {
     job.endNanos = now;
     job.error = reason;
     job.errorCode = 'QUEUE_FULL';
+    if (job.tenant !== null) job.tenant.rejectedJobs++;
     this.emitEnd(job, undefined, limit);
   }
 

@@ -26,6 +26,8 @@ export class TenantGroup implements FairnessGroup {
   priority: Priority = INITIAL_PRIORITY;
   /** Its jobs not ended yet. */
   liveJobs = 0;
+  /** Its jobs rejected at submission (`maxLivePerTenant`, `maxQueued`), since first seen. */
+  rejectedJobs = 0;
   /** Its share under `fair` (tenants.ts `setWeights`). */
   weight = 1;
   readonly key: string;

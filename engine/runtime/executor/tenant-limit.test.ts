@@ -27,6 +27,10 @@ describe('maxLivePerTenant: one tenant cannot fill the queue for everyone', () =
       error: 'maxLivePerTenant 3 reached by tenant acme',
     });
     expect(ex.counters).toMatchObject({ submitted: 6, rejected: 2, live: 4 });
+    expect(ex.tenants()).toEqual([
+      expect.objectContaining({ name: 'acme', liveJobs: 3, rejectedJobs: 2 }),
+      expect.objectContaining({ name: 'globex', liveJobs: 1, rejectedJobs: 0 }),
+    ]);
     sim.runUntilIdle();
     expect(ends.filter((e) => e.state === 'succeeded')).toHaveLength(4);
     // Its jobs ended, so the tenant may submit again.

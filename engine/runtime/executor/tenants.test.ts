@@ -58,8 +58,9 @@ describe('tenants are fairness groups (query fairness)', () => {
     sim.runUntilIdle();
     expect(ends.map((e) => e.tenant).sort()).toEqual(['a', 'a', 'b']);
     const rows = Object.fromEntries(ex.tenants().map((t) => [t.name, t]));
-    expect(rows.a).toEqual({ name: 'a', scheduledNanos: 50 * MS, liveJobs: 0, weight: 1 });
-    expect(rows.b).toEqual({ name: 'b', scheduledNanos: 5 * MS, liveJobs: 0, weight: 1 });
+    const idle = { liveJobs: 0, rejectedJobs: 0, weight: 1 };
+    expect(rows.a).toEqual({ name: 'a', scheduledNanos: 50 * MS, ...idle });
+    expect(rows.b).toEqual({ name: 'b', scheduledNanos: 5 * MS, ...idle });
   });
 
   it('under fair, tenant weights share the worker 3 to 1; rows, fair groups and Jain follow', () => {

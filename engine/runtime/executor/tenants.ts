@@ -17,6 +17,8 @@ export interface TenantRow {
   /** Time of all its quanta since it was first seen (or last forgotten), ns. */
   readonly scheduledNanos: number;
   readonly liveJobs: number;
+  /** Its jobs rejected at submission, since it was first seen (or last forgotten). */
+  readonly rejectedJobs: number;
   /** Its share under `fair` (1 unless `setWeights` gave another). */
   readonly weight: number;
 }
@@ -96,6 +98,7 @@ export class Tenants {
         name: g.name,
         scheduledNanos: g.scheduledNanos,
         liveJobs: g.liveJobs,
+        rejectedJobs: g.rejectedJobs,
         weight: g.weight,
       });
     for (const g of this.live.values()) {
