@@ -92,6 +92,25 @@ describe('Scheduler.run on real worker threads', () => {
     expect(await s.run(task(), 2)).toBe(4);
   });
 
+  it("a task's error is the rejection's cause: its name, message, code and the worker's stack", async () => {
+    const error = (await failure(s.run(task('badWidth'), 7))) as Error & { cause?: unknown };
+    expect(error).toMatchObject({
+      code: 'KERNEL_FAILED',
+      message: 'the run failed: TypeError: bad width 7',
+    });
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(error.cause).toMatchObject({
+      name: 'TypeError',
+      message: 'bad width 7',
+      code: 'E_WIDTH',
+    });
+    expect((error.cause as Error).stack).toMatch(/badWidth .*tasks\.mjs/);
+    // A thrown value that is not an Error is told in the message; there is no cause to give.
+    const text = (await failure(s.run(task('throwsText')))) as Error & { cause?: unknown };
+    expect(text.message).toBe('the run failed: plain text');
+    expect(text.cause).toBeUndefined();
+  });
+
   it('bad arguments are coded errors naming the field', async () => {
     const cases: [Promise<unknown>, string][] = [
       [s.run({ module: 'relative/tasks.mjs' }), 'task.module'],

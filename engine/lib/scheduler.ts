@@ -22,6 +22,7 @@ import {
   type RunOptions,
   type SchedulerOptions,
 } from './options.ts';
+import type { ErrorCause } from '../runtime/backend.ts';
 import type { ConsoleOptions, RunningConsole } from './console.ts';
 import { taskWork, type Task } from './task.ts';
 
@@ -313,8 +314,22 @@ export class Scheduler {
         ? new SchedLabError('ENGINE_CLOSED', 'the scheduler closed before the run ended')
         : new SchedLabError('CANCELLED', `the run was cancelled: ${why}`);
     }
-    return new SchedLabError(end.errorCode ?? 'KERNEL_FAILED', `the run failed: ${why}`);
+    // A run is a job of one split: the executor's `split N: ` before the reason says nothing
+    // to the service (executor/quantum-ends.ts `failOrRetry` writes it).
+    const reason = why.replace(/^split \d+: /, '');
+    const error = new SchedLabError(end.errorCode ?? 'KERNEL_FAILED', `the run failed: ${reason}`);
+    if (end.cause !== undefined) error.cause = rebuilt(end.cause);
+    return error;
   }
+}
+
+/** What the task threw, rebuilt on this thread: its name, message, stack and `code`. */
+function rebuilt(cause: ErrorCause): Error {
+  const error = new Error(cause.message);
+  error.name = cause.name;
+  if (cause.stack !== undefined) error.stack = cause.stack;
+  if (cause.code !== undefined) (error as Error & { code?: string | number }).code = cause.code;
+  return error;
 }
 
 function aborted(signal: AbortSignal): SchedLabError {

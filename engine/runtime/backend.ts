@@ -33,6 +33,18 @@ export interface Dispatch {
 
 export type { QuantumOutcome } from '../../shared/lib/outcomes.ts';
 
+/**
+ * What a user module threw, as its worker saw it (a failed quantum's `cause`): enough to rebuild
+ * an `Error` on the main thread for whoever waits on the run (the library's `error.cause`).
+ */
+export interface ErrorCause {
+  readonly name: string;
+  readonly message: string;
+  readonly stack?: string;
+  /** The thrown error's own `code`, when it had a string or number one. */
+  readonly code?: string | number;
+}
+
 export interface QuantumEnd {
   readonly splitId: number;
   readonly workerId: number;
@@ -61,6 +73,8 @@ export interface QuantumEnd {
    * `KERNEL_FAILED` (the kernel or user module threw, or an injected fault).
    */
   readonly errorCode?: 'WORKER_LOST' | 'KERNEL_FAILED' | 'QUANTUM_OVERRUN_KILLED' | 'INTERRUPTED';
+  /** For `failed`: the error a user module threw, when it threw an `Error`. */
+  readonly cause?: ErrorCause;
   /** A user module's result when it finished. */
   readonly result?: unknown;
 }
@@ -82,6 +96,7 @@ export interface MutableEnd {
   outcome: QuantumOutcome;
   blockedNanos: number | undefined;
   error: string | undefined;
+  cause: ErrorCause | undefined;
   result: unknown;
 }
 
@@ -97,6 +112,7 @@ export function newEnd(): MutableEnd {
     outcome: 'yielded',
     blockedNanos: undefined,
     error: undefined,
+    cause: undefined,
     result: undefined,
   };
 }

@@ -6,6 +6,7 @@
 import { clip, resultText } from './job-text.ts';
 import { Ring } from '../../../shared/lib/ring.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
+import type { ErrorCause } from '../backend.ts';
 import { matchesJob, type JobQuery } from '../../../shared/lib/job-query.ts';
 import type { FindJobsResult, JobRow } from '../../../shared/protocol.ts';
 import {
@@ -47,6 +48,8 @@ export interface JobEnd {
   owner?: unknown;
   /** For a `rejected` job, the knob whose limit turned it away. */
   rejectedBy?: RejectingLimit;
+  /** For a `failed` job: what its failing split's user module threw, when it was an `Error`. */
+  cause?: ErrorCause;
 }
 
 /** The knobs that reject a job at submission (`QUEUE_FULL`). */
@@ -318,6 +321,7 @@ export class JobBook {
     if (result !== undefined) e.result = result;
     if (job.owner !== undefined) e.owner = job.owner;
     if (rejectedBy !== undefined) e.rejectedBy = rejectedBy;
+    if (job.errorCause !== undefined) e.cause = job.errorCause;
     for (const fn of this.jobEnd) fn(e);
   }
 }

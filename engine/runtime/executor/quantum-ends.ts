@@ -10,7 +10,7 @@
 import type { ErrorCode } from '../../../shared/errors.ts';
 import { outcomeIndex } from '../../../shared/lib/outcomes.ts';
 import type { SpanRing } from '../../../shared/lib/span-ring.ts';
-import type { Backend, QuantumEnd } from '../backend.ts';
+import type { Backend, ErrorCause, QuantumEnd } from '../backend.ts';
 import type { Counters } from '../../../shared/protocol.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { QuantumWallVisitor } from './executor-options.ts';
@@ -245,7 +245,7 @@ export class QuantumEnds {
         this.endings.finishSplit(split, SplitState.succeeded, end.result, now);
         return;
       case 'failed':
-        this.failOrRetry(split, end.error ?? 'quantum ended failed', end.errorCode, now);
+        this.failOrRetry(split, end.error ?? 'quantum ended failed', end.errorCode, now, end.cause);
         return;
       case 'cancelled': // the backend stopped it unasked (the executor's cancels end above)
         this.failOrRetry(split, end.error ?? 'quantum ended cancelled', 'CANCELLED', now);
@@ -258,6 +258,7 @@ export class QuantumEnds {
     reason: string,
     code: ErrorCode | undefined,
     now: number,
+    cause?: ErrorCause,
   ): void {
     split.errorCode = code ?? 'KERNEL_FAILED';
     if (split.failures >= split.job.retries) {
@@ -271,6 +272,7 @@ export class QuantumEnds {
       if (job.error === undefined) {
         job.error = `split ${split.id}: ${reason}`;
         job.errorCode = split.errorCode;
+        if (cause !== undefined) job.errorCause = cause;
       }
       this.endings.finishSplit(split, SplitState.failed);
       if (job.state === 'running') this.endings.endJob(job, 'failed', job.error, job.errorCode);

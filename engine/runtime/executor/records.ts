@@ -11,6 +11,7 @@ import type { SplitConcurrencyController } from '../../core/concurrency/split-co
 import type { FairnessGroup, Priority } from '../../core/ready-queue.ts';
 import { INITIAL_PRIORITY } from '../../core/ready-queue.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
+import type { ErrorCause } from '../backend.ts';
 import type { JobState } from './lifecycle.ts';
 import type { ExecSplit } from './split-record.ts';
 
@@ -47,6 +48,7 @@ const NO_TASKS = Object.freeze([]) as unknown as ExecTask[];
 class JobTrouble {
   error: string | undefined = undefined;
   errorCode: ErrorCode | undefined = undefined;
+  errorCause: ErrorCause | undefined = undefined;
   retries = 0;
   ownsSplitFailures = false;
   splitError: string | undefined = undefined;
@@ -120,6 +122,13 @@ export class ExecJob implements FairnessGroup {
   }
   set errorCode(v: ErrorCode | undefined) {
     if (v !== undefined || this.trouble !== null) this.troubled().errorCode = v;
+  }
+  /** What the failing split's user module threw (backend.ts `ErrorCause`), when it was an `Error`. */
+  get errorCause(): ErrorCause | undefined {
+    return this.trouble?.errorCause;
+  }
+  set errorCause(v: ErrorCause | undefined) {
+    if (v !== undefined || this.trouble !== null) this.troubled().errorCause = v;
   }
   /**
    * A graph job (engine/runtime/graph/executor-graph.ts): a split that fails past its retries

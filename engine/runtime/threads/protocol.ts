@@ -3,7 +3,7 @@
  * discriminated unions, imported with `import type` on both sides.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { Dispatch, QuantumOutcome } from '../backend.ts';
+import type { Dispatch, ErrorCause, QuantumOutcome } from '../backend.ts';
 import type { ModuleRef } from '../backend.ts';
 
 /** `workerData` of a backend worker. */
@@ -118,6 +118,8 @@ export interface QuantumReport {
   readonly cpuNanos?: number;
   readonly blockedNanos?: number;
   readonly error?: string;
+  /** For `failed`: what the module threw, when it was an `Error` (backend.ts `ErrorCause`). */
+  readonly cause?: ErrorCause;
   readonly result?: unknown;
   /** A user module's `{ yield: state }`: the input of its next quantum. */
   readonly state?: unknown;

@@ -21,6 +21,7 @@ export function measuredEnd(report: QuantumReport, workerId: number): QuantumEnd
   if (report.cpuNanos !== undefined) end.cpuNanos = report.cpuNanos;
   if (report.blockedNanos !== undefined) end.blockedNanos = report.blockedNanos;
   if (report.error !== undefined) end.error = report.error;
+  if (report.cause !== undefined) end.cause = report.cause;
   if ('result' in report) end.result = report.result;
   return end;
 }
@@ -37,6 +38,7 @@ export function refillEnd(end: MutableEnd, report: QuantumReport, workerId: numb
   end.outcome = report.outcome;
   end.blockedNanos = report.blockedNanos;
   end.error = report.error;
+  end.cause = report.cause;
   end.result = report.result;
   return end as QuantumEnd;
 }

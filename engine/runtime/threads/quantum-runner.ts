@@ -4,7 +4,7 @@
  * with a `shouldYield` context. Measures wall time; never throws (a failure is an outcome).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Dispatch, KernelName, ModuleRef } from '../backend.ts';
+import type { Dispatch, ErrorCause, KernelName, ModuleRef } from '../backend.ts';
 import { isCancelRequested, quantumCut } from './control.ts';
 import { PARKED, QuantumContext } from './quantum-context.ts';
 import { calibrateKernel, CPU_KERNELS, sink, type Calibration } from './kernels.ts';
@@ -103,10 +103,10 @@ export class QuantumRunner {
       );
       if (!(out instanceof Promise)) return out;
       return out.catch((error: unknown) =>
-        this.end(dispatch, start, 0, 'failed', { error: reason(error) }),
+        this.end(dispatch, start, 0, 'failed', failure(error)),
       );
     } catch (error) {
-      return this.end(dispatch, start, 0, 'failed', { error: reason(error) });
+      return this.end(dispatch, start, 0, 'failed', failure(error));
     }
   }
 
@@ -260,7 +260,7 @@ export class QuantumRunner {
     workNanos: number,
     outcome: QuantumReport['outcome'],
     extra?: Partial<
-      Pick<QuantumReport, 'blockedNanos' | 'error' | 'result' | 'state' | 'suspended'>
+      Pick<QuantumReport, 'blockedNanos' | 'error' | 'cause' | 'result' | 'state' | 'suspended'>
     >,
   ): QuantumReport {
     const endNanos = this.clock();
@@ -289,7 +289,7 @@ export class QuantumRunner {
     const out = this.awaitModule(dispatch, pending, ctx, start);
     wake();
     return out.catch((error: unknown) =>
-      this.end(dispatch, start, 0, 'failed', { error: reason(error) }),
+      this.end(dispatch, start, 0, 'failed', failure(error)),
     );
   }
 
@@ -327,4 +327,17 @@ export function moduleName(ref: ModuleRef): string {
 
 export function reason(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** A failed quantum's report fields: why, in words, and what was thrown when it was an `Error`. */
+function failure(error: unknown): { error: string; cause?: ErrorCause } {
+  if (!(error instanceof Error)) return { error: reason(error) };
+  const cause: { -readonly [K in keyof ErrorCause]: ErrorCause[K] } = {
+    name: error.name,
+    message: error.message,
+  };
+  if (typeof error.stack === 'string') cause.stack = error.stack;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') cause.code = code;
+  return { error: reason(error), cause };
 }
