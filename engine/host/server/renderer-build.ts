@@ -47,7 +47,7 @@ export function ensureRendererBuilt(root: string, log: (line: string) => void): 
   const reason = rendererBuildReason(root);
   if (reason === null) return;
   if (!existsSync(join(root, 'renderer'))) {
-    // An installed package is packed with its build (`prepack`); without it there is nothing
+    // An installed package is packed with its build (`prepare`); without it there is nothing
     // to build from.
     throw new Error(
       `${reason}, and this copy of SchedLab has no renderer sources to build it from`,
