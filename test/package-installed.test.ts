@@ -1,6 +1,6 @@
 // The package as a service installs it: `npm pack` (what a tarball or a git dependency gets),
 // unpacked into a service's node_modules, then used from plain Node — a run, the console's page,
-// the CLI. Before `files` and `prepack`, a packed SchedLab had no dist/ at all, and the console
+// the CLI. Before `files` and a `prepare` that builds the app page, a packed SchedLab had no dist/ at all, and the console
 // looked for sources an installed copy does not have.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
