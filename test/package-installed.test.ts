@@ -1,7 +1,7 @@
 // The package as a service installs it: `npm pack` (what a tarball or a git dependency gets),
 // unpacked into a service's node_modules, then used from plain Node — a run, the console's page,
-// the CLI. Before `files` and a `prepare` that builds the app page, a packed SchedLab had no dist/ at all, and the console
-// looked for sources an installed copy does not have.
+// the CLI. Before `files` and a `prepare` that builds the app page, a packed SchedLab had no
+// dist/ at all, and the console looked for sources an installed copy does not have.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
