@@ -10,9 +10,11 @@
 // run, a failing one, runs with an abort signal (aborted after a few ms, or never), runs with a
 // timeout that fires. `stats()` is read every second, as a metrics endpoint would. The console is
 // served, and a client attaches, reads frames, searches jobs, follows one, and is replaced by a
-// new client every 15 s, when the policy also changes (mlfq → fair → priority). Every `sample-s`
-// seconds it records heapUsed after a full GC and the runs in flight, then prints the table and
-// the verdict on the second half's heap slope (bench/memory.ts `heapVerdict`).
+// new client every 15 s, when the policy also changes (mlfq → fair → priority) and every tenant's
+// bound is turned on (`maxLivePerTenant` 1: a tenant's run while its slow one is in flight is
+// rejected) or off. Every `sample-s` seconds it records heapUsed after a full GC and the runs in
+// flight, then prints the table and the verdict on the second half's heap slope
+// (bench/memory.ts `heapVerdict`).
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { Scheduler, type RunningConsole, type SchedulerStats } from 'schedlab';
@@ -166,7 +168,10 @@ while (performance.now() < end) {
     nextStats += 1000;
   }
   if (now >= nextOp) {
-    scheduler.configure({ policy: POLICIES[++step % POLICIES.length]! });
+    scheduler.configure({
+      policy: POLICIES[++step % POLICIES.length]!,
+      maxLivePerTenant: step % 2 === 1 ? 1 : null,
+    });
     clientFrames += client.frames;
     client.ws.close();
     client = new Client(served);

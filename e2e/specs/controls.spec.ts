@@ -92,3 +92,27 @@ test('graph-run choices go to the engine with configureGraph and come back in it
     await expect(echo).toHaveText('engine: —');
   }
 });
+
+test('the per-tenant bound takes a number or nothing (no limit), and refuses 0 naming it', async ({
+  page,
+  appUrl,
+}) => {
+  await openApp(page, appUrl);
+  await view(page, 'controls');
+  const echo = page.getByTestId('echo-maxLivePerTenant');
+  await expect(echo).toHaveText('engine: no limit');
+  await expect(page.getByTestId('field-maxLivePerTenant')).toHaveAttribute(
+    'placeholder',
+    'no limit',
+  );
+  try {
+    await setField(page, 'maxLivePerTenant', '5');
+    await expect(echo).toHaveText('engine: 5');
+    await setField(page, 'maxLivePerTenant', '0');
+    await expect(page.getByTestId('error-maxLivePerTenant')).toContainText('maxLivePerTenant');
+    await expect(echo).toHaveText('engine: 5');
+  } finally {
+    await setField(page, 'maxLivePerTenant', '');
+    await expect(echo).toHaveText('engine: no limit');
+  }
+});

@@ -10,7 +10,7 @@ const task = (name?: string) =>
 /** Resolves with the error a promise rejects with (fails the test if it resolves). */
 async function failure(
   p: Promise<unknown>,
-): Promise<{ code: string; field?: string; message: string }> {
+): Promise<{ code: string; field?: string; message: string; cause?: unknown }> {
   try {
     await p;
   } catch (e) {
@@ -93,7 +93,7 @@ describe('Scheduler.run on real worker threads', () => {
   });
 
   it("a task's error is the rejection's cause: its name, message, code and the worker's stack", async () => {
-    const error = (await failure(s.run(task('badWidth'), 7))) as Error & { cause?: unknown };
+    const error = await failure(s.run(task('badWidth'), 7));
     expect(error).toMatchObject({
       code: 'KERNEL_FAILED',
       message: 'the run failed: TypeError: bad width 7',
@@ -106,7 +106,7 @@ describe('Scheduler.run on real worker threads', () => {
     });
     expect((error.cause as Error).stack).toMatch(/badWidth .*tasks\.mjs/);
     // A thrown value that is not an Error is told in the message; there is no cause to give.
-    const text = (await failure(s.run(task('throwsText')))) as Error & { cause?: unknown };
+    const text = await failure(s.run(task('throwsText')));
     expect(text.message).toBe('the run failed: plain text');
     expect(text.cause).toBeUndefined();
   });

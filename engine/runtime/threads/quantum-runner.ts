@@ -102,9 +102,7 @@ export class QuantumRunner {
           : this.callLoaded(dispatch, fn, input, start),
       );
       if (!(out instanceof Promise)) return out;
-      return out.catch((error: unknown) =>
-        this.end(dispatch, start, 0, 'failed', failure(error)),
-      );
+      return out.catch((error: unknown) => this.end(dispatch, start, 0, 'failed', failure(error)));
     } catch (error) {
       return this.end(dispatch, start, 0, 'failed', failure(error));
     }
@@ -288,9 +286,7 @@ export class QuantumRunner {
     const wake = ctx.restart(dispatch, start);
     const out = this.awaitModule(dispatch, pending, ctx, start);
     wake();
-    return out.catch((error: unknown) =>
-      this.end(dispatch, start, 0, 'failed', failure(error)),
-    );
+    return out.catch((error: unknown) => this.end(dispatch, start, 0, 'failed', failure(error)));
   }
 
   /**

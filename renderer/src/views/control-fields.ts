@@ -3,7 +3,7 @@
  * the engine's schema (shared/config.ts) states it, so an input offers exactly what the engine
  * takes.
  */
-import type { z } from 'zod';
+import { ZodNullable, type z } from 'zod';
 import { engineConfigShape, FAIRNESS_MODES, POLICY_NAMES } from '../../../shared/config.ts';
 import { GRAPH_ERROR_MODES, GRAPH_EXECUTORS, GRAPH_POLICIES } from '../../../shared/graph.ts';
 
@@ -23,23 +23,27 @@ export interface FieldDef {
   graph?: boolean;
   /** A slider next to the number input. */
   slider?: boolean;
+  /** The knob may be null (an empty input sends it); `nullText` says what null means. */
+  nullText?: string;
 }
 
 type NumberKnob = {
-  [K in keyof typeof engineConfigShape]: (typeof engineConfigShape)[K] extends z.ZodNumber
+  [K in keyof typeof engineConfigShape]: (typeof engineConfigShape)[K] extends
+    z.ZodNumber | z.ZodNullable<z.ZodNumber>
     ? K
     : never;
 }[keyof typeof engineConfigShape];
 
 /**
- * A numeric knob's input range and step from its schema; a minimum the schema excludes (m > 1)
- * starts the input one step above it.
+ * A numeric knob's input range and step from its schema (a nullable knob's number schema); a
+ * minimum the schema excludes (m > 1) starts the input one step above it.
  */
 export function knobRange(
   key: NumberKnob,
   step: number,
 ): { min: number; max: number; step: number } {
-  const schema = engineConfigShape[key];
+  const knob = engineConfigShape[key];
+  const schema = knob instanceof ZodNullable ? (knob.unwrap() as z.ZodNumber) : knob;
   const low = schema.minValue ?? 0;
   const min = schema.safeParse(low).success ? low : low + step;
   return { min, max: schema.maxValue ?? Number.MAX_SAFE_INTEGER, step };
@@ -71,6 +75,27 @@ export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [
         ...knobRange('quantumMs', 1),
         unit: 'ms',
         help: 'time slice per dispatch',
+      },
+    ],
+  },
+  {
+    title: 'Admission',
+    note: 'A job past either bound is rejected (QUEUE_FULL) and counted; no job taken is dropped.',
+    fields: [
+      {
+        key: 'maxQueued',
+        label: 'Queue bound',
+        kind: 'number',
+        ...knobRange('maxQueued', 1),
+        help: 'splits waiting before new jobs are rejected',
+      },
+      {
+        key: 'maxLivePerTenant',
+        label: 'Per-tenant bound',
+        kind: 'number',
+        ...knobRange('maxLivePerTenant', 1),
+        nullText: 'no limit',
+        help: 'jobs one tenant may have not ended; empty: no limit',
       },
     ],
   },

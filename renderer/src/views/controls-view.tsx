@@ -65,16 +65,17 @@ function Field({ def }: { def: FieldDef }) {
   }, [echo, editing]);
 
   const apply = async (raw: unknown) => {
-    const value =
-      def.graph === true && raw === ''
-        ? null
-        : def.kind === 'number'
-          ? numberOf(String(raw))
-          : def.kind === 'thresholds'
-            ? String(raw)
-                .split(',')
-                .map((x) => numberOf(x))
-            : raw;
+    // An empty input is null for the knobs that may be null (a graph choice, a bound's "none").
+    const none = (def.graph === true || def.nullText !== undefined) && String(raw).trim() === '';
+    const value = none
+      ? null
+      : def.kind === 'number'
+        ? numberOf(String(raw))
+        : def.kind === 'thresholds'
+          ? String(raw)
+              .split(',')
+              .map((x) => numberOf(x))
+          : raw;
     const check = checkField(def.key, value);
     if (!check.ok) {
       store.getState().setFieldError(def.key, check.message);
@@ -151,6 +152,7 @@ function Field({ def }: { def: FieldDef }) {
         <CommitInput
           field={def.key}
           className={def.kind === 'thresholds' ? 'wide' : ''}
+          {...(def.nullText === undefined ? {} : { placeholder: def.nullText })}
           inputMode="decimal"
           value={draft}
           disabled={!enabled}
@@ -180,7 +182,7 @@ function Field({ def }: { def: FieldDef }) {
             ? def.help
             : 'disconnected: changes wait for the engine'
       }
-      echo={display(echo)}
+      echo={echo === null && def.nullText !== undefined ? def.nullText : display(echo)}
       error={error}
     >
       {input}
