@@ -314,9 +314,8 @@ export class Scheduler {
         ? new SchedLabError('ENGINE_CLOSED', 'the scheduler closed before the run ended')
         : new SchedLabError('CANCELLED', `the run was cancelled: ${why}`);
     }
-    // A run is a job of one split: the executor's `split N: ` before the reason says nothing
-    // to the service (executor/quantum-ends.ts `failOrRetry` writes it).
-    const reason = why.replace(/^split \d+: /, '');
+    // A run is a job of one split: which split failed says nothing to the service.
+    const reason = end.splitError ?? why;
     const error = new SchedLabError(end.errorCode ?? 'KERNEL_FAILED', `the run failed: ${reason}`);
     if (end.cause !== undefined) error.cause = rebuilt(end.cause);
     return error;

@@ -52,9 +52,10 @@ export class CommandRunner {
       },
       submitJob: (cmd) => {
         const jobId = this.submitJob(cmd.job);
-        if (ex.jobState(jobId) === 'rejected') {
+        const row = ex.jobRow(jobId);
+        if (row?.state === 'rejected') {
           // The job's row keeps why (`maxQueued …` or `maxLivePerTenant … by tenant …`).
-          const why = ex.jobDetail(jobId).job.error ?? 'the queue is full';
+          const why = row.error ?? 'the queue is full';
           throw new SchedLabError('QUEUE_FULL', `job rejected: ${why}`, 'job');
         }
         return { jobId, taskIds: ex.taskIds(jobId) };

@@ -33,7 +33,7 @@ describe('why a job or split ended: catalogue codes with the human message', () 
     ]);
   });
 
-  it('a worker that died under its split is WORKER_LOST, message kept', () => {
+  it('a worker that died under its split is WORKER_LOST, message kept (also without the split)', () => {
     // Plays the threads backend losing the worker during the split's first quantum.
     const sim = new RewritingSim({ workers: 1 }, (end) => [
       {
@@ -53,6 +53,7 @@ describe('why a job or split ended: catalogue codes with the human message', () 
       state: 'failed',
       errorCode: 'WORKER_LOST',
       error: 'split 1: worker lost: exit code 1',
+      splitError: 'worker lost: exit code 1',
     });
   });
 

@@ -25,6 +25,7 @@ import {
   type FindJobsResult,
   type JobDetail,
   type JobWarning,
+  type JobRow,
   type LevelRow,
   type RunawaySplit,
   type TaskConcurrencyRow,
@@ -348,6 +349,11 @@ export class Executor {
 
   jobState(jobId: number): ExecJob['state'] | undefined {
     return this.book.state(jobId);
+  }
+
+  /** A job's row (its state, and why it ended), while live or while the history holds it. */
+  jobRow(jobId: number): JobRow | undefined {
+    return this.book.row(jobId);
   }
 
   onJobEnd(fn: Listener<JobEnd>): () => void {

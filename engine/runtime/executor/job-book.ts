@@ -48,6 +48,11 @@ export interface JobEnd {
   owner?: unknown;
   /** For a `rejected` job, the knob whose limit turned it away. */
   rejectedBy?: RejectingLimit;
+  /**
+   * For a job failed by one of its splits: that split's own reason, as its module or the backend
+   * gave it (`error` is `split N: ` and this), for a submitter that does not name splits.
+   */
+  splitError?: string;
   /** For a `failed` job: what its failing split's user module threw, when it was an `Error`. */
   cause?: ErrorCause;
 }
@@ -321,6 +326,7 @@ export class JobBook {
     if (result !== undefined) e.result = result;
     if (job.owner !== undefined) e.owner = job.owner;
     if (rejectedBy !== undefined) e.rejectedBy = rejectedBy;
+    if (job.failedSplitReason !== undefined) e.splitError = job.failedSplitReason;
     if (job.errorCause !== undefined) e.cause = job.errorCause;
     for (const fn of this.jobEnd) fn(e);
   }

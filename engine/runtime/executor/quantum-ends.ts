@@ -271,6 +271,7 @@ export class QuantumEnds {
       }
       if (job.error === undefined) {
         job.error = `split ${split.id}: ${reason}`;
+        job.failedSplitReason = reason;
         job.errorCode = split.errorCode;
         if (cause !== undefined) job.errorCause = cause;
       }

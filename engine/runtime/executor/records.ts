@@ -49,6 +49,7 @@ class JobTrouble {
   error: string | undefined = undefined;
   errorCode: ErrorCode | undefined = undefined;
   errorCause: ErrorCause | undefined = undefined;
+  failedSplitReason: string | undefined = undefined;
   retries = 0;
   ownsSplitFailures = false;
   splitError: string | undefined = undefined;
@@ -129,6 +130,13 @@ export class ExecJob implements FairnessGroup {
   }
   set errorCause(v: ErrorCause | undefined) {
     if (v !== undefined || this.trouble !== null) this.troubled().errorCause = v;
+  }
+  /** For a job failed by a split: that split's own reason (`error` is `split N: ` and it). */
+  get failedSplitReason(): string | undefined {
+    return this.trouble?.failedSplitReason;
+  }
+  set failedSplitReason(v: string | undefined) {
+    if (v !== undefined || this.trouble !== null) this.troubled().failedSplitReason = v;
   }
   /**
    * A graph job (engine/runtime/graph/executor-graph.ts): a split that fails past its retries
