@@ -847,6 +847,13 @@ export interface Frame {
   /** Under the `fair` policy only: service per fairness group. Optional: added later. */
   fairGroups?: FairGroups;
   /**
+   * The tenants the executor holds, at most `FRAME_MAX_TENANTS` (those with live jobs first, then
+   * the most recently idle); absent while it holds none. Optional: added with the tenants panel.
+   */
+  tenants?: TenantRow[];
+  /** Tenants held beyond those in `tenants`. */
+  tenantsMore?: number;
+  /**
    * How many times the tenant weights were set (`TenantWeights.version`): a client showing them
    * reads them again (`tenantWeights`) when it changes. Optional: added with `setTenantWeights`.
    */
@@ -914,6 +921,25 @@ export interface FairGroups {
   /** Groups with a weight other than 1; absent when none. Optional: added with tenant weights. */
   weighted?: number;
 }
+
+/**
+ * One tenant (`JobSpec.tenant`, the library's `run(…, { tenant })`) as the executor holds it: made
+ * on its first job, kept while it has live jobs and for a while after (docs/metrics.md "tenants").
+ */
+export interface TenantRow {
+  readonly name: string;
+  /** Time of all its quanta since it was first seen (or last forgotten), ns. */
+  readonly scheduledNanos: number;
+  /** Its jobs not ended: waiting or running. */
+  readonly liveJobs: number;
+  /** Its jobs rejected at submission, since it was first seen (or last forgotten). */
+  readonly rejectedJobs: number;
+  /** Its share under `fair` (1 unless `setTenantWeights` gave another). */
+  readonly weight: number;
+}
+
+/** Tenants a frame names (`Frame.tenants`): those with live jobs first; the rest are counted. */
+export const FRAME_MAX_TENANTS = 20;
 
 /** Fair groups a frame names (`FairGroups.groups`); the rest are summed. */
 export const FAIR_GROUPS_SHOWN = 8;

@@ -1,7 +1,8 @@
 // `schedlab attach` on a service that uses `Scheduler` (issue 15): examples/fair-http run with
 // `--console --allow-control` under `fair`, two tenants sending work, the CLI checking the console
 // and printing its URL, and the app opened on it. The attached app looks like a local session:
-// frames flow, and the share panel's groups are the service's tenants, whose weights it sets.
+// frames flow, the share panel's groups are the service's tenants, whose weights it sets, and the
+// tenants panel lists them with the service's own figures.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +103,18 @@ test('attached to a Scheduler service, the app shows its two tenants as groups',
   expect(stats.tenants.find((t) => t.name === 'acme')?.weight).toBe(3);
   await view(page, 'live');
   await expect(groups).toHaveAttribute('data-shares', /acme ×3=/, { timeout: 30_000 });
+
+  // The tenants panel lists the service's tenants with the numbers its `stats()` gives: the same
+  // scheduled time (read later there, so no less), and the weight just set.
+  const acme = page.locator('[data-testid="tenant-row"][data-tenant="acme"]');
+  await expect(acme).toHaveAttribute('data-weight', '3', { timeout: 30_000 });
+  await expect(page.locator('[data-testid="tenant-row"][data-tenant="globex"]')).toHaveCount(1);
+  const shownMs = Number(await acme.getAttribute('data-scheduled-ms'));
+  const later = (await (await fetch(`${serviceUrl}/stats`)).json()) as {
+    tenants: { name: string; scheduledMs: number }[];
+  };
+  expect(shownMs).toBeGreaterThan(0);
+  expect(shownMs).toBeLessThanOrEqual(later.tenants.find((t) => t.name === 'acme')!.scheduledMs);
 });
 
 /** One request at a time for `tenant`, again and again, while the spec runs. */

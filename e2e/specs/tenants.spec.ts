@@ -18,6 +18,10 @@ test('noisy-tenants: tenants are the groups, weights show, and a weight set live
     });
     await expect(groups).toHaveAttribute('data-shares', /initech ×2=/, { timeout: 30_000 });
     await expect(groups).toHaveAttribute('data-shares', /acme=/);
+    // The tenants panel names every tenant, with its weight.
+    const initech = page.locator('[data-testid="tenant-row"][data-tenant="initech"]');
+    await expect(initech).toHaveAttribute('data-weight', '2');
+    await expect(page.locator('[data-testid="tenant-row"][data-tenant="acme"]')).toHaveCount(1);
 
     await view(page, 'controls');
     await expect(page.getByTestId('echo-tenantWeights')).toHaveText('engine: initech=2');

@@ -7,6 +7,7 @@
  */
 import { ExecutorStatsView } from '../report/executor-stats.ts';
 import {
+  FRAME_MAX_TENANTS,
   FRAME_MAX_WARNINGS,
   type Alarm,
   type Frame,
@@ -157,6 +158,7 @@ export class FrameBuilder {
       fairness: ex.fairness(),
       // Under `fair` only: one pass over the live groups, which other policies do not need.
       ...(ex.policyName === 'fair' ? { fairGroups: ex.fairGroups() } : {}),
+      ...this.tenants(),
       tenantWeightsVersion: ex.tenantWeightsVersion,
       utilization,
       spans: read.columns,
@@ -185,6 +187,15 @@ export class FrameBuilder {
           }
         : {}),
     };
+  }
+
+  /** The tenants, when the executor holds any (most workloads have none: nothing is added). */
+  private tenants(): Pick<Frame, 'tenants' | 'tenantsMore'> {
+    const ex = this.executor;
+    const count = ex.tenantCount;
+    if (count === 0) return {};
+    const tenants = ex.tenants(FRAME_MAX_TENANTS);
+    return { tenants, tenantsMore: count - tenants.length };
   }
 
   /** Busy time inside (lastTime, now] over workers × interval: finished spans plus running quanta. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MS, intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
 import type { SimBackend } from '../../runtime/sim/index.ts';
+import { FRAME_MAX_TENANTS } from '../../../shared/protocol.ts';
 import { Session } from './session.ts';
 
 describe('Session frames: events', () => {
@@ -95,5 +96,29 @@ describe('Session frames: fair groups', () => {
     expect(s.frame().fairGroups).toMatchObject({ unit: 'job', count: 1 });
     s.executor.setPolicy('mlfq');
     expect(s.frame().fairGroups).toBeUndefined();
+  });
+});
+
+describe('Session frames: tenants', () => {
+  it('carry each tenant under every policy, at most FRAME_MAX_TENANTS, the rest counted', () => {
+    const s = new Session({ config: { workers: 1, quantumMs: 10, policy: 'mlfq' } });
+    const sim = s.backend as SimBackend;
+    expect(s.frame().tenants).toBeUndefined(); // no tenant yet: nothing added
+    s.executor.configure({ maxLivePerTenant: 1 });
+    const job = (tenant: string) => ({ ...oneTaskJob('q', intermediates(1, spin(20))), tenant });
+    s.executor.submitJob(job('acme'));
+    s.executor.submitJob(job('acme')); // over its bound: rejected
+    s.executor.submitJob(job('globex'));
+    sim.runUntil(30 * MS); // the two share the worker by quanta: acme's has run 20 ms and ended
+    const f = s.frame();
+    expect(f.tenants).toEqual([
+      { name: 'globex', scheduledNanos: 10 * MS, liveJobs: 1, rejectedJobs: 0, weight: 1 },
+      { name: 'acme', scheduledNanos: 20 * MS, liveJobs: 0, rejectedJobs: 1, weight: 1 },
+    ]);
+    expect(f.tenantsMore).toBe(0);
+    for (let i = 0; i < FRAME_MAX_TENANTS + 5; i++) s.executor.submitJob(job(`t${i}`));
+    const g = s.frame();
+    expect(g.tenants).toHaveLength(FRAME_MAX_TENANTS);
+    expect(g.tenantsMore).toBe(7); // 27 tenants held
   });
 });

@@ -320,6 +320,11 @@ export class Executor {
     return this.book.tenants.rows(limit);
   }
 
+  /** How many tenants it holds (`tenants()` lists at most its limit of them). */
+  get tenantCount(): number {
+    return this.book.tenants.count;
+  }
+
   /**
    * Replaces every tenant's weight under `fair` (`FairnessGroup.weight`): those named get theirs,
    * all others 1. Checked first (`INVALID_ARGUMENT` naming the tenant): a bad one changes nothing.

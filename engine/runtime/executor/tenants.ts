@@ -8,20 +8,12 @@
  */
 import { LRUCache } from 'lru-cache';
 import { weightsText } from '../../../shared/job.ts';
+import type { TenantRow } from '../../../shared/protocol.ts';
 import { TenantGroup } from './records.ts';
 
 export const MAX_IDLE_TENANTS = 10_000;
 
-export interface TenantRow {
-  readonly name: string;
-  /** Time of all its quanta since it was first seen (or last forgotten), ns. */
-  readonly scheduledNanos: number;
-  readonly liveJobs: number;
-  /** Its jobs rejected at submission, since it was first seen (or last forgotten). */
-  readonly rejectedJobs: number;
-  /** Its share under `fair` (1 unless `setWeights` gave another). */
-  readonly weight: number;
-}
+export type { TenantRow };
 
 export class Tenants {
   private readonly live = new Map<string, TenantGroup>();
@@ -88,6 +80,11 @@ export class Tenants {
     if (group.liveJobs > 0 || this.live.get(group.name) !== group) return;
     this.live.delete(group.name);
     this.idle.set(group.name, group);
+  }
+
+  /** How many tenants it holds: with live jobs, and idle ones not forgotten. */
+  get count(): number {
+    return this.live.size + this.idle.size;
   }
 
   /** Tenants with live jobs first, then idle ones (most recently idle first), at most `limit`. */

@@ -94,6 +94,9 @@ export interface SyntheticFrameOptions {
   paused?: boolean;
   /** Under fair: service per fairness group, as a host reports it. */
   fairGroups?: Frame['fairGroups'];
+  /** The tenants the host holds, and how many more it holds. */
+  tenants?: Frame['tenants'];
+  tenantsMore?: number;
 }
 
 export function syntheticFrame(o: SyntheticFrameOptions): Frame {
@@ -139,5 +142,6 @@ export function syntheticFrame(o: SyntheticFrameOptions): Frame {
     events: [],
     jobs: [],
     ...(o.fairGroups === undefined ? {} : { fairGroups: o.fairGroups }),
+    ...(o.tenants === undefined ? {} : { tenants: o.tenants, tenantsMore: o.tenantsMore ?? 0 }),
   };
 }

@@ -15,6 +15,7 @@ import { CATEGORICAL, levelColor } from '../data/palette.ts';
 import type { ColorBy } from '../store/app-store.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { WorkersPanel } from '../components/workers-panel.tsx';
+import { TenantsPanel } from '../components/tenants-panel.tsx';
 import { JobsSection } from '../components/jobs-section.tsx';
 import { DistributionsPanel } from '../components/distributions.tsx';
 import { RangeBar } from '../components/range-bar.tsx';
@@ -166,6 +167,7 @@ function LiveBody({ hasData }: { hasData: boolean }) {
         {!hasData && <div className="overlay-empty">Waiting for the engine’s first frame…</div>}
       </section>
       <WorkersPanel />
+      <TenantsPanel />
       <JobsSection />
       <div className="chart-grid">
         <QueueDepthChart />
