@@ -132,7 +132,14 @@ type Frozen<T> = T extends readonly (infer U)[]
 
 export type KernelName = (typeof KERNEL_NAMES)[number];
 export type ModuleRef = Frozen<z.infer<typeof moduleRefSchema>>;
-export type SplitWork = Frozen<z.infer<typeof splitWorkSchema>>;
+export type SplitWork = Frozen<z.infer<typeof splitWorkSchema>> & {
+  /**
+   * What a library run moves to its worker with its first input instead of copying it (its
+   * `transferList`: ArrayBuffers, MessagePorts; checked by engine/lib/options.ts). Never in a spec:
+   * a workload file has nothing to move.
+   */
+  readonly transfer?: readonly unknown[];
+};
 export type SplitSpec = Frozen<z.infer<typeof splitSpecSchema>>;
 export type TaskSpec = Frozen<z.infer<typeof taskSpecSchema>>;
 export type JobSpec = Frozen<z.infer<typeof jobSpecSchema>>;

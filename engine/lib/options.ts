@@ -7,6 +7,7 @@ import { SchedLabError } from '../../shared/errors.ts';
 import { MAX_CLASS_NAME, MAX_TENANT_NAME } from '../../shared/job.ts';
 import { assertPriority } from '../core/priority/index.ts';
 import type { ResourceLimits } from '../runtime/threads/threads-options.ts';
+import { checkTransferList, type TransferItem } from '../runtime/threads/transfer.ts';
 
 /**
  * Engine settings (shared/config.ts: `policy`, `workers`, `quantumMs`, `levelTimeMultiplier`,
@@ -46,6 +47,14 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** The run is cancelled after this many ms and rejects with `TIMEOUT`. */
   readonly timeoutMs?: number;
+  /**
+   * What the input moves to the worker rather than copies, as Piscina's and `postMessage`'s:
+   * ArrayBuffers (not views: a typed array's `.buffer`) and MessagePorts, at most
+   * `MAX_TRANSFER_LIST` (1024). They move when the run is sent to its worker, not at the call: until
+   * then they are still the caller's, and after, they are detached on its side. A module task's
+   * only (a built-in kernel's input is `{ ms }`).
+   */
+  readonly transferList?: readonly TransferItem[];
 }
 
 const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's limit
@@ -61,6 +70,7 @@ const RUN_OPTIONS: ReadonlySet<string> = new Set<keyof RunOptions>([
   'priority',
   'signal',
   'timeoutMs',
+  'transferList',
 ]);
 
 /** Checks the fields the executor does not (it checks `tenant` and `priority` again). */
@@ -93,4 +103,5 @@ export function checkRunOptions(options: RunOptions): void {
   }
   const s = options.signal;
   if (s !== undefined && !(s instanceof AbortSignal)) throw bad('signal', 'must be an AbortSignal');
+  if (options.transferList !== undefined) checkTransferList(options.transferList);
 }

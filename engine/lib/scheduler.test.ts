@@ -122,9 +122,9 @@ describe('Scheduler.run on real worker threads', () => {
       [s.run(task(), 1, { tenant: '' }), 'tenant'],
       [s.run(task(), 1, { timeoutMs: 0 }), 'timeoutMs'],
       [s.run(task(), 1, { class: '' }), 'class'],
-      // A misspelt option, or another pool's (Piscina's transferList), is not ignored.
+      // A misspelt option, or another pool's (Piscina's resourceLimits per run), is not ignored.
       [s.run(task(), 1, { tenannt: 'acme' } as never), 'tenannt'],
-      [s.run(task(), 1, { transferList: [] } as never), 'transferList'],
+      [s.run(task(), 1, { resourceLimits: {} } as never), 'resourceLimits'],
     ];
     for (const [p, field] of cases) {
       expect(await failure(p)).toMatchObject({ code: 'INVALID_ARGUMENT', field });
@@ -321,6 +321,75 @@ async function until(condition: () => boolean): Promise<void> {
   }
 }
 
+describe("transferList (Piscina's): what the input moves to the worker instead of copying", () => {
+  let s: Scheduler;
+  beforeAll(async () => {
+    s = new Scheduler({ workers: 2, quantumMs: 5 });
+    await s.ready();
+  });
+  afterAll(() => s.close());
+  const filled = (length: number, value: number) => new Uint8Array(length).fill(value).buffer;
+
+  it('moves a listed buffer (the caller is left a detached one); an unlisted one is copied', async () => {
+    const moved = filled(3001, 2);
+    expect(await s.run(task('sumBytes'), moved, { transferList: [moved] })).toEqual({
+      sum: 6002,
+      byteLength: 3001,
+    });
+    expect(moved.byteLength).toBe(0);
+    const copied = filled(10, 1);
+    expect(await s.run(task('sumBytes'), copied)).toEqual({ sum: 10, byteLength: 10 });
+    expect(copied.byteLength).toBe(10);
+  });
+
+  it('a run suspended in ctx.yield() keeps its moved input across quanta (it is sent once)', async () => {
+    const before = s.stats().quanta;
+    const moved = filled(3500, 1);
+    const run = s.run(task('sumBytesInQuanta'), moved, { transferList: [moved] });
+    expect(await run).toEqual({ sum: 3500, byteLength: 3500 });
+    expect(s.stats().quanta - before).toBeGreaterThanOrEqual(4);
+  });
+
+  it('refuses a bad list at the call, naming the item and what it must be', async () => {
+    const gone = filled(4, 0);
+    structuredClone(gone, { transfer: [gone] });
+    const twice = filled(4, 0);
+    const cases: [unknown, string, RegExp][] = [
+      ['buffer', 'transferList', /array of ArrayBuffers and MessagePorts/],
+      [[new Uint8Array(4)], 'transferList[0]', /a view: pass its \.buffer/],
+      [[filled(1, 0), {}], 'transferList[1]', /must be an ArrayBuffer or a MessagePort/],
+      [[gone], 'transferList[0]', /detached/],
+      [[twice, twice], 'transferList', /names an item twice/],
+      [Array.from({ length: 1025 }, () => new ArrayBuffer(0)), 'transferList', /at most 1024/],
+    ];
+    for (const [list, field, message] of cases) {
+      const refused = await failure(s.run(task('sumBytes'), 0, { transferList: list } as never));
+      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', field, message });
+    }
+    const kernel = await failure(s.run('spin', { ms: 1 }, { transferList: [filled(1, 0)] }));
+    expect(kernel).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'transferList' });
+    expect(s.stats().runs.running + s.stats().runs.queued).toBe(0); // nothing was queued
+  });
+
+  it('a buffer moved away before its run was sent fails that run alone, not with an empty input', async () => {
+    const shared = filled(4, 1);
+    const first = s.run(task('sumBytes'), shared, { transferList: [shared] });
+    const second = failure(s.run(task('sumBytes'), shared, { transferList: [shared] }));
+    const plain = s.run(task(), 4);
+    expect(await first).toEqual({ sum: 4, byteLength: 4 });
+    expect(await second).toMatchObject({
+      code: 'KERNEL_FAILED',
+      message: expect.stringMatching(/transferList\[0\] was detached .* before the run was sent/),
+    });
+    expect(await plain).toBe(8);
+    // Moved elsewhere by the caller after the call, before the send.
+    const mine = filled(4, 1);
+    const late = failure(s.run(task('sumBytes'), mine, { transferList: [mine] }));
+    structuredClone(mine, { transfer: [mine] });
+    expect(await late).toMatchObject({ code: 'KERNEL_FAILED' });
+  });
+});
+
 describe('Pool, the Piscina-shaped front', () => {
   it('runs the default or a named export of its filename, for a tenant', async () => {
     const pool = new Pool({ filename: TASKS.href, maxThreads: 1 });
@@ -329,9 +398,11 @@ describe('Pool, the Piscina-shaped front', () => {
       expect(await pool.run({ ms: 1, label: 'x' }, { name: 'work', tenant: 't' })).toBe('x');
       expect(pool.scheduler.stats().workers).toBe(1);
       expect(pool.scheduler.stats().tenants.map((t) => t.name)).toEqual(['t']);
-      // Piscina's transferList is refused, not silently dropped: inputs are always copied.
-      const refused = await failure(pool.run(new ArrayBuffer(8), { transferList: [] } as never));
-      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'transferList' });
+      // Piscina's transferList moves the buffer, as there.
+      const buffer = new Uint8Array(8).fill(3).buffer;
+      const moved = pool.run(buffer, { name: 'sumBytes', transferList: [buffer] });
+      expect(await moved).toEqual({ sum: 24, byteLength: 8 });
+      expect(buffer.byteLength).toBe(0);
     } finally {
       await pool.destroy();
     }

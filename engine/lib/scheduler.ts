@@ -22,7 +22,7 @@ import {
   type RunOptions,
   type SchedulerOptions,
 } from './options.ts';
-import type { ErrorCause } from '../runtime/backend.ts';
+import type { ErrorCause, SplitWork } from '../runtime/backend.ts';
 import type { ConsoleOptions, RunningConsole } from './console.ts';
 import { taskWork, type Task } from './task.ts';
 
@@ -140,7 +140,7 @@ export class Scheduler {
         throw new SchedLabError('ENGINE_CLOSED', 'the scheduler is closed', 'scheduler');
       }
       checkRunOptions(options);
-      const work = taskWork(task, input);
+      const work = withTransfer(taskWork(task, input), options.transferList);
       const { signal, timeoutMs } = options;
       if (signal?.aborted) throw aborted(signal);
       const cls = options.class ?? 'default';
@@ -320,6 +320,22 @@ export class Scheduler {
     if (end.cause !== undefined) error.cause = rebuilt(end.cause);
     return error;
   }
+}
+
+/**
+ * A module task's work that moves `transferList` with its input (a copy of the list: the caller
+ * may reuse its array). A built-in kernel has nothing to move.
+ */
+function withTransfer(work: SplitWork, transferList: RunOptions['transferList']): SplitWork {
+  if (transferList === undefined || transferList.length === 0) return work;
+  if (typeof work.kernel === 'string') {
+    throw new SchedLabError(
+      'INVALID_ARGUMENT',
+      'transferList is for module tasks (a built-in kernel takes { ms })',
+      'transferList',
+    );
+  }
+  return { ...work, transfer: [...transferList] };
 }
 
 /** What the task threw, rebuilt on this thread: its name, message, stack and `code`. */

@@ -45,6 +45,8 @@ export async function serve(): Promise<string> {
   const pool = new Pool({ filename: new URL('./task.mjs', import.meta.url), maxThreads: 2 });
   const named: PoolRunOptions = { name: 'step', tenant: 'acme' };
   await pool.run(1, named);
+  const bytes = new Uint8Array(16);
+  await pool.run(bytes, { name: 'sum', transferList: [bytes.buffer] });
   try {
     await scheduler.run('spin', { ms: 1 });
   } catch (e) {

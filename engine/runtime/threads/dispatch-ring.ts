@@ -21,7 +21,7 @@
  *
  * Sequence numbers are Int32 and wrap; only differences (`head - tail | 0`) are compared.
  */
-import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, type MessagePort, type Transferable } from 'node:worker_threads';
 import type { ModuleCall } from './protocol.ts';
 import { createSlots, ExtrasCursor, fitsRecord, HEADER, RingViews } from './ring-slots.ts';
 
@@ -81,15 +81,16 @@ export class RingWriter {
 
   /**
    * Sends `items` (at most `room()`) with `extras` (`extrasOf(items)`), waking the worker if it
-   * sleeps. Throws, having sent nothing, when an extra cannot be cloned.
+   * sleeps; `transfer`: what the extras move rather than copy. Throws, having sent nothing, when
+   * an extra cannot be cloned (or a transfer moved).
    */
-  send(items: readonly RingItem[], extras: unknown[]): void {
+  send(items: readonly RingItem[], extras: unknown[], transfer?: readonly Transferable[]): void {
     const { header } = this.views;
     if (extras.length > 0) {
       // Posted to a sleeping worker, the extras are its wake-up: no second message.
       const woke = Atomics.compareExchange(header, HEADER.AWAKE, 0, 1) === 0;
       try {
-        this.side.postMessage(extras);
+        this.side.postMessage(extras, transfer === undefined ? undefined : [...transfer]);
       } catch (error) {
         if (woke) Atomics.store(header, HEADER.AWAKE, 0);
         throw error;

@@ -3,6 +3,7 @@
  * `FlatEnd`): arrays of numbers clone several times faster than nested objects with keys.
  * Module refs are named by small ids, each sent to a worker once (`ModuleIds`).
  */
+import type { Transferable } from 'node:worker_threads';
 import { outcomeAt, outcomeIndex } from '../../../shared/lib/outcomes.ts';
 import type { Dispatch, ModuleRef } from '../backend.ts';
 import type { PoolWorker, Ticket } from './pool-worker.ts';
@@ -101,6 +102,8 @@ export function postDispatch(
   input: unknown,
   ticket: Ticket | undefined,
   out: Outbox,
+  /** What `input` moves rather than copies (its run's first quantum only). */
+  transfer?: readonly Transferable[],
 ): void {
   const { kernel } = dispatch.work;
   if (typeof kernel === 'string') {
@@ -118,5 +121,5 @@ export function postDispatch(
     out.send(worker, { type: 'ref', id, ref: kernel } satisfies ModuleRefMessage, null);
     worker.refsSent.add(id);
   }
-  out.call(worker, dispatch, id, input, ticket);
+  out.call(worker, dispatch, id, input, ticket, transfer);
 }

@@ -13,9 +13,11 @@
  * the batch is then posted one message at a time, so only the dispatch at fault fails
  * (`unclonable`), as it did when each was posted alone.
  */
+import type { Transferable } from 'node:worker_threads';
 import type { Dispatch } from '../backend.ts';
 import type { RingWriter } from './dispatch-ring.ts';
 import { fitsRecord } from './ring-slots.ts';
+import { detachedAt } from './transfer.ts';
 import type { PoolWorker, Ticket } from './pool-worker.ts';
 import type { ModuleCall, ModuleRefMessage, ToQuantumWorker } from './protocol.ts';
 
@@ -27,6 +29,8 @@ const RETRY_MS = 1;
 interface Box {
   items: Item[];
   dispatches: (Dispatch | null)[];
+  /** What each item moves rather than copies (a library run's `transferList`), if anything. */
+  transfers: (readonly Transferable[] | undefined)[];
 }
 
 export class Outbox {
@@ -43,15 +47,24 @@ export class Outbox {
     private readonly unclonable: (worker: PoolWorker, dispatch: Dispatch, error: unknown) => void,
   ) {}
 
-  /** Queues `message` for `worker`'s thread; `dispatch`: the dispatch it carries, if any. */
-  send(worker: PoolWorker, message: Item, dispatch: Dispatch | null): void {
+  /**
+   * Queues `message` for `worker`'s thread; `dispatch`: the dispatch it carries, if any;
+   * `transfer`: what it moves rather than copies.
+   */
+  send(
+    worker: PoolWorker,
+    message: Item,
+    dispatch: Dispatch | null,
+    transfer?: readonly Transferable[],
+  ): void {
     let box = this.pending.get(worker);
     if (box === undefined) {
-      box = { items: [], dispatches: [] };
+      box = { items: [], dispatches: [], transfers: [] };
       this.pending.set(worker, box);
     }
     box.items.push(message);
     box.dispatches.push(dispatch);
+    box.transfers.push(transfer);
     this.schedule();
   }
 
@@ -67,11 +80,18 @@ export class Outbox {
     moduleId: number,
     input: unknown,
     ticket: Ticket | undefined,
+    transfer?: readonly Transferable[],
   ): void {
     const ring = worker.ring;
     const word = ticket === undefined ? -1 : ticket.word;
     const value = ticket === undefined ? 0 : ticket.value;
-    if (ring === null || !fitsRecord(input) || this.pending.has(worker) || ring.room() <= 0) {
+    if (
+      ring === null ||
+      transfer !== undefined ||
+      !fitsRecord(input) ||
+      this.pending.has(worker) ||
+      ring.room() <= 0
+    ) {
       const message: ModuleCall = [
         dispatch.splitId,
         dispatch.quantumNanos,
@@ -80,7 +100,7 @@ export class Outbox {
         word,
         value,
       ];
-      this.send(worker, message, dispatch);
+      this.send(worker, message, dispatch, transfer);
       return;
     }
     ring.writeCall(dispatch.splitId, dispatch.quantumNanos, moduleId, input, word, value);
@@ -110,11 +130,12 @@ export class Outbox {
         this.write(worker, worker.ring, box);
         continue;
       }
-      const { items, dispatches } = box;
+      const { items, transfers } = box;
       try {
-        worker.host.post(items.length === 1 ? items[0] : pack(items));
+        if (anyDetached(transfers)) throw DETACHED;
+        worker.host.post(items.length === 1 ? items[0] : pack(items), joined(transfers));
       } catch {
-        this.postEach(worker, items, dispatches);
+        this.postEach(worker, box);
       }
     }
   }
@@ -132,6 +153,7 @@ export class Outbox {
     const fit = Math.min(box.items.length, ring.room());
     const items = box.items.splice(0, fit);
     const dispatches = box.dispatches.splice(0, fit);
+    const transfers = box.transfers.splice(0, fit);
     if (box.items.length > 0) {
       this.pending.set(worker, box);
       this.retry ??= setTimeout(() => {
@@ -141,8 +163,13 @@ export class Outbox {
     }
     if (items.length === 0) return;
     try {
-      ring.send(items, ring.extrasOf(items));
+      if (anyDetached(transfers)) throw DETACHED;
+      ring.send(items, ring.extrasOf(items), joined(transfers));
     } catch {
+      if (transfers.some((t) => t !== undefined)) {
+        this.writeEach(worker, ring, items, dispatches, transfers);
+        return;
+      }
       // One cannot be cloned: drop each at fault (its dispatch fails), send the others.
       for (let i = items.length - 1; i >= 0; i--) {
         const extra = ring.extrasOf([items[i]!]);
@@ -159,16 +186,69 @@ export class Outbox {
     }
   }
 
-  private postEach(worker: PoolWorker, items: Item[], dispatches: (Dispatch | null)[]): void {
+  private postEach(worker: PoolWorker, box: Box): void {
+    const { items, dispatches, transfers } = box;
     for (let i = 0; i < items.length; i++) {
+      const dispatch = dispatches[i] ?? null;
+      const transfer = transfers[i];
       try {
-        worker.host.post(items[i]);
+        if (transfer !== undefined && detachedAt(transfer) >= 0) throw detachedError(transfer);
+        worker.host.post(items[i], transfer);
       } catch (error) {
-        const dispatch = dispatches[i];
-        if (dispatch !== null && dispatch !== undefined) this.unclonable(worker, dispatch, error);
+        if (dispatch !== null) this.unclonable(worker, dispatch, error);
       }
     }
   }
+
+  /**
+   * Sends ring items one at a time, so only those at fault fail: a batch that moves buffers can
+   * fail for two runs naming one buffer (the second finds it moved), which no single item shows.
+   */
+  private writeEach(
+    worker: PoolWorker,
+    ring: RingWriter,
+    items: Item[],
+    dispatches: (Dispatch | null)[],
+    transfers: (readonly Transferable[] | undefined)[],
+  ): void {
+    for (let i = 0; i < items.length; i++) {
+      const dispatch = dispatches[i] ?? null;
+      const transfer = transfers[i];
+      try {
+        if (transfer !== undefined && detachedAt(transfer) >= 0) throw detachedError(transfer);
+        ring.send([items[i]!], ring.extrasOf([items[i]!]), transfer);
+      } catch (error) {
+        if (dispatch !== null) this.unclonable(worker, dispatch, error);
+      }
+    }
+  }
+}
+
+/** Thrown to take the one-at-a-time path (a buffer to move was moved away since its run). */
+const DETACHED = new Error('a transferList buffer was detached');
+
+/**
+ * Whether an item moves a buffer detached since its run was queued: `postMessage` would send it
+ * empty without a word, so such an item is failed instead, alone.
+ */
+function anyDetached(transfers: readonly (readonly Transferable[] | undefined)[]): boolean {
+  for (const t of transfers) if (t !== undefined && detachedAt(t) >= 0) return true;
+  return false;
+}
+
+function detachedError(transfer: readonly Transferable[]): Error {
+  return new Error(
+    `transferList[${detachedAt(transfer)}] was detached (moved elsewhere) before the run was sent`,
+  );
+}
+
+/** Every item's transfers as one list for one post, or undefined when none moves anything. */
+function joined(
+  transfers: readonly (readonly Transferable[] | undefined)[],
+): Transferable[] | undefined {
+  let all: Transferable[] | undefined;
+  for (const t of transfers) if (t !== undefined) (all ??= []).push(...t);
+  return all;
 }
 
 /** `items` as one message: `Calls` when they are module refs and calls only, else a `Batch`. */

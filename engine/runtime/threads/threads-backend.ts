@@ -19,7 +19,7 @@
  * clone of a dispatch cost more than the task. Ends come back as flat arrays, many a message.
  */
 import { availableParallelism } from 'node:os';
-import type { ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Transferable } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import {
   newEnd,
@@ -436,10 +436,20 @@ export class ThreadsBackend implements Backend {
 
   /** Posts a dispatch (at the end of the turn, outbox.ts). */
   private post(worker: PoolWorker, dispatch: Dispatch, ticket: Ticket | undefined): void {
-    const input = this.moduleState.has(dispatch.splitId)
-      ? this.moduleState.get(dispatch.splitId)
-      : dispatch.work.input;
-    postDispatch(worker, this.moduleIds, dispatch, input, ticket, this.outbox);
+    const id = dispatch.splitId;
+    const { input, transfer } = dispatch.work;
+    let first: unknown = input;
+    // A later quantum sends the state its module yielded, or nothing when its call is suspended
+    // in `await ctx.yield()` there (it goes on where it is): only the first sends the run's input
+    // (not cloned again each quantum), and moves what its `transferList` names.
+    if (this.moduleState.has(id)) first = this.moduleState.get(id);
+    else if (this.suspended.has(id)) first = undefined;
+    else if (transfer !== undefined) {
+      const moves = transfer as readonly Transferable[];
+      postDispatch(worker, this.moduleIds, dispatch, input, ticket, this.outbox, moves);
+      return;
+    }
+    postDispatch(worker, this.moduleIds, dispatch, first, ticket, this.outbox);
   }
 
   /** A dispatch whose input could not be cloned never reached its worker: its split fails. */
