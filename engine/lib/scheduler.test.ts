@@ -390,6 +390,49 @@ describe("transferList (Piscina's): what the input moves to the worker instead o
   });
 });
 
+describe('ctx.move: a result moved back to the caller instead of copied', () => {
+  let s: Scheduler;
+  beforeAll(async () => {
+    s = new Scheduler({ workers: 1 });
+    await s.ready();
+  });
+  afterAll(() => s.close());
+
+  it('returns the moved value: a typed array on the whole moved buffer', async () => {
+    const bytes = await s.run<Uint8Array>(task('moveBack'), 1000);
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(bytes.length).toBe(1000);
+    expect(bytes.every((b) => b === 7)).toBe(true);
+  });
+
+  it('a value it cannot move, or a buffer moved already, fails that run only', async () => {
+    expect(await failure(s.run(task('moveBad')))).toMatchObject({
+      code: 'KERNEL_FAILED',
+      message: expect.stringMatching(/ctx\.move takes an ArrayBuffer/),
+    });
+    expect(new Uint8Array(await s.run<ArrayBuffer>(task('moveShared')))).toEqual(
+      new Uint8Array([5, 5, 5, 5]),
+    );
+    // The worker moved its only copy with the first result: the second has nothing to send.
+    expect(await failure(s.run(task('moveShared')))).toMatchObject({
+      code: 'KERNEL_FAILED',
+      message: expect.stringMatching(/unclonable result: ctx\.move: its buffer was moved already/),
+    });
+    expect(await s.run(task(), 2)).toBe(4); // the worker serves on
+  });
+
+  it("moves a result wrapped by Piscina's own move(): a Piscina task file runs unchanged", async () => {
+    const pool = new Pool({ filename: new URL('./fixtures/piscina-task.mjs', import.meta.url) });
+    try {
+      const bytes = await pool.run<Uint8Array>(16);
+      expect(bytes).toBeInstanceOf(Uint8Array);
+      expect([...bytes]).toEqual(new Array(16).fill(9));
+    } finally {
+      await pool.destroy();
+    }
+  });
+});
+
 describe('Pool, the Piscina-shaped front', () => {
   it('runs the default or a named export of its filename, for a tenant', async () => {
     const pool = new Pool({ filename: TASKS.href, maxThreads: 1 });

@@ -36,6 +36,11 @@ export function step(input: number, ctx: TaskContext): number | { yield: number 
   return ctx.shouldYield() ? { yield: input } : input + 1;
 }
 
+/** Moves its result back rather than copying it. */
+export function sum(input: Uint8Array, ctx: TaskContext): Uint8Array {
+  return ctx.move(input.map((b) => b + 1));
+}
+
 export async function serve(): Promise<string> {
   const scheduler = new Scheduler(options);
   const task = { module: new URL('./task.mjs', import.meta.url), export: 'step' };

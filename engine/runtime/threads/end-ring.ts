@@ -23,7 +23,7 @@
  * thread has not read (control.ts), far below `END_SLOTS`; should it, the worker posts its ends as
  * messages, which the main thread reads after the ring.
  */
-import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, type MessagePort, type Transferable } from 'node:worker_threads';
 import { outcomeAt, outcomeIndex } from '../../../shared/lib/outcomes.ts';
 import {
   FLAT_RESULT,
@@ -88,11 +88,13 @@ export class EndRingWriter {
 
   /**
    * Publishes `items` (at most `room()`) with `extras` (`extrasOf(items)`) and tells the main
-   * thread unless it was told already. Throws, having published nothing, when an extra cannot be
-   * cloned.
+   * thread unless it was told already; `transfer`: what the extras move rather than copy (results
+   * a task moved). Throws, having published nothing, when an extra cannot be cloned or moved.
    */
-  send(items: readonly EndItem[], extras: unknown[]): void {
-    if (extras.length > 0) this.side.postMessage(extras);
+  send(items: readonly EndItem[], extras: unknown[], transfer?: readonly Transferable[]): void {
+    if (extras.length > 0) {
+      this.side.postMessage(extras, transfer === undefined ? undefined : [...transfer]);
+    }
     this.write(items);
     if (Atomics.compareExchange(this.views.header, HEADER.AWAKE, 0, 1) === 0) this.tell();
   }

@@ -5,6 +5,7 @@
  */
 import type { Dispatch } from '../backend.ts';
 import { isCancelRequested, quantumCut } from './control.ts';
+import { moved } from './transfer.ts';
 import type { TaskContext } from './user-module.ts';
 
 /** `ctx.yield()` when the quantum is not used up: one settled promise, no allocation. */
@@ -46,6 +47,10 @@ export class QuantumContext implements TaskContext {
     this.onPark?.(PARKED);
     return wait;
   };
+
+  move<T>(value: T): T {
+    return moved(value);
+  }
 
   /** Resolves with `PARKED` once the call awaits `ctx.yield()` (at once if it already does). */
   whenParked(): Promise<typeof PARKED> {

@@ -4,11 +4,13 @@
  * with a `shouldYield` context. Measures wall time; never throws (a failure is an outcome).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Transferable } from 'node:worker_threads';
 import type { Dispatch, ErrorCause, KernelName, ModuleRef } from '../backend.ts';
 import { isCancelRequested, quantumCut } from './control.ts';
 import { PARKED, QuantumContext } from './quantum-context.ts';
 import { calibrateKernel, CPU_KERNELS, sink, type Calibration } from './kernels.ts';
 import type { QuantumReport } from './protocol.ts';
+import { unwrapMoved } from './transfer.ts';
 import { UnitMeter } from './unit-meter.ts';
 import {
   isThenable,
@@ -54,6 +56,8 @@ export class QuantumRunner {
    * comes here, or is dropped when the split is cancelled (`drop`). At most one per live split.
    */
   private readonly suspended = new Map<number, Suspended>();
+  /** Reports whose result moves its buffer (`transferOf`): few, and gone with their report. */
+  private readonly moves = new WeakMap<QuantumReport, Transferable[]>();
   /** The module quantum running now, and how to fail it from outside (`failRunning`). */
   private running: { readonly splitId: number; readonly fail: (error: unknown) => void } | null =
     null;
@@ -249,7 +253,15 @@ export class QuantumRunner {
         ? this.end(dispatch, start, ran, 'cancelled')
         : this.end(dispatch, start, ran, 'yielded', { state: value.yield });
     }
-    return this.end(dispatch, start, ran, 'finished', { result: value });
+    const { value: result, transfer } = unwrapMoved(value);
+    const report = this.end(dispatch, start, ran, 'finished', { result });
+    if (transfer !== undefined) this.moves.set(report, transfer);
+    return report;
+  }
+
+  /** What a finished quantum's result moves to the main thread (`ctx.move`), if anything. */
+  transferOf(report: QuantumReport): Transferable[] | undefined {
+    return this.moves.get(report);
   }
 
   private end(

@@ -58,3 +58,47 @@ export function checkTransferList(list: unknown): void {
 function bad(field: string, requirement: string): SchedLabError {
   return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
 }
+
+// ─── results a task moves back (`ctx.move`, Piscina's `move`) ─────────────────────────────────
+
+/**
+ * The keys of Piscina's `Transferable` wrapper (`Piscina.move(value)` returns one): global
+ * symbols, so a task file written for Piscina that returns `move(buffer)` moves here too.
+ */
+const K_TRANSFERABLE = Symbol.for('Piscina.transferable');
+const K_VALUE = Symbol.for('Piscina.valueOf');
+
+/** A result that moves its buffer back rather than copying it. */
+interface Moved {
+  readonly [K_TRANSFERABLE]: Transferable | readonly Transferable[];
+  readonly [K_VALUE]: unknown;
+}
+
+/**
+ * `value` wrapped so that returning it from a task moves its buffer to the caller: an
+ * ArrayBuffer, a view on one (its whole `.buffer` moves; the caller gets the view) or a
+ * MessagePort. Anything else is a TypeError naming what it takes.
+ */
+export function moved<T>(value: T): T {
+  let transfer: Transferable;
+  if (value instanceof ArrayBuffer || value instanceof MessagePort) transfer = value;
+  else if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer)
+    transfer = value.buffer;
+  else {
+    throw new TypeError(
+      'ctx.move takes an ArrayBuffer, a typed array or DataView on one, or a MessagePort',
+    );
+  }
+  const wrapper: Moved = { [K_TRANSFERABLE]: transfer, [K_VALUE]: value };
+  return wrapper as T;
+}
+
+/** What a task returned, unwrapped: its value, and what it moves when it was wrapped. */
+export function unwrapMoved(result: unknown): { value: unknown; transfer?: Transferable[] } {
+  if (typeof result !== 'object' || result === null || !(K_TRANSFERABLE in result)) {
+    return { value: result };
+  }
+  const wrapper = result as Moved;
+  const t = wrapper[K_TRANSFERABLE];
+  return { value: wrapper[K_VALUE], transfer: Array.isArray(t) ? [...t] : [t as Transferable] };
+}

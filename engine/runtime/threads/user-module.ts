@@ -38,6 +38,11 @@ export interface TaskContext {
   yield(): Promise<void>;
   readonly signal: AbortSignal;
   readonly quantumNanos: number;
+  /**
+   * `return ctx.move(buffer)`: the result moves to the caller instead of being copied (an
+   * ArrayBuffer, a view on one, or a MessagePort), as Piscina's `move`; the caller gets `value`.
+   */
+  move<T>(value: T): T;
 }
 
 export type UserFunction = (input: unknown, ctx: TaskContext) => unknown;

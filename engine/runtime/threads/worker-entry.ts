@@ -16,7 +16,12 @@
  * run, or waits for an async quantum. So the main thread learns of an end at most about
  * `FLUSH_NANOS` late.
  */
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import {
+  parentPort,
+  receiveMessageOnPort,
+  workerData,
+  type Transferable,
+} from 'node:worker_threads';
 import { nanosSince } from './clock.ts';
 import type { SplitWork } from '../backend.ts';
 import { takeTicket } from './control.ts';
@@ -35,6 +40,7 @@ import {
   type ToQuantumWorker,
 } from './protocol.ts';
 import { moduleScope, QuantumRunner, reason } from './quantum-runner.ts';
+import { detachedAt } from './transfer.ts';
 import { threadCpuClock } from './thread-cpu.ts';
 
 const data = workerData as QuantumWorkerData;
@@ -66,9 +72,9 @@ const runner = new QuantumRunner(
   data.suspends === true,
 );
 
-function send(message: FromQuantumWorker): void {
+function send(message: FromQuantumWorker, transfer?: readonly Transferable[]): void {
   flushEnds();
-  port.postMessage(message);
+  port.postMessage(message, transfer === undefined ? undefined : [...transfer]);
 }
 
 /**
@@ -76,6 +82,8 @@ function send(message: FromQuantumWorker): void {
  * gathered. With an end ring, reports only the object form carries wait here too, in order.
  */
 let ends: EndItem[] = [];
+/** What gathered ends' results move back (`ctx.move`), by end: empty unless a task moves. */
+const moving = new Map<EndItem, readonly Transferable[]>();
 let firstEndAt = 0;
 const FLUSH_ENDS = 256;
 const FLUSH_NANOS = 500_000;
@@ -86,44 +94,65 @@ function flushEnds(): void {
   if (ends.length === 0) return;
   const out = ends;
   ends = [];
+  const transfer = movedBy(out);
   if (endRing !== null) {
-    if (endRing.room() >= out.length) publish(endRing, out);
+    if (endRing.room() >= out.length) publish(endRing, out, transfer);
     else for (const item of out) postEnd(item); // never expected (end-ring.ts)
     return;
   }
   try {
     // Without a ring every item is a flat end (object reports are sent as they come).
-    port.postMessage(out.length === 1 ? out[0] : { type: 'ends', ends: out.flat() });
+    const message = out.length === 1 ? out[0] : { type: 'ends', ends: out.flat() };
+    port.postMessage(message, transfer);
   } catch {
     // A result that cannot be cloned: each alone, so only its split fails.
     for (const item of out) postEnd(item);
   }
 }
 
-/** Publishes `out` on the end ring; a result that cannot be cloned fails its split alone. */
-function publish(ring: EndRingWriter, out: EndItem[]): void {
+/** Everything `out`'s results move, taken from `moving`; undefined when they move nothing. */
+function movedBy(out: readonly EndItem[]): Transferable[] | undefined {
+  if (moving.size === 0) return undefined;
+  let all: Transferable[] | undefined;
+  for (const item of out) {
+    const t = moving.get(item);
+    if (t !== undefined) (all ??= []).push(...t);
+  }
+  return all;
+}
+
+/**
+ * Publishes `out` on the end ring; a result that cannot be cloned (or moved: a buffer named
+ * twice, or moved already) fails its split alone: each is then sent alone.
+ */
+function publish(ring: EndRingWriter, out: EndItem[], transfer?: Transferable[]): void {
   try {
-    ring.send(out, ring.extrasOf(out));
+    ring.send(out, ring.extrasOf(out), transfer);
+    for (const item of out) moving.delete(item);
   } catch {
-    const safe = out.map((item) => {
-      const extras = ring.extrasOf([item]);
-      if (extras.length === 0) return item;
+    for (const item of out) {
+      const moves = moving.get(item);
+      moving.delete(item);
       try {
-        structuredClone(extras);
-        return item;
+        // A buffer two results in the batch moved: the first took it.
+        if (moves !== undefined && detachedAt(moves) >= 0) throw new Error('moved already');
+        ring.send([item], ring.extrasOf([item]), moves);
       } catch (error) {
-        return unclonable(asReport(item), error);
+        const failed = unclonable(asReport(item), error);
+        ring.send([failed], ring.extrasOf([failed]));
       }
-    });
-    ring.send(safe, ring.extrasOf(safe));
+    }
   }
 }
 
 /** One end as a message of its own (never when the main thread reads them from the ring). */
 function postEnd(item: EndItem): void {
   const report = asReport(item);
+  const moves = moving.get(item);
+  moving.delete(item);
   try {
-    port.postMessage(Array.isArray(item) ? item : { type: 'end', report });
+    const message = Array.isArray(item) ? item : { type: 'end', report };
+    port.postMessage(message, moves === undefined ? undefined : [...moves]);
   } catch (error) {
     port.postMessage({ type: 'end', report: unclonable(report, error) });
   }
@@ -204,17 +233,26 @@ function isModuleCall(message: ToQuantumWorker): message is ModuleCall {
 /** Module work by id (protocol.ts `ModuleRefMessage`). */
 const moduleWork: SplitWork[] = [];
 
-function sendEnd(report: QuantumReport): undefined {
+function sendEnd(finished: QuantumReport): undefined {
+  let report = finished;
+  let moves = runner.transferOf(report);
+  // `postMessage` would send a buffer moved already (an earlier call's result) empty, silently.
+  if (moves !== undefined && detachedAt(moves) >= 0) {
+    report = unclonable(report, new Error('ctx.move: its buffer was moved already'));
+    moves = undefined;
+  }
   const flat = flattenReport(report);
   if (flat !== null || endRing !== null) {
     if (ends.length === 0) firstEndAt = clock();
-    ends.push(flat ?? report);
+    const item = flat ?? report;
+    ends.push(item);
+    if (moves !== undefined) moving.set(item, moves);
     // An object-form report (a failure, a block) is published at once, as it was posted.
     if (flat === null) flushEnds();
     return undefined;
   }
   try {
-    send({ type: 'end', report });
+    send({ type: 'end', report }, moves);
   } catch (error) {
     send({ type: 'end', report: unclonable(report, error) });
   }
