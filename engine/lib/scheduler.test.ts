@@ -452,27 +452,31 @@ describe('Pool, the Piscina-shaped front', () => {
   });
 
   it("takes Piscina's maxQueue ('auto': threads squared) and reports queueSize", async () => {
-    expect(
-      new Pool({ filename: TASKS, maxThreads: 3, maxQueue: 'auto' }).scheduler.config,
-    ).toMatchObject({ maxQueued: 9 });
+    const auto = new Pool({ filename: TASKS, maxThreads: 3, maxQueue: 'auto' });
+    expect(auto.scheduler.config).toMatchObject({ maxQueued: 9 });
+    await auto.destroy();
     expect(() => new Pool({ filename: TASKS, maxQueue: 0 })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'maxQueue' }),
     );
-    const pool = new Pool({ filename: TASKS, maxThreads: 1, maxQueue: 2, idleTimeout: 1000 });
-    try {
-      const runs = Array.from({ length: 8 }, (_, i) =>
-        pool.run({ ms: 20, label: i }, { name: 'work' }),
-      );
-      const settled = Promise.allSettled(runs);
-      // Waiting: the 2 maxQueue holds, plus one already handed to the busy worker's queue.
-      expect(pool.queueSize).toBeGreaterThanOrEqual(2);
-      const outcomes = await settled;
-      const refused = outcomes.filter((o) => o.status === 'rejected');
-      expect(refused.length).toBeGreaterThan(0);
-      for (const r of refused) expect(r.reason).toMatchObject({ code: 'QUEUE_FULL' });
-      expect(pool.queueSize).toBe(0);
-    } finally {
-      await pool.destroy();
+    for (const [name, input] of [
+      ['work', { ms: 20, label: 'slow' }],
+      ['default', 1], // tiny runs: many would be handed to the busy worker's queue at once
+    ] as const) {
+      const pool = new Pool({ filename: TASKS, maxThreads: 1, maxQueue: 2, idleTimeout: 1000 });
+      try {
+        await pool.run(1); // started
+        const runs = Array.from({ length: 40 }, () => pool.run(input, { name }));
+        const settled = Promise.allSettled(runs);
+        // One running, and at most maxQueue waiting: in the queue or handed to the worker's.
+        expect(pool.queueSize).toBe(2);
+        const outcomes = await settled;
+        const refused = outcomes.filter((o) => o.status === 'rejected');
+        expect(refused).toHaveLength(37);
+        for (const r of refused) expect(r.reason).toMatchObject({ code: 'QUEUE_FULL' });
+        expect(pool.queueSize).toBe(0);
+      } finally {
+        await pool.destroy();
+      }
     }
   });
 });

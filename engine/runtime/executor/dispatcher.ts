@@ -51,6 +51,14 @@ export class Dispatcher {
     readonly pipelined: boolean,
   ) {}
 
+  /** Splits queued behind running quanta on all workers (running by state, not started). */
+  queuedBehind(): number {
+    if (!this.pipelined) return 0;
+    let n = 0;
+    for (const list of this.queuedOn) if (list !== undefined) n += list.length;
+    return n;
+  }
+
   // ─── dispatch ────────────────────────────────────────────────────────────────────────────
 
   pump(): void {

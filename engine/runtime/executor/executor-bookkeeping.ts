@@ -30,6 +30,8 @@ import {
 /** Dispatches what is ready (dispatcher.ts). */
 export interface Pump {
   pump(): void;
+  /** Splits dispatched behind a running quantum and not started (`ExecutorOptions.pipeline`). */
+  queuedBehind(): number;
 }
 
 /** Starts or stops the aging timer as jobs come and go (aging-ticker.ts). */
@@ -118,6 +120,15 @@ export class Bookkeeping {
     return job.id;
   }
 
+  /**
+   * What `maxQueued` bounds: splits not yet started — waiting for admission, in the ready queue,
+   * blocked, retrying, or dispatched behind a running quantum (`pipeline`), which are queued in
+   * every count the user sees (`splitsQueued`, the library's `runs.queued`, `pool.queueSize`).
+   */
+  private waitingSplits(): number {
+    return this.live.pendingSplits() + this.dispatcher.queuedBehind();
+  }
+
   private newJob(
     cls: string,
     basePriority: number,
@@ -148,7 +159,7 @@ export class Bookkeeping {
       this.book.reject(job, now, why, 'maxLivePerTenant');
       return false;
     }
-    if (this.live.pendingSplits() + total > maxQueued) {
+    if (this.waitingSplits() + total > maxQueued) {
       this.book.reject(job, now, `maxQueued ${maxQueued} reached`, 'maxQueued');
       return false;
     }
@@ -180,7 +191,7 @@ export class Bookkeeping {
   addSplits(taskId: number, splits: readonly SplitSpec[]): number[] {
     const task = this.liveTask(taskId);
     checkSplits(splits);
-    if (this.live.pendingSplits() + splits.length > this.knobs.cfg.maxQueued) {
+    if (this.waitingSplits() + splits.length > this.knobs.cfg.maxQueued) {
       this.book.counts.rejectedSplits += splits.length;
       throw new SchedLabError(
         'QUEUE_FULL',

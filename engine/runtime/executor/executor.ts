@@ -236,9 +236,7 @@ export class Executor {
    * (`ExecutorOptions.pipeline`); `counters` counts them queued, not running.
    */
   queuedBehind(): number {
-    let n = 0;
-    for (const list of this.dispatcher.queuedOn) if (list !== undefined) n += list.length;
-    return n;
+    return this.dispatcher.queuedBehind();
   }
 
   /** Live and recently ended jobs (live first), at most `limit`. */

@@ -11,7 +11,8 @@
  *
  * A message that cannot be cloned (a run's input holding a function) fails the batch's post;
  * the batch is then posted one message at a time, so only the dispatch at fault fails
- * (`unclonable`), as it did when each was posted alone.
+ * (`unclonable`), as it did when each was posted alone. A run's `transferList` (transfer.ts)
+ * moves its buffers in that message; a buffer moved away since the call fails its run alone.
  */
 import type { Transferable } from 'node:worker_threads';
 import type { Dispatch } from '../backend.ts';
