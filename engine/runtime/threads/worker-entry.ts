@@ -104,6 +104,7 @@ function flushEnds(): void {
     // Without a ring every item is a flat end (object reports are sent as they come).
     const message = out.length === 1 ? out[0] : { type: 'ends', ends: out.flat() };
     port.postMessage(message, transfer);
+    forget(out);
   } catch {
     // A result that cannot be cloned: each alone, so only its split fails.
     for (const item of out) postEnd(item);
@@ -121,6 +122,11 @@ function movedBy(out: readonly EndItem[]): Transferable[] | undefined {
   return all;
 }
 
+/** Drops what `out` moved from `moving` once sent (nothing to do unless a result moved). */
+function forget(out: readonly EndItem[]): void {
+  if (moving.size > 0) for (const item of out) moving.delete(item);
+}
+
 /**
  * Publishes `out` on the end ring; a result that cannot be cloned (or moved: a buffer named
  * twice, or moved already) fails its split alone: each is then sent alone.
@@ -128,7 +134,7 @@ function movedBy(out: readonly EndItem[]): Transferable[] | undefined {
 function publish(ring: EndRingWriter, out: EndItem[], transfer?: Transferable[]): void {
   try {
     ring.send(out, ring.extrasOf(out), transfer);
-    for (const item of out) moving.delete(item);
+    forget(out);
   } catch {
     for (const item of out) {
       const moves = moving.get(item);
