@@ -1,7 +1,7 @@
 // Tenants in the app's own session: the noisy-tenants preset runs under `fair` with its tenants as
 // the share panel's groups and its weight shown, and the operator re-weights a tenant live.
 import { expect, test } from '../fixtures/app.ts';
-import { openApp, runPreset, setField, view } from './app-helpers.ts';
+import { openApp, runPreset, screenshot, setField, view } from './app-helpers.ts';
 
 test('noisy-tenants: tenants are the groups, weights show, and a weight set live takes', async ({
   page,
@@ -22,6 +22,7 @@ test('noisy-tenants: tenants are the groups, weights show, and a weight set live
     const initech = page.locator('[data-testid="tenant-row"][data-tenant="initech"]');
     await expect(initech).toHaveAttribute('data-weight', '2');
     await expect(page.locator('[data-testid="tenant-row"][data-tenant="acme"]')).toHaveCount(1);
+    await screenshot(page, 'live-tenants');
 
     await view(page, 'controls');
     await expect(page.getByTestId('echo-tenantWeights')).toHaveText('engine: initech=2');

@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { PolicyName } from '../../../shared/config.ts';
-import type { FairGroupRow, FairGroups, WorkerRow } from '../../../shared/protocol.ts';
+import type { FairGroupRow, FairGroups, TenantRow, WorkerRow } from '../../../shared/protocol.ts';
 import { Ctx, type AppContext } from '../context.ts';
 import { GanttViewport } from '../data/gantt-viewport.ts';
 import { syntheticFrame, type SyntheticFrameOptions } from '../data/synthetic-frame.ts';
@@ -160,5 +160,39 @@ describe('the workers panel', () => {
 
   it('is absent when no worker carries a node (threads, sim)', () => {
     expect(render('mlfq')).not.toContain('data-testid="workers"');
+  });
+});
+
+describe('the Live view: tenants', () => {
+  const tenant = (name: string, o: Partial<TenantRow> = {}): TenantRow => ({
+    name,
+    scheduledNanos: 0,
+    liveJobs: 0,
+    rejectedJobs: 0,
+    weight: 1,
+    ...o,
+  });
+
+  it('lists each tenant with its live jobs, scheduled time, rejections and weight', () => {
+    const html = render('mlfq', undefined, [], {
+      config: { policy: 'mlfq', maxLivePerTenant: 3 },
+      tenants: [
+        tenant('acme', { liveJobs: 3, rejectedJobs: 12, scheduledNanos: 2_500_000_000 }),
+        tenant('globex', { liveJobs: 1, scheduledNanos: 40_000_000, weight: 2 }),
+      ],
+      tenantsMore: 5,
+    });
+    expect(html).toContain('7 tenants · 5 more not shown · bound 3 live jobs');
+    expect(html).toMatch(/data-tenant="acme" data-live="3" data-rejected="12"/);
+    expect(html).toMatch(
+      /data-tenant="globex" data-live="1" data-rejected="0"[^>]*data-weight="2"/,
+    );
+    // Rejections are marked: a tenant at its bound is what the operator looks for.
+    expect(html).toMatch(/class="num warn">12</);
+  });
+
+  it('has no tenants panel while the engine holds no tenant', () => {
+    expect(render('mlfq')).not.toContain('data-testid="tenants"');
+    expect(render('mlfq', undefined, [], { tenants: [] })).not.toContain('data-testid="tenants"');
   });
 });
