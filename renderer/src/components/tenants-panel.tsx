@@ -24,7 +24,7 @@ export function TenantsPanel() {
   return (
     <Panel
       title="Tenants"
-      hint={`${total} ${total === 1 ? 'tenant' : 'tenants'}${more > 0 ? ` · ${more} more not shown` : ''} · bound ${bound === null ? 'none' : `${bound} live jobs`}`}
+      hint={`${total} ${total === 1 ? 'tenant' : 'tenants'}${more > 0 ? ` · ${more} more not shown` : ''} · ${bound === null ? 'no per-tenant bound' : `at most ${bound} live jobs each`}`}
       testId="tenants"
     >
       <table className="table compact">

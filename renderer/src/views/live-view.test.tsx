@@ -182,7 +182,7 @@ describe('the Live view: tenants', () => {
       ],
       tenantsMore: 5,
     });
-    expect(html).toContain('7 tenants · 5 more not shown · bound 3 live jobs');
+    expect(html).toContain('7 tenants · 5 more not shown · at most 3 live jobs each');
     expect(html).toMatch(/data-tenant="acme" data-live="3" data-rejected="12"/);
     expect(html).toMatch(
       /data-tenant="globex" data-live="1" data-rejected="0"[^>]*data-weight="2"/,
