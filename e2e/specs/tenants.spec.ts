@@ -23,6 +23,14 @@ test('noisy-tenants: tenants are the groups, weights show, and a weight set live
     await expect(initech).toHaveAttribute('data-weight', '2');
     await expect(page.locator('[data-testid="tenant-row"][data-tenant="acme"]')).toHaveCount(1);
     await screenshot(page, 'live-tenants');
+    // A tenant's name asks the engine for its jobs.
+    await page
+      .locator('[data-testid="tenant-row"][data-tenant="initech"] [data-testid="tenant-jobs"]')
+      .click();
+    await expect(page.getByTestId('job-search')).toHaveValue('tenant:initech');
+    await expect(page.getByTestId('job-search-note')).toContainText('matched');
+    // The preset names its classes after their tenants (`initech-report`).
+    await expect(page.locator('[data-testid^="job-row-"]').first()).toContainText('initech');
 
     await view(page, 'controls');
     await expect(page.getByTestId('echo-tenantWeights')).toHaveText('engine: initech=2');

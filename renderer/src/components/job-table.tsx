@@ -173,7 +173,8 @@ export function JobTable({ height: fixed }: { height?: number } = {}) {
   const { telemetry } = useApp();
   const selected = useAppState((s) => s.selectedJob);
   const [scrollTop, setScrollTop] = useState(0);
-  const [query, setQuery] = useState('');
+  const query = useAppState((s) => s.jobQuery);
+  const setQuery = useAppState((s) => s.setJobQuery);
   const [sort, setSort] = useState<JobSort | null>(null);
   const search = useJobSearch(query);
   const searching = query.trim() !== '';

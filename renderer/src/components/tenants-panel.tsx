@@ -5,7 +5,8 @@
  * only `fair`: how much each tenant got is the question a tenant-fair pool is asked. It renders
  * nothing while the engine holds no tenant.
  */
-import { useApp } from '../context.ts';
+import { JOB_QUERY_MAX_CHARS } from '../../../shared/lib/job-query.ts';
+import { useApp, useAppState } from '../context.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { Panel } from './panel.tsx';
@@ -59,7 +60,9 @@ export function TenantsPanel() {
               data-scheduled-ms={t.scheduledNanos / NS_PER_MS}
               data-weight={t.weight}
             >
-              <td>{t.name}</td>
+              <td>
+                <TenantName name={t.name} />
+              </td>
               <td className="num">{t.liveJobs}</td>
               <td className="num">{formatMs(t.scheduledNanos / NS_PER_MS)}</td>
               <td className={t.rejectedJobs > 0 ? 'num warn' : 'num'}>{t.rejectedJobs}</td>
@@ -69,5 +72,29 @@ export function TenantsPanel() {
         </tbody>
       </table>
     </Panel>
+  );
+}
+
+/**
+ * A tenant's name; a click searches the job table for its jobs (`tenant:<name>`, docs/jobs.md),
+ * rejected ones included while the engine remembers them. A name a search term cannot hold (a
+ * space in it, or too long) is plain text.
+ */
+function TenantName({ name }: { name: string }) {
+  const setQuery = useAppState((s) => s.setJobQuery);
+  const query = `tenant:${name}`;
+  if (/\s/.test(name) || query.length > JOB_QUERY_MAX_CHARS) return <>{name}</>;
+  return (
+    <button
+      className="link-button"
+      data-testid="tenant-jobs"
+      title={`search the jobs for ${query}`}
+      onClick={() => {
+        setQuery(query);
+        document.querySelector('[data-testid="job-search"]')?.scrollIntoView({ block: 'center' });
+      }}
+    >
+      {name}
+    </button>
   );
 }

@@ -52,6 +52,8 @@ export interface AppState {
   dismissedGraphJob: number | null;
   /** The job the user picked (Gantt span, table row, warning): highlighted and detailed. */
   selectedJob: number | null;
+  /** The job table's search (docs/jobs.md; empty: the frame's rows), set there or by a tenant's row. */
+  jobQuery: string;
   /**
    * The time range (engine ms) brushed on the Gantt or a chart: every chart, table and the share
    * panel show it instead of the live window; null while following live.
@@ -74,6 +76,7 @@ export interface AppActions {
   setShareWindow(ms: number): void;
   dismissGraph(jobId: number | null): void;
   selectJob(jobId: number | null): void;
+  setJobQuery(query: string): void;
   /** Selects a range (and stops following), or with null goes back to following live. */
   setRange(range: TimeRange | null): void;
   setKnobsOpen(open: boolean): void;
@@ -116,6 +119,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     shareWindowMs: SHARE_WINDOWS[0].ms,
     dismissedGraphJob: null,
     selectedJob: null,
+    jobQuery: '',
     range: null,
     knobsOpen: false,
     tenantWeightsVersion: null,
@@ -178,6 +182,7 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     selectJob: (selectedJob) => {
       if (get().selectedJob !== selectedJob) set({ selectedJob });
     },
+    setJobQuery: (jobQuery) => set({ jobQuery }),
     setRange: (range) => set(range === null ? { range, follow: true } : { range, follow: false }),
     setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
     applyFrame: (frame) => {

@@ -189,6 +189,14 @@ describe('the Live view: tenants', () => {
     );
     // Rejections are marked: a tenant at its bound is what the operator looks for.
     expect(html).toMatch(/class="num warn">12</);
+    // Each name searches the job table for that tenant's jobs.
+    expect(html).toMatch(/title="search the jobs for tenant:acme"[^>]*>acme</);
+  });
+
+  it('a name no search term can hold (a space in it) is plain text, not a search', () => {
+    const html = render('mlfq', undefined, [], { tenants: [tenant('big corp')] });
+    expect(html).toContain('big corp');
+    expect(html).not.toContain('data-testid="tenant-jobs"');
   });
 
   it('has no tenants panel while the engine holds no tenant', () => {
