@@ -66,6 +66,11 @@ export function invalidConfig(field: string, requirement: string): SchedLabError
   return new SchedLabError('INVALID_CONFIG', `${field} ${requirement}`, field);
 }
 
+/** The same for a bad argument of a call (a run's task or options): `INVALID_ARGUMENT`. */
+export function invalidArgument(field: string, requirement: string): SchedLabError {
+  return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
+}
+
 export function isSchedLabError(e: unknown): e is SchedLabError {
   return e instanceof SchedLabError;
 }

@@ -3,7 +3,7 @@
  * a coded error naming its field).
  */
 import type { EngineConfigPatch } from '../../shared/config.ts';
-import { SchedLabError } from '../../shared/errors.ts';
+import { invalidArgument } from '../../shared/errors.ts';
 import { MAX_CLASS_NAME, MAX_TENANT_NAME } from '../../shared/job.ts';
 import { assertPriority } from '../core/priority/index.ts';
 import type { ResourceLimits } from '../runtime/threads/threads-options.ts';
@@ -59,10 +59,6 @@ export interface RunOptions {
 
 const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's limit
 
-function bad(field: string, requirement: string): SchedLabError {
-  return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
-}
-
 /** `RunOptions`' keys: any other is a typo or an option of another pool, never ignored. */
 const RUN_OPTIONS: ReadonlySet<string> = new Set<keyof RunOptions>([
   'tenant',
@@ -75,11 +71,12 @@ const RUN_OPTIONS: ReadonlySet<string> = new Set<keyof RunOptions>([
 
 /** Checks the fields the executor does not (it checks `tenant` and `priority` again). */
 export function checkRunOptions(options: RunOptions): void {
-  if (options === null || typeof options !== 'object') throw bad('options', 'must be an object');
+  if (options === null || typeof options !== 'object')
+    throw invalidArgument('options', 'must be an object');
   // A misspelt `tenant` would otherwise run the task outside its tenant's group, silently.
   for (const key in options) {
     if (!RUN_OPTIONS.has(key)) {
-      throw bad(key, `is not a run option (${[...RUN_OPTIONS].join(', ')})`);
+      throw invalidArgument(key, `is not a run option (${[...RUN_OPTIONS].join(', ')})`);
     }
   }
   const cls = options.class;
@@ -87,7 +84,7 @@ export function checkRunOptions(options: RunOptions): void {
     cls !== undefined &&
     (typeof cls !== 'string' || cls.length === 0 || cls.length > MAX_CLASS_NAME)
   ) {
-    throw bad('class', `must be a string of 1 to ${MAX_CLASS_NAME} characters`);
+    throw invalidArgument('class', `must be a string of 1 to ${MAX_CLASS_NAME} characters`);
   }
   if (options.priority !== undefined) assertPriority(options.priority, 'priority');
   const tenant = options.tenant;
@@ -95,13 +92,14 @@ export function checkRunOptions(options: RunOptions): void {
     tenant !== undefined &&
     (typeof tenant !== 'string' || tenant.length === 0 || tenant.length > MAX_TENANT_NAME)
   ) {
-    throw bad('tenant', `must be a string of 1 to ${MAX_TENANT_NAME} characters`);
+    throw invalidArgument('tenant', `must be a string of 1 to ${MAX_TENANT_NAME} characters`);
   }
   const t = options.timeoutMs;
   if (t !== undefined && !(typeof t === 'number' && t > 0 && t <= MAX_TIMEOUT_MS)) {
-    throw bad('timeoutMs', `must be a number of ms > 0 and <= ${MAX_TIMEOUT_MS}`);
+    throw invalidArgument('timeoutMs', `must be a number of ms > 0 and <= ${MAX_TIMEOUT_MS}`);
   }
   const s = options.signal;
-  if (s !== undefined && !(s instanceof AbortSignal)) throw bad('signal', 'must be an AbortSignal');
+  if (s !== undefined && !(s instanceof AbortSignal))
+    throw invalidArgument('signal', 'must be an AbortSignal');
   if (options.transferList !== undefined) checkTransferList(options.transferList);
 }

@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SchedLabError } from '../../shared/errors.ts';
+import { invalidArgument } from '../../shared/errors.ts';
 import { KERNEL_NAMES } from '../../shared/workload.ts';
 import type { KernelName, ModuleRef, SplitWork } from '../runtime/backend.ts';
 import type { TaskContext } from '../runtime/threads/index.ts';
@@ -58,19 +58,15 @@ const MAX_KERNEL_MS = 3_600_000;
 const seen = new Set<string>();
 const MAX_SEEN = 1024;
 
-function bad(field: string, requirement: string): SchedLabError {
-  return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
-}
-
 /** The split work of one run of `task` with `input`. */
 export function taskWork(task: unknown, input: unknown): SplitWork {
   if (typeof task === 'string') return kernelWork(task, input);
   if (task === null || typeof task !== 'object') {
-    throw bad('task', 'must be { module, export? } or a built-in kernel name');
+    throw invalidArgument('task', 'must be { module, export? } or a built-in kernel name');
   }
   const { module, export: exportName } = task as { module?: unknown; export?: unknown };
   if (exportName !== undefined && (typeof exportName !== 'string' || exportName.length === 0)) {
-    throw bad('task.export', 'must be a non-empty string');
+    throw invalidArgument('task.export', 'must be a non-empty string');
   }
   const href = moduleHref(module);
   return { kernel: moduleRef(href, exportName), input, totalNanos: 0 }; // a module decides its end
@@ -100,10 +96,16 @@ function moduleHref(module: unknown): string {
   if (module instanceof URL) href = module.href;
   else if (typeof module === 'string' && isAbsolute(module)) href = pathToFileURL(module).href;
   else if (typeof module === 'string' && module.startsWith('file:')) href = module;
-  else throw bad('task.module', `must be an absolute path or a file: URL, got ${String(module)}`);
-  if (!href.startsWith('file:')) throw bad('task.module', `must be a file: URL, got ${href}`);
+  else
+    throw invalidArgument(
+      'task.module',
+      `must be an absolute path or a file: URL, got ${String(module)}`,
+    );
+  if (!href.startsWith('file:'))
+    throw invalidArgument('task.module', `must be a file: URL, got ${href}`);
   if (!seen.has(href)) {
-    if (!existsSync(fileURLToPath(href))) throw bad('task.module', `${href} does not exist`);
+    if (!existsSync(fileURLToPath(href)))
+      throw invalidArgument('task.module', `${href} does not exist`);
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.add(href);
   }
@@ -112,11 +114,17 @@ function moduleHref(module: unknown): string {
 
 function kernelWork(name: string, input: unknown): SplitWork {
   if (!(KERNEL_NAMES as readonly string[]).includes(name)) {
-    throw bad('task', `must be a module task or one of ${KERNEL_NAMES.join(', ')}, got '${name}'`);
+    throw invalidArgument(
+      'task',
+      `must be a module task or one of ${KERNEL_NAMES.join(', ')}, got '${name}'`,
+    );
   }
   const ms = (input as Partial<KernelInput> | null | undefined)?.ms;
   if (typeof ms !== 'number' || !(ms >= 0 && ms <= MAX_KERNEL_MS)) {
-    throw bad('input.ms', `must be a number of ms from 0 to ${MAX_KERNEL_MS} for kernel ${name}`);
+    throw invalidArgument(
+      'input.ms',
+      `must be a number of ms from 0 to ${MAX_KERNEL_MS} for kernel ${name}`,
+    );
   }
   return { kernel: name as KernelName, totalNanos: Math.round(ms * 1e6) };
 }

@@ -132,8 +132,11 @@ export class Outbox {
         continue;
       }
       const { items, transfers } = box;
+      if (anyDetached(transfers)) {
+        this.postEach(worker, box);
+        continue;
+      }
       try {
-        if (anyDetached(transfers)) throw DETACHED;
         worker.host.post(items.length === 1 ? items[0] : pack(items), joined(transfers));
       } catch {
         this.postEach(worker, box);
@@ -163,8 +166,11 @@ export class Outbox {
       }, RETRY_MS);
     }
     if (items.length === 0) return;
+    if (anyDetached(transfers)) {
+      this.writeEach(worker, ring, items, dispatches, transfers);
+      return;
+    }
     try {
-      if (anyDetached(transfers)) throw DETACHED;
       ring.send(items, ring.extrasOf(items), joined(transfers));
     } catch {
       if (transfers.some((t) => t !== undefined)) {
@@ -224,9 +230,6 @@ export class Outbox {
     }
   }
 }
-
-/** Thrown to take the one-at-a-time path (a buffer to move was moved away since its run). */
-const DETACHED = new Error('a transferList buffer was detached');
 
 /**
  * Whether an item moves a buffer detached since its run was queued: `postMessage` would send it

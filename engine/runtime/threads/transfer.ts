@@ -4,7 +4,7 @@
  * without a word, so both the check at the call and the outbox at the send look for one.
  */
 import { MessagePort, type Transferable } from 'node:worker_threads';
-import { SchedLabError } from '../../../shared/errors.ts';
+import { invalidArgument } from '../../../shared/errors.ts';
 
 /** What a run may move: `postMessage`'s transferables. */
 export type TransferItem = Transferable;
@@ -38,25 +38,23 @@ export function detachedAt(transfer: readonly Transferable[]): number {
  */
 export function checkTransferList(list: unknown): void {
   const what = 'must be an array of ArrayBuffers and MessagePorts';
-  if (!Array.isArray(list)) throw bad('transferList', what);
+  if (!Array.isArray(list)) throw invalidArgument('transferList', what);
   if (list.length > MAX_TRANSFER_LIST) {
-    throw bad('transferList', `must hold at most ${MAX_TRANSFER_LIST} items`);
+    throw invalidArgument('transferList', `must hold at most ${MAX_TRANSFER_LIST} items`);
   }
   for (let i = 0; i < list.length; i++) {
     const item: unknown = list[i];
     const field = `transferList[${i}]`;
     if (item instanceof ArrayBuffer) {
-      if (isDetached(item)) throw bad(field, 'is a detached ArrayBuffer (moved already)');
+      if (isDetached(item))
+        throw invalidArgument(field, 'is a detached ArrayBuffer (moved already)');
     } else if (!(item instanceof MessagePort)) {
       const view = ArrayBuffer.isView(item) ? ' (a view: pass its .buffer)' : '';
-      throw bad(field, `must be an ArrayBuffer or a MessagePort${view}`);
+      throw invalidArgument(field, `must be an ArrayBuffer or a MessagePort${view}`);
     }
   }
-  if (new Set(list).size !== list.length) throw bad('transferList', 'names an item twice');
-}
-
-function bad(field: string, requirement: string): SchedLabError {
-  return new SchedLabError('INVALID_ARGUMENT', `${field} ${requirement}`, field);
+  if (new Set(list).size !== list.length)
+    throw invalidArgument('transferList', 'names an item twice');
 }
 
 // ─── results a task moves back (`ctx.move`, Piscina's `move`) ─────────────────────────────────
