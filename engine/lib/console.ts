@@ -9,14 +9,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SchedLabError } from '../../shared/errors.ts';
+import { invalidArgument, SchedLabError } from '../../shared/errors.ts';
 import type { CommandResult, Frame, Snapshot } from '../../shared/protocol.ts';
 import type { Executor } from '../runtime/executor/index.ts';
 import type { HostSession } from '../host/server/host-session.ts';
 import { ensureRendererBuilt, rendererDir } from '../host/server/renderer-build.ts';
 import { startServer } from '../host/server/server.ts';
 import { commandId } from '../host/session/parse-command.ts';
-import { Session } from '../host/session/index.ts';
+import { MAX_FRAME_HZ, Session } from '../host/session/index.ts';
 
 export interface ConsoleOptions {
   /** 0 (the default) picks a free port. Always bound to 127.0.0.1. */
@@ -42,19 +42,55 @@ export interface RunningConsole {
 }
 
 const MIN_TOKEN = 16;
+const MAX_PORT = 65_535;
+
+/** `ConsoleOptions`' keys: any other is a typo, never ignored (a misspelt `port` would pick one). */
+const CONSOLE_OPTIONS: ReadonlySet<string> = new Set<keyof ConsoleOptions>([
+  'port',
+  'token',
+  'allowControl',
+  'build',
+  'frameHz',
+  'log',
+]);
+
+/** Checks what `startServer` and the session would not, or would take in another sense. */
+function checkConsoleOptions(options: ConsoleOptions): void {
+  if (options === null || typeof options !== 'object')
+    throw invalidArgument('options', 'must be an object');
+  for (const key in options) {
+    if (!CONSOLE_OPTIONS.has(key)) {
+      throw invalidArgument(key, `is not a console option (${[...CONSOLE_OPTIONS].join(', ')})`);
+    }
+  }
+  const { port, token, allowControl, build, log, frameHz } = options;
+  // Node's `listen` takes a string that is not a number as a pipe's path: never on 127.0.0.1.
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= MAX_PORT)) {
+    throw invalidArgument('port', `must be an integer from 0 to ${MAX_PORT} (0: a free port)`);
+  }
+  if (token !== undefined && (typeof token !== 'string' || token.length < MIN_TOKEN)) {
+    throw invalidArgument('token', `must be a string of at least ${MIN_TOKEN} characters`);
+  }
+  if (allowControl !== undefined && typeof allowControl !== 'boolean')
+    throw invalidArgument('allowControl', 'must be true or false');
+  if (build !== undefined && typeof build !== 'boolean')
+    throw invalidArgument('build', 'must be true or false');
+  const hzOk = typeof frameHz === 'number' && frameHz > 0 && frameHz <= MAX_FRAME_HZ;
+  if (frameHz !== undefined && !hzOk)
+    throw invalidArgument(
+      'frameHz',
+      `must be a number of frames a second, > 0 and <= ${MAX_FRAME_HZ}`,
+    );
+  if (log !== undefined && typeof log !== 'function')
+    throw invalidArgument('log', 'must be a function of one line');
+}
 
 export async function serveSchedulerConsole(
   executor: Executor,
   options: ConsoleOptions,
 ): Promise<RunningConsole> {
+  checkConsoleOptions(options);
   const token = options.token;
-  if (token !== undefined && (typeof token !== 'string' || token.length < MIN_TOKEN)) {
-    throw new SchedLabError(
-      'INVALID_ARGUMENT',
-      `token must be a string of at least ${MIN_TOKEN} characters`,
-      'token',
-    );
-  }
   const root = packageRoot();
   if (options.build !== false) ensureRendererBuilt(root, options.log ?? (() => {}));
   const session = sessionFor(executor, options.frameHz ?? 10);
@@ -87,12 +123,13 @@ const sessions = new WeakMap<Executor, Session>();
 
 function sessionFor(executor: Executor, frameHz: number): Session {
   let session = sessions.get(executor);
-  if (session === undefined || session.frameHz !== frameHz) {
-    if (session !== undefined) {
-      throw new SchedLabError('INVALID_ARGUMENT', 'frameHz cannot change once served', 'frameHz');
-    }
+  if (session === undefined) {
     session = new Session({ adopt: executor, frameHz });
     sessions.set(executor, session);
+  } else if (session.frameHz !== frameHz) {
+    // Its visitors are set on the executor for good, even when that first serve failed to listen.
+    const why = `is ${session.frameHz} for this scheduler's console (its first serveConsole set it) and cannot change`;
+    throw invalidArgument('frameHz', why);
   }
   return session;
 }

@@ -14,6 +14,7 @@ import { engineConfigShape } from '../../shared/config.ts';
 import { SchedLabError } from '../../shared/errors.ts';
 import type { RunOptions, SchedulerOptions } from './options.ts';
 import { Scheduler } from './scheduler.ts';
+import { moduleHref } from './task.ts';
 
 export interface PoolOptions extends SchedulerOptions {
   /** The task module: an absolute path or a file URL (Piscina's `filename`). */
@@ -50,19 +51,24 @@ export class Pool {
       idleTimeout: _idleTimeout,
       ...rest
     } = options ?? {};
-    if (typeof filename !== 'string' && !(filename instanceof URL)) {
-      throw new SchedLabError(
-        'INVALID_ARGUMENT',
-        'filename must be an absolute path or a file URL',
-        'filename',
-      );
-    }
-    this.filename = filename;
+    // Checked now, as Piscina's own constructor would fail on it: not at every run.
+    moduleHref(filename, 'filename');
+    this.filename = filename as string | URL;
     const workers = rest.workers ?? maxThreads;
     const settings: SchedulerOptions = workers === undefined ? rest : { ...rest, workers };
     const bound = queueBound(maxQueue, workers);
     const maxQueued = rest.maxQueued ?? bound;
-    this.scheduler = new Scheduler(maxQueued === undefined ? settings : { ...settings, maxQueued });
+    try {
+      this.scheduler = new Scheduler(
+        maxQueued === undefined ? settings : { ...settings, maxQueued },
+      );
+    } catch (e) {
+      // The caller said `maxThreads`: name what they wrote, not what it became.
+      if (e instanceof SchedLabError && e.field === 'workers' && rest.workers === undefined) {
+        throw new SchedLabError(e.code, e.message.replace(/^workers/, 'maxThreads'), 'maxThreads');
+      }
+      throw e;
+    }
   }
 
   /** Runs waiting for a worker now (Piscina's `queueSize`). */

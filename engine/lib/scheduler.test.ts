@@ -109,6 +109,10 @@ describe('Scheduler.run on real worker threads', () => {
     const text = await failure(s.run(task('throwsText')));
     expect(text.message).toBe('the run failed: plain text');
     expect(text.cause).toBeUndefined();
+    // A plain object with a message is told by its message and code, not as [object Object].
+    const plain = await failure(s.run(task('throwsPlain')));
+    expect(plain.message).toBe('the run failed: Error: plain message');
+    expect(plain.cause).toMatchObject({ name: 'Error', message: 'plain message', code: 'E_PLAIN' });
   });
 
   it('bad arguments are coded errors naming the field', async () => {

@@ -12,7 +12,7 @@
  * `TIMEOUT`, `QUEUE_FULL`, `ENGINE_CLOSED`, `INVALID_ARGUMENT`).
  */
 import type { EngineConfig, EngineConfigPatch, PolicyName } from '../../shared/config.ts';
-import { SchedLabError } from '../../shared/errors.ts';
+import { invalidConfig, SchedLabError } from '../../shared/errors.ts';
 import type { LevelRow } from '../../shared/protocol.ts';
 import { Executor, type JobEnd } from '../runtime/executor/index.ts';
 import { ThreadsBackend } from '../runtime/threads/index.ts';
@@ -108,6 +108,8 @@ export class Scheduler {
 
   /** Starts the worker threads (see `ready()`); bad options throw `INVALID_CONFIG`. */
   constructor(options: SchedulerOptions = {}) {
+    if (options === null || typeof options !== 'object')
+      throw invalidConfig('options', 'must be an object of settings');
     const { resourceLimits, tenantWeights, ...config } = options;
     const engine: EngineConfigPatch = { ...LIBRARY_DEFAULTS, ...config };
     this.backend = new ThreadsBackend({

@@ -91,21 +91,20 @@ function moduleRef(href: string, exportName: string | undefined): ModuleRef {
   return ref;
 }
 
-function moduleHref(module: unknown): string {
+/**
+ * A module's `file:` URL, checked: an absolute path or a `file:` URL of a file that exists, else
+ * `INVALID_ARGUMENT` naming `field` (`Pool` checks its `filename` by it at construction).
+ */
+export function moduleHref(module: unknown, field = 'task.module'): string {
   let href: string;
   if (module instanceof URL) href = module.href;
   else if (typeof module === 'string' && isAbsolute(module)) href = pathToFileURL(module).href;
   else if (typeof module === 'string' && module.startsWith('file:')) href = module;
   else
-    throw invalidArgument(
-      'task.module',
-      `must be an absolute path or a file: URL, got ${String(module)}`,
-    );
-  if (!href.startsWith('file:'))
-    throw invalidArgument('task.module', `must be a file: URL, got ${href}`);
+    throw invalidArgument(field, `must be an absolute path or a file: URL, got ${String(module)}`);
+  if (!href.startsWith('file:')) throw invalidArgument(field, `must be a file: URL, got ${href}`);
   if (!seen.has(href)) {
-    if (!existsSync(fileURLToPath(href)))
-      throw invalidArgument('task.module', `${href} does not exist`);
+    if (!existsSync(fileURLToPath(href))) throw invalidArgument(field, `${href} does not exist`);
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.add(href);
   }

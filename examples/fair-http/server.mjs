@@ -75,12 +75,16 @@ const server = createServer(async (req, res) => {
     res.end(JSON.stringify({ result }));
   } catch (error) {
     res.writeHead(statusOf(error), { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: error.code ?? error.message }));
+    res.end(JSON.stringify({ error: error.code ?? error.message, message: error.message }));
   }
 });
 
-/** The tenant's own bound is the client's to back off from (429); a full pool is ours (503). */
+/**
+ * A request the pool refused as it stands (a bad tenant name) is the client's (400); the tenant's
+ * own bound is the client's to back off from (429); a full pool is ours (503).
+ */
 function statusOf(error) {
+  if (error.code === 'INVALID_ARGUMENT') return 400;
   if (error.code !== 'QUEUE_FULL') return 500;
   return error.field === 'maxLivePerTenant' ? 429 : 503;
 }

@@ -1,4 +1,4 @@
-export { DEFAULT_SEED, Session, type SessionOptions } from './session.ts';
+export { DEFAULT_SEED, MAX_FRAME_HZ, Session, type SessionOptions } from './session.ts';
 export type { WorkloadContext, WorkloadHandler } from './workload-handler.ts';
 export { parseCommand, errorInfo, commandId } from './parse-command.ts';
 export { LatencyStats } from './stats.ts';

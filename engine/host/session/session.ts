@@ -76,6 +76,9 @@ const MAX_SLICE_MS = 8;
 /** The seed a session draws from when none is given (the sim, graphs, threads fault injection). */
 export const DEFAULT_SEED = 1;
 
+/** The most frames a second a session sends. */
+export const MAX_FRAME_HZ = 240;
+
 export class Session {
   readonly backend: Backend;
   readonly executor: Executor;
@@ -98,8 +101,12 @@ export class Session {
 
   constructor(options: SessionOptions = {}) {
     const hz = options.frameHz ?? 10;
-    if (!(hz > 0 && hz <= 240))
-      throw new SchedLabError('INVALID_CONFIG', 'frameHz must be in (0, 240]', 'frameHz');
+    if (!(hz > 0 && hz <= MAX_FRAME_HZ))
+      throw new SchedLabError(
+        'INVALID_CONFIG',
+        `frameHz must be in (0, ${MAX_FRAME_HZ}]`,
+        'frameHz',
+      );
     this.frameHz = hz;
     this.history = new SeriesHistory(Math.ceil(HISTORY_SECONDS * hz));
     this.speed = options.speed ?? 1;

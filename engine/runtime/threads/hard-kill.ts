@@ -97,7 +97,7 @@ export class HardKill {
       if (worker.cancelAt !== null && now - worker.cancelAt > limit) {
         this.kill(
           worker,
-          `killed: split ${d.splitId} did not stop within ${ms(limit)} of its cancel`,
+          `killed: it did not stop within ${ms(limit)} of its cancel (hardKillAfterMs)`,
           true,
         );
         killed++;
@@ -105,7 +105,9 @@ export class HardKill {
       }
       const overrun = now - worker.sentAt - allowedNanos(d);
       if (overrun > limit) {
-        const why = `killed: split ${d.splitId}'s quantum overran by ${ms(overrun)}, past hardKillAfterMs (${ms(limit)})`;
+        // The split is named by whoever reports it (the job's error, the notice): this reads the
+        // same in a library run's error, where splits mean nothing.
+        const why = `killed: its quantum overran by ${ms(overrun)} without yielding, past hardKillAfterMs (${ms(limit)}); a task that cannot yield needs a higher hardKillAfterMs`;
         this.kill(worker, why, false);
         killed++;
       }

@@ -334,12 +334,38 @@ export function moduleName(ref: ModuleRef): string {
 }
 
 export function reason(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  const like = errorLike(error);
+  if (like !== null) return `${like.name}: ${like.message}`;
+  return String(error);
+}
+
+/** How much of a thrown plain object's own message is kept (it travels in every report). */
+const MAX_THROWN_MESSAGE = 2_000;
+
+/**
+ * A thrown object that is not an `Error` but reads like one (`throw { message, code }`, an error
+ * from another realm): its message, its name (or `Error`) and its code, so it is not reported as
+ * `[object Object]`.
+ */
+function errorLike(thrown: unknown): ErrorCause | null {
+  if (thrown === null || typeof thrown !== 'object') return null;
+  const { name, message, code } = thrown as { name?: unknown; message?: unknown; code?: unknown };
+  if (typeof message !== 'string') return null;
+  const cause: { -readonly [K in keyof ErrorCause]: ErrorCause[K] } = {
+    name: typeof name === 'string' && name.length > 0 ? name.slice(0, 200) : 'Error',
+    message: message.slice(0, MAX_THROWN_MESSAGE),
+  };
+  if (typeof code === 'string' || typeof code === 'number') cause.code = code;
+  return cause;
 }
 
 /** A failed quantum's report fields: why, in words, and what was thrown when it was an `Error`. */
 function failure(error: unknown): { error: string; cause?: ErrorCause } {
-  if (!(error instanceof Error)) return { error: reason(error) };
+  if (!(error instanceof Error)) {
+    const like = errorLike(error);
+    return like === null ? { error: reason(error) } : { error: reason(error), cause: like };
+  }
   const cause: { -readonly [K in keyof ErrorCause]: ErrorCause[K] } = {
     name: error.name,
     message: error.message,

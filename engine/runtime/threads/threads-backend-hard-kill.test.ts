@@ -51,7 +51,7 @@ describe('ThreadsBackend hard limit', { timeout: 60_000 }, () => {
       expect(end.ranNanos).toBeGreaterThan(320 * MS);
       expect(end.ranNanos).toBeLessThan(2_320 * MS);
       expect(driver.notices).toEqual([
-        expect.stringMatching(/^hard-kill: worker 1 killed: split 1/),
+        expect.stringMatching(/^hard-kill: worker 1 \(split 1\) killed: its quantum overran/),
       ]);
       expect(driver.backend.idleWorkers()).toEqual([0, 1]);
       const after = await driver.quantum(3, spin, 5_000 * MS, 0, 1);

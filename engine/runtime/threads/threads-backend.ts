@@ -40,6 +40,7 @@ import { Outbox } from './outbox.ts';
 import { failedEnd, measuredEnd, refillEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
 import {
   checkCount,
+  checkResourceLimits,
   checkCut,
   DEFAULT_RESOURCE_LIMITS,
   type ThreadsBackendOptions,
@@ -86,7 +87,10 @@ export class ThreadsBackend implements Backend {
   constructor(options: ThreadsBackendOptions = {}) {
     const workers = checkCount(options.workers ?? availableParallelism());
     this.faults = new FaultInjector(options.seed);
-    const limits: ResourceLimits = { ...DEFAULT_RESOURCE_LIMITS, ...options.resourceLimits };
+    const limits: ResourceLimits = {
+      ...DEFAULT_RESOURCE_LIMITS,
+      ...(options.resourceLimits === undefined ? {} : checkResourceLimits(options.resourceLimits)),
+    };
     const events = {
       ready: (worker: PoolWorker) => {
         // A dispatch that waited in the port of a worker still starting runs from now.
@@ -393,7 +397,8 @@ export class ThreadsBackend implements Backend {
     if (this.closed || !this.workers.holds(worker)) return;
     void worker.host.retire();
     const kind = code === 'INTERRUPTED' ? 'interrupt' : 'hard-kill';
-    this.listener?.notice?.(kind, `worker ${worker.id} ${why}`);
+    const split = worker.running === null ? '' : ` (split ${worker.running.splitId})`;
+    this.listener?.notice?.(kind, `worker ${worker.id}${split} ${why}`);
     this.lost(worker, why, code, cancelled ? 'cancelled' : 'failed');
   }
 

@@ -1,0 +1,100 @@
+// Options a service gets wrong at construction: each a coded error naming the field, at once,
+// rather than a pool that hangs, a worker that cannot start, or a console on a pipe.
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Pool } from './pool.ts';
+import { Scheduler } from './scheduler.ts';
+import type { SchedulerOptions } from './options.ts';
+
+const TASKS = new URL('./fixtures/tasks.mjs', import.meta.url);
+
+describe('constructor options', () => {
+  it('worker resource limits are checked: known limits only, each in its range', () => {
+    const cases: [unknown, string][] = [
+      [5, 'resourceLimits'],
+      [{ maxOldGenerationSizeMb: 'x' }, 'resourceLimits.maxOldGenerationSizeMb'],
+      // Too small for a worker to start: the pool would respawn it forever, runs queued for good.
+      [{ maxOldGenerationSizeMb: 1 }, 'resourceLimits.maxOldGenerationSizeMb'],
+      // Too small a stack overflows while the thread boots, which takes the whole process down.
+      [{ stackSizeMb: 0.1 }, 'resourceLimits.stackSizeMb'],
+      [{ stackSizeMb: 100_000 }, 'resourceLimits.stackSizeMb'],
+      [{ maxOldGenerationSizeMB: 64 }, 'resourceLimits.maxOldGenerationSizeMB'],
+    ];
+    for (const [resourceLimits, field] of cases) {
+      const options = { workers: 1, resourceLimits } as unknown as SchedulerOptions;
+      expect(() => new Scheduler(options), field).toThrow(
+        expect.objectContaining({ code: 'INVALID_CONFIG', field }),
+      );
+    }
+    expect(() => new Scheduler({ resourceLimits: { stackSizeMb: 0.1 } })).toThrow(
+      /resourceLimits\.stackSizeMb must be a number of MB from 1 to 256, got 0\.1/,
+    );
+  });
+
+  it('null options are a coded error, not a TypeError', () => {
+    expect(() => new Scheduler(null as unknown as SchedulerOptions)).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'options' }),
+    );
+  });
+
+  it("a Pool's filename is checked at construction; its maxThreads is named as written", () => {
+    for (const filename of ['./tasks.mjs', '/no/such/tasks.mjs', 42]) {
+      expect(() => new Pool({ filename } as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'filename' }),
+      );
+    }
+    expect(() => new Pool({ filename: TASKS, maxThreads: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'maxThreads' }),
+    );
+  });
+});
+
+describe('serveConsole options', () => {
+  let s: Scheduler;
+  let busy: Server;
+  beforeAll(async () => {
+    s = new Scheduler({ workers: 1 });
+    busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    busy.close();
+    await s.close();
+  });
+
+  it('a port that is not a TCP port, a misspelt option or a non-boolean switch is refused', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ port: 'sock' }, 'port'],
+      [{ port: 70_000 }, 'port'],
+      [{ port: 1.5 }, 'port'],
+      [{ prot: 8080 }, 'prot'],
+      [{ allowControl: 'yes' }, 'allowControl'],
+      [{ frameHz: 0 }, 'frameHz'],
+    ];
+    for (const [options, field] of cases) {
+      await expect(s.serveConsole({ build: false, ...options }), field).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        field,
+      });
+    }
+    // Node would have taken 'sock' as a pipe's path and made it here.
+    expect(existsSync('sock')).toBe(false);
+  });
+
+  it('a console that failed to listen can be served again, at the rate it was asked at', async () => {
+    const port = (busy.address() as { port: number }).port;
+    await expect(s.serveConsole({ build: false, port, frameHz: 5 })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    });
+    await expect(s.serveConsole({ build: false, frameHz: 20 })).rejects.toThrow(
+      "frameHz is 5 for this scheduler's console (its first serveConsole set it) and cannot change",
+    );
+    const served = await s.serveConsole({ build: false, frameHz: 5 });
+    try {
+      expect(served.port).toBeGreaterThan(0);
+    } finally {
+      await served.close();
+    }
+  });
+});
