@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { retriesSchema } from './job.ts';
-import { MAX_CLASSES, MAX_GRAPH_EDGES, MAX_GRAPH_NODES } from './limits.ts';
+import { MAX_CLASSES, MAX_GRAPH_EDGES, MAX_GRAPH_NODES, MAX_WORK_MS } from './limits.ts';
 import { schemaError } from './schema-error.ts';
 
 export const GRAPH_POLICIES = [
@@ -44,7 +44,7 @@ export const graphKernelSchema = z.union([
 ]);
 export type GraphKernel = z.infer<typeof graphKernelSchema>;
 
-const costMs = z.number().finite().min(0).max(86_400_000);
+const costMs = z.number().finite().min(0).max(MAX_WORK_MS);
 /** Fault injection: the chance an attempt fails (honoured by backends that inject faults: sim). */
 const failProbability = z.number().finite().min(0).max(1);
 

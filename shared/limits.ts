@@ -16,6 +16,19 @@
  *   10,000,000), which is also the most splits a workload may ask for in all.
  */
 
+/**
+ * Any one length of work in a document, ms: a split's `totalMs`, `perCallMs` and `blockedMs` (each
+ * distribution's parameters), a generator's, a graph node's `cost`. A day: without a bound,
+ * `1e303` ms passed the schema and overflowed to Infinity ns when a job was drawn, mid-run.
+ */
+export const MAX_WORK_MS = 86_400_000;
+/**
+ * Any time on a workload's clock, ms (`durationMs`, `atMs`, `startMs`, `everyMs`, a timeline
+ * step's `atMs`, `controllerIntervalMs`): 100 days, whose nanoseconds are still exact integers
+ * (below 2^53).
+ */
+export const MAX_WORKLOAD_MS = 8_640_000_000;
+
 /** Splits in one job: `tasks × (splits.leaf + splits.intermediate)`. */
 export const MAX_SPLITS_PER_JOB = 10_000;
 /** Jobs one class submits (`arrival.count`), and tasks a Trino spec runs (`totalTasks`). */

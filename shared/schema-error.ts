@@ -58,6 +58,8 @@ function requirement(issue: Issue): string {
     case 'invalid_union': {
       const options = 'options' in issue ? issue.options : undefined;
       if (options !== undefined) return `must be one of ${options.map(String).join(', ')}`;
+      // A union's own wording (e.g. a distribution's) says what the forms are.
+      if (!issue.message.startsWith('Invalid input')) return issue.message;
       return 'does not match any allowed form';
     }
     case 'unrecognized_keys':

@@ -61,6 +61,39 @@ describe('workload schema', () => {
     );
   });
 
+  it('bounds every time and length of work, naming the field as written', () => {
+    // 1e303 ms used to pass, then overflow to Infinity ns when a job was drawn mid-run.
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { classes: [klass({ work: { totalMs: 1e303 } })] },
+        'classes[0].work.totalMs must be <= 86400000',
+      ],
+      [{ classes: [klass({ work: { totalMs: -1 } })] }, 'classes[0].work.totalMs must be >= 0'],
+      [
+        {
+          classes: [
+            klass({ work: { totalMs: 1, perCallMs: { kind: 'exponential', meanMs: 1e12 } } }),
+          ],
+        },
+        'classes[0].work.perCallMs.meanMs must be <= 86400000',
+      ],
+      [
+        { classes: [klass({ work: { totalMs: 'long' } })] },
+        'classes[0].work.totalMs must be a number of ms from 0 to 86400000 or a distribution object',
+      ],
+      [
+        { classes: [klass({ work: { generator: { simple: { totalMs: 1e20, perCallMs: 1 } } } })] },
+        'classes[0].work.generator.simple.totalMs must be <= 86400000',
+      ],
+      [{ durationMs: 1e303, classes: [klass()] }, 'durationMs must be <= 8640000000'],
+      [
+        { classes: [klass({ arrival: { kind: 'once', atMs: 1e300 } })] },
+        'classes[0].arrival.atMs must be <= 8640000000',
+      ],
+    ];
+    for (const [input, message] of cases) expect(errorOf(input).message).toBe(message);
+  });
+
   it('requires an end for open-ended arrivals and known specs on the timeline', () => {
     expect(
       errorOf({ classes: [klass({ arrival: { kind: 'periodic', everyMs: 5 } })] }).message,
@@ -90,7 +123,7 @@ describe('workload schema', () => {
     );
     expect(errorOf({ seed: 'abc', classes: [klass()] }).message).toBe('seed must be a number');
     expect(errorOf({ classes: [klass({ work: { totalMs: 'ten' } })] }).message).toBe(
-      'classes[0].work.totalMs must be a number (ms) or a distribution object',
+      'classes[0].work.totalMs must be a number of ms from 0 to 86400000 or a distribution object',
     );
     expect(errorOf({ classes: [klass({ arrival: 'daily' })] }).message).toBe(
       'classes[0].arrival must be an object',

@@ -15,6 +15,8 @@ import {
   MAX_SPLITS_PER_JOB,
   MAX_TIMELINE_STEPS,
   MAX_TRINO_OUTSTANDING,
+  MAX_WORK_MS,
+  MAX_WORKLOAD_MS,
   MAX_WORKLOAD_SPLITS,
 } from './limits.ts';
 import { outputBufferSchema } from './config.ts';
@@ -67,8 +69,12 @@ const settingsRecord = z
   })
   .pipe(z.record(z.string(), z.unknown()));
 
-const nonNegative = z.number().finite().min(0);
-const positive = z.number().finite().gt(0);
+/** Times on the workload's clock (when, how long, how often). */
+const nonNegative = z.number().finite().min(0).max(MAX_WORKLOAD_MS);
+const positive = z.number().finite().gt(0).max(MAX_WORKLOAD_MS);
+/** Lengths of work (a split's, a call's, a block's). */
+const workMs = z.number().finite().min(0).max(MAX_WORK_MS);
+const positiveWorkMs = z.number().finite().gt(0).max(MAX_WORK_MS);
 /** Counts carry their limit (shared/limits.ts): the bound is checked before `int`'s safe range. */
 const count = (max: number) => z.number().min(1).max(max).int();
 const arrivals = count(MAX_ARRIVALS);
@@ -76,43 +82,36 @@ const arrivals = count(MAX_ARRIVALS);
 const minEveryMs = 1000 / MAX_ARRIVAL_RATE;
 const unit = z.number().min(0).max(1);
 
-const distributionObject = z.discriminatedUnion(
-  'kind',
-  [
-    z.strictObject({ kind: z.literal('fixed'), ms: nonNegative }),
-    z
-      .strictObject({ kind: z.literal('uniform'), minMs: nonNegative, maxMs: nonNegative })
-      .refine((d) => d.maxMs >= d.minMs, { message: 'must be >= minMs', path: ['maxMs'] }),
-    z.strictObject({ kind: z.literal('exponential'), meanMs: positive }),
-    z
-      .strictObject({
-        kind: z.literal('trino'),
-        name: z.enum(TRINO_DISTRIBUTIONS),
-        from: unit.default(0),
-        to: unit.default(1),
-      })
-      .refine((d) => d.to > d.from, { message: 'must be > from', path: ['to'] }),
-  ],
-  {
-    // zod types this hook as union issues only, but a non-object input arrives as invalid_type.
-    error: (issue) => {
-      const raw = issue as z.core.$ZodRawIssue;
-      return raw.code === 'invalid_type' && raw.input !== undefined
-        ? 'must be a number (ms) or a distribution object'
-        : undefined;
-    },
-  },
-);
+const distributionObject = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('fixed'), ms: workMs }),
+  z
+    .strictObject({ kind: z.literal('uniform'), minMs: workMs, maxMs: workMs })
+    .refine((d) => d.maxMs >= d.minMs, { message: 'must be >= minMs', path: ['maxMs'] }),
+  z.strictObject({ kind: z.literal('exponential'), meanMs: positiveWorkMs }),
+  z
+    .strictObject({
+      kind: z.literal('trino'),
+      name: z.enum(TRINO_DISTRIBUTIONS),
+      from: unit.default(0),
+      to: unit.default(1),
+    })
+    .refine((d) => d.to > d.from, { message: 'must be > from', path: ['to'] }),
+]);
 
 /** A time distribution in ms; a bare number is shorthand for `{kind: 'fixed', ms}`. */
-export const distributionSchema = z.preprocess(
-  (v) => (typeof v === 'number' ? { kind: 'fixed', ms: v } : v),
-  distributionObject,
+export const distributionSchema = z.union(
+  [
+    // A union, not a preprocess into `{ kind: 'fixed', ms }`: a bad bare number is named as written
+    // (`work.totalMs must be <= …`), not as the object it would have become (`work.totalMs.ms`).
+    workMs.transform((ms) => ({ kind: 'fixed' as const, ms })),
+    distributionObject,
+  ],
+  { error: `must be a number of ms from 0 to ${MAX_WORK_MS} or a distribution object` },
 );
 export type Distribution = z.output<typeof distributionObject>;
 
 const simpleGenerator = z.strictObject({
-  simple: z.strictObject({ totalMs: positive, perCallMs: positive }),
+  simple: z.strictObject({ totalMs: positiveWorkMs, perCallMs: positiveWorkMs }),
 });
 
 /** How each split's cost is drawn: distributions, or one of Trino's generators. */
@@ -151,7 +150,7 @@ const arrivalSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('poisson'),
     /** Jobs per second. */
-    rate: positive.max(MAX_ARRIVAL_RATE),
+    rate: z.number().finite().gt(0).max(MAX_ARRIVAL_RATE),
     startMs: nonNegative.default(0),
     count: arrivals.optional(),
   }),

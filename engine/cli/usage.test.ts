@@ -58,7 +58,7 @@ describe('schedlab usage and bad input', () => {
       ['classes[0].basePriority="x"', 'classes[0].basePriority must be a number'],
       [
         'classes[0].work.totalMs="ten"',
-        'classes[0].work.totalMs must be a number (ms) or a distribution object',
+        'classes[0].work.totalMs must be a number of ms from 0 to 86400000 or a distribution object',
       ],
       [
         'classes[5].arrival.rate=1',

@@ -116,6 +116,22 @@ describe('live workloads', () => {
       workload: { name: 'x', seed: 1, config: { levelTimeMultiplier: 0.5 }, classes: [] },
     });
     expect(bad).toMatchObject({ ok: false });
+    // Once accepted, then overflowing to Infinity ns in a timer mid-run: the server died.
+    const huge = await session.handleCommand({
+      type: 'loadWorkload',
+      workload: {
+        classes: [
+          { name: 'a', arrival: { kind: 'once' }, splits: { leaf: 1 }, work: { totalMs: 1e303 } },
+        ],
+      },
+    });
+    expect(huge).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_WORKLOAD',
+        message: expect.stringContaining('classes[0].work.totalMs must be <= 86400000'),
+      },
+    });
     expect(session.executor.config).toEqual(before);
     expect(session.executor.counters.submitted).toBe(0);
   });

@@ -39,6 +39,38 @@ function drive(
 const job = { splits: { intermediate: 1 }, work: { totalMs: 1 } };
 
 describe('ClassDriver', () => {
+  it('a class whose job cannot be submitted stops, on the timeline; the others run on', () => {
+    const w = parseWorkload({
+      durationMs: 1e6,
+      classes: [
+        { name: 'bad', arrival: { kind: 'periodic', everyMs: 100, count: 5 }, ...job },
+        { name: 'good', arrival: { kind: 'periodic', everyMs: 100, count: 5 }, ...job },
+      ],
+    });
+    const sim = new SimBackend({ workers: 4, seed: 1 });
+    const ex = new Executor(sim, { workers: 4, policy: 'fifo' });
+    const submit = ex.submitJob.bind(ex);
+    ex.submitJob = (spec) => {
+      if (spec.class === 'bad') throw new Error('totalNanos must be a number');
+      return submit(spec);
+    };
+    const driver = new ClassDriver(ex, w.classes!, createRng(1), {
+      originNanos: 0,
+      scale: 1,
+      untilNanos: Infinity,
+    });
+    driver.start();
+    expect(() => sim.runUntil(1e6 * MS)).not.toThrow();
+    expect(Object.fromEntries(driver.submitted)).toEqual({ good: 5 });
+    expect(ex.counters.succeeded).toBe(5);
+    expect(ex.events.since(0)).toContainEqual(
+      expect.objectContaining({
+        kind: 'workload-error',
+        detail: 'class bad stopped: totalNanos must be a number',
+      }),
+    );
+  });
+
   it('submits once, periodic and Poisson arrivals at their times, with their counts', () => {
     const { times, driver } = drive([
       { name: 'once', arrival: { kind: 'once', atMs: 200, count: 3 }, ...job },

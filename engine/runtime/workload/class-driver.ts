@@ -69,7 +69,16 @@ export class ClassDriver {
       this.pending--;
       s.cancel = null;
       if (this.stopped) return;
-      this.submit(s);
+      // A timer's throw would take the whole process down (a host, a server). The schema bounds
+      // every drawn number, so this is a last guard: the class stops, said on the timeline, and
+      // the engine and the other classes run on.
+      try {
+        this.submit(s);
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        this.executor.record('workload-error', `class ${s.klass.name} stopped: ${why}`);
+        return;
+      }
       this.schedule(s);
     });
   }
