@@ -32,7 +32,12 @@ import type { CliIo } from './io.ts';
 import { loadWorkload, readJsonFile } from './load.ts';
 import { progressLine, type Progress } from './progress.ts';
 import { parseDuration, parseSettings, type Settings } from './settings.ts';
-import { DEFAULT_TIME_LIMIT, DEFAULT_TIME_LIMIT_MS, withTimeLimit } from './time-limit.ts';
+import {
+  DEFAULT_TIME_LIMIT,
+  DEFAULT_TIME_LIMIT_MS,
+  pastTimeLimit,
+  withTimeLimit,
+} from './time-limit.ts';
 import { UsageError } from './usage-error.ts';
 
 const common = {
@@ -117,12 +122,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       : (durationMs ?? loaded.durationMs) === undefined
         ? DEFAULT_TIME_LIMIT_MS
         : null;
+  const limitLabel = values['time-limit'] ?? DEFAULT_TIME_LIMIT;
   let result;
   try {
     result = await withTimeLimit(
       limitMs,
-      values['time-limit'] ?? DEFAULT_TIME_LIMIT,
+      limitLabel,
       runWorkload(workload, {
+        ...(limitMs === null ? {} : { pastLimit: pastTimeLimit(limitMs, limitLabel) }),
         backend,
         ...(values.redis === undefined
           ? {}

@@ -9,6 +9,23 @@ const tiny = TINY_WORKLOAD;
 const ESC = '\x1b';
 
 describe('schedlab run and compare flags', () => {
+  it('--time-limit stops a simulated run too, whose clock loop no timer interrupts', async () => {
+    // A day of work in one split: about a million simulator steps, minutes of wall time.
+    const long = tmpFile('long.json', {
+      classes: [
+        {
+          name: 'a',
+          arrival: { kind: 'once' },
+          splits: { leaf: 1 },
+          work: { totalMs: 86_400_000 },
+        },
+      ],
+    });
+    const r = await cli(['run', long, '--time-limit', '1s']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('passed its time limit of 1s');
+  }, 60_000);
+
   it('--progress off a terminal writes plain progress lines to stderr, none to stdout', async () => {
     const r = await cli(['run', 'interactive-vs-scan', '--progress', '--json']);
     expect(r.code).toBe(0);

@@ -29,3 +29,13 @@ export function withTimeLimit<T>(
   });
   return Promise.race([run, limit]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * The same limit for a run that keeps the event loop (the simulator steps its clock in one
+ * synchronous loop, so a timer would never fire): a check it calls between steps, which returns
+ * the error once `limitMs` of wall time has passed since this was made.
+ */
+export function pastTimeLimit(limitMs: number, label: string): () => TimeLimitError | null {
+  const deadline = performance.now() + limitMs;
+  return () => (performance.now() > deadline ? new TimeLimitError(label) : null);
+}

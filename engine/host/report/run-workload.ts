@@ -64,6 +64,11 @@ export interface RunOptions {
   trace?: boolean;
   traceCapacity?: number;
   onProgress?: (p: RunProgress) => void;
+  /**
+   * Asked between the simulator's steps (its clock runs in one synchronous loop, where no timer
+   * fires): an error returned ends the run with it (the CLI's `--time-limit` in wall time).
+   */
+  pastLimit?: () => Error | null;
   /** Keep the levels over time and each class's latency histogram (the app's Compare view). */
   series?: boolean;
 }
@@ -259,7 +264,8 @@ async function runJobs(run: Run): Promise<RunResult> {
     trino?.start();
     if (backend instanceof SimBackend) {
       const noMoreWork = () => backend.pendingEvents === 0 && classes.finished && trino === null;
-      driveSim(backend, origin, stopAt, { observe, done, noMoreWork });
+      const pastLimit = options.pastLimit ?? (() => null);
+      driveSim(backend, origin, stopAt, { observe, done, noMoreWork, pastLimit });
     } else {
       endedAt = await runOnThreads(backend, stopAt, trino === null ? null : statusPeriod, {
         observe,
@@ -332,7 +338,12 @@ function driveSim(
   backend: SimBackend,
   origin: number,
   stopAt: number,
-  hooks: { observe: () => void; done: () => boolean; noMoreWork: () => boolean },
+  hooks: {
+    observe: () => void;
+    done: () => boolean;
+    noMoreWork: () => boolean;
+    pastLimit: () => Error | null;
+  },
 ): void {
   let t = origin;
   for (;;) {
@@ -340,6 +351,8 @@ function driveSim(
     backend.runUntil(t);
     hooks.observe();
     if (t >= stopAt || hooks.done()) break;
+    const limit = hooks.pastLimit();
+    if (limit !== null) throw limit;
     if (t - origin > SIM_LIMIT || hooks.noMoreWork()) {
       // Live jobs and nothing left to happen: an engine bug, not bad input.
       throw new Error(`the run made no progress after ${ms3(t - origin)} ms of simulated time`);
