@@ -29,6 +29,13 @@ export const MAX_WORK_MS = 86_400_000;
  */
 export const MAX_WORKLOAD_MS = 8_640_000_000;
 
+/**
+ * A workload or graph file the CLI reads, bytes: 256 MiB, room for an explicit graph at the node
+ * and edge limits (≈ 150 MB of JSON). Read up to this and no further, so `/dev/zero` or a
+ * runaway file is refused rather than read until memory runs out.
+ */
+export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
 /** Splits in one job: `tasks × (splits.leaf + splits.intermediate)`. */
 export const MAX_SPLITS_PER_JOB = 10_000;
 /** Jobs one class submits (`arrival.count`), and tasks a Trino spec runs (`totalTasks`). */

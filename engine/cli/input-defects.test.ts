@@ -1,6 +1,6 @@
 // Small input defects, each answered with a clear error naming what is wrong (or accepted, for a
 // byte-order mark), never silently mis-read.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +67,18 @@ describe('CLI input edges', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('refuses a file past the document limit without reading it whole (/dev/zero ends never)', async () => {
+    if (!existsSync('/dev/zero')) {
+      console.log('skipped: this system has no /dev/zero to stand for an endless file');
+      return;
+    }
+    const r = await runCli(['run', '/dev/zero']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(
+      'workload /dev/zero: larger than 268435456 bytes (256 MiB), the most a document may be',
+    );
+  }, 60_000);
 
   it('names an integer knob’s own maximum at 1e308', async () => {
     const r = await runCli(['run', 'interactive-vs-scan', '--set', 'workers=1e308']);

@@ -1,5 +1,6 @@
 /** A workload by preset name or JSON file path, with `--set` edits applied, then validated. */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { MAX_DOCUMENT_BYTES } from '../../shared/limits.ts';
 import { parseWorkload, type Workload } from '../../shared/workload.ts';
 import { isPreset, PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
 import { applyWorkloadEdits, type Settings } from './settings.ts';
@@ -8,8 +9,9 @@ import { UsageError } from './usage-error.ts';
 export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBounded(path, what);
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     if ((e as NodeJS.ErrnoException).code === 'EISDIR')
       throw new UsageError(`${what} ${path}: is a directory, not a JSON file`);
     throw new UsageError(`${what} ${path}: no such file (presets: ${PRESET_NAMES.join(', ')})`);
@@ -29,4 +31,34 @@ export function loadWorkload(ref: string, edits: Settings['workload'] = []): Wor
   }
   applyWorkloadEdits(doc as Record<string, unknown>, edits);
   return parseWorkload(doc);
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * The file as text, read in chunks up to `MAX_DOCUMENT_BYTES`: a device or pipe has no size to
+ * check first, and a file past the limit is refused before it is read whole.
+ */
+function readBounded(path: string, what: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const n = readSync(fd, chunk, 0, CHUNK, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_DOCUMENT_BYTES) {
+        const mib = MAX_DOCUMENT_BYTES / (1024 * 1024);
+        throw new UsageError(
+          `${what} ${path}: larger than ${MAX_DOCUMENT_BYTES} bytes (${mib} MiB), the most a document may be`,
+        );
+      }
+      chunks.push(n === CHUNK ? chunk : chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
