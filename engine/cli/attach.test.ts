@@ -32,11 +32,23 @@ describe('schedlab attach', () => {
     expect(io.text.out).toContain(url);
   });
 
+  it('a URL with another path is checked and opened at the console page', async () => {
+    const elsewhere = new URL(url);
+    elsewhere.pathname = '/ws';
+    const io = memoryIo();
+    expect(await main(['attach', elsewhere.href, '--no-open'], io)).toBe(0);
+    expect(io.text.out).toContain(`SchedLab console: ${url}`);
+  });
+
   it('a wrong token, no token, or a non-loopback host is one line and exit code 2', async () => {
     const wrong = new URL(url);
     wrong.searchParams.set('token', 'not-the-token');
+    // Any path: only the page checks the token, so a pasted path must not skip the check.
+    const wrongElsewhere = new URL(wrong);
+    wrongElsewhere.pathname = '/x';
     const cases: [string, RegExp][] = [
       [wrong.href, /refused the token/],
+      [wrongElsewhere.href, /refused the token/],
       [url.replace(/\?.*$/, ''), /no token/],
       ['http://example.com:80/?token=x', /not loopback/],
       ['nonsense', /not a URL/],

@@ -23,7 +23,10 @@ export async function attachCommand(argv: string[], io: CliIo): Promise<number> 
     allowPositionals: true,
     options: { 'no-open': { type: 'boolean' }, browser: { type: 'boolean' } },
   });
-  const url = consoleUrl(positionals[0]);
+  const given = consoleUrl(positionals[0]);
+  // The console's page is its root: only it checks the token (a path it does not serve is a 404,
+  // token or not), so the check and the window go there whatever path was pasted.
+  const url = new URL(`/?token=${encodeURIComponent(given.searchParams.get('token')!)}`, given);
   let status: number;
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
@@ -37,7 +40,9 @@ export async function attachCommand(argv: string[], io: CliIo): Promise<number> 
   if (status === 401)
     throw new UsageError(`${url.origin} refused the token: copy the URL the service printed`);
   // 503: the service's package has no built page (dist/renderer); the protocol still answers.
-  const noPage = status === 503 || status === 404;
+  const noPage = status === 503;
+  if (status === 404)
+    throw new UsageError(`${url.origin} is not a SchedLab console (its page answered HTTP 404)`);
   if (status !== 200 && !noPage) throw new UsageError(`${url.origin} answered HTTP ${status}`);
   io.out(`SchedLab console: ${url.href}\n`);
   if (noPage) io.err('the service serves no page (its dist/renderer is not built)\n');
