@@ -146,7 +146,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     progress?.clear();
   }
   if (tracePath !== undefined && result.trace !== null) {
-    writeFileSync(tracePath, JSON.stringify(result.trace));
+    try {
+      writeFileSync(tracePath, JSON.stringify(result.trace));
+    } catch (e) {
+      // The path is the user's (a full disk, a folder, no permission): theirs to fix, exit 2.
+      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new UsageError(`--trace ${tracePath}: cannot be written (${why})`);
+    }
     io.err(
       `trace: ${result.trace.traceEvents.length} events written to ${tracePath} (open in https://ui.perfetto.dev)\n`,
     );

@@ -9,6 +9,7 @@ import type { CommandResult } from '../../../shared/protocol.ts';
 import { ensureRendererBuilt, rendererDir } from './renderer-build.ts';
 import { startLiveSession, type LiveSessionOptions } from './live-session.ts';
 import { startServer } from './server.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
 import { resolveToken, type TokenChoice } from './token-file.ts';
 
 export interface BrowserModeOptions extends LiveSessionOptions, TokenChoice {
@@ -52,6 +53,14 @@ export async function serveBrowserMode(options: BrowserModeOptions): Promise<Bro
     };
   } catch (e) {
     await live.close();
+    // The port is the user's choice: a coded error naming it, not an engine failure.
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `port ${options.port} is in use on 127.0.0.1: pick another, or 0 for a free one`,
+        'port',
+      );
+    }
     throw e;
   }
 }

@@ -42,10 +42,21 @@ export function resolveToken(choice: TokenChoice): string | undefined {
   if (choice.token !== undefined) return checkToken(choice.token, 'token');
   const file = choice.tokenFile;
   if (file === undefined) return undefined;
-  if (existsSync(file)) return checkToken(readFileSync(file, 'utf8').trim(), 'tokenFile');
-  const token = createToken();
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return token;
+  try {
+    if (existsSync(file)) return checkToken(readFileSync(file, 'utf8').trim(), 'tokenFile');
+    const token = createToken();
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return token;
+  } catch (e) {
+    if (e instanceof SchedLabError) throw e;
+    // A directory, a file it may not read, a folder it may not write: the path is the user's.
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new SchedLabError(
+      'INVALID_ARGUMENT',
+      `tokenFile ${file} cannot be read or made (${why})`,
+      'tokenFile',
+    );
+  }
 }
