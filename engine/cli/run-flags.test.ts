@@ -9,6 +9,34 @@ const tiny = TINY_WORKLOAD;
 const ESC = '\x1b';
 
 describe('schedlab run and compare flags', () => {
+  it('says why jobs did not succeed, by code, in the text and the JSON report', async () => {
+    const file = tmpFile('tiny.json', tiny);
+    const json = await cli(['run', file, '--set', 'maxQueued=3', '--json']);
+    expect(json.code, json.err).toBe(0);
+    const report = JSON.parse(json.out) as {
+      classes: Record<string, { failed: number; cancelled: number; rejected: number }>;
+      failures: Record<string, { jobs: number; first: string }>;
+    };
+    const notOk = Object.values(report.classes).reduce(
+      (n, c) => n + c.failed + c.cancelled + c.rejected,
+      0,
+    );
+    expect(notOk).toBeGreaterThan(0);
+    expect(report.failures).toEqual({
+      QUEUE_FULL: {
+        jobs: notOk,
+        first: expect.stringMatching(/^job \d+ \(\w\): maxQueued 3 reached/),
+      },
+    });
+    const text = await cli(['run', file, '--set', 'maxQueued=3']);
+    expect(text.out).toMatch(
+      /not succeeded, by code[^\n]*\n {2}QUEUE_FULL \d+ · job \d+ \(\w\): maxQueued 3/,
+    );
+    // Every job succeeded: no such section.
+    const clean = await cli(['run', file, '--json']);
+    expect(JSON.parse(clean.out)).not.toHaveProperty('failures');
+  });
+
   it('--time-limit stops a simulated run too, whose clock loop no timer interrupts', async () => {
     // A day of work in one split: about a million simulator steps, minutes of wall time.
     const long = tmpFile('long.json', {
@@ -165,16 +193,18 @@ describe('schedlab run and compare flags', () => {
     expect(report.workers.utilization).toBeGreaterThan(0);
   }, 60_000);
 
-  it('exits 1 with one line when the host fails (serve on a port already taken)', async () => {
+  it('exits 2 with one line naming the port when serve is given one already taken', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = taken.address() as { port: number };
       const r = await cli(['serve', '--port', String(port), '--no-build']);
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(2);
       expect(r.out).toBe('');
       const last = r.err.trimEnd().split('\n').at(-1);
-      expect(last).toMatch(/^schedlab: engine failure: .*EADDRINUSE/);
+      expect(last).toBe(
+        `schedlab: port ${port} is in use on 127.0.0.1: pick another, or 0 for a free one`,
+      );
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

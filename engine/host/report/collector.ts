@@ -10,6 +10,17 @@ import type { Executor, JobEnd } from '../../runtime/executor/executor.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import { ClassStats } from './class-stats.ts';
 import { Jain, TenantJain } from './summary-stats.ts';
+import type { ErrorCode } from '../../../shared/errors.ts';
+
+/** Why jobs did not succeed: how many, by error code, with the first one's reason. */
+export interface FailureRow {
+  jobs: number;
+  /** The first such job's error, as its job row shows it (clipped). */
+  first: string;
+}
+
+/** How much of the first reason a report keeps per code. */
+const MAX_REASON = 300;
 
 export class RunCollector {
   readonly classes = new Map<string, ClassStats>();
@@ -25,6 +36,8 @@ export class RunCollector {
   readonly trace: TraceWindow | null;
   lastEndNanos = 0;
   spansDropped = 0;
+  /** Jobs that failed, were cancelled or rejected, by code (a bounded catalogue). */
+  readonly failures = new Map<ErrorCode, FailureRow>();
   splitsCompleted = 0;
   private cursor = 0;
   private readonly unsubscribe: (() => void)[];
@@ -170,6 +183,7 @@ export class RunCollector {
 
   private onJobEnd(e: JobEnd): void {
     this.stats(e.class).onJobEnd(e.state, e.endNanos - e.submitNanos, e.basePriority);
+    if (e.state !== 'succeeded') this.noteFailure(e);
     if (e.state !== 'rejected') {
       const latency = e.endNanos - e.submitNanos;
       // Service rate: the share of its lifetime a job was running (per split); equal across
@@ -180,6 +194,16 @@ export class RunCollector {
         this.tenantJain.add(e.tenant, e.submitNanos, e.endNanos, e.scheduledNanos, weight);
       }
       if (e.endNanos > this.lastEndNanos) this.lastEndNanos = e.endNanos;
+    }
+  }
+
+  private noteFailure(e: JobEnd): void {
+    const code = e.errorCode ?? 'KERNEL_FAILED';
+    const row = this.failures.get(code);
+    if (row !== undefined) row.jobs++;
+    else {
+      const why = `job ${e.jobId} (${e.class}): ${e.error ?? e.state}`;
+      this.failures.set(code, { jobs: 1, first: why.slice(0, MAX_REASON) });
     }
   }
 

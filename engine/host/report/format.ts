@@ -93,6 +93,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
       }),
     ),
   );
+  out.push(...failureLines(r));
   out.push('');
   // `charged` is what the level shares are taken from; `dispatched` is quanta by dispatch level.
   // PRIO's bands add the aging boosts their splits got (docs/metrics.md).
@@ -120,6 +121,17 @@ export function formatReport(r: RunReport, wallMs?: number): string {
   out.push(...formatExecutorSections(r));
   if (r.trino) out.push('', formatTrino(r.trino));
   return out.join('\n');
+}
+
+/** Why jobs did not succeed, a line per error code: how many, and the first one's reason. */
+function failureLines(r: RunReport): string[] {
+  const rows = Object.entries(r.failures ?? {});
+  if (rows.length === 0) return [];
+  return [
+    '',
+    'not succeeded, by code (count · the first):',
+    ...rows.map(([code, f]) => `  ${code} ${f.jobs.toLocaleString('en-US')} · ${f.first}`),
+  ];
 }
 
 /** ` (task 3)` / ` (tasks 3, 4)`; nothing for reports from before task ids. */

@@ -95,6 +95,9 @@ export function jobReport(run: JobRunEnd): RunReport {
       spansDropped: collector.spansDropped,
       splitsRejected: c.rejectedSplits,
     },
+    ...(collector.failures.size === 0
+      ? {}
+      : { failures: Object.fromEntries([...collector.failures].map(([k, v]) => [k, { ...v }])) }),
     executorStats: collector.executorStats.read(scale),
   };
   for (const [name, targets] of executor.taskTargets()) {

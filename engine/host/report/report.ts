@@ -87,6 +87,12 @@ export interface RunReport {
     stuckTaskIds?: number[];
   };
   /**
+   * Jobs that did not succeed, by error code (`KERNEL_FAILED`, `WORKER_LOST`,
+   * `QUANTUM_OVERRUN_KILLED`, `CANCELLED`, `QUEUE_FULL`, …): how many, and the first one's
+   * reason. Absent when every job succeeded, and from graph runs.
+   */
+  failures?: Record<string, { jobs: number; first: string }>;
+  /**
    * Trino's executor statistics over the run, as frames carry them (docs/metrics.md). Optional:
    * added with them; absent for graph runs (their own executors).
    */
