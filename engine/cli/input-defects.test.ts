@@ -80,6 +80,32 @@ describe('CLI input edges', () => {
     );
   }, 60_000);
 
+  it('runs a bare graph document as a workload named after its file; a cycle is still refused', async () => {
+    const dag = tmpFile('dag.json', {
+      nodes: [
+        { id: 'a', cost: 1 },
+        { id: 'b', cost: 2 },
+      ],
+      edges: [{ from: 'a', to: 'b' }],
+    });
+    const r = await runCli(['run', dag, '--json']);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({
+      workload: 'dag',
+      dag: { workMs: 3, criticalPathMs: 3 },
+    });
+    const cyclic = tmpFile('cyclic.json', {
+      nodes: [{ id: 'a' }, { id: 'b' }],
+      edges: [
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'a' },
+      ],
+    });
+    const bad = await runCli(['run', cyclic]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('graph.edges form a cycle');
+  });
+
   it('names an integer knob’s own maximum at 1e308', async () => {
     const r = await runCli(['run', 'interactive-vs-scan', '--set', 'workers=1e308']);
     expect(r.code).toBe(2);

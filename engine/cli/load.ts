@@ -1,5 +1,6 @@
 /** A workload by preset name or JSON file path, with `--set` edits applied, then validated. */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
 import { MAX_DOCUMENT_BYTES } from '../../shared/limits.ts';
 import { parseWorkload, type Workload } from '../../shared/workload.ts';
 import { isPreset, PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
@@ -29,8 +30,21 @@ export function loadWorkload(ref: string, edits: Settings['workload'] = []): Wor
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new UsageError(`workload ${ref}: must be a JSON object`);
   }
-  applyWorkloadEdits(doc as Record<string, unknown>, edits);
-  return parseWorkload(doc);
+  const workload = bareGraph(doc as Record<string, unknown>, ref);
+  applyWorkloadEdits(workload, edits);
+  return parseWorkload(workload);
+}
+
+/** The workload fields that say what runs: a document with none of them may be a graph itself. */
+const WORKLOAD_BODIES = ['classes', 'trino', 'graph'];
+
+/**
+ * A bare graph document (`{ nodes, edges }` or `{ generator, … }`, shared/graph.ts) runs as the
+ * workload `{ name, graph: doc }`, named after its file: `run dag.json` takes either form.
+ */
+function bareGraph(doc: Record<string, unknown>, ref: string): Record<string, unknown> {
+  if (WORKLOAD_BODIES.some((k) => k in doc) || !('nodes' in doc || 'generator' in doc)) return doc;
+  return { name: basename(ref).replace(/\.json$/i, ''), graph: doc };
 }
 
 const CHUNK = 1 << 20;

@@ -36,7 +36,10 @@ describe('serve commands on stdin', () => {
     expect(answers[1]).toEqual({ ok: true });
     expect(answers[2]).toMatchObject({ ok: true, policy: 'fifo' });
     expect(answers[3]).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMMAND' } });
-    expect(answers[4]).toMatchObject({ ok: false, error: { code: 'BAD_MESSAGE' } });
+    expect(answers[4]).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_MESSAGE', message: expect.stringMatching(/^not valid JSON: /) },
+    });
     expect(s.executor.counters.live).toBe(0);
     await s.close();
   });

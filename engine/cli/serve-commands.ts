@@ -8,15 +8,20 @@ import type { CommandResult } from '../../shared/protocol.ts';
 
 export type CommandHandler = (command: unknown) => Promise<CommandResult>;
 
-/** The command a line says, or null for a blank line. JSON that does not parse is sent as is. */
+/** A line that starts as JSON but does not parse: answered here, naming where it broke. */
+class NotJson {
+  constructor(readonly why: string) {}
+}
+
+/** The command a line says, or null for a blank line. */
 export function commandOfLine(line: string): unknown {
   const text = line.trim();
   if (text === '') return null;
   if (!text.startsWith('{')) return { type: text };
   try {
     return JSON.parse(text) as unknown;
-  } catch {
-    return text; // the session answers BAD_MESSAGE, naming what a command must be
+  } catch (e) {
+    return new NotJson((e as Error).message);
   }
 }
 
@@ -29,6 +34,11 @@ export async function driveFromLines(
   for await (const line of lines) {
     const command = commandOfLine(line);
     if (command === null) continue;
+    if (command instanceof NotJson) {
+      const error = { code: 'BAD_MESSAGE', message: `not valid JSON: ${command.why}` };
+      out(`${JSON.stringify({ ok: false, error })}\n`);
+      continue;
+    }
     out(`${JSON.stringify(await handle(command))}\n`);
   }
 }
