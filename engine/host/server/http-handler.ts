@@ -7,7 +7,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorInfo } from '../../../shared/errors.ts';
 import { contentSecurityPolicy } from './csp.ts';
-import { isLoopbackHost, requestPath, tokenCookie, tokenProof } from './request-guard.ts';
+import {
+  isLoopbackHost,
+  requestPath,
+  tokenCookie,
+  tokenOffered,
+  tokenProof,
+} from './request-guard.ts';
 import { resolveDecoded, sendFile } from './static-files.ts';
 
 export const HOST = '127.0.0.1';
@@ -63,7 +69,7 @@ export async function handleHttp(
   if ((page || target.path.endsWith('.map')) && proof === null) {
     res
       .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
-      .end(unauthorizedBody());
+      .end(unauthorizedBody(tokenOffered(req, target.query, ctx.port)));
     return;
   }
   if (page) {
@@ -86,9 +92,9 @@ export async function handleHttp(
 }
 
 /** A refusal written on a raw socket (an upgrade that never became a WebSocket). */
-export function rawRefusal(status: 401 | 403, port: number): string {
+export function rawRefusal(status: 401 | 403, port: number, offered = true): string {
   const reason = status === 401 ? 'Unauthorized' : 'Forbidden';
-  const body = status === 401 ? unauthorizedBody() : '';
+  const body = status === 401 ? unauthorizedBody(offered) : '';
   const headers = Object.entries({
     ...securityHeaders(port),
     ...(body === '' ? {} : { 'content-type': 'application/json; charset=utf-8' }),
@@ -102,11 +108,12 @@ export function rawRefusal(status: 401 | 403, port: number): string {
  * A refused token's answer, as a coded error (shared/errors.ts) a tab can show: a page left open
  * across a server restart finds out here that its session ended.
  */
-export function unauthorizedBody(): string {
+export function unauthorizedBody(offered = true): string {
   const error: ErrorInfo = {
     code: 'UNAUTHORIZED',
-    message:
-      "this URL's token is not this server's: the session it opened has ended (the server restarted or stopped); open the URL SchedLab printed, token included",
+    message: offered
+      ? "this URL's token is not this server's: the session it opened has ended (the server restarted or stopped); open the URL SchedLab printed, token included"
+      : 'this URL has no token: open the URL SchedLab printed, token included (it ends in ?token=…)',
     field: 'token',
   };
   return `${JSON.stringify({ ok: false, error })}\n`;

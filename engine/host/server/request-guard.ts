@@ -60,6 +60,11 @@ export function tokenCookie(token: string, port: number): string {
   return `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
+/** Whether the request presented any token at all (a refusal then says it was the wrong one). */
+export function tokenOffered(req: IncomingMessage, query: URLSearchParams, port: number): boolean {
+  return query.has('token') || cookieToken(req, port) !== null;
+}
+
 function cookieToken(req: IncomingMessage, port: number): string | null {
   const header = req.headers.cookie;
   if (header === undefined) return null;

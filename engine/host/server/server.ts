@@ -19,7 +19,13 @@ import { WS_PATH } from '../../../shared/transport.ts';
 import { ClientLink, type PreparedFrame } from './client-link.ts';
 import type { AnyHostSession } from './host-session.ts';
 import { handleHttp, HOST, rawRefusal } from './http-handler.ts';
-import { isLoopbackHost, isOwnOrigin, requestPath, tokenProof } from './request-guard.ts';
+import {
+  isLoopbackHost,
+  isOwnOrigin,
+  requestPath,
+  tokenOffered,
+  tokenProof,
+} from './request-guard.ts';
 import { createToken } from './token.ts';
 
 export { HOST };
@@ -73,7 +79,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return;
     }
     if (target?.path !== WS_PATH || tokenProof(req, target.query, token, port) === null) {
-      socket.end(rawRefusal(401, port));
+      const offered = target === null || tokenOffered(req, target.query, port);
+      socket.end(rawRefusal(401, port, offered));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

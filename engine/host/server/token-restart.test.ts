@@ -88,6 +88,12 @@ describe('a tab left open across a restart with a new token', () => {
       });
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+      // No token at all is told as such, not as a session that ended.
+      const bare = await fetch(`${url.origin}/`);
+      expect(bare.status).toBe(401);
+      expect(await bare.json()).toMatchObject({
+        error: { code: 'UNAUTHORIZED', message: expect.stringMatching(/^this URL has no token/) },
+      });
     } finally {
       await next.close();
     }
