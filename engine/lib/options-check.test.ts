@@ -98,3 +98,34 @@ describe('serveConsole options', () => {
     }
   });
 });
+
+describe('workers that cannot start', () => {
+  it('runs queued while a worker waits out its boot backoff fail when it dies again, not hang', async () => {
+    const s = new Scheduler({ workers: 1 });
+    try {
+      await s.ready();
+      // A broken environment, made here by lowering the heap under the floor the options check
+      // enforces (nothing public can): every fresh worker now dies while it starts.
+      const pool = (s as unknown as { backend: { workers: WorkerPoolView } }).backend.workers;
+      pool.limits.maxOldGenerationSizeMb = 1;
+      for (const w of pool.all()) await w.host.worker.terminate();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // in its backoff now
+      const error = await s.run('spin', { ms: 1 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({
+        code: 'WORKER_LOST',
+        message: expect.stringMatching(/worker lost: .*memory/),
+      });
+    } finally {
+      await s.close({ cancel: true });
+    }
+  }, 30_000);
+});
+
+/** The parts of the threads backend's worker pool the test above reaches into. */
+interface WorkerPoolView {
+  limits: { maxOldGenerationSizeMb?: number };
+  all(): Iterable<{ host: { worker: { terminate(): Promise<number> } } }>;
+}

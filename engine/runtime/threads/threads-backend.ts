@@ -97,6 +97,7 @@ export class ThreadsBackend implements Backend {
         if (worker.running !== null) worker.sentAt = Math.max(worker.sentAt, this.now());
       },
       end: (worker: PoolWorker, report: QuantumReport) => this.finish(worker, report),
+      respawned: () => this.listener?.capacity?.(),
       stray: (worker: PoolWorker, stray: StrayError) => this.strayError(worker, stray),
       lost: (worker: PoolWorker, reason: string) => this.lost(worker, `worker lost: ${reason}`),
       holdEnds: () => this.deferred > 0,

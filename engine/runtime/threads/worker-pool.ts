@@ -23,6 +23,11 @@ export interface PoolEvents {
   lost(worker: PoolWorker, reason: string): void;
   /** True while the ends workers published must wait to be read (end-ring.ts `drain`). */
   holdEnds?(): boolean;
+  /**
+   * A worker that died before it was ready has been started again after its backoff: nothing
+   * else tells the executor a worker is there to take the runs that waited meanwhile.
+   */
+  respawned?(): void;
 }
 
 export class WorkerPool {
@@ -146,7 +151,9 @@ export class WorkerPool {
   private respawnLater(id: number): void {
     const delay = this.backoff.failed(id);
     this.later(delay * 1e6, () => {
-      if (!this.closed && id < this.count && !this.workers.has(id)) this.spawn(id);
+      if (this.closed || id >= this.count || this.workers.has(id)) return;
+      this.spawn(id);
+      this.events.respawned?.();
     });
   }
 
