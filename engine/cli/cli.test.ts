@@ -95,7 +95,7 @@ describe('schedlab CLI', () => {
       expect(badKnob).toMatchObject({
         code: 2,
         out: '',
-        err: 'schedlab: levelTimeMultiplier must be > 1\n',
+        err: 'schedlab: levelTimeMultiplier must be > 1 (INVALID_CONFIG)\n',
       });
       const badField = await cli(
         'run',
@@ -107,7 +107,9 @@ describe('schedlab CLI', () => {
         '--set',
         'durationMs=100',
       );
-      expect(badField.err).toBe('schedlab: classes[1].arrival.rate must be > 0\n');
+      expect(badField.err).toBe(
+        'schedlab: classes[1].arrival.rate must be > 0 (INVALID_WORKLOAD)\n',
+      );
       const unknown = await cli('run', file, '--set', 'colour=red');
       expect(unknown.code).toBe(2);
       expect(unknown.err).toMatch(/--set colour: unknown setting/);
@@ -208,7 +210,7 @@ describe('schedlab CLI', () => {
         (e: { code: number; stderr: string }) => e,
       );
       expect(failure?.code).toBe(2);
-      expect(failure?.stderr).toBe('schedlab: workers must be >= 1\n');
+      expect(failure?.stderr).toBe('schedlab: workers must be >= 1 (INVALID_CONFIG)\n');
     },
   );
 });

@@ -113,7 +113,8 @@ function report(e: unknown, io: CliIo): number {
     return 1;
   }
   if (isSchedLabError(e) && BAD_INPUT.test(e.code)) {
-    io.err(`schedlab: ${e.message}\n`);
+    // The code too: what a script matches on, and what the docs' error tables list.
+    io.err(`schedlab: ${e.message} (${e.code})\n`);
     return 2;
   }
   const message = e instanceof Error ? e.message : String(e);

@@ -203,7 +203,7 @@ describe('schedlab run and compare flags', () => {
       expect(r.out).toBe('');
       const last = r.err.trimEnd().split('\n').at(-1);
       expect(last).toBe(
-        `schedlab: port ${port} is in use on 127.0.0.1: pick another, or 0 for a free one`,
+        `schedlab: port ${port} is in use on 127.0.0.1: pick another, or 0 for a free one (INVALID_ARGUMENT)`,
       );
     } finally {
       await new Promise((resolve) => taken.close(resolve));

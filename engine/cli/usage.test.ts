@@ -51,14 +51,17 @@ describe('schedlab usage and bad input', () => {
   it('a wrong-typed --set value says what was expected, naming the field as a.b[3].c', async () => {
     const file = tmpFile('tiny.json', tiny);
     const expectations: [string, string][] = [
-      ['workers=abc', 'workers must be a number'],
-      ['workers=1.5', 'workers must be an integer'],
-      ['seed=abc', 'seed must be a number'],
-      ['classes[0].tasks=1.5', 'classes[0].tasks must be an integer'],
-      ['classes[0].basePriority="x"', 'classes[0].basePriority must be a number'],
+      ['workers=abc', 'workers must be a number (INVALID_CONFIG)'],
+      ['workers=1.5', 'workers must be an integer (INVALID_CONFIG)'],
+      ['seed=abc', 'seed must be a number (INVALID_WORKLOAD)'],
+      ['classes[0].tasks=1.5', 'classes[0].tasks must be an integer (INVALID_WORKLOAD)'],
+      [
+        'classes[0].basePriority="x"',
+        'classes[0].basePriority must be a number (INVALID_WORKLOAD)',
+      ],
       [
         'classes[0].work.totalMs="ten"',
-        'classes[0].work.totalMs must be a number of ms from 0 to 86400000 or a distribution object',
+        'classes[0].work.totalMs must be a number of ms from 0 to 86400000 or a distribution object (INVALID_WORKLOAD)',
       ],
       [
         'classes[5].arrival.rate=1',
@@ -88,7 +91,7 @@ describe('schedlab usage and bad input', () => {
     expect(await cli('run', file)).toEqual({
       code: 2,
       out: '',
-      err: 'schedlab: graph[1].edges[1].to names no node "zz"\n',
+      err: 'schedlab: graph[1].edges[1].to names no node "zz" (INVALID_GRAPH)\n',
     });
   });
 

@@ -198,15 +198,25 @@ describe('ThreadsBackend survives failing work', { timeout: 60_000 }, () => {
   });
 
   it('a worker that cannot even start fails the split it was given; close still ends cleanly', async () => {
-    backend = new ThreadsBackend({
-      workers: 1,
-      resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 },
-    });
-    const driver = new Driver(backend);
-    const end = await driver.quantum(1, spin, 5_000 * MS, 0, 0);
+    // Limits a worker cannot start under are refused up front, naming the limit...
+    expect(
+      () => new ThreadsBackend({ workers: 1, resourceLimits: { maxOldGenerationSizeMb: 4 } }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_CONFIG',
+        field: 'resourceLimits.maxOldGenerationSizeMb',
+      }),
+    );
+    // ...so a broken environment is made here by lowering the heap of the next worker it starts.
+    const driver = await pool({ workers: 1 });
+    (
+      driver.backend as unknown as { workers: { limits: { maxOldGenerationSizeMb: number } } }
+    ).workers.limits.maxOldGenerationSizeMb = 4;
+    driver.backend.setWorkerCount(2);
+    const end = await driver.quantum(1, spin, 5_000 * MS, 0, 1);
     expect(end.outcome).toBe('failed');
     expect(end.error).toMatch(/worker lost: .*memory/i);
-    await backend.ready();
+    await driver.backend.ready();
   });
 
   it('rejects a dispatch to a busy or unknown worker and any call after close', async () => {
