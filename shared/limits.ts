@@ -54,3 +54,6 @@ export const MAX_TRINO_OUTSTANDING = 100_000;
 export const MAX_GRAPH_NODES = 1 << 20;
 /** Edges of one graph (4 per node on average at the node limit). */
 export const MAX_GRAPH_EDGES = 4 * MAX_GRAPH_NODES;
+
+/** The highest TCP port a console or `serve --port` may listen on (0 picks a free one). */
+export const MAX_PORT = 65_535;

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { SchedLabError } from '../../shared/errors.ts';
+import { MAX_PORT } from '../../shared/limits.ts';
 import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { allowedDirs } from '../host/report/user-modules.ts';
 import { pipelineFlag } from './args.ts';
@@ -47,8 +48,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       'preset',
     );
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new UsageError(`--port ${values.port}: must be an integer in 0..65535`);
+  if (!Number.isInteger(port) || port < 0 || port > MAX_PORT)
+    throw new UsageError(`--port ${values.port}: must be an integer in 0..${MAX_PORT}`);
   const { serveBrowserMode } = await import('../host/server/browser-mode.ts');
   const { defaultTokenFile } = await import('../host/server/token-file.ts');
   const sim = backend === 'sim';

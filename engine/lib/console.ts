@@ -17,6 +17,8 @@ import { ensureRendererBuilt, rendererDir } from '../host/server/renderer-build.
 import { startServer } from '../host/server/server.ts';
 import { commandId } from '../host/session/parse-command.ts';
 import { MAX_FRAME_HZ, Session } from '../host/session/index.ts';
+import { MAX_PORT } from '../../shared/limits.ts';
+import { checkKnownKeys } from './options.ts';
 
 export interface ConsoleOptions {
   /** 0 (the default) picks a free port. Always bound to 127.0.0.1. */
@@ -42,7 +44,6 @@ export interface RunningConsole {
 }
 
 const MIN_TOKEN = 16;
-const MAX_PORT = 65_535;
 
 /** `ConsoleOptions`' keys: any other is a typo, never ignored (a misspelt `port` would pick one). */
 const CONSOLE_OPTIONS: ReadonlySet<string> = new Set<keyof ConsoleOptions>([
@@ -58,11 +59,7 @@ const CONSOLE_OPTIONS: ReadonlySet<string> = new Set<keyof ConsoleOptions>([
 function checkConsoleOptions(options: ConsoleOptions): void {
   if (options === null || typeof options !== 'object')
     throw invalidArgument('options', 'must be an object');
-  for (const key in options) {
-    if (!CONSOLE_OPTIONS.has(key)) {
-      throw invalidArgument(key, `is not a console option (${[...CONSOLE_OPTIONS].join(', ')})`);
-    }
-  }
+  checkKnownKeys(options, CONSOLE_OPTIONS, 'a console option');
   const { port, token, allowControl, build, log, frameHz } = options;
   // Node's `listen` takes a string that is not a number as a pipe's path: never on 127.0.0.1.
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= MAX_PORT)) {

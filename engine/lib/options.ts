@@ -70,15 +70,18 @@ const RUN_OPTIONS: ReadonlySet<string> = new Set<keyof RunOptions>([
 ]);
 
 /** Checks the fields the executor does not (it checks `tenant` and `priority` again). */
+/** Throws INVALID_ARGUMENT naming the first key of `options` not in `known` (`what`: "a run option"). */
+export function checkKnownKeys(options: object, known: ReadonlySet<string>, what: string): void {
+  for (const key in options) {
+    if (!known.has(key)) throw invalidArgument(key, `is not ${what} (${[...known].join(', ')})`);
+  }
+}
+
 export function checkRunOptions(options: RunOptions): void {
   if (options === null || typeof options !== 'object')
     throw invalidArgument('options', 'must be an object');
   // A misspelt `tenant` would otherwise run the task outside its tenant's group, silently.
-  for (const key in options) {
-    if (!RUN_OPTIONS.has(key)) {
-      throw invalidArgument(key, `is not a run option (${[...RUN_OPTIONS].join(', ')})`);
-    }
-  }
+  checkKnownKeys(options, RUN_OPTIONS, 'a run option');
   const cls = options.class;
   if (
     cls !== undefined &&
