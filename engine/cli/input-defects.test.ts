@@ -1,6 +1,6 @@
 // Small input defects, each answered with a clear error naming what is wrong (or accepted, for a
 // byte-order mark), never silently mis-read.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,21 @@ describe('CLI input edges', () => {
       const r = await runCli(['run', dir]);
       expect(r.code).toBe(2);
       expect(r.err).toContain(`workload ${dir}: is a directory, not a JSON file`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file that exists but cannot be read is named with its cause, not called missing', async () => {
+    // Root reads any file whatever its mode: a link to itself fails for root too (ELOOP).
+    const dir = mkdtempSync(join(tmpdir(), 'schedlab-loop-'));
+    const loop = join(dir, 'loop.json');
+    symlinkSync(loop, loop);
+    try {
+      const r = await runCli(['run', loop]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`workload ${loop}: cannot be read (ELOOP)`);
+      expect(r.err).not.toContain('no such file');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

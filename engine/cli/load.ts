@@ -13,8 +13,10 @@ export function readJsonFile(path: string, what: string): unknown {
     text = readBounded(path, what);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR')
-      throw new UsageError(`${what} ${path}: is a directory, not a JSON file`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw new UsageError(`${what} ${path}: is a directory, not a JSON file`);
+    // Only a missing file may be a misspelt preset; any other failure is named as it is.
+    if (code !== 'ENOENT') throw new UsageError(`${what} ${path}: cannot be read (${code})`);
     throw new UsageError(`${what} ${path}: no such file (presets: ${PRESET_NAMES.join(', ')})`);
   }
   try {
