@@ -1,19 +1,37 @@
 // The package as a service installs it: `npm pack` (what a tarball or a git dependency gets),
-// unpacked into a service's node_modules, then used from plain Node — a run, the console's page,
-// the CLI. Before `files` and a `prepare` that builds the app page, a packed SchedLab had no
-// dist/ at all, and the console looked for sources an installed copy does not have.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// unpacked into a service's node_modules beside its dependencies and nothing else (not the
+// optional peers: bullmq, ioredis, esbuild), then used from plain Node — a run, the console's
+// page, the CLI. Before `files` and a `prepare` that builds the app page, a packed SchedLab had
+// no dist/ at all, and the console looked for sources an installed copy does not have.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRendererBuilt } from '../engine/host/server/renderer-build.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// Inside the checkout (.schedlab/ is ignored by git), so the installed copy's dependencies
-// resolve from the checkout's node_modules, as they would from the service's own.
-const SERVICE = join(ROOT, '.schedlab', `installed-${process.pid}`);
+// Outside the checkout, so that only what the service's node_modules holds resolves.
+const SERVICE = join(tmpdir(), `schedlab-installed-${process.pid}`);
 const INSTALLED = join(SERVICE, 'node_modules', 'schedlab');
+
+/** What `npm install schedlab` puts beside it: its dependencies and theirs, linked from ours. */
+function linkDependencies(from: string): void {
+  const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    const target = join(SERVICE, 'node_modules', name);
+    try {
+      symlinkSync(join(ROOT, 'node_modules', name), target, 'dir');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw e;
+    }
+    linkDependencies(join(ROOT, 'node_modules', name));
+  }
+}
 
 const SERVICE_SCRIPT = `
 import { Scheduler } from 'schedlab';
@@ -50,6 +68,7 @@ beforeAll(() => {
   packed = info!.files.map((f) => f.path);
   execFileSync('tar', ['xzf', join(SERVICE, info!.filename), '-C', SERVICE]);
   renameSync(join(SERVICE, 'package'), INSTALLED);
+  linkDependencies(INSTALLED);
   writeFileSync(join(SERVICE, 'package.json'), '{ "name": "service", "type": "module" }\n');
   writeFileSync(join(SERVICE, 'task.mjs'), 'export default (x) => x * 2;\n');
   writeFileSync(join(SERVICE, 'service.mjs'), SERVICE_SCRIPT);
@@ -102,5 +121,32 @@ s.run('spin', { ms: 1 }, { tenant: 'cjs' })
       workload: 'noisy-tenants',
       config: { policy: 'fair' },
     });
+  });
+
+  it('installs no cluster packages; a cluster run says which to install', () => {
+    const manifest = JSON.parse(readFileSync(join(INSTALLED, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional: boolean }>;
+    };
+    for (const name of ['bullmq', 'ioredis', 'esbuild']) {
+      expect(manifest.dependencies[name], name).toBeUndefined();
+      expect(manifest.peerDependenciesMeta[name], name).toEqual({ optional: true });
+    }
+    const bin = join(INSTALLED, 'bin', 'schedlab.js');
+    const redis = ['--redis', 'redis://127.0.0.1:1'];
+    for (const args of [
+      ['run', 'batch-service', '--backend', 'cluster', ...redis],
+      ['worker', ...redis],
+    ]) {
+      const r = spawnSync(process.execPath, [bin, ...args], {
+        cwd: SERVICE,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/the cluster backend needs the packages bullmq and ioredis/);
+      expect(r.stderr).toContain('npm install bullmq ioredis (CLUSTER_UNAVAILABLE)');
+    }
   });
 });

@@ -112,10 +112,11 @@ function report(e: unknown, io: CliIo): number {
     io.err(`schedlab: ${e.message}\n`);
     return 1;
   }
-  if (isSchedLabError(e) && BAD_INPUT.test(e.code)) {
-    // The code too: what a script matches on, and what the docs' error tables list.
+  if (isSchedLabError(e)) {
+    // The code too: what a script matches on, and what the docs' error tables list. Bad input
+    // exits 2; a known failure (a cluster out of reach, a package missing) exits 1.
     io.err(`schedlab: ${e.message} (${e.code})\n`);
-    return 2;
+    return BAD_INPUT.test(e.code) ? 2 : 1;
   }
   const message = e instanceof Error ? e.message : String(e);
   io.err(`schedlab: engine failure: ${message}\n`);

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import type { CliIo } from './io.ts';
 import { parseCommandArgs } from './args.ts';
 import { UsageError } from './usage-error.ts';
+import { loadClusterModule } from '../runtime/cluster/optional-packages.ts';
 
 export async function workerCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
@@ -28,7 +29,7 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
   const threads = values.threads === undefined ? availableParallelism() : Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1 || threads > 256)
     throw new UsageError(`--threads ${values.threads}: must be an integer from 1 to 256`);
-  const { WorkerNode } = await import('../runtime/cluster/worker-node.ts');
+  const { WorkerNode } = await loadClusterModule(() => import('../runtime/cluster/worker-node.ts'));
   const node = await WorkerNode.start({
     redis: values.redis,
     threads,

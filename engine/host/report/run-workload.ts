@@ -31,6 +31,7 @@ import { runOnThreads } from './threads-loop.ts';
 import { Executor } from '../../runtime/executor/executor.ts';
 import type { ExecutorOptions } from '../../runtime/executor/executor-options.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
+import { loadClusterModule } from '../../runtime/cluster/optional-packages.ts';
 
 export interface RunProgress {
   elapsedMs: number;
@@ -135,8 +136,9 @@ async function openBackend(
   if (backendKind === 'cluster') {
     const explicit = options.config?.workers;
     const log = options.log ?? (() => {});
-    // Loaded only for a cluster run: BullMQ and ioredis are no start-up cost of the others.
-    const { startClusterRun } = await import('./cluster-run.ts');
+    // Loaded only for a cluster run: BullMQ and ioredis are optional packages
+    // (optional-packages.ts) and no start-up cost of the others.
+    const { startClusterRun } = await loadClusterModule(() => import('./cluster-run.ts'));
     ({ backend, config } = await startClusterRun(options.redis, config, explicit, seed, log));
   } else {
     backend =

@@ -12,7 +12,8 @@ import type { Backend } from '../../runtime/backend.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
 import { DEFAULT_SEED, Session, type WorkloadHandler } from '../session/index.ts';
-import { startClusterLive } from './cluster-live.ts';
+import { loadClusterModule } from '../../runtime/cluster/optional-packages.ts';
+import type { startClusterLive } from './cluster-live.ts';
 import { liveWorkloads, type LiveWorkloads } from './live-workloads.ts';
 
 export interface BackendChoice {
@@ -69,6 +70,8 @@ export async function openLiveSession(
         'backend',
       );
     }
+    // Loaded only for the cluster: its packages are optional (optional-packages.ts).
+    const { startClusterLive } = await loadClusterModule(() => import('./cluster-live.ts'));
     cluster = await startClusterLive(options.redis, log);
     cores = cluster.workers;
   }
