@@ -13,12 +13,15 @@ describe('the test Redis', () => {
       if (process.env.REDIS_URL === undefined) {
         await redis.kill();
         await redis.restart();
-        // ioredis reconnects by itself; the restarted server is empty (no persistence).
-        await expect.poll(() => client.get('schedlab:probe').catch(() => 'down')).toBe(null);
+        // ioredis reconnects by itself (its backoff grows while the server is down: seconds on a
+        // loaded machine); the restarted server is empty (no persistence).
+        await expect
+          .poll(() => client.get('schedlab:probe').catch(() => 'down'), { timeout: 15_000 })
+          .toBe(null);
       }
     } finally {
       client.disconnect();
       await redis.stop();
     }
-  });
+  }, 30_000);
 });

@@ -49,21 +49,26 @@ async function runOnCluster(pipeline?: boolean) {
   });
   // A quantum is queued only from shortly before the running one's expected end until it starts
   // (late binding, a few ms), and frames at 20 Hz can keep missing that window when their period
-  // matches the quantum's; so a millisecond timer also takes a frame whenever one is queued.
+  // matches the quantum's; so each queued dispatch also takes a frame, in a microtask (before any
+  // end can be read, so the window cannot close first).
+  const backend = session.backend;
+  const enqueue = backend.enqueue?.bind(backend);
   let extraFrames = 0;
-  const sampler = setInterval(() => {
-    if (extraFrames < 200 && session.executor.queuedBehind() > 0) {
-      extraFrames++;
-      session.frame();
-    }
-  }, 1);
+  if (enqueue !== undefined) {
+    backend.enqueue = (dispatch) => {
+      enqueue(dispatch);
+      queueMicrotask(() => {
+        if (extraFrames++ < 200) session.frame();
+      });
+    };
+  }
   try {
     for (let i = 0; i < 6; i++)
       session.executor.submitJob(oneTaskJob('c', intermediates(1, spin(200))));
     await session.executor.drain();
     return { problems, mostQueued, framesWithQueued, counters: session.executor.counters };
   } finally {
-    clearInterval(sampler);
+    if (enqueue !== undefined) backend.enqueue = enqueue;
     off();
     await live.close();
   }

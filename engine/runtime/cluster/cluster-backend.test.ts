@@ -7,7 +7,7 @@ import { Executor, type JobEnd } from '../executor/executor.ts';
 import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
 import { moduleRefusal } from './module-dirs.ts';
-import { keys, type ControlMessage } from './protocol.ts';
+import { HEARTBEAT, keys, type ControlMessage } from './protocol.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { WorkerNode } from './worker-node.ts';
 
@@ -141,6 +141,9 @@ describe('the cluster backend', () => {
       namespace: 'unit',
       workers: 3,
       onAlarm: (a) => alarms.push(a.kind),
+      // The node says it is leaving two of its polls (1 s) before it is gone: polled this often,
+      // a late turn of this event loop cannot miss that and take it for lost.
+      heartbeat: { ...HEARTBEAT, pollMs: 50 },
     });
     await backend.connect();
     await backend.waitForWorkers(3, 30_000);

@@ -75,34 +75,4 @@ describe('executor on real worker threads', () => {
     expect(ends.find((e) => e.jobId === other)?.state).toBe('succeeded');
     expect(ex.counters.splitsRunning).toBe(0);
   }, 60_000);
-
-  it('agrees with the simulator: interactive latency is lower under mlfq than under fifo', async () => {
-    const medianInteractive = async (policy: PolicyName): Promise<number> => {
-      const { ex, ends } = rig(policy);
-      ex.configure({ quantumMs: 5 });
-      ex.submitJob(oneTaskJob('scan', intermediates(12, spin(100))));
-      for (let i = 0; i < 6; i++) {
-        // Each interactive query arrives once the scan has had some more quanta.
-        const target = ex.counters.quanta + 8;
-        await new Promise<void>((resolve) => {
-          const poll = (): void =>
-            ex.counters.quanta >= target ? resolve() : void setImmediate(poll);
-          poll();
-        });
-        ex.submitJob(oneTaskJob('interactive', intermediates(1, spin(4))));
-      }
-      await ex.drain();
-      await backend?.close();
-      backend = null;
-      const lat = ends
-        .filter((e) => e.class === 'interactive')
-        .map((e) => e.endNanos - e.submitNanos)
-        .sort((a, b) => a - b);
-      expect(lat).toHaveLength(6);
-      return lat[3]!;
-    };
-    const mlfq = await medianInteractive('mlfq');
-    const fifo = await medianInteractive('fifo');
-    expect(mlfq).toBeLessThan(fifo);
-  }, 120_000);
 });

@@ -97,12 +97,12 @@ describe('central executor lookahead on real threads', () => {
   }, 60_000);
 
   it('an idle worker takes back a node queued behind a worker that stays busy', async () => {
-    // `slow` declares 1 µs but takes 40 ms: `next` is queued behind it (its worker looked
+    // `slow` declares 1 µs but takes a second: `next` is queued behind it (its worker looked
     // nearly free), then `quick`'s worker goes idle with nothing ready and takes `next` back.
     const g = compileDocument(
       parseGraphDocument({
         nodes: [
-          { id: 'slow', cost: 0.001, kernel: module('graph-nodes.mjs', 'takes40ms') },
+          { id: 'slow', cost: 0.001, kernel: module('graph-nodes.mjs', 'takesOneSecond') },
           { id: 'quick', cost: 1 },
           { id: 'next', cost: 1 },
         ],
@@ -122,7 +122,9 @@ describe('central executor lookahead on real threads', () => {
     const g = compileDocument(
       parseGraphDocument({
         nodes: [
-          { id: 'long', cost: 30 },
+          // Ten seconds: the failure (a cold module import on the other worker) lands long before
+          // it could end on any machine; fail-fast cancels it at once.
+          { id: 'long', cost: 10_000 },
           { id: 'bad', kernel: module('failing.mjs', 'throws') },
           ...Array.from({ length: 6 }, (_, i) => ({ id: `q${i}`, cost: 5 })),
         ],
