@@ -35,7 +35,7 @@ export interface LinkLimits {
 
 const OPEN = 1;
 /** A dropped client that never reads never completes the close handshake either. */
-const TERMINATE_AFTER_MS = 1000;
+export const TERMINATE_AFTER_MS = 1000;
 
 /** A frame serialized once for every client. */
 export interface PreparedFrame {

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -305,6 +306,28 @@ describe('browser-mode server: bounded per client', () => {
     expect(error.error).toMatchObject({ code: 'MESSAGE_TOO_LARGE', field: 'message' });
     expect((error.error as { message: string }).message).toContain('4096 bytes');
     expect(await closed).toBe(1009);
+  });
+
+  it('a client in another process still writing a message far over the limit gets the reason and 1009', async () => {
+    // 17 MB in one send: most of it is still on its way when the server refuses the message. A
+    // server that cut the connection at once reset it, and the client lost both (close 1006).
+    const script = `
+      import WebSocket from 'ws';
+      const ws = new WebSocket(process.argv[1]);
+      let error = null;
+      ws.on('open', () => ws.send('x'.repeat(17 << 20)));
+      ws.on('message', (d) => { const m = JSON.parse(String(d)); if (m.type === 'error') error = m.error.code; });
+      ws.on('error', () => {});
+      ws.on('close', (code) => { console.log(JSON.stringify({ error, code })); process.exit(0); });`;
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['--input-type=module', '-e', script, smallWs()],
+        { cwd: process.cwd(), timeout: 30_000, env: { ...process.env, NODE_OPTIONS: '' } },
+        (e, stdout) => (e === null ? resolve(stdout) : reject(e)),
+      );
+    });
+    expect(JSON.parse(out)).toEqual({ error: 'MESSAGE_TOO_LARGE', code: 1009 });
   });
 
   it('drops a client that asks for snapshots without reading them; others keep their frames', async () => {

@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import type { EventEmitter } from 'node:events';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WS_PATH } from '../../../shared/transport.ts';
-import { ClientLink, type PreparedFrame } from './client-link.ts';
+import { ClientLink, TERMINATE_AFTER_MS, type PreparedFrame } from './client-link.ts';
 import type { AnyHostSession } from './host-session.ts';
 import { handleHttp, HOST, rawRefusal } from './http-handler.ts';
 import {
@@ -94,7 +94,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         void link.receive(toText(data), isBinary);
       });
       ws.on('close', () => links.delete(ws));
-      ws.on('error', () => ws.terminate());
+      ws.on('error', () => {
+        // A protocol error `ws` answers with a close (1009 for a message over the limit) leaves
+        // the socket closing: cut now, a client still writing gets a reset and loses the reason
+        // and the code (1006), so it gets a moment to read them first.
+        if (ws.readyState === ws.CLOSING)
+          setTimeout(() => ws.terminate(), TERMINATE_AFTER_MS).unref();
+        else ws.terminate();
+      });
       link.sendSnapshot();
     });
   });
