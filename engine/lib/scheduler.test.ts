@@ -409,6 +409,12 @@ describe('ctx.move: a result moved back to the caller instead of copied', () => 
     expect(bytes.every((b) => b === 7)).toBe(true);
   });
 
+  it('moves a yielded state: each call gets what the last one left', async () => {
+    // Cloned as it was, the wrapper (symbol keys) arrived as {}: every call started over, for good.
+    const out = await s.run(task('moveState'), null, { timeoutMs: 30_000 });
+    expect(out).toEqual({ count: 4, calls: 4, bytes: 1 << 20 });
+  });
+
   it('a value it cannot move, or a buffer moved already, fails that run only', async () => {
     expect(await failure(s.run(task('moveBad')))).toMatchObject({
       code: 'KERNEL_FAILED',

@@ -249,9 +249,13 @@ export class QuantumRunner {
   ): QuantumReport {
     const ran = this.clock() - start;
     if (isYield(value)) {
-      return ctx.cancelled()
-        ? this.end(dispatch, start, ran, 'cancelled')
-        : this.end(dispatch, start, ran, 'yielded', { state: value.yield });
+      if (ctx.cancelled()) return this.end(dispatch, start, ran, 'cancelled');
+      // `{ yield: ctx.move(state) }` moves the state to the main thread (the wrapper's keys are
+      // symbols: cloned as it is, it arrived as `{}` and every call started over).
+      const { value: state, transfer } = unwrapMoved(value.yield);
+      const report = this.end(dispatch, start, ran, 'yielded', { state });
+      if (transfer !== undefined) this.moves.set(report, transfer);
+      return report;
     }
     const { value: result, transfer } = unwrapMoved(value);
     const report = this.end(dispatch, start, ran, 'finished', { result });
