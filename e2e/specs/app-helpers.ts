@@ -12,8 +12,11 @@ export const VIEWS = ['live', 'controls', 'workloads', 'compare', 'export'] as c
 /** Opens the app and waits until the engine's snapshot has arrived and frames flow. */
 export async function openApp(page: Page, appUrl: string): Promise<void> {
   await page.goto(appUrl);
-  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open');
-  await expect(page.getByTestId('engine-policy')).not.toHaveText('…');
+  // The snapshot can be megabytes of spans to parse on a busy machine: more than the usual wait.
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open', {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('engine-policy')).not.toHaveText('…', { timeout: 60_000 });
 }
 
 export async function counters(page: Page): Promise<Record<string, number>> {

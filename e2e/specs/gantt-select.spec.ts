@@ -39,7 +39,9 @@ test('clicking a Gantt span selects its job; the detail shows every split of it'
     classes: [
       {
         name: 'triple',
-        arrival: { kind: 'periodic', everyMs: 300, count: 60 },
+        // 90 s of arrivals: spans of the class keep coming while a slow page tries (the finally
+        // block cancels the rest).
+        arrival: { kind: 'periodic', everyMs: 300, count: 300 },
         splits: { intermediate: SPLITS },
         work: { kernel: 'spin', totalMs: 150 },
       },
