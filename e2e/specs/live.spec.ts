@@ -43,25 +43,28 @@ test('a reload resumes from the snapshot: history and counters are there at once
   page,
   appUrl,
 }) => {
-  const chartSeconds = async () =>
-    Number(await page.getByTestId('queue-depth-series').getAttribute('data-span-s'));
+  const chart = page.getByTestId('queue-depth-series');
+  const chartSeconds = async () => Number(await chart.getAttribute('data-span-s'));
+  // The chart's first and last points, in engine time (ms).
+  const chartWindow = () =>
+    chart.evaluate((el) => {
+      const first = Number((el as HTMLElement).dataset.firstMs);
+      return { first, last: first + Number((el as HTMLElement).dataset.spanS) * 1000 };
+    });
   await openApp(page, appUrl);
   await expect.poll(async () => (await counters(page)).submitted).toBeGreaterThan(0);
   // Let the queue-depth chart gather a few seconds of frames first.
   await expect.poll(chartSeconds, { timeout: 30_000 }).toBeGreaterThanOrEqual(6);
   const before = await counters(page);
-  const reloadedAt = Date.now();
+  const { last } = await chartWindow();
   await page.reload();
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open');
-  // The snapshot carries the frames' series: the chart spans the ≥ 6 s it had before the reload
-  // plus the time since, which frames arriving after the reload could never draw (they span at
-  // most the time since the reload). Compared with the time taken, not against a deadline, so a
-  // busy machine that renders late cannot fail it.
+  // The snapshot carries the frames' series: the chart starts at least 4.5 s before the last
+  // point it drew before the reload, which frames arriving after the reload (all later than that
+  // point) could never draw. Engine time on both sides: a busy machine cannot fail it.
   await expect
-    .poll(async () => (await chartSeconds()) - (Date.now() - reloadedAt) / 1000, {
-      timeout: 30_000,
-    })
-    .toBeGreaterThanOrEqual(4.5);
+    .poll(async () => (await chartWindow()).first, { timeout: 30_000 })
+    .toBeLessThanOrEqual(last - 4500);
   // The snapshot carries the engine's counters and the spans still in its ring, so the page
   // shows the past immediately instead of starting from zero.
   await expect
