@@ -69,7 +69,6 @@ const RUN_OPTIONS: ReadonlySet<string> = new Set<keyof RunOptions>([
   'transferList',
 ]);
 
-/** Checks the fields the executor does not (it checks `tenant` and `priority` again). */
 /** Throws INVALID_ARGUMENT naming the first key of `options` not in `known` (`what`: "a run option"). */
 export function checkKnownKeys(options: object, known: ReadonlySet<string>, what: string): void {
   for (const key in options) {
@@ -77,6 +76,7 @@ export function checkKnownKeys(options: object, known: ReadonlySet<string>, what
   }
 }
 
+/** Checks the fields the executor does not (it checks `tenant` and `priority` again). */
 export function checkRunOptions(options: RunOptions): void {
   if (options === null || typeof options !== 'object')
     throw invalidArgument('options', 'must be an object');

@@ -25,7 +25,7 @@ export async function loadClusterModule<T>(load: () => Promise<T>): Promise<T> {
 }
 
 /** The package among `names` whose absence `e` reports (Node's ERR_MODULE_NOT_FOUND), or null. */
-export function missingPackage(e: unknown, names: readonly string[]): string | null {
+function missingPackage(e: unknown, names: readonly string[]): string | null {
   if ((e as { code?: unknown } | null)?.code !== 'ERR_MODULE_NOT_FOUND') return null;
   const named = /Cannot find package '([^']+)'/.exec((e as Error).message)?.[1];
   return named !== undefined && names.includes(named) ? named : null;

@@ -56,7 +56,7 @@ export class QuantumRunner {
    * comes here, or is dropped when the split is cancelled (`drop`). At most one per live split.
    */
   private readonly suspended = new Map<number, Suspended>();
-  /** Reports whose result moves its buffer (`transferOf`): few, and gone with their report. */
+  /** Reports whose result or state moves its buffer (`transferOf`): few, gone with their report. */
   private readonly moves = new WeakMap<QuantumReport, Transferable[]>();
   /** The module quantum running now, and how to fail it from outside (`failRunning`). */
   private running: { readonly splitId: number; readonly fail: (error: unknown) => void } | null =
@@ -263,7 +263,7 @@ export class QuantumRunner {
     return report;
   }
 
-  /** What a finished quantum's result moves to the main thread (`ctx.move`), if anything. */
+  /** What a quantum's result or yielded state moves to the main thread (`ctx.move`), if anything. */
   transferOf(report: QuantumReport): Transferable[] | undefined {
     return this.moves.get(report);
   }
