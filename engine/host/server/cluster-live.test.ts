@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../../shared/protocol.ts';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import { WorkerNode } from '../../runtime/cluster/worker-node.ts';
-import { intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import {
+  afterEachEnqueue,
+  intermediates,
+  oneTaskJob,
+  spin,
+} from '../../runtime/executor/testing.ts';
 import { startLiveSession } from './live-session.ts';
 
 let redis: TestRedis;
@@ -47,28 +52,19 @@ async function runOnCluster(pipeline?: boolean) {
     mostQueued = Math.max(mostQueued, behind);
     if (behind > 0) framesWithQueued++;
   });
-  // A quantum is queued only from shortly before the running one's expected end until it starts
-  // (late binding, a few ms), and frames at 20 Hz can keep missing that window when their period
-  // matches the quantum's; so each queued dispatch also takes a frame, in a microtask (before any
-  // end can be read, so the window cannot close first).
-  const backend = session.backend;
-  const enqueue = backend.enqueue?.bind(backend);
+  // Frames at 20 Hz can keep missing the few ms a quantum is queued (their period matches the
+  // quantum's): each queued dispatch also takes a frame.
   let extraFrames = 0;
-  if (enqueue !== undefined) {
-    backend.enqueue = (dispatch) => {
-      enqueue(dispatch);
-      queueMicrotask(() => {
-        if (extraFrames++ < 200) session.frame();
-      });
-    };
-  }
+  const undo = afterEachEnqueue(session.backend, () => {
+    if (extraFrames++ < 200) session.frame();
+  });
   try {
     for (let i = 0; i < 6; i++)
       session.executor.submitJob(oneTaskJob('c', intermediates(1, spin(200))));
     await session.executor.drain();
     return { problems, mostQueued, framesWithQueued, counters: session.executor.counters };
   } finally {
-    if (enqueue !== undefined) backend.enqueue = enqueue;
+    undo();
     off();
     await live.close();
   }

@@ -10,7 +10,7 @@ import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import type { Dispatch, QuantumEnd } from '../backend.ts';
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { Executor } from '../executor/executor.ts';
-import { intermediates, oneTaskJob, spin } from '../executor/testing.ts';
+import { afterEachEnqueue, intermediates, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
 import { BIND_LEAD_MIN_NANOS, BIND_LEAD_NANOS, keys, QUEUE_AHEAD_NANOS } from './protocol.ts';
 import { WorkerNode } from './worker-node.ts';
@@ -221,22 +221,17 @@ describe('the executor pipelined over the cluster (as schedlab run and serve bui
     const waits = new Map<string, number>();
     ex.onDispatchWait((cls, nanos) => waits.set(ex.spans.className(cls), nanos));
     try {
-      // What the executor shows the moment the first split is queued (a microtask runs before
-      // any end can be read, so a late timer cannot let the queued window close unseen).
+      // What the executor shows the moment the first split is queued.
       let seen: { queued: number; onNode: number; running: number; afterNanos: number } | null =
         null;
-      const enqueue = backend.enqueue.bind(backend);
-      backend.enqueue = (dispatch) => {
-        enqueue(dispatch);
-        queueMicrotask(() => {
-          seen ??= {
-            queued: ex.queuedBehind(),
-            onNode: backend.queuedOn(0),
-            running: ex.workers().filter((w) => w.state === 'running').length,
-            afterNanos: backend.now() - since,
-          };
-        });
-      };
+      afterEachEnqueue(backend, () => {
+        seen ??= {
+          queued: ex.queuedBehind(),
+          onNode: backend.queuedOn(0),
+          running: ex.workers().filter((w) => w.state === 'running').length,
+          afterNanos: backend.now() - since,
+        };
+      });
       ex.submitJob(oneTaskJob('first', intermediates(1, spin(250))));
       const since = backend.now();
       const second = ex.submitJob(oneTaskJob('second', intermediates(1, spin(10))));

@@ -3,7 +3,7 @@
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { SpanColumns } from '../../../shared/protocol.ts';
-import type { BackendEvents, QuantumEnd, SplitWork } from '../backend.ts';
+import type { Backend, BackendEvents, QuantumEnd, SplitWork } from '../backend.ts';
 import { SimBackend, type SimOptions } from '../sim/sim-backend.ts';
 import { Executor, type JobEnd } from './executor.ts';
 import type { JobSpec, SplitSpec } from './job-spec.ts';
@@ -86,4 +86,22 @@ export function spanProblems(s: SpanColumns): { finished: number; problems: stri
     if (s.outcome[i] === 2) finished.add(id);
   }
   return { finished: finished.size, problems };
+}
+
+/**
+ * Calls `fn` in a microtask after each dispatch `backend` queues behind a running quantum
+ * (`enqueue`, pipelining). The queued state lasts from late binding until the quantum starts, a
+ * few ms that a periodic sample can miss; a microtask runs before any end can be read, so it
+ * cannot. Returns the undo.
+ */
+export function afterEachEnqueue(backend: Backend, fn: () => void): () => void {
+  const enqueue = backend.enqueue?.bind(backend);
+  if (enqueue === undefined) return () => {};
+  backend.enqueue = (dispatch) => {
+    enqueue(dispatch);
+    queueMicrotask(fn);
+  };
+  return () => {
+    backend.enqueue = enqueue;
+  };
 }
