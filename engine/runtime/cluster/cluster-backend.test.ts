@@ -175,6 +175,53 @@ describe('the cluster backend', () => {
   });
 });
 
+describe('values on the cluster (they cross Redis as JSON)', () => {
+  it('fails a split whose result, yielded state or input JSON cannot carry, naming where, and runs on', async () => {
+    // Before: a bigint result or state was never sent (the job never ended), a bigint input was
+    // offered again and again in one turn (the coordinator hung), a typed array arrived as an
+    // object of its bytes.
+    const { ex, ends } = await coordinator();
+    try {
+      const module = join(FIXTURES, 'tasks.mjs');
+      const call = (exportName: string, input: unknown) =>
+        ex.submitJob(
+          oneTaskJob('mine', leaves(1, { kernel: { module, exportName }, input, totalNanos: 1 })),
+        );
+      const result = call('bigTotal', 7);
+      const state = call('yieldMap', 1);
+      const bigInput = call('describe', 10n);
+      const bytes = call('describe', { at: [1, new Uint8Array(2)] });
+      const fine = call('describe', { at: [1, 2] });
+      await ex.drain();
+      const end = (id: number) => ends.find((e) => e.jobId === id);
+      const failed = (splitError: string) => ({
+        state: 'failed',
+        errorCode: 'KERNEL_FAILED',
+        splitError: `${splitError} (on the cluster it travels as JSON)`,
+      });
+      expect(end(result)).toMatchObject(
+        failed('result is not a JSON value: result.total is a bigint'),
+      );
+      expect(end(state)).toMatchObject(
+        failed('yielded state is not a JSON value: state is a Map, not a plain object or array'),
+      );
+      expect(end(bigInput)).toMatchObject(failed('input is not a JSON value: input is a bigint'));
+      expect(end(bytes)).toMatchObject(
+        failed(
+          'input is not a JSON value: input.at[1] is a Uint8Array, not a plain object or array',
+        ),
+      );
+      expect(end(fine)).toMatchObject({
+        state: 'succeeded',
+        result: { type: 'object', value: { at: [1, 2] } },
+      });
+      expect(ex.counters.staleEnds).toBe(0);
+    } finally {
+      await ex.close();
+    }
+  });
+});
+
 describe('user modules on a node', () => {
   it('load only from the directories the node was started with', () => {
     expect(moduleRefusal({ module: join(FIXTURES, 'count-up.mjs') }, [FIXTURES])).toBeNull();

@@ -43,9 +43,11 @@ import { nanosSince, originNow } from '../threads/clock.ts';
 import { FaultInjector } from '../threads/fault-injection.ts';
 import { checkCount, checkCut } from '../threads/threads-options.ts';
 import { WallTimers } from '../threads/wall-timers.ts';
+import { failedEnd } from '../threads/quantum-ends.ts';
 import { lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
 import { Flights, type Flight } from './flights.ts';
+import { jsonFault } from './json-value.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { WorkerTable } from './worker-table.ts';
 import {
@@ -307,6 +309,22 @@ export class ClusterBackend implements Backend {
     this.flights.add(flight);
     const state = this.moduleState.get(dispatch.splitId);
     const input = state === undefined ? dispatch.work.input : state.value;
+    const fault = jsonFault(input, 'input');
+    if (fault !== null) {
+      // BullMQ could not store it (a bigint throws) or would store something else; offered again,
+      // the split would loop here for good. It fails, as a threads run whose input cannot be cloned.
+      const why = `input is not a JSON value: ${fault} (on the cluster it travels as JSON)`;
+      const end = failedEnd(
+        dispatch.splitId,
+        dispatch.workerId,
+        sentAt,
+        sentAt,
+        why,
+        'KERNEL_FAILED',
+      );
+      queueMicrotask(() => this.endFlight(jobId, end));
+      return;
+    }
     const data: QuantumJob = {
       replyTo: this.coordinator,
       worker: node.workerIds.indexOf(dispatch.workerId),

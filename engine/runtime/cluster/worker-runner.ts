@@ -10,6 +10,7 @@ import type { Dispatch } from '../backend.ts';
 import { CONTROL, NO_SPLIT } from '../threads/control.ts';
 import type { PoolWorker } from '../threads/pool-worker.ts';
 import type { QuantumReport } from '../threads/protocol.ts';
+import { jsonFault } from './json-value.ts';
 import type { QuantumJob, QuantumResult } from './protocol.ts';
 
 export interface RunnerJob {
@@ -197,12 +198,21 @@ function cancelledResult(splitId: number, worker: number): QuantumResult {
 }
 
 function measured(report: QuantumReport, worker: number, idleBefore?: number): QuantumResult {
-  const { state, startNanos, endNanos, ...rest } = report;
-  return {
+  const { state, result, startNanos, endNanos, ...rest } = report;
+  const ran = {
     ...rest,
     ranNanos: Math.max(0, endNanos - startNanos),
     worker,
     ...(idleBefore === undefined ? {} : { idleBeforeNanos: idleBefore }),
-    ...('state' in report && report.outcome === 'yielded' ? { state: { value: state } } : {}),
   };
+  const yielded = 'state' in report && report.outcome === 'yielded';
+  const fault = yielded ? jsonFault(state, 'state') : jsonFault(result, 'result');
+  if (fault !== null) {
+    // It ran (and is charged), but what it handed back cannot reach its coordinator as itself.
+    const what = yielded ? 'yielded state' : 'result';
+    const error = `${what} is not a JSON value: ${fault} (on the cluster it travels as JSON)`;
+    return { ...ran, outcome: 'failed', error, errorCode: 'KERNEL_FAILED' };
+  }
+  if (yielded) return { ...ran, state: { value: state } };
+  return 'result' in report ? { ...ran, result } : ran;
 }

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { jsonFault, MAX_JSON_DEPTH } from './json-value.ts';
+
+describe('jsonFault: what a JSON round trip through Redis would change', () => {
+  it('passes what JSON carries as itself', () => {
+    const shared = { n: 1 };
+    for (const value of [
+      undefined,
+      null,
+      true,
+      0,
+      -1.5,
+      '',
+      'text',
+      [],
+      [1, 'a', null, [false]],
+      { a: 1, b: { c: [1, 2, { d: 'e' }] } },
+      { dropped: undefined }, // dropped, and read back as undefined
+      Object.create(null) as object,
+      { twice: [shared, shared] }, // the same object twice is not a cycle
+    ]) {
+      expect(jsonFault(value, 'input')).toBeNull();
+      if (value !== undefined) expect(JSON.parse(JSON.stringify(value))).toEqual(value);
+    }
+  });
+
+  it('names the place and what is there for anything JSON would change or refuse', () => {
+    expect(jsonFault(10n, 'result')).toBe('result is a bigint');
+    expect(jsonFault({ total: { n: 1n } }, 'result')).toBe('result.total.n is a bigint');
+    expect(jsonFault([1, () => 2], 'state')).toBe('state[1] is a function');
+    expect(jsonFault({ s: Symbol('x') }, 'input')).toBe('input.s is a symbol');
+    expect(jsonFault({ 'a b': NaN }, 'input')).toBe('input["a b"] is NaN (JSON makes it null)');
+    expect(jsonFault([Infinity], 'input')).toBe('input[0] is Infinity (JSON makes it null)');
+    expect(jsonFault([1, undefined], 'input')).toBe('input[1] is undefined (JSON makes it null)');
+    expect(jsonFault({ m: new Map() }, 'input')).toBe(
+      'input.m is a Map, not a plain object or array',
+    );
+    expect(jsonFault(new Date(0), 'input')).toBe('input is a Date, not a plain object or array');
+    expect(jsonFault({ b: Buffer.from('x') }, 'input')).toBe(
+      'input.b is a Buffer, not a plain object or array',
+    );
+    class Point {
+      x = 1;
+    }
+    expect(jsonFault(new Point(), 'input')).toBe('input is a Point, not a plain object or array');
+  });
+
+  it('refuses a value that contains itself, and one nested past the depth limit, without overflowing', () => {
+    const loop: { next?: unknown } = {};
+    loop.next = { back: loop };
+    expect(jsonFault(loop, 'state')).toBe('state.next.back contains itself');
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(jsonFault(deep, 'input')).toMatch(
+      new RegExp(`^input(\\[0\\]){${MAX_JSON_DEPTH}} nests deeper than ${MAX_JSON_DEPTH} levels$`),
+    );
+    let ok: unknown = 1;
+    for (let i = 0; i < MAX_JSON_DEPTH; i++) ok = [ok];
+    expect(jsonFault(ok, 'input')).toBeNull();
+  });
+
+  it('says so when the value cannot be read', () => {
+    const trap = {
+      get boom(): never {
+        throw new Error('no');
+      },
+    };
+    expect(jsonFault(trap, 'result')).toBe('result cannot be read: no');
+  });
+});
