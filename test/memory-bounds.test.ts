@@ -3,9 +3,8 @@
 // reprioritizing jobs, reloading the workload, reconnecting a client) while every structure the
 // engine retains is read through its own size getter at each checkpoint. A few structures have no
 // public getter; `internals` reads them by name, in one place.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
+import { forceGc } from '../bench/gc.ts';
 import type { PolicyName } from '../shared/config.ts';
 import type { Counters } from '../shared/protocol.ts';
 import { parseWorkload } from '../shared/workload.ts';
@@ -31,14 +30,9 @@ const EVENT_CAPACITY = 64;
 const RECENT_JOBS = 32;
 const MAX_JOB_ROWS = 200;
 
-/** A full GC without --expose-gc on the command line (as jest's leak detector does). */
-const gc: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
 function settledHeapMb(): number {
-  gc();
-  gc();
+  forceGc();
+  forceGc();
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 

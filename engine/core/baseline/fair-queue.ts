@@ -23,7 +23,8 @@ import { IndexedHeap, type HeapNode } from './indexed-heap.ts';
 
 /** A split in its group's arrival-order list; kept and reused while the split is away. */
 interface SplitNode<S> extends IndexedSplitNode {
-  split: S;
+  /** Null while idle (its split away: running, or ended). */
+  split: S | null;
   state: GroupState<S> | null;
   prev: SplitNode<S> | null;
   next: SplitNode<S> | null;
@@ -42,7 +43,7 @@ const SWEEP_FLOOR = 1024;
 /** Groups in the heap always have a head. */
 function groupLess<S extends ReadySplit>(a: GroupState<S>, b: GroupState<S>): boolean {
   if (a.vruntime !== b.vruntime) return a.vruntime < b.vruntime;
-  return a.head!.split.sequence < b.head!.split.sequence;
+  return a.head!.split!.sequence < b.head!.split!.sequence;
 }
 
 export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<S> {
@@ -97,10 +98,11 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     const state = this.groups.peek();
     if (state === undefined) return null;
     const node = state.head!;
+    const split = node.split!;
     this.unlink(node);
     if (state.vruntime > this.floor) this.floor = state.vruntime;
     this.selections++;
-    return node.split;
+    return split;
   }
 
   remove(split: S): boolean {
@@ -132,7 +134,7 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     const queued = this.groups.clear().sort((a, b) => (groupLess(a, b) ? -1 : 1));
     const out: S[] = [];
     for (const state of queued) {
-      for (let node = state.head; node !== null; node = node.next) out.push(node.split);
+      for (let node = state.head; node !== null; node = node.next) out.push(node.split!);
       state.head = null;
       state.tail = null;
     }
@@ -162,6 +164,9 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     node.prev = null;
     node.next = null;
     node.state = null;
+    // Kept for the split's return (split-index.ts), but not its split: an ended split's record
+    // (its input, its run's promise) must not live on in an idle node.
+    node.split = null;
     this.index.dequeued(node);
     if (state.head === null) this.groups.remove(state);
     else this.groups.update(state);

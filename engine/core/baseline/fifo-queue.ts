@@ -7,7 +7,8 @@ import type { LevelStat, OfferReason, ReadyQueue, ReadySplit } from '../ready-qu
 import { SplitIndex, type IndexedSplitNode } from '../mlfq/split-index.ts';
 
 interface Node<S> extends IndexedSplitNode {
-  split: S;
+  /** Null while idle (its split away: running, or ended; see `unlink`). */
+  split: S | null;
   prev: Node<S> | null;
   next: Node<S> | null;
 }
@@ -40,9 +41,10 @@ export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   take(_now?: number): S | null {
     const node = this.head;
     if (node === null) return null;
+    const split = node.split!;
     this.unlink(node);
     this.selections++;
-    return node.split;
+    return split;
   }
 
   remove(split: S): boolean {
@@ -62,7 +64,7 @@ export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
 
   drain(): S[] {
     const out: S[] = [];
-    for (let node = this.head; node !== null; node = node.next) out.push(node.split);
+    for (let node = this.head; node !== null; node = node.next) out.push(node.split!);
     this.index.clear();
     this.head = null;
     this.tail = null;
@@ -88,6 +90,9 @@ export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     else node.next.prev = node.prev;
     node.prev = null;
     node.next = null;
+    // The node is kept for the split's return (split-index.ts), not the split: an ended split's
+    // record (its input, its run's promise) must not live on in an idle node.
+    node.split = null;
     this.index.dequeued(node);
   }
 }

@@ -60,7 +60,7 @@ export class LevelHeap<S, E extends LevelEntry<S> = LevelEntry<S>> {
    * The sorted tail: entries from `tailHead` on, in `(levelPriority, sequence)` order, their keys
    * beside them as in the heap. Slots before `tailHead` were taken.
    */
-  private tail: E[] = [];
+  private tail: (E | undefined)[] = [];
   private tailPrio: number[] = [];
   private tailSeq: number[] = [];
   private tailHead = 0;
@@ -109,6 +109,9 @@ export class LevelHeap<S, E extends LevelEntry<S> = LevelEntry<S>> {
         const hp = this.prio[0]!;
         if (entries.length === 0 || tp < hp || (tp === hp && this.tailSeq[h]! < this.seq[0]!)) {
           const first = this.tail[h]!;
+          // Taken slots wait to be cut off in bulk; holding the entry till then would keep its
+          // split (and what its run holds: input, the caller's promise) alive after it ended.
+          this.tail[h] = undefined;
           this.tailHead = h + 1;
           if (this.tailHead >= TAIL_CUT && this.tailHead * 2 >= this.tail.length) {
             this.cutTail(this.tailHead);

@@ -308,6 +308,8 @@ export class JobBook {
   private emitEnd(job: ExecJob, result?: unknown, rejectedBy?: RejectingLimit): void {
     if (job.tenant !== null) this.tenants.release(job.tenant);
     (job.state === 'succeeded' ? this.succeeded : this.troubled).push(endedRow(job, result));
+    const owner = job.owner;
+    job.owner = undefined;
     if (this.jobEnd.length === 0) return;
     const e: JobEnd = {
       jobId: job.id,
@@ -324,7 +326,7 @@ export class JobBook {
     if (job.error !== undefined) e.error = job.error;
     if (job.errorCode !== undefined) e.errorCode = job.errorCode;
     if (result !== undefined) e.result = result;
-    if (job.owner !== undefined) e.owner = job.owner;
+    if (owner !== undefined) e.owner = owner;
     if (rejectedBy !== undefined) e.rejectedBy = rejectedBy;
     if (job.failedSplitReason !== undefined) e.splitError = job.failedSplitReason;
     if (job.errorCause !== undefined) e.cause = job.errorCause;

@@ -88,9 +88,11 @@ export class ExecJob implements FairnessGroup {
     readonly tenant: TenantGroup | null = null,
     /**
      * Whatever its submitter keeps with it (the library's pending run), handed back in its end
-     * event (`JobEnd.owner`), so the submitter needs no map of its own from job id to run.
+     * event (`JobEnd.owner`), so the submitter needs no map of its own from job id to run. Let go
+     * of at the end (job-book.ts): a stale reference to the record must not keep the run's
+     * promise, and so its result, alive.
      */
-    readonly owner: unknown = undefined,
+    public owner: unknown = undefined,
   ) {
     if (retries !== 0) this.troubled().retries = retries;
   }

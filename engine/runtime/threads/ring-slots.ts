@@ -70,8 +70,10 @@ export function fitsRecord(value: unknown): boolean {
  * takes the next value; a new array (from `take`, in the order they were posted) when the current
  * one is used up.
  */
+const NONE: readonly unknown[] = [];
+
 export class ExtrasCursor {
-  private extras: unknown[] = [];
+  private extras: readonly unknown[] = NONE;
   private next = 0;
 
   constructor(private readonly take: () => unknown[]) {}
@@ -81,6 +83,10 @@ export class ExtrasCursor {
       this.extras = this.take();
       this.next = 0;
     }
-    return this.extras[this.next++];
+    const value = this.extras[this.next++];
+    // Read once: the array would otherwise keep every value in it (a flush's results) alive
+    // until the next one arrives, however long that is.
+    if (this.next === this.extras.length) this.extras = NONE;
+    return value;
   }
 }

@@ -377,11 +377,15 @@ export class ThreadsBackend implements Backend {
     } else if (report.outcome !== 'blocked') {
       this.moduleState.delete(dispatch.splitId);
     }
-    this.emit(
-      this.listener?.transientEnd === true
-        ? refillEnd(this.sharedEnd, report, worker.id)
-        : measuredEnd(report, worker.id),
-    );
+    if (this.listener?.transientEnd !== true) {
+      this.emit(measuredEnd(report, worker.id));
+      return;
+    }
+    this.emit(refillEnd(this.sharedEnd, report, worker.id));
+    // Reused for the next end: holding on to this one's result until then would keep it alive
+    // after its run's caller let go of it.
+    this.sharedEnd.result = undefined;
+    this.sharedEnd.cause = undefined;
   }
 
   /**
