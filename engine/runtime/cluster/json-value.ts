@@ -17,66 +17,90 @@ export const MAX_JSON_DEPTH = 512;
  * `undefined`) pass; anything else JSON would change does not.
  */
 export function jsonFault(value: unknown, name: string): string | null {
+  let found: Fault | null;
   try {
-    return faultAt(value, name, 0, new Set());
+    found = faultIn(value, 0, new Set());
   } catch (e) {
     // A getter that throws, a revoked proxy: JSON could not read it either.
     return `${name} cannot be read: ${e instanceof Error ? e.message : String(e)}`;
   }
+  if (found === null) return null;
+  // The place is spelled out only for a fault: a large value that passes builds no path text.
+  const at = found.where.reverse().map(member).join('');
+  return `${name}${at} ${found.what}`;
 }
 
-function faultAt(value: unknown, at: string, depth: number, path: Set<object>): string | null {
+/** What is wrong, and where: keys and indexes from the fault up (appended while unwinding). */
+interface Fault {
+  readonly what: string;
+  readonly where: (string | number)[];
+}
+
+function fault(what: string): Fault {
+  return { what, where: [] };
+}
+
+function faultIn(value: unknown, depth: number, path: Set<object>): Fault | null {
   switch (typeof value) {
     case 'string':
     case 'boolean':
     case 'undefined':
       return null;
     case 'number':
-      return Number.isFinite(value) ? null : `${at} is ${String(value)} (JSON makes it null)`;
+      return Number.isFinite(value) ? null : fault(`is ${String(value)} (JSON makes it null)`);
     case 'bigint':
     case 'symbol':
     case 'function':
-      return `${at} is a ${typeof value}`;
+      return fault(`is a ${typeof value}`);
   }
   if (value === null) return null;
   const object = value as object;
-  if (depth >= MAX_JSON_DEPTH) return `${at} nests deeper than ${MAX_JSON_DEPTH} levels`;
-  if (path.has(object)) return `${at} contains itself`;
+  if (depth >= MAX_JSON_DEPTH) return fault(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (path.has(object)) return fault('contains itself');
   path.add(object);
-  const fault = Array.isArray(object)
-    ? arrayFault(object, at, depth, path)
-    : objectFault(object, at, depth, path);
+  const found = Array.isArray(object)
+    ? arrayFault(object, depth, path)
+    : objectFault(object, depth, path);
   path.delete(object);
-  return fault;
+  return found;
 }
 
-function arrayFault(array: unknown[], at: string, depth: number, path: Set<object>): string | null {
-  if (Object.getPrototypeOf(array) !== Array.prototype) return notPlain(array, at);
+function arrayFault(array: unknown[], depth: number, path: Set<object>): Fault | null {
+  if (Object.getPrototypeOf(array) !== Array.prototype) return notPlain(array);
   for (let i = 0; i < array.length; i++) {
     const item = array[i];
-    if (item === undefined) return `${at}[${i}] is undefined (JSON makes it null)`;
-    const fault = faultAt(item, `${at}[${i}]`, depth + 1, path);
-    if (fault !== null) return fault;
+    const found =
+      item === undefined
+        ? fault('is undefined (JSON makes it null)')
+        : faultIn(item, depth + 1, path);
+    if (found !== null) {
+      found.where.push(i);
+      return found;
+    }
   }
   return null;
 }
 
-function objectFault(object: object, at: string, depth: number, path: Set<object>): string | null {
+function objectFault(object: object, depth: number, path: Set<object>): Fault | null {
   const proto = Object.getPrototypeOf(object) as unknown;
-  if (proto !== Object.prototype && proto !== null) return notPlain(object, at);
-  for (const [key, item] of Object.entries(object)) {
-    const fault = faultAt(item, `${at}${member(key)}`, depth + 1, path);
-    if (fault !== null) return fault;
+  if (proto !== Object.prototype && proto !== null) return notPlain(object);
+  for (const key of Object.keys(object)) {
+    const found = faultIn((object as Record<string, unknown>)[key], depth + 1, path);
+    if (found !== null) {
+      found.where.push(key);
+      return found;
+    }
   }
   return null;
 }
 
-function notPlain(object: object, at: string): string {
+function notPlain(object: object): Fault {
   const name = (object.constructor as { name?: unknown } | undefined)?.name;
   const what = typeof name === 'string' && name !== '' ? name : 'object of a class';
-  return `${at} is a ${what}, not a plain object or array`;
+  return fault(`is a ${what}, not a plain object or array`);
 }
 
-function member(key: string): string {
+function member(key: string | number): string {
+  if (typeof key === 'number') return `[${key}]`;
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
