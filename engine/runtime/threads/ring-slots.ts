@@ -65,13 +65,14 @@ export function fitsRecord(value: unknown): boolean {
   return typeof value === 'number' || value === undefined;
 }
 
+/** No extras array held (the last one was read to its end). */
+const NONE: readonly unknown[] = [];
+
 /**
  * The reader's place in the extras arrays a ring's records point at: each record that needs one
  * takes the next value; a new array (from `take`, in the order they were posted) when the current
  * one is used up.
  */
-const NONE: readonly unknown[] = [];
-
 export class ExtrasCursor {
   private extras: readonly unknown[] = NONE;
   private next = 0;
