@@ -102,6 +102,24 @@ describe('FairQueue', () => {
     expect(queue.levels()[0]).toMatchObject({ depth: 0, selections: 20_000 });
   });
 
+  it("forgets a burst's groups once the queue empties, not when some new group next arrives", () => {
+    // A service's one-off tenants: 5,000 each send one run, then only a regular one keeps coming.
+    const queue = new FairQueue();
+    const regular = makeGroup('regular');
+    queue.offer(makeSplit(0, regular));
+    for (let id = 1; id <= 5_000; id++) queue.offer(makeSplit(id, makeGroup(`once${id}`)));
+    expect(queue.trackedGroups).toBe(5_001);
+    for (let taken = queue.take(); taken !== null; taken = queue.take()) {
+      runQuantum(queue, taken, 1 * MS);
+    }
+    // Only the last one taken: charged after the queue emptied, it was remembered again.
+    expect(queue.trackedGroups).toBe(1);
+    // The regular comes back from its true time, as any forgotten group does.
+    queue.offer(makeSplit(5_001, regular), 0, 'requeue');
+    expect(queue.vruntimeOf(regular)).toBe(1 * MS);
+    expect(queue.trackedGroups).toBe(2);
+  });
+
   it('serves groups in proportion to their weights while both wait; a new weight counts from then', () => {
     const queue = new FairQueue();
     const heavy = { ...makeGroup('heavy'), weight: 3 };

@@ -8,7 +8,8 @@
  * A group first seen starts at its real scheduled time, raised to the queue's minimum vruntime;
  * a woken group is raised to that minimum too — time spent asleep is not credit to burn
  * (CFS's `place_entity`). Groups with nothing queued are forgotten once they outnumber the
- * queued ones, so the table stays bounded; forgetting only drops a past wake-up boost, since a
+ * queued ones or the queue empties (past `SWEEP_FLOOR` remembered), so the table stays bounded
+ * and a burst's groups do not outlive it; forgetting only drops a past wake-up boost, since a
  * returning group restarts from its real scheduled time.
  */
 import type {
@@ -170,6 +171,9 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     this.index.dequeued(node);
     if (state.head === null) this.groups.remove(state);
     else this.groups.update(state);
+    // Emptied: a burst's groups are forgotten now, not when some new group next arrives (a
+    // service whose one-off tenants have gone would otherwise keep them while its regulars run).
+    if (this.index.size === 0) this.sweepIdle();
   }
 
   private stateOf(group: FairnessGroup): GroupState<S> {
@@ -187,7 +191,10 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     return state;
   }
 
-  /** Forgets groups with nothing queued once they dominate the table (amortised O(1)). */
+  /**
+   * Forgets groups with nothing queued once they dominate the table, or the queue is empty
+   * (amortised O(1): each sweep drops every group it passes but the queued ones).
+   */
   private sweepIdle(): void {
     if (this.states.size < SWEEP_FLOOR || this.states.size < 2 * this.groups.size) return;
     for (const [group, state] of this.states) {
