@@ -114,7 +114,7 @@ describe('FairQueue', () => {
     }
     // Only the last one taken: charged after the queue emptied, it was remembered again.
     expect(queue.trackedGroups).toBe(1);
-    // The regular comes back from its true time, as any forgotten group does.
+    // The regular comes back from its true time, like every forgotten group.
     queue.offer(makeSplit(5_001, regular), 0, 'requeue');
     expect(queue.vruntimeOf(regular)).toBe(1 * MS);
     expect(queue.trackedGroups).toBe(2);

@@ -24,7 +24,7 @@ import { IndexedHeap, type HeapNode } from './indexed-heap.ts';
 
 /** A split in its group's arrival-order list; kept and reused while the split is away. */
 interface SplitNode<S> extends IndexedSplitNode {
-  /** Null while idle (its split away: running, or ended). */
+  /** Null while idle (its split away: running, or ended; `SplitIndex.dequeued`). */
   split: S | null;
   state: GroupState<S> | null;
   prev: SplitNode<S> | null;
@@ -165,9 +165,6 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     node.prev = null;
     node.next = null;
     node.state = null;
-    // Kept for the split's return (split-index.ts), but not its split: an ended split's record
-    // (its input, its run's promise) must not live on in an idle node.
-    node.split = null;
     this.index.dequeued(node);
     if (state.head === null) this.groups.remove(state);
     else this.groups.update(state);

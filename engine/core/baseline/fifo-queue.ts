@@ -7,7 +7,7 @@ import type { LevelStat, OfferReason, ReadyQueue, ReadySplit } from '../ready-qu
 import { SplitIndex, type IndexedSplitNode } from '../mlfq/split-index.ts';
 
 interface Node<S> extends IndexedSplitNode {
-  /** Null while idle (its split away: running, or ended; see `unlink`). */
+  /** Null while idle (its split away: running, or ended; `SplitIndex.dequeued`). */
   split: S | null;
   prev: Node<S> | null;
   next: Node<S> | null;
@@ -90,9 +90,6 @@ export class FifoQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     else node.next.prev = node.prev;
     node.prev = null;
     node.next = null;
-    // The node is kept for the split's return (split-index.ts), not the split: an ended split's
-    // record (its input, its run's promise) must not live on in an idle node.
-    node.split = null;
     this.index.dequeued(node);
   }
 }

@@ -3,13 +3,14 @@ import { SplitIndex } from './split-index.ts';
 
 interface Node {
   queued: boolean;
+  split: unknown;
   id: number;
 }
 
 describe('SplitIndex', () => {
   it('rejects a queued id, finds queued nodes and hands back idle ones for reuse', () => {
     const index = new SplitIndex<Node>();
-    const node = { id: 7, queued: false };
+    const node = { id: 7, queued: false, split: null };
     expect(index.idleNode(7)).toBeUndefined();
     index.enqueued(7, node, true);
     expect(() => index.idleNode(7)).toThrow(
@@ -26,7 +27,7 @@ describe('SplitIndex', () => {
     const index = new SplitIndex<Node>();
     const live: Node[] = [];
     for (let id = 0; id < 50_000; id++) {
-      const node = { id, queued: false };
+      const node = { id, queued: false, split: null };
       index.enqueued(id, node, true);
       live.push(node);
       if (live.length > 10) index.dequeued(live.shift()!);

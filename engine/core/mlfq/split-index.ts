@@ -11,6 +11,8 @@ import { SchedLabError } from '../../../shared/errors.ts';
 
 export interface IndexedSplitNode {
   queued: boolean;
+  /** The split while queued; null once it leaves (`dequeued`). */
+  split: unknown;
 }
 
 /** Below this many kept nodes, idle ones are never swept. */
@@ -51,6 +53,9 @@ export class SplitIndex<N extends IndexedSplitNode> {
 
   dequeued(node: N): void {
     node.queued = false;
+    // Kept for the split's return, but not the split: an ended split's record (its input, its
+    // run's promise) must not live on in an idle node.
+    (node as IndexedSplitNode).split = null;
     this.queuedCount--;
   }
 

@@ -309,7 +309,9 @@ export class ClusterBackend implements Backend {
     this.flights.add(flight);
     const state = this.moduleState.get(dispatch.splitId);
     const input = state === undefined ? dispatch.work.input : state.value;
-    const fault = jsonFault(input, 'input');
+    // A yielded state came back through Redis as JSON (its node checked it): only an input from
+    // the caller can be something else, and it is checked before its first quantum leaves.
+    const fault = state === undefined ? jsonFault(input, 'input') : null;
     if (fault !== null) {
       // BullMQ could not store it (a bigint throws) or would store something else; offered again,
       // the split would loop here for good. It fails, as a threads run whose input cannot be cloned.
