@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import { Executor, type JobEnd } from '../executor/executor.ts';
 import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
+import { MAX_JSON_CHARS } from './json-value.ts';
 import { moduleRefusal } from './module-dirs.ts';
 import { HEARTBEAT, keys, type ControlMessage } from './protocol.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
@@ -176,6 +178,31 @@ describe('the cluster backend', () => {
 });
 
 describe('values on the cluster (they cross Redis as JSON)', () => {
+  it('offers a split whose dispatch Redis will not store again after a pause, and runs it once Redis takes it', async () => {
+    // Before: each refusal sent the split back at once and it was dispatched again in the same
+    // turn, so a Redis refusing every add (out of memory) kept the coordinator's event loop from
+    // ever turning.
+    const { ex, ends } = await coordinator();
+    const add = vi
+      .spyOn(Queue.prototype, 'add')
+      .mockRejectedValue(new Error('OOM command not allowed when used memory > maxmemory'));
+    try {
+      const id = ex.submitJob(oneTaskJob('mine', leaves(1, spin(2))));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const refused = add.mock.calls.length;
+      // One add every 100 ms (ADD_RETRY_MS); a busy machine makes it fewer, never more.
+      expect(refused).toBeGreaterThanOrEqual(1);
+      expect(refused).toBeLessThanOrEqual(11);
+      expect(ex.jobState(id)).toBe('running');
+      add.mockRestore();
+      await ex.drain();
+      expect(ends.find((e) => e.jobId === id)).toMatchObject({ state: 'succeeded' });
+    } finally {
+      add.mockRestore();
+      await ex.close();
+    }
+  });
+
   it('fails a split whose result, yielded state or input JSON cannot carry, naming where, and runs on', async () => {
     // Before: a bigint result or state was never sent (the job never ended), a bigint input was
     // offered again and again in one turn (the coordinator hung), a typed array arrived as an
@@ -192,25 +219,29 @@ describe('values on the cluster (they cross Redis as JSON)', () => {
       const bigInput = call('describe', 10n);
       const bytes = call('describe', { at: [1, new Uint8Array(2)] });
       const fine = call('describe', { at: [1, 2] });
+      // Two halves of V8's longest string: BullMQ's add threw and the split was offered again in
+      // the same turn, for good. Now the input is refused, and so is a result that long.
+      const half = 'x'.repeat(MAX_JSON_CHARS / 2);
+      const longInput = call('describe', [half, half]);
+      const longResult = call('longText', MAX_JSON_CHARS + 1);
       await ex.drain();
       const end = (id: number) => ends.find((e) => e.jobId === id);
       const failed = (splitError: string) => ({
         state: 'failed',
         errorCode: 'KERNEL_FAILED',
-        splitError: `${splitError} (on the cluster it travels as JSON)`,
+        splitError: `${splitError} (on the cluster values travel as JSON)`,
       });
-      expect(end(result)).toMatchObject(
-        failed('result is not a JSON value: result.total is a bigint'),
-      );
+      expect(end(result)).toMatchObject(failed('result cannot be sent: result.total is a bigint'));
       expect(end(state)).toMatchObject(
-        failed('yielded state is not a JSON value: state is a Map, not a plain object or array'),
+        failed('yielded state cannot be sent: state is a Map, not a plain object or array'),
       );
-      expect(end(bigInput)).toMatchObject(failed('input is not a JSON value: input is a bigint'));
+      expect(end(bigInput)).toMatchObject(failed('input cannot be sent: input is a bigint'));
       expect(end(bytes)).toMatchObject(
-        failed(
-          'input is not a JSON value: input.at[1] is a Uint8Array, not a plain object or array',
-        ),
+        failed('input cannot be sent: input.at[1] is a Uint8Array, not a plain object or array'),
       );
+      const over = `larger than ${MAX_JSON_CHARS} characters as JSON (the cluster's limit)`;
+      expect(end(longInput)).toMatchObject(failed(`input cannot be sent: input is ${over}`));
+      expect(end(longResult)).toMatchObject(failed(`result cannot be sent: result is ${over}`));
       expect(end(fine)).toMatchObject({
         state: 'succeeded',
         result: { type: 'object', value: { at: [1, 2] } },

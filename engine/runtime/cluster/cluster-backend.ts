@@ -47,7 +47,7 @@ import { failedEnd } from '../threads/quantum-ends.ts';
 import { lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
 import { Flights, type Flight } from './flights.ts';
-import { jsonFault } from './json-value.ts';
+import { sendFault } from './json-value.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { WorkerTable } from './worker-table.ts';
 import {
@@ -68,6 +68,9 @@ import {
   type QuantumResult,
 } from './protocol.ts';
 import { connectionOptions, parseRedisUrl, type RedisTarget } from './redis-url.ts';
+
+/** How long a split whose dispatch Redis did not store waits before the executor offers it again. */
+const ADD_RETRY_MS = 100;
 
 export interface ClusterBackendOptions {
   readonly redis: string;
@@ -311,11 +314,11 @@ export class ClusterBackend implements Backend {
     const input = state === undefined ? dispatch.work.input : state.value;
     // A yielded state came back through Redis as JSON (its node checked it): only an input from
     // the caller can be something else, and it is checked before its first quantum leaves.
-    const fault = state === undefined ? jsonFault(input, 'input') : null;
-    if (fault !== null) {
-      // BullMQ could not store it (a bigint throws) or would store something else; offered again,
-      // the split would loop here for good. It fails, as a threads run whose input cannot be cloned.
-      const why = `input is not a JSON value: ${fault} (on the cluster it travels as JSON)`;
+    const why = state === undefined ? sendFault(input, 'input', 'input') : null;
+    if (why !== null) {
+      // BullMQ could not store it (a bigint or an over-long text throws) or would store something
+      // else; offered again, the split would loop here for good. It fails, as a threads run whose
+      // input cannot be cloned.
       const end = failedEnd(
         dispatch.splitId,
         dispatch.workerId,
@@ -344,8 +347,13 @@ export class ClusterBackend implements Backend {
         removeOnFail: { count: 1000 },
       })
       .then(() => (flight.added = true))
-      // Never stored: nothing ran; the split goes back to the executor.
-      .catch(() => this.endFlight(jobId, unstartedEnd(dispatch, this.now())));
+      // Never stored: nothing ran; the split goes back to the executor — after a pause, so a Redis
+      // that refuses every add (out of memory, say) is not asked again in the same turn for good.
+      .catch(() => {
+        setTimeout(() => {
+          if (!this.closed) this.endFlight(jobId, unstartedEnd(dispatch, this.now()));
+        }, ADD_RETRY_MS);
+      });
   }
 
   cancel(splitId: number): void {

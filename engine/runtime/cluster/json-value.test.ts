@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonFault, MAX_JSON_DEPTH } from './json-value.ts';
+import { jsonFault, MAX_JSON_CHARS, MAX_JSON_DEPTH } from './json-value.ts';
 
 describe('jsonFault: what a JSON round trip through Redis would change', () => {
   it('passes what JSON carries as itself', () => {
@@ -66,5 +66,23 @@ describe('jsonFault: what a JSON round trip through Redis would change', () => {
       },
     };
     expect(jsonFault(trap, 'result')).toBe('result cannot be read: no');
+  });
+
+  it('refuses a value whose JSON text would pass the limit, however it is made up', () => {
+    // Two halves of V8's longest string used to make BullMQ's add throw, for good.
+    const half = 'x'.repeat(MAX_JSON_CHARS / 2);
+    const over = `input is larger than ${MAX_JSON_CHARS} characters as JSON (the cluster's limit)`;
+    expect(jsonFault([half, half], 'input')).toBe(over);
+    expect(jsonFault('x'.repeat(MAX_JSON_CHARS), 'input')).toBe(over);
+    expect(jsonFault({ a: half, b: { c: half } }, 'input')).toBe(over);
+    // Many small members count as well as one long one: quotes, keys, commas and digits.
+    const numbers = Array.from({ length: MAX_JSON_CHARS / 16 }, () => 123_456_789_012_345);
+    expect(JSON.stringify(numbers).length).toBeGreaterThan(MAX_JSON_CHARS);
+    expect(jsonFault(numbers, 'input')).toBe(over);
+    // Just under it passes, the JSON text itself no longer than counted.
+    const under = ['x'.repeat(MAX_JSON_CHARS - 100)];
+    expect(jsonFault(under, 'input')).toBeNull();
+    expect(JSON.stringify(under).length).toBeLessThanOrEqual(MAX_JSON_CHARS);
+    expect(jsonFault({ n: -12.5, t: true, z: null, s: ['ab'] }, 'input')).toBeNull();
   });
 });

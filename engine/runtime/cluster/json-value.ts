@@ -5,10 +5,22 @@
  * a value that contains itself at all: `JSON.stringify` throws, and a quantum whose end cannot be
  * written never ends. So such a value fails its split, saying where the fault is, before it is
  * sent: the threads backend fails a value it cannot clone the same way.
+ *
+ * Its size is bounded too. A value whose JSON text passes V8's longest string (≈ 512 Mi
+ * characters) makes `JSON.stringify` throw inside BullMQ's `add`: the split came back unstarted
+ * and was offered again in the same turn, for good (the coordinator hung). Redis refuses a bulk
+ * string over 512 MB as well.
  */
 
 /** Deeper than this is refused (a deeper value would overflow the stack that writes it). */
 export const MAX_JSON_DEPTH = 512;
+
+/**
+ * The most characters of JSON text a value may need (64 Mi). Counted without escapes, so the
+ * real text is at most 6× this (`\u0000`), 384 Mi characters or bytes: under both V8's and
+ * Redis's limits.
+ */
+export const MAX_JSON_CHARS = 64 * 1024 * 1024;
 
 /**
  * Why `value` would not arrive as itself after a JSON round trip, naming the place in it (`name`
@@ -19,7 +31,11 @@ export const MAX_JSON_DEPTH = 512;
 export function jsonFault(value: unknown, name: string): string | null {
   let found: Fault | null;
   try {
-    found = faultIn(value, 0, new Set());
+    const walk: Walk = { path: new Set(), chars: 0 };
+    found = faultIn(value, 0, walk);
+    if (found === null && walk.chars > MAX_JSON_CHARS) {
+      return `${name} is larger than ${MAX_JSON_CHARS} characters as JSON (the cluster's limit)`;
+    }
   } catch (e) {
     // A getter that throws, a revoked proxy: JSON could not read it either.
     return `${name} cannot be read: ${e instanceof Error ? e.message : String(e)}`;
@@ -28,6 +44,23 @@ export function jsonFault(value: unknown, name: string): string | null {
   // The place is spelled out only for a fault: a large value that passes builds no path text.
   const at = found.where.reverse().map(member).join('');
   return `${name}${at} ${found.what}`;
+}
+
+/** The objects from the top down to the one being read, and the JSON characters counted so far. */
+interface Walk {
+  readonly path: Set<object>;
+  chars: number;
+}
+
+/**
+ * The split error of a value the cluster cannot send (`what`: `input`, `result`, `yielded
+ * state`; `name` heads its place), or null when it can.
+ */
+export function sendFault(value: unknown, name: string, what: string): string | null {
+  const fault = jsonFault(value, name);
+  return fault === null
+    ? null
+    : `${what} cannot be sent: ${fault} (on the cluster values travel as JSON)`;
 }
 
 /** What is wrong, and where: keys and indexes from the fault up (appended while unwinding). */
@@ -40,39 +73,53 @@ function fault(what: string): Fault {
   return { what, where: [] };
 }
 
-function faultIn(value: unknown, depth: number, path: Set<object>): Fault | null {
+function faultIn(value: unknown, depth: number, walk: Walk): Fault | null {
   switch (typeof value) {
     case 'string':
+      walk.chars += value.length + 2;
+      return null;
     case 'boolean':
+      walk.chars += 5;
+      return null;
     case 'undefined':
       return null;
     case 'number':
-      return Number.isFinite(value) ? null : fault(`is ${String(value)} (JSON makes it null)`);
+      if (!Number.isFinite(value)) return fault(`is ${String(value)} (JSON makes it null)`);
+      walk.chars += digits(value);
+      return null;
     case 'bigint':
     case 'symbol':
     case 'function':
       return fault(`is a ${typeof value}`);
   }
-  if (value === null) return null;
+  if (value === null) {
+    walk.chars += 4;
+    return null;
+  }
   const object = value as object;
   if (depth >= MAX_JSON_DEPTH) return fault(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+  // Stop reading once over: a huge value is not walked to its end only to be refused.
+  if (walk.chars > MAX_JSON_CHARS) return null;
+  const { path } = walk;
   if (path.has(object)) return fault('contains itself');
   path.add(object);
+  walk.chars += 2; // the brackets
   const found = Array.isArray(object)
-    ? arrayFault(object, depth, path)
-    : objectFault(object, depth, path);
+    ? arrayFault(object, depth, walk)
+    : objectFault(object, depth, walk);
   path.delete(object);
   return found;
 }
 
-function arrayFault(array: unknown[], depth: number, path: Set<object>): Fault | null {
+function arrayFault(array: unknown[], depth: number, walk: Walk): Fault | null {
   if (Object.getPrototypeOf(array) !== Array.prototype) return notPlain(array);
+  walk.chars += array.length; // the commas, near enough
   for (let i = 0; i < array.length; i++) {
     const item = array[i];
     const found =
       item === undefined
         ? fault('is undefined (JSON makes it null)')
-        : faultIn(item, depth + 1, path);
+        : faultIn(item, depth + 1, walk);
     if (found !== null) {
       found.where.push(i);
       return found;
@@ -81,17 +128,26 @@ function arrayFault(array: unknown[], depth: number, path: Set<object>): Fault |
   return null;
 }
 
-function objectFault(object: object, depth: number, path: Set<object>): Fault | null {
+function objectFault(object: object, depth: number, walk: Walk): Fault | null {
   const proto = Object.getPrototypeOf(object) as unknown;
   if (proto !== Object.prototype && proto !== null) return notPlain(object);
   for (const key of Object.keys(object)) {
-    const found = faultIn((object as Record<string, unknown>)[key], depth + 1, path);
+    walk.chars += key.length + 4; // "key":,
+    const found = faultIn((object as Record<string, unknown>)[key], depth + 1, walk);
     if (found !== null) {
       found.where.push(key);
       return found;
     }
   }
   return null;
+}
+
+/** The characters of a finite number's JSON, without making its text for the usual integers. */
+function digits(value: number): number {
+  if (!Number.isSafeInteger(value)) return String(value).length;
+  let n = value < 0 ? 2 : 1;
+  for (let v = Math.abs(value); v >= 10; v = Math.floor(v / 10)) n++;
+  return n;
 }
 
 function notPlain(object: object): Fault {

@@ -10,7 +10,7 @@ import type { Dispatch } from '../backend.ts';
 import { CONTROL, NO_SPLIT } from '../threads/control.ts';
 import type { PoolWorker } from '../threads/pool-worker.ts';
 import type { QuantumReport } from '../threads/protocol.ts';
-import { jsonFault } from './json-value.ts';
+import { sendFault } from './json-value.ts';
 import type { QuantumJob, QuantumResult } from './protocol.ts';
 
 export interface RunnerJob {
@@ -206,11 +206,11 @@ function measured(report: QuantumReport, worker: number, idleBefore?: number): Q
     ...(idleBefore === undefined ? {} : { idleBeforeNanos: idleBefore }),
   };
   const yielded = 'state' in report && report.outcome === 'yielded';
-  const fault = yielded ? jsonFault(state, 'state') : jsonFault(result, 'result');
-  if (fault !== null) {
+  const error = yielded
+    ? sendFault(state, 'state', 'yielded state')
+    : sendFault(result, 'result', 'result');
+  if (error !== null) {
     // It ran (and is charged), but what it handed back cannot reach its coordinator as itself.
-    const what = yielded ? 'yielded state' : 'result';
-    const error = `${what} is not a JSON value: ${fault} (on the cluster it travels as JSON)`;
     return { ...ran, outcome: 'failed', error, errorCode: 'KERNEL_FAILED' };
   }
   if (yielded) return { ...ran, state: { value: state } };
