@@ -115,6 +115,26 @@ describe('Scheduler.run on real worker threads', () => {
     expect(plain.cause).toMatchObject({ name: 'Error', message: 'plain message', code: 'E_PLAIN' });
   });
 
+  it('a thrown value that cannot be made text fails its run KERNEL_FAILED at once; its worker serves on', async () => {
+    // Before: the handler reporting it threw in turn, so the run hung until the hard kill and
+    // failed QUANTUM_OVERRUN_KILLED (thrown from a timer, the worker died: WORKER_LOST).
+    const cases: [string, string][] = [
+      ['null-proto', 'a thrown object that cannot be made text'],
+      ['symbol-name', 'Symbol(odd): named oddly'],
+      ['getter', 'a thrown object that cannot be made text'],
+    ];
+    for (const [kind, why] of cases) {
+      const thrown = await failure(s.run(task('throwsUnreadable'), kind));
+      expect(thrown).toMatchObject({ code: 'KERNEL_FAILED', message: `the run failed: ${why}` });
+      const fromTimer = await failure(s.run(task('timerThrowsUnreadable'), kind));
+      expect(fromTimer).toMatchObject({
+        code: 'KERNEL_FAILED',
+        message: `the run failed: Error: uncaught, from a callback of its own: ${why}`,
+      });
+    }
+    expect(await s.run(task(), 2)).toBe(4);
+  });
+
   it('bad arguments are coded errors naming the field', async () => {
     const cases: [Promise<unknown>, string][] = [
       [s.run({ module: 'relative/tasks.mjs' }), 'task.module'],

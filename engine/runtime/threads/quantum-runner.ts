@@ -337,11 +337,26 @@ export function moduleName(ref: ModuleRef): string {
   return `${ref.module}#${ref.exportName ?? 'default'}`;
 }
 
+/**
+ * What was thrown, in words. Never throws itself: it runs in the handlers that report a failure,
+ * and a thrown value that cannot be made text (`Object.create(null)`, a `Symbol` name, a getter
+ * that throws) used to throw there, so the quantum never reported and hung until the hard kill.
+ */
 export function reason(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  const like = errorLike(error);
-  if (like !== null) return `${like.name}: ${like.message}`;
-  return String(error);
+  try {
+    if (error instanceof Error) return `${String(error.name)}: ${String(error.message)}`;
+    const like = errorLike(error);
+    if (like !== null) return `${like.name}: ${like.message}`;
+    return String(error);
+  } catch {
+    return unreadable(error);
+  }
+}
+
+/** A thrown value that cannot be read or made text, described by its kind alone. */
+function unreadable(thrown: unknown): string {
+  const kind = thrown === null ? 'null' : Array.isArray(thrown) ? 'array' : typeof thrown;
+  return `a thrown ${kind} that cannot be made text`;
 }
 
 /** How much of a thrown plain object's own message is kept (it travels in every report). */
@@ -364,18 +379,27 @@ function errorLike(thrown: unknown): ErrorCause | null {
   return cause;
 }
 
-/** A failed quantum's report fields: why, in words, and what was thrown when it was an `Error`. */
+/**
+ * A failed quantum's report fields: why, in words, and what was thrown when it was an `Error`
+ * (or reads like one). Never throws (see `reason`): an error whose fields cannot be read is
+ * reported by `reason` alone.
+ */
 function failure(error: unknown): { error: string; cause?: ErrorCause } {
-  if (!(error instanceof Error)) {
-    const like = errorLike(error);
-    return like === null ? { error: reason(error) } : { error: reason(error), cause: like };
+  try {
+    if (!(error instanceof Error)) {
+      const like = errorLike(error);
+      return like === null ? { error: reason(error) } : { error: reason(error), cause: like };
+    }
+    const cause: { -readonly [K in keyof ErrorCause]: ErrorCause[K] } = {
+      name: String(error.name),
+      message: String(error.message),
+    };
+    const stack: unknown = error.stack;
+    if (typeof stack === 'string') cause.stack = stack;
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' || typeof code === 'number') cause.code = code;
+    return { error: reason(error), cause };
+  } catch {
+    return { error: reason(error) };
   }
-  const cause: { -readonly [K in keyof ErrorCause]: ErrorCause[K] } = {
-    name: error.name,
-    message: error.message,
-  };
-  if (typeof error.stack === 'string') cause.stack = error.stack;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' || typeof code === 'number') cause.code = code;
-  return { error: reason(error), cause };
 }
