@@ -148,6 +148,25 @@ describe('await ctx.yield() on the threads backend', { timeout: 60_000 }, () => 
     expect(backend.idleWorkers()).toEqual([0]);
   });
 
+  it('lowering the worker count while a call is in its first quantum there keeps the call it suspends', async () => {
+    const { backend, ex, ends } = await rig(2);
+    const all = [words(), words()];
+    for (const w of all) w[3] = 1; // each holds its worker after its first step
+    all.forEach((w, i) =>
+      ex.submitJob({ ...oneTaskJob('s', leaves(1, stepper(w, `s${i}`, 5))), tenant: `t${i}` }),
+    );
+    await until(() => all.every((w) => w[4] === 1)); // one on each worker, in its first quantum
+    ex.configure({ workers: 1 });
+    for (const w of all) w[3] = 0; // let go: each quantum, used up, ends suspended in ctx.yield()
+    await ex.drain();
+    // Before, the worker beyond the count retired as that quantum ended, before the call it had
+    // just suspended was recorded, and the run failed WORKER_LOST.
+    expect(ends.map((end) => end.state)).toEqual(['succeeded', 'succeeded']);
+    expect(all.map((w) => w[0])).toEqual([1, 1]); // each call continued, never restarted
+    const pool = (backend as unknown as { workers: { all(): Iterable<unknown> } }).workers;
+    await until(() => [...pool.all()].length === 1);
+  });
+
   it('a call cancelled on a retiring worker runs its finally blocks before the worker goes', async () => {
     const { backend, ex, ends } = await rig(2);
     const all = [words(), words()];

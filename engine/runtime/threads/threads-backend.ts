@@ -364,14 +364,16 @@ export class ThreadsBackend implements Backend {
     const cancelled =
       worker.cancelAsked || Atomics.load(worker.control, CONTROL.CANCEL) === dispatch.splitId;
     const report = cancelled ? measured : this.faults.apply(measured, dispatch.work);
+    // Where the call now suspended lives, told before the release: a worker beyond a lowered
+    // count retires there once idle, unless it holds a suspended call — this one included.
+    if (measured.suspended === true) this.suspended.set(dispatch.splitId, worker);
+    else this.suspended.delete(dispatch.splitId); // its last call suspended here may have ended
     this.release(worker, dispatch.splitId, report.endNanos);
-    this.suspended.delete(dispatch.splitId);
-    if (measured.suspended === true) {
-      this.suspended.set(dispatch.splitId, worker);
-      // Cancelled as it parked (the split never runs again), or failed by fault injection (a
-      // retry starts over): the call is not continued, so the worker lets it go.
-      if (cancelled || report.outcome !== 'yielded') this.dropSuspended(dispatch.splitId);
-    } else this.retireIfDone(worker); // its last call suspended here may have just ended
+    // Cancelled as it parked (the split never runs again), or failed by fault injection (a retry
+    // starts over): the call is not continued, so the worker lets it go.
+    if (measured.suspended === true && (cancelled || report.outcome !== 'yielded')) {
+      this.dropSuspended(dispatch.splitId);
+    }
     if (report.outcome === 'yielded' && 'state' in report && !cancelled) {
       this.moduleState.set(dispatch.splitId, report.state);
     } else if (report.outcome !== 'blocked') {
