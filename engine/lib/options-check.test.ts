@@ -38,6 +38,21 @@ describe('constructor options', () => {
     );
   });
 
+  it('a setting given as undefined keeps its default, as if absent', async () => {
+    // Before: `quantumMs: undefined` ran 1000 ms quanta (the app's default, not the library's),
+    // `fairness: undefined` turned per-tenant fairness off, `workers: undefined` gave 4 workers.
+    const plain = new Scheduler();
+    const blank = new Scheduler({ workers: undefined, quantumMs: undefined, fairness: undefined });
+    const pool = new Pool({ filename: TASKS, maxThreads: undefined, workers: undefined });
+    try {
+      expect(plain.config).toMatchObject({ quantumMs: 10, fairness: 'query' });
+      expect(blank.config).toEqual(plain.config);
+      expect(pool.scheduler.config).toEqual(plain.config);
+    } finally {
+      await Promise.all([plain.close(), blank.close(), pool.close()]);
+    }
+  });
+
   it("a Pool's filename is checked at construction; its maxThreads is named as written", () => {
     for (const filename of ['./tasks.mjs', '/no/such/tasks.mjs', 42]) {
       expect(() => new Pool({ filename } as never)).toThrow(

@@ -111,7 +111,9 @@ export class Scheduler {
     if (options === null || typeof options !== 'object')
       throw invalidConfig('options', 'must be an object of settings');
     const { resourceLimits, tenantWeights, ...config } = options;
-    const engine: EngineConfigPatch = { ...LIBRARY_DEFAULTS, ...config };
+    // A setting given as `undefined` is not given: it keeps the library's default, not the engine's.
+    const given = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
+    const engine: EngineConfigPatch = { ...LIBRARY_DEFAULTS, ...given };
     this.backend = new ThreadsBackend({
       ...(config.workers === undefined ? {} : { workers: config.workers }),
       ...(resourceLimits === undefined ? {} : { resourceLimits }),

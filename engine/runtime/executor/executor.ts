@@ -85,7 +85,11 @@ export class Executor {
     options: ExecutorOptions = {},
   ) {
     // Without an explicit worker count the executor adopts the backend's (threads: one per core).
-    const explicitWorkers = typeof config === 'object' && config !== null && 'workers' in config;
+    // (`workers: undefined` is no count: as absent, as everywhere in a patch.)
+    const explicitWorkers =
+      typeof config === 'object' &&
+      config !== null &&
+      (config as { workers?: unknown }).workers !== undefined;
     const defaults = explicitWorkers
       ? DEFAULT_ENGINE_CONFIG
       : { ...DEFAULT_ENGINE_CONFIG, workers: Math.min(256, Math.max(1, backend.workerCount)) };
