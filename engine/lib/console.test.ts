@@ -133,4 +133,23 @@ describe('Scheduler.serveConsole', () => {
       field: 'token',
     });
   });
+
+  it('one console at a time, counting one still starting; close() waits for it and closes it', async () => {
+    // Before: two calls in one turn both served, and one started just before close() was left
+    // listening after close() resolved (the process could not exit).
+    const [first, second] = await Promise.allSettled([
+      s.serveConsole({ build: false }),
+      s.serveConsole({ build: false }),
+    ]);
+    expect(first).toMatchObject({ status: 'fulfilled' });
+    expect(second).toMatchObject({
+      status: 'rejected',
+      reason: { code: 'INVALID_ARGUMENT', field: 'serveConsole' },
+    });
+    if (first.status === 'fulfilled') await first.value.close();
+    const other = new Scheduler({ workers: 1 });
+    const serving = other.serveConsole({ build: false });
+    await other.close();
+    await expect(serving).rejects.toMatchObject({ code: 'ENGINE_CLOSED' });
+  });
 });

@@ -42,8 +42,13 @@ describe('constructor options', () => {
     // Before: `quantumMs: undefined` ran 1000 ms quanta (the app's default, not the library's),
     // `fairness: undefined` turned per-tenant fairness off, `workers: undefined` gave 4 workers.
     const plain = new Scheduler();
-    const blank = new Scheduler({ workers: undefined, quantumMs: undefined, fairness: undefined });
-    const pool = new Pool({ filename: TASKS, maxThreads: undefined, workers: undefined });
+    // (Types without exactOptionalPropertyTypes, and plain JavaScript, allow them.)
+    const blank = new Scheduler({
+      workers: undefined,
+      quantumMs: undefined,
+      fairness: undefined,
+    } as unknown as SchedulerOptions);
+    const pool = new Pool({ filename: TASKS, maxThreads: undefined, workers: undefined } as never);
     try {
       expect(plain.config).toMatchObject({ quantumMs: 10, fairness: 'query' });
       expect(blank.config).toEqual(plain.config);

@@ -103,6 +103,8 @@ export class Scheduler {
   private closing = false;
   private closed: Promise<void> | null = null;
   private console: RunningConsole | null = null;
+  /** A `serveConsole` call not yet listening. */
+  private consoleStarting: Promise<RunningConsole> | null = null;
   /** Runs with a signal or timeout, by job id (the others need nothing beside their job). */
   private readonly watched = new Map<number, Watch>();
 
@@ -229,13 +231,32 @@ export class Scheduler {
     if (this.closing) {
       throw new SchedLabError('ENGINE_CLOSED', 'the scheduler is closed', 'scheduler');
     }
-    if (this.console !== null) {
+    if (this.console !== null || this.consoleStarting !== null) {
       throw new SchedLabError('INVALID_ARGUMENT', 'a console is already served', 'serveConsole');
     }
+    // Until it listens, a second call is refused and `close()` waits for it.
+    const starting = this.startConsole(options);
+    this.consoleStarting = starting;
+    try {
+      return await starting;
+    } finally {
+      this.consoleStarting = null;
+    }
+  }
+
+  private async startConsole(options: ConsoleOptions): Promise<RunningConsole> {
     // Loaded on first use: the console's server, session and renderer build are not a cost of
     // `import { Scheduler } from 'schedlab'` for a service that never serves it.
     const { serveSchedulerConsole } = await import('./console.ts');
     const running = await serveSchedulerConsole(this.executor, options);
+    if (this.closing) {
+      await running.close();
+      throw new SchedLabError(
+        'ENGINE_CLOSED',
+        'the scheduler was closed while its console started',
+        'scheduler',
+      );
+    }
     const served: RunningConsole = {
       url: running.url,
       port: running.port,
@@ -261,6 +282,7 @@ export class Scheduler {
 
   private async shutdown(cancel: boolean): Promise<void> {
     if (!cancel) await this.executor.drain();
+    await this.consoleStarting?.catch(() => undefined); // it sees `closing` and closes itself
     await this.console?.close();
     await this.executor.close();
   }
