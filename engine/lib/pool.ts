@@ -77,6 +77,11 @@ export class Pool {
   }
 
   run<R = unknown>(input?: unknown, options: PoolRunOptions = {}): Promise<R> {
+    // Options that are no object (`null`, a string) are `scheduler.run`'s to refuse, as a
+    // rejection naming `options`, not a TypeError thrown here by taking them apart.
+    if (options === null || typeof options !== 'object') {
+      return this.scheduler.run<R>({ module: this.filename }, input, options);
+    }
     const { name, ...runOptions } = options;
     const task =
       name === undefined ? { module: this.filename } : { module: this.filename, export: name };

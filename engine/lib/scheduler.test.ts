@@ -139,6 +139,11 @@ describe('Scheduler.run on real worker threads', () => {
     const cases: [Promise<unknown>, string][] = [
       [s.run({ module: 'relative/tasks.mjs' }), 'task.module'],
       [s.run({ module: '/no/such/file.mjs' }), 'task.module'],
+      // File URLs that name no file path (before: Node's TypeError or URIError), and a folder.
+      [s.run({ module: 'file://server/tasks.mjs' }), 'task.module'],
+      [s.run({ module: 'file:///a%2Fb.mjs' }), 'task.module'],
+      [s.run({ module: 'file:///tmp/%' }), 'task.module'],
+      [s.run({ module: new URL('./fixtures/', import.meta.url) }), 'task.module'],
       [s.run(task(''), 1), 'task.export'],
       [s.run('teleport' as 'spin', { ms: 1 }), 'task'],
       [s.run('spin', { ms: -1 }), 'input.ms'],
@@ -476,6 +481,13 @@ describe('Pool, the Piscina-shaped front', () => {
       const moved = pool.run(buffer, { name: 'sumBytes', transferList: [buffer] });
       expect(await moved).toEqual({ sum: 24, byteLength: 8 });
       expect(buffer.byteLength).toBe(0);
+      // Options that are no object reject naming them, as scheduler.run's (before: a TypeError
+      // thrown by pool.run itself, or a field named `0`).
+      for (const options of [null, 'work']) {
+        const bad = pool.run(1, options as never);
+        expect(bad).toBeInstanceOf(Promise);
+        await expect(bad).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', field: 'options' });
+      }
     } finally {
       await pool.destroy();
     }

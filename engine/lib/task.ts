@@ -15,7 +15,7 @@
  * - `ctx.signal` aborts when the run is cancelled (pass it to APIs that take one);
  * - return (or resolve to) anything else to finish: that is the run's result.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { invalidArgument } from '../../shared/errors.ts';
@@ -104,7 +104,14 @@ export function moduleHref(module: unknown, field = 'task.module'): string {
     throw invalidArgument(field, `must be an absolute path or a file: URL, got ${String(module)}`);
   if (!href.startsWith('file:')) throw invalidArgument(field, `must be a file: URL, got ${href}`);
   if (!seen.has(href)) {
-    if (!existsSync(fileURLToPath(href))) throw invalidArgument(field, `${href} does not exist`);
+    let path: string;
+    try {
+      path = fileURLToPath(href); // a host (file://server/…), an encoded `/`, a stray `%`
+    } catch (e) {
+      throw invalidArgument(field, `${href} is not a file path: ${(e as Error).message}`);
+    }
+    if (!existsSync(path)) throw invalidArgument(field, `${href} does not exist`);
+    if (!statSync(path).isFile()) throw invalidArgument(field, `${href} is not a file`);
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.add(href);
   }
