@@ -94,8 +94,8 @@ export const MAX_TENANT_WEIGHT = 1000;
 /** Tenants given a weight at once (as many as the executor remembers idle: tenants.ts). */
 export const MAX_TENANT_WEIGHTS = 10_000;
 
-/** Every tenant's weight under `fair`, by name: those not named have weight 1. */
-export const tenantWeightsSchema = z
+/** Weights by tenant name, each in its range. */
+const weightsRecord = z
   .record(z.string(), z.number().finite().min(MIN_TENANT_WEIGHT).max(MAX_TENANT_WEIGHT))
   .superRefine((w, ctx) => {
     const names = Object.keys(w);
@@ -108,6 +108,21 @@ export const tenantWeightsSchema = z
       ctx.addIssue({ code: 'custom', message });
     }
   });
+
+/**
+ * Every tenant's weight under `fair`, by name: those not named have weight 1. An own `__proto__`
+ * key (`JSON.parse` makes one) is refused, naming it: the record, built by assignment, would
+ * drop it unchecked, and the weight would be lost silently.
+ */
+export const tenantWeightsSchema = z
+  .unknown()
+  .superRefine((raw, ctx) => {
+    if (raw !== null && typeof raw === 'object' && Object.hasOwn(raw, '__proto__')) {
+      const message = "names the tenant '__proto__', which a weights object cannot carry";
+      ctx.addIssue({ code: 'custom', message, path: ['__proto__'] });
+    }
+  })
+  .pipe(weightsRecord);
 
 /** Weights a line of text names (`weightsText`); the rest are counted. */
 const WEIGHTS_NAMED = 5;

@@ -182,6 +182,14 @@ describe('Scheduler.run on real worker threads', () => {
         expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'tenantWeights.free' }),
       );
       expect(w.tenantWeights).toEqual({ free: 2 });
+      // A tenant named `__proto__` (JSON.parse makes the key): before, its weight was dropped
+      // unchecked, -1 included, and the call seemed to succeed.
+      for (const text of ['{"__proto__": 5, "gold": 3}', '{"__proto__": -1}']) {
+        expect(() => w.setTenantWeights(JSON.parse(text) as Record<string, number>)).toThrow(
+          expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'tenantWeights.__proto__' }),
+        );
+      }
+      expect(w.tenantWeights).toEqual({ free: 2 });
     } finally {
       await w.close();
     }
