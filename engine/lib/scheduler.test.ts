@@ -1,4 +1,5 @@
 // The library on real worker threads: results, cooperation, cancelling, errors, tenants, closing.
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pool } from './pool.ts';
 import { Scheduler } from './scheduler.ts';
@@ -66,6 +67,36 @@ describe('Scheduler.run on real worker threads', () => {
     expect(await failure(s.run(task(), 1, { signal: queued.signal }))).toMatchObject({
       code: 'CANCELLED',
     });
+  });
+
+  it('one AbortSignal shared by many runs: one listener, no warning, and its abort cancels those not ended', async () => {
+    // Before: a listener per run, so Node warned past ten (MaxListenersExceededWarning).
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const shared = new AbortController();
+      const { signal } = shared;
+      const quick = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => s.run(task(), i, { signal })),
+      );
+      expect(quick).toEqual(Array.from({ length: 20 }, (_, i) => 2 * i));
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0); // the ended let go of it
+      const busy = [0, 1].map(() => failure(s.run(task('forever'), 0, { signal })));
+      await until(() => s.stats().runs.running === 2);
+      const waiting = Array.from({ length: 30 }, () => failure(s.run(task(), 1, { signal })));
+      expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+      shared.abort(new Error('shutting down'));
+      for (const error of await Promise.all([...busy, ...waiting])) {
+        expect(error).toMatchObject({ code: 'CANCELLED', field: 'signal' });
+        expect(error.message).toMatch(/shutting down/);
+      }
+      await new Promise((resolve) => setImmediate(resolve)); // a warning is emitted a turn later
+      expect(warnings).toEqual([]);
+      expect(await s.run(task(), 1)).toBe(2);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('timeoutMs cancels a run that does not end in time', async () => {

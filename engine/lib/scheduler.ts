@@ -24,6 +24,7 @@ import {
 } from './options.ts';
 import type { ErrorCause, SplitWork } from '../runtime/backend.ts';
 import type { ConsoleOptions, RunningConsole } from './console.ts';
+import { aborted, RunWatches } from './run-watch.ts';
 import { taskWork, type Task } from './task.ts';
 
 /** One tenant as `stats()` shows it. */
@@ -86,13 +87,6 @@ function takeResolve(resolve: Resolve): void {
   taken = resolve;
 }
 
-/** What a run with an abort signal or a timeout keeps beside its job, until it ends. */
-interface Watch {
-  /** Why the scheduler cancelled it (abort, timeout), once it did. */
-  reason: SchedLabError | undefined;
-  cleanup: () => void;
-}
-
 const NS_PER_MS = 1e6;
 /** `run`'s options when none are given: no object per run. */
 const NO_OPTIONS: RunOptions = Object.freeze({});
@@ -105,8 +99,8 @@ export class Scheduler {
   private console: RunningConsole | null = null;
   /** A `serveConsole` call not yet listening. */
   private consoleStarting: Promise<RunningConsole> | null = null;
-  /** Runs with a signal or timeout, by job id (the others need nothing beside their job). */
-  private readonly watched = new Map<number, Watch>();
+  /** Runs with a signal or timeout (the others need nothing beside their job). */
+  private readonly watches = new RunWatches((id) => this.executor.cancelJob(id));
 
   /** Starts the worker threads (see `ready()`); bad options throw `INVALID_CONFIG`. */
   constructor(options: SchedulerOptions = {}) {
@@ -162,7 +156,7 @@ export class Scheduler {
         (signal !== undefined || timeoutMs !== undefined) &&
         this.executor.jobState(id) === 'running'
       ) {
-        this.watch(id, signal, timeoutMs);
+        this.watches.watch(id, signal, timeoutMs);
       }
       return promise;
     } catch (e) {
@@ -287,44 +281,11 @@ export class Scheduler {
     await this.executor.close();
   }
 
-  /** Wires a run's abort signal and timeout; both cancel it through the executor. */
-  private watch(id: number, signal?: AbortSignal, timeoutMs?: number): void {
-    const cancel = (reason: SchedLabError) => {
-      watch.reason = reason;
-      this.executor.cancelJob(id);
-    };
-    const onAbort = signal === undefined ? null : () => cancel(aborted(signal));
-    if (onAbort !== null) signal!.addEventListener('abort', onAbort, { once: true });
-    const timer =
-      timeoutMs === undefined
-        ? null
-        : setTimeout(() => {
-            const why = `the run did not end within timeoutMs ${timeoutMs}`;
-            cancel(new SchedLabError('TIMEOUT', why, 'timeoutMs'));
-          }, timeoutMs);
-    const watch: Watch = {
-      reason: undefined,
-      cleanup: () => {
-        if (onAbort !== null) signal!.removeEventListener('abort', onAbort);
-        if (timer !== null) clearTimeout(timer);
-      },
-    };
-    this.watched.set(id, watch);
-  }
-
   private settle(end: JobEnd): void {
     // A job without an owner was submitted by the console, not by `run`.
     if (typeof end.owner !== 'function') return;
     const resolve = end.owner as Resolve;
-    let reason: SchedLabError | undefined;
-    if (this.watched.size > 0) {
-      const watch = this.watched.get(end.jobId);
-      if (watch !== undefined) {
-        this.watched.delete(end.jobId);
-        watch.cleanup();
-        reason = watch.reason;
-      }
-    }
+    const reason = this.watches.size > 0 ? this.watches.end(end.jobId) : undefined;
     if (end.state === 'succeeded') resolve(end.result);
     else resolve(Promise.reject(reason ?? this.failure(end)));
   }
@@ -370,15 +331,5 @@ function rebuilt(cause: ErrorCause): Error {
   error.name = cause.name;
   if (cause.stack !== undefined) error.stack = cause.stack;
   if (cause.code !== undefined) (error as Error & { code?: string | number }).code = cause.code;
-  return error;
-}
-
-function aborted(signal: AbortSignal): SchedLabError {
-  const error = new SchedLabError(
-    'CANCELLED',
-    `the run was aborted: ${String(signal.reason)}`,
-    'signal',
-  );
-  error.cause = signal.reason;
   return error;
 }
