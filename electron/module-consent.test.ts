@@ -77,6 +77,26 @@ describe('asking before a module runs from a new folder', () => {
     expect(remembered).toEqual([[join(dir, 'kernels')]]);
   });
 
+  it('asks for the modules of a job submitted by command too, naming its field when declined', async () => {
+    const { asked, ask } = asker([false]);
+    const review = moduleConsent({ allowed: [], ask });
+    const bad = module('jobs/k.mjs');
+    const work = { kernel: { module: bad }, totalNanos: 1 };
+    const submit = {
+      type: 'submitJob',
+      id: 3,
+      job: { class: 'c', tasks: [{ splits: [{ kind: 'leaf', work }] }] },
+    };
+    expect(await review(submit)).toMatchObject({
+      ok: false,
+      id: 3,
+      error: { code: 'MODULE_NOT_ALLOWED', field: 'job.tasks[0].splits[0].work.kernel.module' },
+    });
+    expect(asked).toEqual([join(dir, 'jobs')]);
+    // A malformed job is the schema's to refuse: nothing to ask about.
+    expect(await review({ type: 'submitJob', job: { tasks: 'x' } })).toBeNull();
+  });
+
   it('refuses a declined folder with MODULE_NOT_ALLOWED naming the field, without asking again', async () => {
     const allowed: string[] = [];
     const { asked, ask } = asker([false]);

@@ -11,7 +11,7 @@ import { dirname, isAbsolute, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SchedLabError } from '../shared/errors.ts';
 import type { CommandError } from '../shared/protocol.ts';
-import { moduleUses } from '../engine/host/report/user-modules.ts';
+import { jobModuleUses, moduleUses, type ModuleUse } from '../engine/host/report/user-modules.ts';
 
 export interface ModuleConsentOptions {
   /**
@@ -68,9 +68,14 @@ export function moduleConsent(options: ModuleConsentOptions): CommandReview {
 
   return async (command) => {
     if (typeof command !== 'object' || command === null) return null;
-    const { type, workload, id } = command as { type?: unknown; workload?: unknown; id?: unknown };
-    if (type !== 'loadWorkload' || typeof workload !== 'object' || workload === null) return null;
-    for (const use of moduleUses(workload as Record<string, unknown>)) {
+    const { type, workload, job, id } = command as Record<string, unknown>;
+    // A workload's modules, or a submitted job's (held to the same folders by the session).
+    let uses: ModuleUse[];
+    if (type === 'submitJob') uses = jobModuleUses(job);
+    else if (type === 'loadWorkload' && typeof workload === 'object' && workload !== null) {
+      uses = moduleUses(workload as Record<string, unknown>);
+    } else return null;
+    for (const use of uses) {
       const real = realModulePath(use.ref.module);
       if (real === null || allowed.some((dir) => inside(real, dir))) continue;
       const dir = dirname(real);

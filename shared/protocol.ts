@@ -11,6 +11,7 @@ import type { BucketCounts, SampleCounts } from './lib/histogram.ts';
 import type { SpanColumns } from './lib/span-ring.ts';
 import { z } from 'zod';
 import { jobSpecSchema, prioritySchema, tenantWeightsSchema, type splitSpecSchema } from './job.ts';
+import { MAX_SPLITS_PER_JOB } from './limits.ts';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
   engineConfigPatchSchema,
@@ -257,6 +258,19 @@ const speedSchema = z.union([z.number().gt(0).max(1e6), z.literal('max')]);
 /** Every command may carry an `id` the result echoes, so clients can match answers. */
 const base = { id: z.union([z.string().max(128), z.number()]).optional() };
 
+/**
+ * A job a client submits: at most `MAX_SPLITS_PER_JOB` splits in all, as a workload's jobs (the
+ * job schema alone lets 10^5 tasks of 10^6 splits through, and one job of 250,000 splits held
+ * the event loop 1.3 s).
+ */
+const submittedJobSchema = jobSpecSchema.superRefine((job, ctx) => {
+  const splits = job.tasks.reduce((n, task) => n + task.splits.length, 0);
+  if (splits > MAX_SPLITS_PER_JOB) {
+    const message = `must hold at most ${MAX_SPLITS_PER_JOB} splits in all, got ${splits}`;
+    ctx.addIssue({ code: 'custom', message, path: ['tasks'] });
+  }
+});
+
 export const commandSchemas = {
   configure: z.object({ ...base, type: z.literal('configure'), config: engineConfigPatchSchema }),
   setPolicy: z.object({ ...base, type: z.literal('setPolicy'), policy: policyNameSchema }),
@@ -265,7 +279,7 @@ export const commandSchemas = {
     type: z.literal('setWorkers'),
     workers: z.number().int().min(1).max(256),
   }),
-  submitJob: z.object({ ...base, type: z.literal('submitJob'), job: jobSpecSchema }),
+  submitJob: z.object({ ...base, type: z.literal('submitJob'), job: submittedJobSchema }),
   cancelJob: z.object({ ...base, type: z.literal('cancelJob'), jobId: z.number().int().min(0) }),
   reprioritize: z.object({
     ...base,

@@ -65,6 +65,46 @@ export function moduleUses(doc: Record<string, unknown>): ModuleUse[] {
   return uses;
 }
 
+/**
+ * Every `kernel: {module}` of a (cloned, editable) job's splits, named from `job` — a
+ * `submitJob` command's, checked or not yet (the desktop app asks before the schema runs).
+ */
+export function jobModuleUses(job: unknown): ModuleUse[] {
+  const uses: ModuleUse[] = [];
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  list((job as { tasks?: unknown } | null)?.tasks).forEach((task, t) =>
+    list((task as { splits?: unknown } | null)?.splits).forEach((split, i) => {
+      const h = (split as { work?: unknown } | null)?.work as { kernel?: unknown } | undefined;
+      const k = h?.kernel;
+      if (h === undefined || h === null || !isModuleRef(k)) return;
+      uses.push({
+        field: fieldPath(['job', 'tasks', t, 'splits', i, 'work', 'kernel', 'module']),
+        ref: k,
+        set: (p) => (h.kernel = { ...k, module: p }),
+      });
+    }),
+  );
+  return uses;
+}
+
+/**
+ * A job submitted by command, checked as a workload's modules are (`checkModules`): the same
+ * directories, the same refusals. Returns the job to run (a copy when a module path changed).
+ */
+export async function checkJobModules<T>(
+  job: T,
+  backend: 'sim' | 'threads' | 'cluster',
+  dirs: readonly string[],
+): Promise<T> {
+  if (jobModuleUses(job).length === 0) return job;
+  const copy = structuredClone(job);
+  const uses = jobModuleUses(copy);
+  if (backend === 'sim') refuseModulesOnSim(uses);
+  confineModules(uses, dirs);
+  if (backend !== 'cluster') await probeModules(uses);
+  return copy;
+}
+
 /** The real paths of the allowed directories; a missing one or a file is an error naming it. */
 export function allowedDirs(dirs: readonly string[], flag = '--modules'): string[] {
   return dirs.map((dir) => {

@@ -26,7 +26,7 @@ import { zodToError } from '../../runtime/executor/index.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import { workloadPatch } from '../report/resolve-config.ts';
-import { checkModules } from '../report/user-modules.ts';
+import { checkJobModules, checkModules } from '../report/user-modules.ts';
 import { isGraphDocument } from '../graph/graph-docs.ts';
 import { fitToMachine } from './fit-to-machine.ts';
 import type { WorkloadContext, WorkloadHandler } from '../session/index.ts';
@@ -137,6 +137,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
       running?.stop();
       running = null;
     },
+    checkJob: (job, ctx) => checkJobModules(job, ctx.backend.kind, options.modules ?? []),
   };
 }
 

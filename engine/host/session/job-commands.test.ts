@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_SPLITS_PER_JOB } from '../../../shared/limits.ts';
 import type { FindJobsResult, JobDetail, JobWarning } from '../../../shared/protocol.ts';
 import { intermediates, MS, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
 import { Session } from './session.ts';
@@ -29,6 +30,30 @@ describe('findJobs and jobDetail as protocol commands', () => {
     // Waiting since submission (1 worker, 250 jobs ahead): the wait in progress counts.
     expect(d.splits[0]!.waitNanos).toBe(200 * 1e6);
     expect(d.job.state).toBe('running');
+    await s.close();
+  });
+
+  it('refuses a submitted job of more splits in all than a workload job may have, naming the limit', async () => {
+    const s = session({});
+    const split = { kind: 'leaf', work: { kernel: 'spin', totalNanos: 1000 } } as const;
+    const tasks = (n: number) => [0, 1].map(() => ({ splits: Array(n / 2).fill(split) }));
+    const over = await s.handleCommand({
+      type: 'submitJob',
+      job: { class: 'big', tasks: tasks(MAX_SPLITS_PER_JOB + 2) },
+    });
+    expect(over).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'job.tasks' },
+    });
+    expect((over as { error: { message: string } }).error.message).toContain(
+      `at most ${MAX_SPLITS_PER_JOB} splits`,
+    );
+    expect(s.executor.counters.submitted).toBe(0);
+    const at = await s.handleCommand({
+      type: 'submitJob',
+      job: { class: 'big', tasks: tasks(MAX_SPLITS_PER_JOB) },
+    });
+    expect(at).toMatchObject({ ok: true });
     await s.close();
   });
 

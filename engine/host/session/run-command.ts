@@ -14,6 +14,7 @@ import type {
   WorkloadStarted,
 } from '../../../shared/protocol.ts';
 import { prefixField } from '../../../shared/schema-error.ts';
+import { jobModuleUses } from '../report/user-modules.ts';
 import { runCompare } from './compare-command.ts';
 import type { LatencyStats } from './stats.ts';
 import type { WorkloadContext, WorkloadHandler } from './workload-handler.ts';
@@ -51,14 +52,12 @@ export class CommandRunner {
         return { workers: ex.backend.workerCount, config: ex.config };
       },
       submitJob: (cmd) => {
-        const jobId = this.submitJob(cmd.job);
-        const row = ex.jobRow(jobId);
-        if (row?.state === 'rejected') {
-          // The job's row keeps why (`maxQueued …` or `maxLivePerTenant … by tenant …`).
-          const why = row.error ?? 'the queue is full';
-          throw new SchedLabError('QUEUE_FULL', `job rejected: ${why}`, 'job');
-        }
-        return { jobId, taskIds: ex.taskIds(jobId) };
+        // A job naming user modules is held to the operator's module directories, as a workload
+        // is (before, submitJob ran any module file on the host); the others go in at once.
+        if (jobModuleUses(cmd.job).length === 0) return this.submitted(cmd.job);
+        const check = this.s.workloads?.checkJob;
+        if (check === undefined) refuseModules(cmd.job);
+        return check(cmd.job, this.s).then((job) => this.submitted(job));
       },
       cancelJob: (cmd) => {
         if (!ex.cancelJob(cmd.jobId)) {
@@ -165,6 +164,18 @@ export class CommandRunner {
     return { result: result ?? null };
   }
 
+  private submitted(job: JobSpec): CommandResults['submitJob'] {
+    const ex = this.s.executor;
+    const jobId = this.submitJob(job);
+    const row = ex.jobRow(jobId);
+    if (row?.state === 'rejected') {
+      // The job's row keeps why (`maxQueued …` or `maxLivePerTenant … by tenant …`).
+      const why = row.error ?? 'the queue is full';
+      throw new SchedLabError('QUEUE_FULL', `job rejected: ${why}`, 'job');
+    }
+    return { jobId, taskIds: ex.taskIds(jobId) };
+  }
+
   /** A bad field found past the schema (a task's limit over the engine's) is named from `job`. */
   private submitJob(job: JobSpec): number {
     try {
@@ -174,4 +185,11 @@ export class CommandRunner {
       throw e;
     }
   }
+}
+
+/** A session without module directories (a service's console) runs no module a client names. */
+function refuseModules(job: JobSpec): never {
+  const field = jobModuleUses(job)[0]!.field;
+  const why = `${field}: this session loads no user modules a client names`;
+  throw new SchedLabError('MODULE_NOT_ALLOWED', why, field);
 }

@@ -3,6 +3,7 @@
  * the session hands `runPreset` and `loadWorkload` to a handler, with the parts of itself a
  * workload drives.
  */
+import type { JobSpec } from '../../../shared/job.ts';
 import type { WorkloadStarted } from '../../../shared/protocol.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import type { Executor } from '../../runtime/executor/index.ts';
@@ -25,4 +26,9 @@ export interface WorkloadHandler {
   ): Promise<WorkloadStarted> | WorkloadStarted;
   /** Stops the running workload's arrivals (`cancelAll`); submitted jobs are left alone. */
   stop?(): void;
+  /**
+   * A job a client submits (`submitJob`) that names user modules, checked as a workload's are
+   * (the operator's module directories); without it such a job is refused.
+   */
+  checkJob?(job: JobSpec, ctx: WorkloadContext): Promise<JobSpec>;
 }
