@@ -135,4 +135,33 @@ describe('live workloads', () => {
     expect(session.executor.config).toEqual(before);
     expect(session.executor.counters.submitted).toBe(0);
   });
+
+  it('refuses a document whose settings clash with the engine’s, leaving the running workload on', async () => {
+    const { session, workloads } = simSession(false);
+    await session.handleCommand({ type: 'runPreset', preset: 'batch-service' });
+    session.advance(1000);
+    const before = session.executor.config;
+    const { maxDriversPerTask } = before;
+    // Valid alone, over the engine's driver limit once merged. Before: the running workload's
+    // arrivals were stopped first, then the document was refused.
+    const clash = await session.handleCommand({
+      type: 'loadWorkload',
+      workload: {
+        name: 'clash',
+        config: { guaranteedPerTask: maxDriversPerTask + 1 },
+        classes: [
+          { name: 'c', arrival: { kind: 'once' }, splits: { leaf: 1 }, work: { totalMs: 10 } },
+        ],
+      },
+    });
+    expect(clash).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_CONFIG', field: 'config.guaranteedPerTask' },
+    });
+    expect(workloads.current).toBe('batch-service');
+    expect(session.executor.config).toEqual(before);
+    const submitted = session.executor.counters.submitted;
+    session.advance(2000);
+    expect(session.executor.counters.submitted).toBeGreaterThan(submitted); // arrivals go on
+  });
 });

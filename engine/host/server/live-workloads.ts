@@ -22,7 +22,7 @@ import { prefixField } from '../../../shared/schema-error.ts';
 import { parseWorkload, type Workload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
 import { createRng } from '../../../shared/lib/rng.ts';
-import { zodToError } from '../../runtime/executor/index.ts';
+import { mergeConfig, zodToError } from '../../runtime/executor/index.ts';
 import { ClassDriver } from '../../runtime/workload/class-driver.ts';
 import { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import { workloadPatch } from '../report/resolve-config.ts';
@@ -102,8 +102,15 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
         throw prefixField(e, ['graph']);
       }
     }
-    // Validate before touching the engine: a bad document changes nothing.
+    // Validate before touching the engine: a bad document changes nothing — its settings with
+    // the engine's too (a guarantee over the engine's driver limit used to stop the running
+    // workload, then be refused).
     const patch = workloadPatch(workload, ctx.backend.kind);
+    try {
+      mergeConfig(ctx.executor.config, patch);
+    } catch (e) {
+      throw e instanceof SchedLabError && e.field !== undefined ? prefixField(e, ['config']) : e;
+    }
     running?.stop();
     ctx.graphs.cancel();
     ctx.executor.configure(patch);
