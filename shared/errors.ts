@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   CLUSTER_UNAVAILABLE: 'Redis or the worker nodes of a cluster run cannot be reached',
   MESSAGE_TOO_LARGE: 'a protocol message is over the size limit (the connection then closes)',
   CLIENT_TOO_SLOW: 'a client left more unread replies than its byte budget (it is disconnected)',
+  TOO_MANY_COMMANDS: 'a client sent a command while too many of its commands were unanswered',
   MODULE_NOT_ALLOWED: 'a user module lies outside the directories the operator allowed',
   MODULE_UNLOADABLE: 'a user module cannot be found, loaded, or lacks the named export',
 } as const;

@@ -11,6 +11,8 @@
  * instead: a reply that would leave more than `maxBufferedBytes` unsent — a client asking for
  * snapshots faster than it reads them — gets the client told `CLIENT_TOO_SLOW` and dropped.
  * Other clients are unaffected, and the server holds at most the budget plus one reply for it.
+ * At most `MAX_COMMANDS_IN_FLIGHT` of a client's commands are answered at once: replies are built
+ * before they are written, so the budget alone did not bound them.
  */
 import { SchedLabError, type ErrorInfo } from '../../../shared/errors.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
@@ -34,6 +36,8 @@ export interface LinkLimits {
 }
 
 const OPEN = 1;
+/** A client's commands answered at once; each one past it is refused `TOO_MANY_COMMANDS`. */
+export const MAX_COMMANDS_IN_FLIGHT = 32;
 /** A dropped client that never reads never completes the close handshake either. */
 export const TERMINATE_AFTER_MS = 1000;
 
@@ -49,6 +53,8 @@ export class ClientLink {
   private sentFrames = 0;
   private peakBuffered = 0;
   private dropped = false;
+  /** Its commands received and not yet answered. */
+  private inFlight = 0;
 
   constructor(
     private readonly socket: LinkSocket,
@@ -114,7 +120,16 @@ export class ClientLink {
     const { id, command } = envelope.data;
     // Already over budget: drop before building another (possibly large) reply.
     if (this.overBudget(0)) return;
+    // Messages that arrive in one chunk are all received in one turn, before any reply is
+    // written (so `bufferedAmount` still reads 0): without a cap, 1,300 snapshot commands built
+    // 1,300 snapshots at once and the server ran out of memory.
+    if (this.inFlight >= MAX_COMMANDS_IN_FLIGHT) {
+      const why = `more than ${MAX_COMMANDS_IN_FLIGHT} commands of this client are unanswered; this one is refused`;
+      this.sendError({ code: 'TOO_MANY_COMMANDS', message: why, field: 'message' }, id);
+      return;
+    }
     let result: unknown;
+    this.inFlight++;
     try {
       result = await this.session.handleCommand(command);
     } catch (e) {
@@ -125,6 +140,8 @@ export class ClientLink {
           : { code: 'ENGINE_CLOSED' as const, message: `the engine failed: ${String(e)}` };
       this.sendError(error, id);
       return;
+    } finally {
+      this.inFlight--;
     }
     // Messages that arrived together were all in flight at once: the replies written meanwhile
     // may have used the budget, and serializing one more would be work for nothing.

@@ -340,9 +340,13 @@ describe('browser-mode server: bounded per client', () => {
     await fast.next();
     const rawSocket = (slow.ws as unknown as { _socket: { pause(): void } })._socket;
     rawSocket.pause();
-    // 500 snapshots of 100 KB = 50 MB asked for, against a 1 MiB budget.
-    for (let id = 1; id <= 500; id++)
+    // 500 snapshots of 100 KB = 50 MB asked for, against a 1 MiB budget — ten at a time, each ten
+    // answered before the next arrive (a burst past MAX_COMMANDS_IN_FLIGHT is refused instead:
+    // client-link.test.ts).
+    for (let id = 1; id <= 500; id++) {
       slow.ws.send(JSON.stringify({ id, command: { type: 'snapshot' } }));
+      if (id % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
     await expect.poll(() => slowLink.stats.dropped, { timeout: 20_000 }).toBe(true);
     const reply = JSON.stringify({
       type: 'reply',

@@ -8,7 +8,8 @@
  * Bounded per client: a message over `maxMessageBytes` is answered `MESSAGE_TOO_LARGE` and the
  * connection closed; frames are coalesced past `highWaterBytes`; and replies (snapshots are
  * large) may leave at most `maxBufferedBytes` unread before the client is told `CLIENT_TOO_SLOW`
- * and dropped (client-link.ts), so one client that stops reading cannot grow the server.
+ * and dropped, and at most `MAX_COMMANDS_IN_FLIGHT` of its commands are answered at once
+ * (client-link.ts), so one client that stops reading or floods cannot grow the server.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';

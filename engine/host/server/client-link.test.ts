@@ -1,0 +1,72 @@
+// One client's commands on a link driven by hand: a burst received in one turn (as `ws` delivers
+// the messages of one TCP chunk) is answered at most MAX_COMMANDS_IN_FLIGHT at a time.
+import { describe, expect, it } from 'vitest';
+import { ClientLink, MAX_COMMANDS_IN_FLIGHT, type LinkSocket } from './client-link.ts';
+import type { AnyHostSession } from './host-session.ts';
+
+/** A session whose every answer takes a few ms, counting how many it builds at once. */
+class SlowSession implements AnyHostSession {
+  building = 0;
+  peak = 0;
+  async handleCommand(command: unknown): Promise<unknown> {
+    this.building++;
+    this.peak = Math.max(this.peak, this.building);
+    const snapshot = { history: 'x'.repeat(10_000) }; // built before it is written
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    this.building--;
+    return { ok: true, snapshot, echo: command };
+  }
+  snapshot(): unknown {
+    return {};
+  }
+  onFrame(): () => void {
+    return () => {};
+  }
+  spanCount(): number {
+    return 0;
+  }
+}
+
+function socket(): LinkSocket & { sent: Record<string, unknown>[] } {
+  const sent: Record<string, unknown>[] = [];
+  return {
+    sent,
+    readyState: 1,
+    bufferedAmount: 0,
+    send: (data, done) => {
+      sent.push(JSON.parse(data) as Record<string, unknown>);
+      done();
+    },
+    close: () => {},
+    terminate: () => {},
+  };
+}
+
+describe('a client link under a burst of commands', () => {
+  it('answers at most MAX_COMMANDS_IN_FLIGHT at once and refuses the rest by id, naming why', async () => {
+    // Before: every command of the burst was answered at once, each reply built before any was
+    // written, and 1,300 snapshot commands took the server past 4 GB.
+    const session = new SlowSession();
+    const out = socket();
+    const link = new ClientLink(out, session, {
+      highWaterBytes: 1 << 20,
+      maxBufferedBytes: 64 << 20,
+    });
+    const burst = 100;
+    const message = (id: number) => JSON.stringify({ id, command: { type: 'snapshot' } });
+    await Promise.all(Array.from({ length: burst }, (_, i) => link.receive(message(i + 1), false)));
+    expect(session.peak).toBe(MAX_COMMANDS_IN_FLIGHT);
+    const replies = out.sent.filter((m) => m['type'] === 'reply');
+    const refused = out.sent.filter((m) => m['type'] === 'error');
+    expect(replies).toHaveLength(MAX_COMMANDS_IN_FLIGHT);
+    expect(refused).toHaveLength(burst - MAX_COMMANDS_IN_FLIGHT);
+    expect(refused[0]).toMatchObject({
+      id: MAX_COMMANDS_IN_FLIGHT + 1,
+      error: { code: 'TOO_MANY_COMMANDS', field: 'message' },
+    });
+    // Once they are answered, the client's commands go through again; it was not dropped.
+    await link.receive(message(burst + 1), false);
+    expect(out.sent.at(-1)).toMatchObject({ type: 'reply', id: burst + 1 });
+    expect(link.stats.dropped).toBe(false);
+  });
+});
