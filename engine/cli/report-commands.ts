@@ -35,6 +35,7 @@ import { parseDuration, parseSettings, type Settings } from './settings.ts';
 import {
   DEFAULT_TIME_LIMIT,
   DEFAULT_TIME_LIMIT_MS,
+  MAX_TIME_LIMIT,
   pastTimeLimit,
   withTimeLimit,
 } from './time-limit.ts';
@@ -118,7 +119,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   // A run with no end of its own (no duration: it ends when its jobs do) is bounded in wall time.
   const limitMs =
     values['time-limit'] !== undefined
-      ? parseDuration(values['time-limit'], '--time-limit')
+      ? parseDuration(values['time-limit'], '--time-limit', MAX_TIME_LIMIT)
       : (durationMs ?? loaded.durationMs) === undefined
         ? DEFAULT_TIME_LIMIT_MS
         : null;

@@ -54,6 +54,31 @@ describe('schedlab run and compare flags', () => {
     expect(r.err).toContain('passed its time limit of 1s');
   }, 60_000);
 
+  it('--time-limit stops a run even inside one step of simulated time holding 10^9 calls', async () => {
+    // One split of a second of work in calls of 1 ns: a billion dispatches inside the first
+    // 100 ms step, which the limit was only looked at between (the run went on for hours).
+    const tiny = tmpFile('tiny-calls.json', {
+      classes: [
+        {
+          name: 'a',
+          arrival: { kind: 'once' },
+          splits: { leaf: 1 },
+          work: { totalMs: 1000, perCallMs: 0.000001 },
+        },
+      ],
+    });
+    const r = await cli(['run', tiny, '--time-limit', '1s']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('passed its time limit of 1s');
+  }, 60_000);
+
+  it('--time-limit past Node’s longest timer is refused, naming the flag and its maximum', async () => {
+    // It used to stop the run at once: setTimeout fires at once past 2^31 − 1 ms.
+    const r = await cli(['run', 'interactive-vs-scan', '--time-limit', '597h']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--time-limit 597h: must be at most 596h');
+  });
+
   it('--progress off a terminal writes plain progress lines to stderr, none to stdout', async () => {
     const r = await cli(['run', 'interactive-vs-scan', '--progress', '--json']);
     expect(r.code).toBe(0);

@@ -108,7 +108,11 @@ export function applyWorkloadEdits(
 }
 
 /** `30s`, `1.5m`, `500ms`, `2h`; a bare number is seconds. Returns ms. */
-export function parseDuration(text: string, flag = '--duration'): number {
+export function parseDuration(
+  text: string,
+  flag = '--duration',
+  max?: { readonly ms: number; readonly text: string },
+): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|min|h)?$/.exec(text.trim());
   if (m === null)
     throw new UsageError(`${flag} ${text}: expected a time like 30s, 500ms, 2m or 1h`);
@@ -117,5 +121,8 @@ export function parseDuration(text: string, flag = '--duration'): number {
   const ms =
     unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'h' ? n * 3_600_000 : n * 60_000;
   if (!(ms > 0)) throw new UsageError(`${flag} ${text}: must be > 0`);
+  if (max !== undefined && ms > max.ms) {
+    throw new UsageError(`${flag} ${text}: must be at most ${max.text}`);
+  }
   return ms;
 }

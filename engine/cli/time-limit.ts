@@ -6,6 +6,11 @@
  */
 export const DEFAULT_TIME_LIMIT = '10m';
 export const DEFAULT_TIME_LIMIT_MS = 600_000;
+/**
+ * The longest limit: Node's longest timer (2^31 − 1 ms, 24.8 days). Past it `setTimeout` fires at
+ * once (with a `TimeoutOverflowWarning`), so `--time-limit 597h` stopped the run at its start.
+ */
+export const MAX_TIME_LIMIT = { ms: 2 ** 31 - 1, text: '596h (Node’s longest timer)' } as const;
 
 export class TimeLimitError extends Error {
   constructor(limit: string) {

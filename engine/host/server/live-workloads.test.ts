@@ -164,4 +164,34 @@ describe('live workloads', () => {
     session.advance(2000);
     expect(session.executor.counters.submitted).toBeGreaterThan(submitted); // arrivals go on
   });
+
+  it('a workload too heavy for the pace falls behind it; frames and commands keep flowing', async () => {
+    // One split of a second of work in calls of 1 ns: 10^9 dispatches in the first 100 ms of
+    // virtual time. Before, one tick of the live loop ran them all: no frame and no answer for
+    // minutes.
+    const { session } = simSession(false);
+    session.start();
+    const loaded = await session.handleCommand({
+      type: 'loadWorkload',
+      workload: {
+        classes: [
+          {
+            name: 'tiny',
+            arrival: { kind: 'once' },
+            splits: { leaf: 1 },
+            work: { totalMs: 1000, perCallMs: 0.000001 },
+          },
+        ],
+      },
+    });
+    expect(loaded).toMatchObject({ ok: true });
+    let frames = 0;
+    const off = session.onFrame(() => frames++);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    off();
+    expect(frames).toBeGreaterThanOrEqual(3);
+    const found = await session.handleCommand({ type: 'findJobs', query: 'tiny' });
+    expect(found).toMatchObject({ ok: true, matched: 1 });
+    expect(await session.handleCommand({ type: 'cancelAll' })).toMatchObject({ ok: true });
+  });
 });

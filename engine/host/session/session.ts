@@ -73,6 +73,15 @@ function graphEdges(graphs: readonly CompiledGraph[]): [number, number, number][
  */
 const MAX_SLICE_MS = 8;
 
+/**
+ * Wall time (ms) one tick of the paced live loop may run the sim (a tick comes every 100 ms at
+ * 10 frames/s): a load too heavy for the pace falls behind it instead of holding the event loop,
+ * so frames and commands keep their turns.
+ */
+const LIVE_TICK_BUDGET_MS = 100;
+/** Events the sim runs between two looks at the wall clock (≈ 1–5 ms of them). */
+const EVENTS_PER_LOOK = 2048;
+
 /** The seed a session draws from when none is given (the sim, graphs, threads fault injection). */
 export const DEFAULT_SEED = 1;
 
@@ -234,7 +243,7 @@ export class Session {
       const sim = this.liveSim();
       if (sim !== null) {
         if (this.speed === 'max') this.pumpMax(sim);
-        else sim.runUntil(sim.now() + Math.round(period * this.speed * 1e6));
+        else runFor(sim, sim.now() + Math.round(period * this.speed * 1e6), LIVE_TICK_BUDGET_MS);
       }
       this.frame();
     }, period);
@@ -266,7 +275,7 @@ export class Session {
       }
       const until = performance.now() + MAX_SLICE_MS;
       while (sim.pendingEvents > 0) {
-        sim.runUntil(sim.now() + this.intervalNanos);
+        sim.runUntil(sim.now() + this.intervalNanos, EVENTS_PER_LOOK);
         if (performance.now() >= until) break;
       }
       if (sim.pendingEvents === 0) this.pumping = false;
@@ -325,4 +334,13 @@ export class Session {
     }
     return this.backend;
   }
+}
+
+/** Runs `sim` toward virtual time `t` for at most `budgetMs` of wall time; true when it got there. */
+function runFor(sim: SimBackend, t: number, budgetMs: number): boolean {
+  const until = performance.now() + budgetMs;
+  while (!sim.runUntil(t, EVENTS_PER_LOOK)) {
+    if (performance.now() >= until) return false;
+  }
+  return true;
 }

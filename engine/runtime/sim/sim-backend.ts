@@ -152,16 +152,25 @@ export class SimBackend implements Backend {
     this.timers.clear();
   }
 
-  /** Processes every event up to and including virtual time `t`, then sets the clock to `t`. */
-  runUntil(t: number): void {
+  /**
+   * Processes every event up to and including virtual time `t`, then sets the clock to `t`; true
+   * when it got there. With `maxEvents` it stops after that many, the clock at the last one's
+   * time, and says false: a caller on the wall clock (a live session, the CLI's time limit) gets
+   * its turn back however many events a stretch of virtual time holds (a split of 10^9 tiny
+   * calls held the event loop for minutes).
+   */
+  runUntil(t: number, maxEvents = Number.POSITIVE_INFINITY): boolean {
+    let n = 0;
     for (
       let heap = this.nextHeap();
       heap !== null && heap.peekTime() <= t;
       heap = this.nextHeap()
     ) {
+      if (n++ >= maxEvents) return false;
       this.step(heap);
     }
     if (t > this.clock) this.clock = t;
+    return true;
   }
 
   /** Runs until no event is pending (or `maxEvents` have run: a guard against endless loads). */
