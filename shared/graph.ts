@@ -5,7 +5,13 @@
  */
 import { z } from 'zod';
 import { retriesSchema } from './job.ts';
-import { MAX_CLASSES, MAX_GRAPH_EDGES, MAX_GRAPH_NODES, MAX_WORK_MS } from './limits.ts';
+import {
+  MAX_CLASSES,
+  MAX_GRAPH_EDGES,
+  MAX_GRAPH_NODES,
+  MAX_LABEL_CHARS,
+  MAX_WORK_MS,
+} from './limits.ts';
 import { schemaError } from './schema-error.ts';
 
 export const GRAPH_POLICIES = [
@@ -50,7 +56,7 @@ const failProbability = z.number().finite().min(0).max(1);
 
 export const graphNodeSchema = z
   .object({
-    id: z.string().min(1),
+    id: z.string().min(1).max(MAX_LABEL_CHARS),
     kernel: graphKernelSchema.optional(),
     cost: costMs.optional(),
     retries: retriesSchema.optional(),
@@ -58,7 +64,10 @@ export const graphNodeSchema = z
   })
   .strict();
 export const graphEdgeSchema = z
-  .object({ from: z.string().min(1), to: z.string().min(1) })
+  .object({
+    from: z.string().min(1).max(MAX_LABEL_CHARS),
+    to: z.string().min(1).max(MAX_LABEL_CHARS),
+  })
   .strict();
 
 /** How a run treats its graph; shared by explicit and generated documents. */

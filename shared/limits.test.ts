@@ -7,7 +7,9 @@ import { parseGraphDocument } from './graph.ts';
 import {
   MAX_ARRIVALS,
   MAX_CLASSES,
+  MAX_DESCRIPTION_CHARS,
   MAX_GRAPH_NODES,
+  MAX_LABEL_CHARS,
   MAX_SPLITS_PER_JOB,
   MAX_TRINO_OUTSTANDING,
   MAX_WORKLOAD_SPLITS,
@@ -103,6 +105,45 @@ describe('workload size limits', () => {
     const r = refusal(() => parseWorkload(trino([spec('a'), spec('b')])));
     expect(r.field).toBe('trino.specs');
     expect(r.message).toContain(`<= ${MAX_TRINO_OUTSTANDING} splits outstanding`);
+  });
+});
+
+describe('text a document shows', () => {
+  it('bounds names, labels and descriptions, naming each field and its maximum', () => {
+    // A 15 MiB name was taken, and sent back in every snapshot.
+    const long = 'x'.repeat(MAX_LABEL_CHARS + 1);
+    const cases: [object, string][] = [
+      [{ name: long, classes: [klass()] }, 'name'],
+      [{ description: 'x'.repeat(MAX_DESCRIPTION_CHARS + 1), classes: [klass()] }, 'description'],
+      [
+        {
+          durationMs: 1000,
+          trino: {
+            specs: [
+              {
+                name: 'a',
+                type: 'intermediate',
+                concurrentTasks: 1,
+                splitsPerTask: 1,
+                generator: 'intermediate',
+              },
+            ],
+            timeline: [{ atMs: 0, action: 'mark', label: long }],
+          },
+        },
+        'trino.timeline[0].label',
+      ],
+    ];
+    for (const [doc, field] of cases) {
+      const r = refusal(() => parseWorkload(doc));
+      expect(r.field).toBe(field);
+      expect(r.message).toMatch(/at most (200|10000) characters/);
+    }
+    const graph = { nodes: [{ id: long }], edges: [] };
+    expect(() => parseGraphDocument(graph)).toThrow(/nodes\[0\]\.id/);
+    expect(
+      parseWorkload({ name: 'x'.repeat(MAX_LABEL_CHARS), classes: [klass()] }).name,
+    ).toHaveLength(MAX_LABEL_CHARS);
   });
 });
 

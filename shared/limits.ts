@@ -36,6 +36,14 @@ export const MAX_WORKLOAD_MS = 8_640_000_000;
  */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
+/**
+ * A name or label a document gives and the app shows (a workload's name, a timeline mark, a graph
+ * node's id): characters. A 15 MiB name was taken and sent back in every snapshot.
+ */
+export const MAX_LABEL_CHARS = 200;
+/** A workload's description: characters. */
+export const MAX_DESCRIPTION_CHARS = 10_000;
+
 /** Splits in one job: `tasks × (splits.leaf + splits.intermediate)`. */
 export const MAX_SPLITS_PER_JOB = 10_000;
 /** Jobs one class submits (`arrival.count`), and tasks a Trino spec runs (`totalTasks`). */

@@ -18,6 +18,8 @@ import {
   MAX_WORK_MS,
   MAX_WORKLOAD_MS,
   MAX_WORKLOAD_SPLITS,
+  MAX_DESCRIPTION_CHARS,
+  MAX_LABEL_CHARS,
 } from './limits.ts';
 import { outputBufferSchema } from './config.ts';
 import { checkGraphField } from './graph.ts';
@@ -69,6 +71,8 @@ const settingsRecord = z
   })
   .pipe(z.record(z.string(), z.unknown()));
 
+/** A name the app shows. */
+const label = z.string().min(1).max(MAX_LABEL_CHARS);
 /** Times on the workload's clock (when, how long, how often). */
 const nonNegative = z.number().finite().min(0).max(MAX_WORKLOAD_MS);
 const positive = z.number().finite().gt(0).max(MAX_WORKLOAD_MS);
@@ -195,10 +199,14 @@ const trinoSpecSchema = z.strictObject({
 export type TrinoSpec = z.output<typeof trinoSpecSchema>;
 
 const timelineStepSchema = z.discriminatedUnion('action', [
-  z.strictObject({ atMs: nonNegative, action: z.literal('enable'), spec: z.string().min(1) }),
-  z.strictObject({ atMs: nonNegative, action: z.literal('disable'), spec: z.string().min(1) }),
+  z.strictObject({ atMs: nonNegative, action: z.literal('enable'), spec: label }),
+  z.strictObject({ atMs: nonNegative, action: z.literal('disable'), spec: label }),
   z.strictObject({ atMs: nonNegative, action: z.literal('clear') }),
-  z.strictObject({ atMs: nonNegative, action: z.literal('mark'), label: z.string() }),
+  z.strictObject({
+    atMs: nonNegative,
+    action: z.literal('mark'),
+    label: z.string().max(MAX_LABEL_CHARS),
+  }),
 ]);
 export type TimelineStep = z.output<typeof timelineStepSchema>;
 
@@ -214,8 +222,8 @@ export type TrinoSimulation = z.output<typeof trinoSchema>;
 
 export const workloadSchema = z
   .strictObject({
-    name: z.string().min(1).default('custom'),
-    description: z.string().optional(),
+    name: label.default('custom'),
+    description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
     seed: z.number().int().min(0).default(1),
     /** When the run stops (ms of backend time); required for open-ended arrivals. */
     durationMs: positive.optional(),
