@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorInfo } from '../../../shared/errors.ts';
+import { WS_PATH } from '../../../shared/transport.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import {
   isLoopbackHost,
@@ -92,9 +93,9 @@ export async function handleHttp(
 }
 
 /** A refusal written on a raw socket (an upgrade that never became a WebSocket). */
-export function rawRefusal(status: 401 | 403, port: number, offered = true): string {
-  const reason = status === 401 ? 'Unauthorized' : 'Forbidden';
-  const body = status === 401 ? unauthorizedBody(offered) : '';
+export function rawRefusal(status: 401 | 403 | 404, port: number, offered = true): string {
+  const reason = status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden';
+  const body = status === 401 ? unauthorizedBody(offered) : status === 404 ? noSocketBody() : '';
   const headers = Object.entries({
     ...securityHeaders(port),
     ...(body === '' ? {} : { 'content-type': 'application/json; charset=utf-8' }),
@@ -102,6 +103,16 @@ export function rawRefusal(status: 401 | 403, port: number, offered = true): str
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   return `HTTP/1.1 ${status} ${reason}\r\n${headers}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** An upgrade with the right token to a path that has no socket: where the socket is. */
+function noSocketBody(): string {
+  const error: ErrorInfo = {
+    code: 'INVALID_ARGUMENT',
+    message: `no WebSocket at this path: the engine's is at ${WS_PATH}`,
+    field: 'path',
+  };
+  return `${JSON.stringify({ ok: false, error })}\n`;
 }
 
 /**

@@ -105,6 +105,25 @@ describe('browser-mode server', () => {
     expect(status).toBe(401);
   });
 
+  it('answers an upgrade with the right token to another path 404, saying where the socket is', async () => {
+    // It said the token was not this server's.
+    const url = `ws://127.0.0.1:${server.port}/ws/?token=${server.token}`;
+    const ws = new WebSocket(url);
+    const answer = await new Promise<{ status: number; body: string }>((resolve) => {
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+    });
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'path', message: expect.stringContaining('/ws') },
+    });
+    expect(await upgradeStatus(`ws://127.0.0.1:${server.port}/ws/?token=wrong`)).toBe(401);
+  });
+
   it('listens on 127.0.0.1 only', async () => {
     expect(server.address).toBe('127.0.0.1');
     expect(new URL(server.url).hostname).toBe('127.0.0.1');

@@ -79,9 +79,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       socket.end(rawRefusal(403, port));
       return;
     }
-    if (target?.path !== WS_PATH || tokenProof(req, target.query, token, port) === null) {
+    if (target === null || tokenProof(req, target.query, token, port) === null) {
       const offered = target === null || tokenOffered(req, target.query, port);
       socket.end(rawRefusal(401, port, offered));
+      return;
+    }
+    if (target.path !== WS_PATH) {
+      // The token is right: say where the socket is (it said the token was not this server's).
+      socket.end(rawRefusal(404, port));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
