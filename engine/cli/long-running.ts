@@ -1,12 +1,11 @@
 /** `schedlab serve` (browser mode) and `schedlab bench`: commands that run until stopped. */
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { SchedLabError } from '../../shared/errors.ts';
 import { MAX_PORT } from '../../shared/limits.ts';
 import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { allowedDirs } from '../host/report/user-modules.ts';
-import { pipelineFlag } from './args.ts';
+import { parseCommandArgs, pipelineFlag } from './args.ts';
 import type { CliIo } from './io.ts';
 import { driveFromLines } from './serve-commands.ts';
 import { UsageError } from './usage-error.ts';
@@ -17,23 +16,23 @@ import { COMPILED } from '../runtime/compiled.ts';
 const root = fileURLToPath(new URL(COMPILED ? '../../../..' : '../..', import.meta.url));
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      preset: { type: 'string' },
-      'no-build': { type: 'boolean' },
-      backend: { type: 'string' },
-      speed: { type: 'string' },
-      seed: { type: 'string' },
-      token: { type: 'string' },
-      'token-file': { type: 'string' },
-      'keep-token': { type: 'boolean' },
-      redis: { type: 'string' },
-      pipeline: { type: 'string' },
-      modules: { type: 'string', multiple: true },
-    },
+  // As every command's flags: a negative number after a flag is its value (`--port -5` is then
+  // refused naming --port, not as an "ambiguous" argument).
+  const { values, positionals } = parseCommandArgs(argv, {
+    port: { type: 'string' },
+    preset: { type: 'string' },
+    'no-build': { type: 'boolean' },
+    backend: { type: 'string' },
+    speed: { type: 'string' },
+    seed: { type: 'string' },
+    token: { type: 'string' },
+    'token-file': { type: 'string' },
+    'keep-token': { type: 'boolean' },
+    redis: { type: 'string' },
+    pipeline: { type: 'string' },
+    modules: { type: 'string', multiple: true },
   });
+  if (positionals.length > 0) throw new UsageError(`serve takes no argument '${positionals[0]}'`);
   const backend = serveBackend(values.backend);
   // With another backend, --redis offers the cluster as a backend the app can switch to.
   if (backend === 'cluster' && values.redis === undefined)

@@ -15,6 +15,10 @@ describe('schedlab serve flags', () => {
     [['--backend', 'sim', '--seed', '1.5'], '--seed 1.5: must be an integer in 0..4294967295'],
     [['--speed', '2'], '--speed and --seed need --backend sim'],
     [['--token', 'a', '--keep-token'], '--token, --token-file and --keep-token: give at most one'],
+    // A negative number is the flag's value, refused naming the flag (it was "ambiguous").
+    [['--backend', 'sim', '--seed', '-1'], '--seed -1: must be an integer in 0..4294967295'],
+    [['--port', '-5'], '--port'],
+    [['stray'], "serve takes no argument 'stray'"],
   ])('%j is refused', async (argv, message) => {
     const r = await serve(...argv);
     expect(r).toMatchObject({ code: 2, out: '' });
