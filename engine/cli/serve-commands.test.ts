@@ -38,7 +38,11 @@ describe('serve commands on stdin', () => {
     expect(answers[3]).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMMAND' } });
     expect(answers[4]).toMatchObject({
       ok: false,
-      error: { code: 'BAD_MESSAGE', message: expect.stringMatching(/^not valid JSON: /) },
+      error: {
+        code: 'BAD_MESSAGE',
+        message: expect.stringMatching(/^not valid JSON: /),
+        field: 'line',
+      },
     });
     expect(s.executor.counters.live).toBe(0);
     await s.close();

@@ -35,7 +35,11 @@ export async function driveFromLines(
     const command = commandOfLine(line);
     if (command === null) continue;
     if (command instanceof NotJson) {
-      const error = { code: 'BAD_MESSAGE', message: `not valid JSON: ${command.why}` };
+      const error = {
+        code: 'BAD_MESSAGE',
+        message: `not valid JSON: ${command.why}`,
+        field: 'line',
+      };
       out(`${JSON.stringify({ ok: false, error })}\n`);
       continue;
     }
