@@ -23,7 +23,13 @@ export function seriesCsv(
   levels: number,
   context: CsvContext = {},
 ): string {
-  const lv = Array.from({ length: levels }, (_, l) => l);
+  // Every level any row has: after a switch from mlfq to fifo the latest frame has one level,
+  // and sizing by it dropped the earlier rows' L1–L4 columns without a word. A row's own levels
+  // beyond what it has are left empty.
+  let width = levels;
+  for (const p of points) width = Math.max(width, p.depth.length);
+  const lv = Array.from({ length: width }, (_, l) => l);
+  const has = (p: FramePoint, l: number) => l < p.depth.length;
   const header = [
     'seq',
     'time_ms',
@@ -45,11 +51,11 @@ export function seriesCsv(
       p.seq,
       round(p.tMs),
       p.policy ?? context.policy ?? '',
-      ...lv.map((l) => p.depth[l] ?? 0),
-      ...lv.map((l) => round(p.levelMs[l] ?? 0)),
-      ...lv.map((l) => (p.chargedMs === null ? '' : round(p.chargedMs[l] ?? 0))),
-      ...lv.map((l) => p.selections[l] ?? 0),
-      ...lv.map((l) => (p.agingBoosts === null ? '' : (p.agingBoosts[l] ?? 0))),
+      ...lv.map((l) => (has(p, l) ? (p.depth[l] ?? 0) : '')),
+      ...lv.map((l) => (has(p, l) ? round(p.levelMs[l] ?? 0) : '')),
+      ...lv.map((l) => (p.chargedMs === null || !has(p, l) ? '' : round(p.chargedMs[l] ?? 0))),
+      ...lv.map((l) => (has(p, l) ? (p.selections[l] ?? 0) : '')),
+      ...lv.map((l) => (p.agingBoosts === null || !has(p, l) ? '' : (p.agingBoosts[l] ?? 0))),
       round(p.utilization),
       p.submitted,
       p.succeeded,

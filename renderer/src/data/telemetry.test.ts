@@ -187,6 +187,22 @@ describe('exports', () => {
     expect(lines[1]!.split(',')[0]).toBe('1');
   });
 
+  it('keeps every level any row has after a switch to one level, leaving a row’s missing ones empty', () => {
+    // Sized by the latest frame (fifo: one level), the CSV dropped the mlfq rows' L1–L4.
+    const t = new Telemetry();
+    t.ingestFrame(
+      syntheticFrame({ seq: 1, timeMs: 100, depth: [0, 0, 0, 7, 0], config: { policy: 'mlfq' } }),
+    );
+    t.ingestFrame(syntheticFrame({ seq: 2, timeMs: 200, depth: [3], config: { policy: 'fifo' } }));
+    const [header, mlfq, fifo] = seriesCsv(t.points.toArray(), 1).trim().split('\n');
+    const columns = header!.split(',');
+    const at = (row: string, name: string) => row.split(',')[columns.indexOf(name)];
+    expect(columns).toContain('depth_L4');
+    expect(at(mlfq!, 'depth_L3')).toBe('7');
+    expect(at(fifo!, 'depth_L0')).toBe('3');
+    expect(at(fifo!, 'depth_L3')).toBe('');
+  });
+
   it('writes the aging boosts per band under priority, and leaves them empty elsewhere', () => {
     const t = new Telemetry();
     const boosts = [0, 1, 0, 3, 9];
