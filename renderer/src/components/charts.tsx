@@ -18,7 +18,8 @@ import {
 } from 'recharts';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
-import { chartPoints } from '../data/chart-window.ts';
+import { chartPoints, lastSpan } from '../data/chart-window.ts';
+import { formatMs } from '../data/gantt-viewport.ts';
 import { depthSeries, rangePoints, selectionRates } from '../data/derive.ts';
 import { seriesColor } from '../data/palette.ts';
 import type { FairGroups } from '../../../shared/protocol.ts';
@@ -169,18 +170,27 @@ export function LevelShareChart() {
   );
 }
 
+/** Engine time the live selections rates are taken over, and the frames looked at for it. */
+const SELECTION_WINDOW_MS = 5_000;
+const SELECTION_TAIL = 64;
+
 export function SelectionsChart() {
   useTelemetryTick();
   const { telemetry } = useApp();
   const units = useUnits();
   const range = useAppState((st) => st.range);
-  const rows = selectionRates(
-    range === null ? telemetry.points.tail(50) : rangePoints(telemetry, range),
-  );
+  // Live: the last 5 s of engine time, or as near as the frames allow (at 100× a frame is 10 s
+  // apart): the hint says the span the rates are taken over.
+  const points =
+    range === null
+      ? lastSpan(telemetry.points.tail(SELECTION_TAIL), SELECTION_WINDOW_MS)
+      : rangePoints(telemetry, range);
+  const rows = selectionRates(points);
+  const spanMs = (points.at(-1)?.tMs ?? 0) - (points[0]?.tMs ?? 0);
   return (
     <Panel
       title={units.selectionsTitle}
-      hint={`per second, ${range === null ? 'last 5 s' : 'over the selected range'}`}
+      hint={`per second, ${range === null ? `last ${formatMs(spanMs)}` : 'over the selected range'}`}
       testId="selections"
     >
       {rows.length === 0 ? (

@@ -33,7 +33,8 @@ export function DistributionsPanel() {
   const [kind, setKind] = useState<SampleKind>('latency');
   const f = telemetry.latest;
   const byBand = f?.policy === 'priority';
-  // While live: the tables' window (statsSinceNanos), so the counts match theirs.
+  // While live: the tables' window (statsSinceNanos). Its waits are those that ended (a frame's
+  // samples); the Wait table also counts those under way, so its counts can be the higher.
   const window =
     range ??
     (f === null

@@ -10,7 +10,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
 import {
   historyText,
-  LIVE_POINTS,
+  LIVE_WINDOW_MS,
   SCROLL_STEPS,
   scrollPosition,
   scrollRange,
@@ -50,9 +50,7 @@ export function RangeBar() {
   // The slider scrolls a window as wide as the range through it all; from live, as wide as the
   // live charts' window, or a quarter of the history while less than four of those is held.
   const scrollWidth =
-    range === null
-      ? Math.min((held / Math.max(1, points.size - 1)) * LIVE_POINTS, held / 4)
-      : range.toMs - range.fromMs;
+    range === null ? Math.min(LIVE_WINDOW_MS, held / 4) : range.toMs - range.fromMs;
   const step = (fraction: number) => {
     const base = range ?? { fromMs: newest - FIRST_LOOK_BACK_MS, toMs: newest };
     select(shiftRange(base, range === null ? -1 : fraction, oldest, newest));

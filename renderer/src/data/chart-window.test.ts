@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartPoints, historyText, scrollPosition, scrollRange } from './chart-window.ts';
+import { chartPoints, historyText, lastSpan, scrollPosition, scrollRange } from './chart-window.ts';
 
 describe('scrolling the charts back through the history ring', () => {
   it('position 0 starts at the oldest point held, 1 ends at the newest, keeping the width', () => {
@@ -28,6 +28,22 @@ describe('scrolling the charts back through the history ring', () => {
     const back = chartPoints(all, scrollRange(0, 60_000, 0, all.at(-1)!.tMs));
     expect(back[0]!.tMs).toBe(0);
     expect(back.at(-1)!.tMs).toBeLessThanOrEqual(75_000);
+  });
+
+  it('the live window is 60 s of engine time at any simulator speed; a rate span keeps one point before', () => {
+    // At 10× a frame is 1 s of engine time apart: the last 600 frames were 600 s under a
+    // "last 60 s" title.
+    const fast = Array.from({ length: 1000 }, (_, k) => ({ tMs: k * 1000 }));
+    const live = chartPoints(fast, null);
+    expect(live.at(-1)!.tMs - live[0]!.tMs).toBeLessThan(60_000);
+    expect(live).toHaveLength(60);
+    // At 100× frames are 10 s apart: the last 5 s hold one frame, so the one before comes too.
+    const faster = Array.from({ length: 10 }, (_, k) => ({ tMs: k * 10_000 }));
+    expect(lastSpan(faster, 5_000).map((p) => p.tMs)).toEqual([80_000, 90_000]);
+    expect(lastSpan(fast, 5_000).map((p) => p.tMs)).toEqual([
+      994_000, 995_000, 996_000, 997_000, 998_000, 999_000,
+    ]);
+    expect(lastSpan([], 5_000)).toEqual([]);
   });
 
   it('says how far back the ring reaches in minutes', () => {

@@ -1,13 +1,14 @@
 /**
- * Which points a time chart draws: while following live, the newest `livePoints` (the last
- * 60 s at 10 Hz); with a range selected, the range with a quarter of its width of context on
- * each side, from anywhere in the history ring — that is how the charts scroll back, by the
- * range bar's buttons or its scroll slider (`scrollRange`, `scrollPosition`).
+ * Which points a time chart draws: while following live, the last `LIVE_WINDOW_MS` of engine
+ * time (frames come at 10 Hz of wall time, so on the simulator at 10× the last 600 frames held
+ * 600 s under a "last 60 s" title); with a range selected, the range with a quarter of its width
+ * of context on each side, from anywhere in the history ring — that is how the charts scroll
+ * back, by the range bar's buttons or its scroll slider (`scrollRange`, `scrollPosition`).
  */
 import type { TimeRange } from './range-stats.ts';
 
-/** Points a live chart draws: 60 s at 10 Hz. */
-export const LIVE_POINTS = 600;
+/** Engine time a live chart draws: its title says "last 60 s". */
+export const LIVE_WINDOW_MS = 60_000;
 
 /** The x window (engine ms) a chart draws for a range: the range plus context either side. */
 export function rangeView(range: TimeRange): TimeRange {
@@ -18,11 +19,34 @@ export function rangeView(range: TimeRange): TimeRange {
 export function chartPoints<T extends { tMs: number }>(
   all: readonly T[],
   range: TimeRange | null,
-  livePoints = LIVE_POINTS,
+  liveMs = LIVE_WINDOW_MS,
 ): T[] {
-  if (range === null) return all.slice(Math.max(0, all.length - livePoints));
+  if (range === null) return all.slice(firstWithin(all, liveMs));
   const view = rangeView(range);
   return all.filter((p) => p.tMs >= view.fromMs && p.tMs <= view.toMs);
+}
+
+/**
+ * The newest points spanning `ms` of engine time, and the one before them, so a rate over them
+ * covers at least that long (at 100× a frame is 10 s apart: without it, no rate at all).
+ */
+export function lastSpan<T extends { tMs: number }>(all: readonly T[], ms: number): T[] {
+  return all.slice(Math.max(0, firstWithin(all, ms) - 1));
+}
+
+/** The index of the first point less than `ms` older than the newest (points in time order). */
+function firstWithin(all: readonly { tMs: number }[], ms: number): number {
+  const last = all.at(-1);
+  if (last === undefined) return 0;
+  const from = last.tMs - ms;
+  let lo = 0;
+  let hi = all.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid]!.tMs > from) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
