@@ -110,3 +110,23 @@ describe('stale quantum ends', () => {
     expect(simRig().ex.counters.staleEnds).toBe(0);
   });
 });
+
+describe('closing with a split on a worker', () => {
+  it('drain resolves, whether waiting already or called after close', async () => {
+    // Before: close() left the running split's worker busy for good (no worker reports after
+    // it), and every drain — one waiting, or one called later — never settled.
+    const { sim, ex, ends } = simRig({ workers: 2, quantumMs: 1000 });
+    const id = ex.submitJob(oneTaskJob('long', intermediates(1, spin(3000))));
+    sim.runUntil(100 * MS);
+    expect(ex.counters.splitsRunning).toBe(1);
+    ex.cancelJob(id); // cancelled while it runs: its worker holds it until it reports
+    const waiting = ex.drain();
+    let drained = false;
+    void waiting.then(() => (drained = true));
+    await ex.close();
+    await waiting;
+    expect(drained).toBe(true);
+    await ex.drain();
+    expect(ends.map((e) => e.state)).toEqual(['cancelled']);
+  });
+});

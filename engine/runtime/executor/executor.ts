@@ -548,11 +548,12 @@ export class Executor {
    */
   async drain(): Promise<void> {
     await this.book.drained();
-    if (this.live.busyWorkers() === 0) return;
+    // Closed, no worker reports again: a split it still ran would be waited for for good.
+    if (this.dispatcher.closed || this.live.busyWorkers() === 0) return;
     await new Promise<void>((resolve) => this.quantumEnds.drainWaiters.push(resolve));
   }
 
-  /** Cancels every live job and closes the backend. */
+  /** Cancels every live job and closes the backend; a `drain` waiting then resolves. */
   async close(): Promise<void> {
     if (this.dispatcher.closed) return;
     for (const job of this.book.liveJobs()) {
@@ -561,6 +562,9 @@ export class Executor {
     this.dispatcher.closed = true;
     this.ticker.stop();
     await this.backend.close();
+    const waiters = this.quantumEnds.drainWaiters;
+    this.quantumEnds.drainWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private ensureOpen(): void {
