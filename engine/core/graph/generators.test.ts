@@ -49,6 +49,9 @@ describe('graph generators', () => {
     expect(g.from.length).toBeLessThan(520);
     expect(gen({ generator: 'erdos-renyi', nodes: 30, p: 0 }).from).toHaveLength(0);
     expect(gen({ generator: 'erdos-renyi', nodes: 30, p: 1 }).from).toHaveLength(435);
+    // A p so small that 1 − p rounds to 1: before, every skip was −Infinity and the graph was
+    // refused for passing the edge cap.
+    expect(gen({ generator: 'erdos-renyi', nodes: 10, p: 1e-17 }).from).toHaveLength(0);
     // Refused by the schema up front; the generator keeps its own guard for unparsed specs.
     expect(() => gen({ generator: 'erdos-renyi', nodes: 100_000, p: 0.5 })).toThrow(
       expect.objectContaining({ code: 'INVALID_WORKLOAD', field: 'p' }),

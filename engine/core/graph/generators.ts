@@ -191,7 +191,9 @@ function* erdosRenyi(n: number, p: number, seed: number, budget: WorkBudget): St
   const random = mulberry32(seed);
   const b = new EdgeBuilder(Math.ceil(expected * 1.1) + 16);
   if (p > 0) {
-    const logq = Math.log(1 - p);
+    // log1p: for p under ~1e-16, `Math.log(1 - p)` is 0, every skip −Infinity, and bogus edges
+    // (i, −Infinity) were added until the edge cap refused the graph.
+    const logq = Math.log1p(-p);
     for (let i = 0; i < n; i++) {
       // Candidates are j = i+1..n-1; skip ahead by a geometric number of misses each time.
       let j = i;

@@ -71,4 +71,13 @@ describe('planGraphs names a bad document where it sits', () => {
     );
     expect(refusal([ok, doc])).toMatchObject({ field: 'graph[1].nodes[1].kernel' });
   });
+
+  it('takes spin-us, the cost kernel by its other name, on either executor (as the CLI does)', () => {
+    const doc = { nodes: [{ id: 'a', kernel: 'spin-us', cost: 1 }], edges: [] };
+    for (const executor of ['central', 'stealing'] as const) {
+      expect(() =>
+        planGraphs(doc, { graphPolicy: null, executor, graphErrorMode: null }),
+      ).not.toThrow();
+    }
+  });
 });

@@ -24,6 +24,7 @@ import {
   firstNodeOfKernel,
   type CompiledGraph,
 } from '../../core/graph/compile.ts';
+import { canonicalKernel } from '../../core/graph/kernels.ts';
 import { runSteps, UNBOUNDED, type Steps } from '../../core/graph/steps.ts';
 import { STEALING_KERNELS } from '../../runtime/stealing/kernels.ts';
 
@@ -126,7 +127,8 @@ function checkKernels(graph: CompiledGraph, executor: GraphExecutorKind, doc: Gr
         refuse(index, `the stealing executor runs built-in kernels only (${known.join(', ')})`);
       return;
     }
-    if (!known.includes(k))
+    // `spin-us` is `spin` by another name on either executor (core/graph/kernels.ts).
+    if (!known.includes(k) && !known.includes(canonicalKernel(k)))
       refuse(index, `the ${executor} executor has no kernel "${k}" (${known.join(', ')})`);
   });
 }
