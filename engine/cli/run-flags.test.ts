@@ -72,6 +72,25 @@ describe('schedlab run and compare flags', () => {
     expect(r.err).toContain('passed its time limit of 1s');
   }, 60_000);
 
+  it('--time-limit stops a graph run on the simulator, which drives its clock to idle in one call', async () => {
+    // 20,000 nodes that fail every attempt, 100 retries each: two million attempts, run on past
+    // the limit before.
+    const graph = tmpFile('retries.json', {
+      name: 'retries',
+      graph: {
+        generator: 'independent',
+        count: 20_000,
+        cost: 1,
+        retries: 100,
+        failProbability: 1,
+        errorMode: 'continue',
+      },
+    });
+    const r = await cli(['run', graph, '--time-limit', '1s']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('passed its time limit of 1s');
+  }, 60_000);
+
   it('--time-limit past Node’s longest timer is refused, naming the flag and its maximum', async () => {
     // It used to stop the run at once: setTimeout fires at once past 2^31 − 1 ms.
     const r = await cli(['run', 'interactive-vs-scan', '--time-limit', '597h']);

@@ -153,6 +153,10 @@ async function openBackend(
 
 async function runGraphWorkload(run: Run, graphs: readonly GraphDocument[]): Promise<RunResult> {
   const { workload, options, backend, config } = run;
+  // A graph run drives the sim to idle in one call: the time limit is looked at inside it.
+  if (backend instanceof SimBackend && options.pastLimit !== undefined) {
+    backend.watch(options.pastLimit);
+  }
   try {
     const traceCapacity = options.trace === true ? (options.traceCapacity ?? 100_000) : null;
     const origin = backend.now();

@@ -46,6 +46,7 @@ export class SimBackend implements Backend {
   private readonly overhead: number;
   private listener: BackendEvents | null = null;
   private closed = false;
+  private watchdog: (() => Error | null) | null = null;
   private readonly slots = new SimWorkers();
   private eventsRun = 0;
   private readonly sharedEnd = newEnd();
@@ -173,11 +174,24 @@ export class SimBackend implements Backend {
     return true;
   }
 
+  /**
+   * Looked at every 65,536 events of `runUntilIdle`; an error it returns is thrown there. The
+   * CLI's time limit: a graph run drives the sim to idle in one call, which its timer cannot
+   * interrupt (a graph of failing nodes with 100 retries each ran on past `--time-limit`).
+   */
+  watch(check: () => Error | null): void {
+    this.watchdog = check;
+  }
+
   /** Runs until no event is pending (or `maxEvents` have run: a guard against endless loads). */
   runUntilIdle(maxEvents = Number.MAX_SAFE_INTEGER): void {
     let n = 0;
     for (let heap = this.nextHeap(); heap !== null && n++ < maxEvents; heap = this.nextHeap()) {
       this.step(heap);
+      if ((n & 0xffff) === 0 && this.watchdog !== null) {
+        const stop = this.watchdog();
+        if (stop !== null) throw stop;
+      }
     }
   }
 
