@@ -152,3 +152,22 @@ describe('a graph run as one executor job', () => {
     expect(report.counts.cancelled).toBe(9);
   });
 });
+
+describe('a graph run beside jobs that fill maxQueued', () => {
+  it('runs to its end: its nodes, admitted with it, are not refused QUEUE_FULL mid-run', async () => {
+    // Before: once another job had filled the queue, the next node was refused QUEUE_FULL and
+    // the graph run ended there, its job recorded as cancelled by request.
+    const { sim, ex, ends } = simRig({ workers: 1, quantumMs: 10, maxQueued: 3, policy: 'fifo' });
+    const doc = parseGraphDocument({ generator: 'chain', length: 10, cost: 5 });
+    const run = new ExecutorGraph(ex, compileDocument(doc));
+    sim.runUntil(12 * MS);
+    ex.submitJob(oneTaskJob('other', leaves(3, spin(50)))); // fills the queue: 3 of 3
+    sim.runUntilIdle();
+    const result = await run.done;
+    expect(result.counts['succeeded']).toBe(10);
+    expect(ends.map((e) => e.state)).toEqual(['succeeded', 'succeeded']);
+    // The bound still holds for other jobs: one of four waiting splits is refused whole.
+    const over = ex.submitJob(oneTaskJob('over', leaves(4, spin(1))));
+    expect(ex.jobState(over)).toBe('rejected');
+  });
+});
