@@ -243,6 +243,32 @@ describe('graph runs in a live session', () => {
     expect(failed).toHaveLength(2);
   }, 10_000);
 
+  it('a list stopped by a fail-fast failure counts the graphs it never ran as cancelled', async () => {
+    // Before: the finished run's frame kept the unrun graph's 10 nodes as ready.
+    const s = simSession(2);
+    const list = [
+      { generator: 'chain', length: 3, cost: 5, failProbability: 1 },
+      { generator: 'independent', count: 10, cost: 5 },
+    ];
+    const r = await s.handleCommand({
+      type: 'loadWorkload',
+      workload: { name: 'ff', graph: list },
+    });
+    expect(r).toMatchObject({ ok: true });
+    const g = (await untilGraphEnds(s)).at(-1)!.graph!;
+    expect(g.state).toBe('failed');
+    expect(g.nodes).toEqual({
+      total: 13,
+      pending: 0,
+      ready: 0,
+      running: 0,
+      succeeded: 0,
+      failed: 1,
+      skipped: 0,
+      cancelled: 12,
+    });
+  }, 10_000);
+
   it('a regular workload started during a graph run cancels it; the executor runs on', async () => {
     const s = simSession(2);
     await s.handleCommand({ type: 'runPreset', preset: 'random-layered-dag' });

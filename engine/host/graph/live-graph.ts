@@ -180,6 +180,7 @@ export class LiveGraph {
       this.state = this.cancelled ? 'cancelled' : ok ? 'succeeded' : 'failed';
     } finally {
       this.endedAt = this.clock();
+      for (const tracker of this.trackers) if (!tracker.settled) tracker.abandon();
       await this.stealing?.close();
     }
   }

@@ -9,6 +9,7 @@ import type { CompiledGraph } from '../../core/graph/compile.ts';
 import {
   CANCELLED,
   FAILED,
+  isTerminal,
   NODE_STATES,
   PENDING,
   READY,
@@ -60,12 +61,28 @@ export class NodeTracker {
     }
   }
 
+  /** True once the run's own final states (`settle`) or `abandon` replaced the followed ones. */
+  settled = false;
+
   /** The run's own final states (what `GraphRun` decided, skips and cancellations included). */
   settle(states: Uint8Array): void {
+    this.settled = true;
     this.counts.fill(0);
     for (let v = 0; v < states.length; v++) {
       this.states[v] = states[v]!;
       this.counts[states[v]!]!++;
+    }
+  }
+
+  /**
+   * The graph ended without its run's own states — it never ran (an earlier graph failed
+   * fail-fast, or the list was cancelled), or its run threw: every node not ended is cancelled,
+   * as a stopped run's are, so a finished run's counts add up.
+   */
+  abandon(): void {
+    this.settled = true;
+    for (let v = 0; v < this.states.length; v++) {
+      if (!isTerminal(this.states[v]!)) this.move(v, CANCELLED);
     }
   }
 
