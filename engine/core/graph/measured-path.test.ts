@@ -47,4 +47,14 @@ describe('the measured critical path (threads reports)', () => {
     expect(declared.criticalPathNanos).toBe(30);
     expect(declared).not.toHaveProperty('declaredCriticalPathNanos');
   });
+
+  it('a run that failed part-way takes its critical path from what ran: efficiency stays ≤ 1', () => {
+    // Before: the declared CP of the whole graph (30 ns) over a 10 ns makespan, efficiency 3.
+    const run = new GraphRun(diamond, { policy: 'fifo', errorMode: 'fail-fast' }, 0);
+    const a = run.next();
+    run.failed(a, 10, 10, 'boom'); // no retries: fail-fast stops the run
+    const r = run.report(1);
+    expect(r.counts).toMatchObject({ failed: 1, cancelled: 3 });
+    expect(r).toMatchObject({ makespanNanos: 10, criticalPathNanos: 10, efficiency: 1 });
+  });
 });
