@@ -27,7 +27,7 @@ function SplitRow(props: {
     <div className="split-row" data-testid={`job-detail-split-${s.splitId}`} data-state={s.state}>
       <div className="split-facts">
         <b>split {s.splitId}</b> <span className={`state state-${s.state}`}>{s.state}</span> · wait{' '}
-        {ms(s.waitNanos)} · ran {ms(s.scheduledNanos)} · {s.quanta} quanta
+        {ms(s.waitNanos)} · scheduled {ms(s.scheduledNanos)} · {s.quanta} quanta
         {s.retries > 0 ? ` · ${s.retries} retries` : ''}
         {s.errorCode !== undefined ? ` · ${s.errorCode}` : ''}
         {s.segmentsCut > 0 ? ` · ${s.segmentsCut} older stretches not shown` : ''}
@@ -74,7 +74,10 @@ export function JobDetailBody({
         <span>
           splits {job.splitsDone}/{job.splits}
         </span>
-        <span>ran {ms(job.scheduledNanos)}</span>
+        {/* Its charged time: run time, or CPU time under `chargeTime: cpu` — not always "ran". */}
+        <span title="time charged to it: wall time of its quanta, or their CPU time under chargeTime cpu">
+          scheduled {ms(job.scheduledNanos)}
+        </span>
         <span>waited {ms(waits)} (splits shown)</span>
         <span>
           {job.endNanos === null ? 'running for' : 'took'} {ms(axis[1] - job.submitNanos)}

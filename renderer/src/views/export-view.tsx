@@ -61,7 +61,8 @@ export function ExportView() {
         <div className="panel-body">
           <p className="muted">
             One thread per worker, a slice per quantum (job, task, split, level, outcome), counters
-            for queue depth and per-level scheduled time, and a marker for every knob change.
+            for queue depth, each level's charged time and its level clock, and a marker for every
+            knob change.
           </p>
           <div className="radio-row">
             {WINDOWS.map((w, i) => (
@@ -98,8 +99,8 @@ export function ExportView() {
         </header>
         <div className="panel-body">
           <p className="muted">
-            Queue depth, scheduled time and selections per level, utilization and job counters for
-            the last {telemetry.points.size} frames.
+            Queue depth, level clock, charged time and selections per level, utilization and job
+            counters for the last {telemetry.points.size} frames.
           </p>
           <button
             className="btn"
