@@ -532,6 +532,16 @@ export interface LevelRow {
 }
 
 /**
+ * The name of one queue row across runs compared side by side, from each run's label for it
+ * (`L0`, `p0-19`, `fifo`, …), each once: `L0 / fifo` where mlfq's level 0 stands beside fifo's
+ * one queue; `L<index>` where no run has such a row.
+ */
+export function levelRowName(labels: readonly (string | undefined)[], index: number): string {
+  const named = [...new Set(labels.filter((x): x is string => x !== undefined))];
+  return named.length === 0 ? `L${index}` : named.join(' / ');
+}
+
+/**
  * Each row's share of the charged time (`LevelRow.chargedNanos`, or the row's time where a row
  * has none), 0..1, summing to 1 when anything was charged (all 0 otherwise). The one definition
  * of a level share: the app's share panel and `schedlab run --json` `levels[].share` use it.

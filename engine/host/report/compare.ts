@@ -7,7 +7,7 @@
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import type { GraphPolicy } from '../../../shared/graph.ts';
 import type { BucketCounts } from '../../../shared/lib/histogram.ts';
-import type { CompareSeries } from '../../../shared/protocol.ts';
+import { levelRowName, type CompareSeries } from '../../../shared/protocol.ts';
 import type { Workload } from '../../../shared/workload.ts';
 import { finishedLatency } from './format.ts';
 import type { RunReport } from './report.ts';
@@ -130,7 +130,11 @@ export function formatCompare(result: CompareResult): string {
   }
   const levels = Math.max(...reports.map((r) => r.levels.length));
   for (let l = 0; l < levels; l++) {
-    row(`L${l} charged share`, (r) => {
+    const name = levelRowName(
+      reports.map((r) => r.levels[l]?.label),
+      l,
+    );
+    row(`${name} charged share`, (r) => {
       const lv = r.levels[l];
       return lv?.share === undefined ? '-' : pct(lv.share);
     });

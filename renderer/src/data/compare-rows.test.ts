@@ -101,6 +101,19 @@ describe('table and chart rows', () => {
     expect(rows.find((r) => r.key === 'L0-share')!.cells).toEqual(['75.0 %', '75.0 %']);
   });
 
+  it('names a queue row by what it is in each run: mlfq’s L0 beside fifo’s one queue', () => {
+    // Before: one row titled "L0" for both, as if fifo's whole queue were a level.
+    const fifo = {
+      ...reports[1]!,
+      levelShares: [{ level: 0, label: 'fifo', share: 1 }],
+    };
+    const rows = tableRows([reports[0]!, fifo]);
+    const share = rows.find((r) => r.key === 'L0-share')!;
+    expect(share.name).toBe('L0 / fifo charged share');
+    expect(share.cells).toEqual(['75.0 %', '100.0 %']);
+    expect(tableRows(reports).find((r) => r.key === 'L0-share')!.name).toBe('L0 charged share');
+  });
+
   it('a class one run lacks reads as a dash, not as zero', () => {
     const other = report('fair', 50, { classes: {} });
     const rows = tableRows([reports[0]!, other]);

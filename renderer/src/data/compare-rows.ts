@@ -5,7 +5,12 @@
  */
 import { POLICY_NAMES, type PolicyName } from '../../../shared/config.ts';
 import { GRAPH_POLICIES, type GraphPolicy } from '../../../shared/graph.ts';
-import { commandSchemas, type CommandOf, type CompareReportRow } from '../../../shared/protocol.ts';
+import {
+  commandSchemas,
+  levelRowName,
+  type CommandOf,
+  type CompareReportRow,
+} from '../../../shared/protocol.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
 
 /** One column's form: text as typed; an empty field leaves the workload's own value. */
@@ -146,7 +151,13 @@ export function tableRows(reports: readonly CompareReportRow[]): TableRow[] {
   }
   const levels = Math.max(0, ...reports.map((r) => r.levelShares.length));
   for (let l = 0; l < levels; l++) {
-    row(`L${l}-share`, `L${l} time share`, (r) => r.levelShares[l]?.share, pct);
+    // Named by what each run's row is (an MLFQ level, a PRIO band, fifo's one queue): a row of
+    // `L0` put mlfq's level 0 beside fifo's whole queue as if they were one thing.
+    const name = levelRowName(
+      reports.map((r) => r.levelShares[l]?.label),
+      l,
+    );
+    row(`L${l}-share`, `${name} charged share`, (r) => r.levelShares[l]?.share, pct);
   }
   return rows;
 }
