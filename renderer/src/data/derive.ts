@@ -40,7 +40,10 @@ export function levelShares(
   range: TimeRange | null = null,
 ): ShareWindow | null {
   const points = range === null ? windowPoints(t, windowMs) : rangePoints(t, range);
-  const span = range === null ? windowMs : range.toMs - range.fromMs;
+  // A range's points already run from the last one at or before its start: all of them count.
+  // (Its width dropped that anchor whenever it lay further before the start than the last point
+  // lay before the end, so the share began a frame late.)
+  const span = range === null ? windowMs : Number.POSITIVE_INFINITY;
   const mlfq = points.at(-1)?.policy === 'mlfq';
   return chargedShareWindow(points, span, multiplier, mlfq);
 }

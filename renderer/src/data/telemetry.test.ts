@@ -143,6 +143,24 @@ describe('Telemetry', () => {
     expect(w.rows[3]!.target).toBe(0);
   });
 
+  it('a range share starts at the last point at or before the range, as the selections do', () => {
+    // L0 is charged until 200 ms, then only L1. Before, a range from 199 to 1001 ms dropped the
+    // point at 100 ms (further before the start than 1000 lay before the end): L0 read 0 %.
+    const t = new Telemetry();
+    for (let f = 1; f <= 12; f++) {
+      const l0 = Math.min(f, 2) * 10;
+      const l1 = Math.max(0, f - 2) * 10;
+      t.ingestFrame(
+        syntheticFrame({ seq: f, timeMs: f * 100, depth: [1, 1], chargedMs: [l0, l1] }),
+      );
+    }
+    const w = levelShares(t, 5000, 2, { fromMs: 199, toMs: 1001 })!;
+    expect(w.rows.map((r) => r.charged)).toEqual([
+      expect.closeTo(1 / 9, 6),
+      expect.closeTo(8 / 9, 6),
+    ]);
+  });
+
   it('says charged time is not reported instead of making a share up', () => {
     const t = new Telemetry();
     feed(t, 20, (f) => [{ worker: 0, startMs: f * 100 - 40, endMs: f * 100, job: 1, level: 0 }]);
