@@ -155,7 +155,10 @@ export function PriorityDetail() {
         </thead>
         <tbody>
           <tr>
-            <td>wait p95</td>
+            {/* The Wait table's window (50–60 s), not the share window the picker sets. */}
+            <td title="over the tables' window: since statsSinceNanos, 50–60 s">
+              wait p95 · tables&apos; window
+            </td>
             {waits.map((b) => (
               <td key={b.band} className="num" data-band={b.band} data-p95={b.p95 ?? ''}>
                 {b.p95 === null ? '—' : formatMs(b.p95)}
