@@ -1,7 +1,7 @@
 /** A workload by preset name or JSON file path, with `--set` edits applied, then validated. */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { MAX_DOCUMENT_BYTES } from '../../shared/limits.ts';
+import { MAX_DOCUMENT_BYTES, MAX_LABEL_CHARS } from '../../shared/limits.ts';
 import { parseWorkload, type Workload } from '../../shared/workload.ts';
 import { isPreset, PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
 import { applyWorkloadEdits, type Settings } from './settings.ts';
@@ -46,7 +46,11 @@ const WORKLOAD_BODIES = ['classes', 'trino', 'graph'];
  */
 function bareGraph(doc: Record<string, unknown>, ref: string): Record<string, unknown> {
   if (WORKLOAD_BODIES.some((k) => k in doc) || !('nodes' in doc || 'generator' in doc)) return doc;
-  return { name: basename(ref).replace(/\.json$/i, ''), graph: doc };
+  // Cut to the name limit: a long file name is not a field the user wrote.
+  const name = basename(ref)
+    .replace(/\.json$/i, '')
+    .slice(0, MAX_LABEL_CHARS);
+  return { name, graph: doc };
 }
 
 const CHUNK = 1 << 20;

@@ -73,13 +73,13 @@ describe('schedlab run and compare flags', () => {
   }, 60_000);
 
   it('--time-limit stops a graph run on the simulator, which drives its clock to idle in one call', async () => {
-    // 20,000 nodes that fail every attempt, 100 retries each: two million attempts, run on past
-    // the limit before.
+    // 500,000 nodes that fail every attempt, 100 retries each: fifty million attempts (minutes
+    // here), run on past the limit before.
     const graph = tmpFile('retries.json', {
       name: 'retries',
       graph: {
         generator: 'independent',
-        count: 20_000,
+        count: 500_000,
         cost: 1,
         retries: 100,
         failProbability: 1,

@@ -95,13 +95,14 @@ export async function checkJobModules<T>(
   job: T,
   backend: 'sim' | 'threads' | 'cluster',
   dirs: readonly string[],
+  probed: Set<string> = new Set(),
 ): Promise<T> {
   if (jobModuleUses(job).length === 0) return job;
   const copy = structuredClone(job);
   const uses = jobModuleUses(copy);
   if (backend === 'sim') refuseModulesOnSim(uses);
   confineModules(uses, dirs);
-  if (backend !== 'cluster') await probeModules(uses);
+  if (backend !== 'cluster') await probeModules(uses, probed);
   return copy;
 }
 
@@ -182,14 +183,19 @@ export function refuseModulesOnSim(uses: readonly ModuleUse[]): void {
   );
 }
 
-/** Loads each distinct module once in a throwaway worker; the first failure is thrown. */
-export async function probeModules(uses: readonly ModuleUse[]): Promise<void> {
-  const seen = new Set<string>();
+/**
+ * Loads each distinct module once in a throwaway worker; the first failure is thrown. `passed`
+ * holds the module exports that loaded before (a session's, for jobs submitted one by one: a
+ * thread started for every `submitJob` otherwise), and gains those that load now; it is bounded.
+ */
+export async function probeModules(
+  uses: readonly ModuleUse[],
+  passed: Set<string> = new Set(),
+): Promise<void> {
   for (const use of uses) {
     const exportName = use.ref.exportName ?? 'default';
     const key = `${use.ref.module}#${exportName}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (passed.has(key)) continue;
     const reason = await probeModule(use.ref.module, exportName);
     if (reason !== null)
       throw new SchedLabError(
@@ -197,8 +203,13 @@ export async function probeModules(uses: readonly ModuleUse[]): Promise<void> {
         `${use.field}: ${use.ref.module} ${reason}`,
         use.field,
       );
+    if (passed.size >= MAX_PROBED) passed.clear();
+    passed.add(key);
   }
 }
+
+/** Module exports a session remembers as loadable (a service names a handful). */
+const MAX_PROBED = 1024;
 
 /**
  * A workload (or bare graph document) checked for its backend: on threads its modules confined

@@ -119,6 +119,8 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
     return { workload: workload.name };
   };
 
+  /** Module exports submitted jobs named that loaded: probed once, not at every job. */
+  const probed = new Set<string>();
   return {
     get current() {
       return running?.name ?? null;
@@ -144,7 +146,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
       running?.stop();
       running = null;
     },
-    checkJob: (job, ctx) => checkJobModules(job, ctx.backend.kind, options.modules ?? []),
+    checkJob: (job, ctx) => checkJobModules(job, ctx.backend.kind, options.modules ?? [], probed),
   };
 }
 

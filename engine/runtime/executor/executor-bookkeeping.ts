@@ -191,8 +191,8 @@ export class Bookkeeping {
   addSplits(taskId: number, splits: readonly SplitSpec[]): number[] {
     const task = this.liveTask(taskId);
     checkSplits(splits);
-    // A graph job was admitted whole: it keeps at most one node a worker live (executor-graph.ts),
-    // so its nodes may pass `maxQueued` by that much. Refused, they ended the graph run mid-way
+    // A graph job was admitted whole: it keeps at most its window of nodes live (one or two a
+    // worker, executor-graph.ts), so its nodes may pass `maxQueued` by that much. Refused, they ended the graph run mid-way
     // whenever other jobs had filled the queue, recorded as cancelled by request.
     const admitted = task.job.ownsSplitFailures;
     if (!admitted && this.waitingSplits() + splits.length > this.knobs.cfg.maxQueued) {

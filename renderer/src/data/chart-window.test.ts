@@ -44,6 +44,9 @@ describe('scrolling the charts back through the history ring', () => {
       994_000, 995_000, 996_000, 997_000, 998_000, 999_000,
     ]);
     expect(lastSpan([], 5_000)).toEqual([]);
+    // Frames further apart than the window: still two points, so a line is drawn.
+    const sparse = [{ tMs: 0 }, { tMs: 100_000 }, { tMs: 200_000 }];
+    expect(chartPoints(sparse, null).map((p) => p.tMs)).toEqual([100_000, 200_000]);
   });
 
   it('says how far back the ring reaches in minutes', () => {

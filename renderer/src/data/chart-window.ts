@@ -21,7 +21,10 @@ export function chartPoints<T extends { tMs: number }>(
   range: TimeRange | null,
   liveMs = LIVE_WINDOW_MS,
 ): T[] {
-  if (range === null) return all.slice(firstWithin(all, liveMs));
+  // At least two points, so a line is drawn where frames are sparser than the window (at 100×
+  // or `max`, a frame can be more than 60 s of engine time after the one before).
+  if (range === null)
+    return all.slice(Math.max(0, Math.min(firstWithin(all, liveMs), all.length - 2)));
   const view = rangeView(range);
   return all.filter((p) => p.tMs >= view.fromMs && p.tMs <= view.toMs);
 }
