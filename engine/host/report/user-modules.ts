@@ -31,23 +31,27 @@ function isModuleRef(k: unknown): k is ModuleRef {
   return typeof k === 'object' && k !== null && typeof (k as ModuleRef).module === 'string';
 }
 
+/** `holder.kernel` when it names a module, as a use named from `path`; else nothing added. */
+function addUse(uses: ModuleUse[], holder: unknown, path: readonly (string | number)[]): void {
+  if (typeof holder !== 'object' || holder === null) return;
+  const h = holder as { kernel?: unknown };
+  const k = h.kernel;
+  if (!isModuleRef(k)) return;
+  uses.push({
+    field: fieldPath([...path, 'kernel', 'module']),
+    ref: k,
+    set: (p) => (h.kernel = { ...k, module: p }),
+  });
+}
+
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
 /** Every `kernel: {module}` in a (cloned, editable) workload or bare graph document. */
 export function moduleUses(doc: Record<string, unknown>): ModuleUse[] {
   const uses: ModuleUse[] = [];
-  const visit = (holder: unknown, path: (string | number)[]) => {
-    if (typeof holder !== 'object' || holder === null) return;
-    const h = holder as { kernel?: unknown };
-    const k = h.kernel;
-    if (!isModuleRef(k)) return;
-    uses.push({
-      field: fieldPath([...path, 'kernel', 'module']),
-      ref: k,
-      set: (p) => (h.kernel = { ...k, module: p }),
-    });
-  };
-  const list = (v: unknown) => (Array.isArray(v) ? v : []);
-  list(doc['classes']).forEach((c: { work?: unknown }, i) =>
-    visit(c?.work, ['classes', i, 'work']),
+  const visit = (holder: unknown, path: (string | number)[]) => addUse(uses, holder, path);
+  list(doc['classes']).forEach((c, i) =>
+    visit((c as { work?: unknown } | null)?.work, ['classes', i, 'work']),
   );
   const trino = doc['trino'] as { specs?: unknown } | undefined;
   list(trino?.specs).forEach((s, i) => visit(s, ['trino', 'specs', i]));
@@ -71,18 +75,17 @@ export function moduleUses(doc: Record<string, unknown>): ModuleUse[] {
  */
 export function jobModuleUses(job: unknown): ModuleUse[] {
   const uses: ModuleUse[] = [];
-  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
   list((job as { tasks?: unknown } | null)?.tasks).forEach((task, t) =>
-    list((task as { splits?: unknown } | null)?.splits).forEach((split, i) => {
-      const h = (split as { work?: unknown } | null)?.work as { kernel?: unknown } | undefined;
-      const k = h?.kernel;
-      if (h === undefined || h === null || !isModuleRef(k)) return;
-      uses.push({
-        field: fieldPath(['job', 'tasks', t, 'splits', i, 'work', 'kernel', 'module']),
-        ref: k,
-        set: (p) => (h.kernel = { ...k, module: p }),
-      });
-    }),
+    list((task as { splits?: unknown } | null)?.splits).forEach((split, i) =>
+      addUse(uses, (split as { work?: unknown } | null)?.work, [
+        'job',
+        'tasks',
+        t,
+        'splits',
+        i,
+        'work',
+      ]),
+    ),
   );
   return uses;
 }
@@ -91,19 +94,13 @@ export function jobModuleUses(job: unknown): ModuleUse[] {
  * A job submitted by command, checked as a workload's modules are (`checkModules`): the same
  * directories, the same refusals. Returns the job to run (a copy when a module path changed).
  */
-export async function checkJobModules<T>(
+export function checkJobModules<T>(
   job: T,
   backend: 'sim' | 'threads' | 'cluster',
   dirs: readonly string[],
   probed: Set<string> = new Set(),
 ): Promise<T> {
-  if (jobModuleUses(job).length === 0) return job;
-  const copy = structuredClone(job);
-  const uses = jobModuleUses(copy);
-  if (backend === 'sim') refuseModulesOnSim(uses);
-  confineModules(uses, dirs);
-  if (backend !== 'cluster') await probeModules(uses, probed);
-  return copy;
+  return checkUses(job, jobModuleUses, backend, dirs, probed);
 }
 
 /** The real paths of the allowed directories; a missing one or a file is an error naming it. */
@@ -222,13 +219,24 @@ export async function checkModules<T>(
   dirs: readonly string[],
 ): Promise<T> {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return doc;
+  return checkUses(doc, (d) => moduleUses(d as Record<string, unknown>), backend, dirs);
+}
+
+/** The one check of both: refused on the simulator, confined to `dirs`, loaded once. */
+async function checkUses<T>(
+  doc: T,
+  usesOf: (doc: T) => ModuleUse[],
+  backend: 'sim' | 'threads' | 'cluster',
+  dirs: readonly string[],
+  probed?: Set<string>,
+): Promise<T> {
   // Looked for first on the document itself: most name no module and need no copy.
-  if (moduleUses(doc as Record<string, unknown>).length === 0) return doc;
-  const copy = structuredClone(doc) as T & Record<string, unknown>;
-  const uses = moduleUses(copy);
+  if (usesOf(doc).length === 0) return doc;
+  const copy = structuredClone(doc);
+  const uses = usesOf(copy);
   if (backend === 'sim') refuseModulesOnSim(uses);
   confineModules(uses, dirs);
   // On a cluster the worker nodes load modules, each from its own `--modules` directories.
-  if (backend !== 'cluster') await probeModules(uses);
+  if (backend !== 'cluster') await probeModules(uses, probed);
   return copy;
 }
