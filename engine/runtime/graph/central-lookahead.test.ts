@@ -141,8 +141,10 @@ describe('central executor lookahead on real threads', () => {
     );
     // Only a node that had already started when the failure landed may have finished.
     expect(report.counts.succeeded).toBeLessThanOrEqual(2);
+    // A quantum that finished as the stop landed (its cancel asked while it ran) still ends its
+    // node cancelled, not succeeded: a finished span is one or the other, never failed.
     for (const s of report.spans.filter((s) => s.outcome === 'finished'))
-      expect(states[s.nodeIndex]).toBe('succeeded');
+      expect(['succeeded', 'cancelled']).toContain(states[s.nodeIndex]);
   }, 30_000);
 
   it('cancel mid-run: every node ends succeeded or cancelled, queued ones never run', async () => {
