@@ -44,6 +44,34 @@ describe('graph runs that report the truth', () => {
     expect(compiles.count).toBe(2);
   });
 
+  it('a list runs under its first document’s settings and stops after a fail-fast failure, as the app does', async () => {
+    const { report } = await runWorkload(
+      graphWorkload([
+        {
+          nodes: [
+            { id: 'a', cost: 1, failProbability: 1 },
+            { id: 'b', cost: 1 },
+          ],
+        },
+        { generator: 'chain', length: 5, cost: 1, policy: 'lifo', errorMode: 'continue' },
+      ]),
+    );
+    // The second graph asked for lifo and continue: the run's settings are the first's.
+    expect(report.dags?.map((d) => d.policy)).toEqual(['fifo']);
+    expect(report.classes['graph-0']).toMatchObject({ jobs: 1, failed: 1 });
+    expect(report.classes['chain-1']).toMatchObject({ jobs: 1, succeeded: 0, cancelled: 1 });
+    expect(report.classes['chain-1']?.scheduledMs).toBe(0);
+
+    const { report: both } = await runWorkload(
+      graphWorkload([
+        { nodes: [{ id: 'a', cost: 1, failProbability: 1 }], errorMode: 'continue' },
+        { generator: 'chain', length: 5, cost: 1, policy: 'lifo' },
+      ]),
+    );
+    expect(both.dags?.map((d) => d.policy)).toEqual(['fifo', 'fifo']);
+    expect(both.classes['chain-1']).toMatchObject({ succeeded: 1, cancelled: 0 });
+  });
+
   it('--trace over the span ring counts the spans the executor let go and reports them', async () => {
     // 70,000 nodes on the central executor, whose span ring keeps the last 65,536.
     const { report, trace } = await runWorkload(

@@ -85,13 +85,20 @@ function docPath(workload: Workload, i: number): (string | number)[] {
   return Array.isArray(workload.graph) ? ['graph', i] : ['graph'];
 }
 
-/** The workload's graph documents, validated; errors name the field (`graph[1].depth …`). */
+/**
+ * The workload's graph documents, validated; errors name the field (`graph[1].depth …`). The
+ * first document's executor, policy and error mode are the run's, for every graph of a list, as
+ * in a live session (engine/host/graph/graph-docs.ts `planGraphs`): the CLI used to run each
+ * document under its own, so one list ran differently headless and in the app.
+ */
 export function graphDocuments(workload: Workload): GraphDocument[] {
   const raw = workload.graph;
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0)
     throw new SchedLabError('INVALID_WORKLOAD', 'graph must have at least 1 entry', 'graph');
-  return list.map((doc, i) => parseGraphDocument(doc, docPath(workload, i)));
+  const docs = list.map((doc, i) => parseGraphDocument(doc, docPath(workload, i)));
+  const { executor, policy, errorMode } = docs[0]!;
+  return docs.map((d) => ({ ...d, executor, policy, errorMode }));
 }
 
 /** Compiles a document; a cyclic or dangling graph is named where it sits in the workload. */
@@ -250,12 +257,36 @@ export async function runGraphs(
         );
       splitBase += graph.nodeCount;
       tap?.graphEnded(splitBase);
+      // Fail-fast stops the list, as in a live session: the graphs after it do not run, and
+      // each is one cancelled job (the app counts their nodes cancelled).
+      if (failed > 0 && doc.errorMode === 'fail-fast') {
+        for (let j = i + 1; j < docs.length; j++) out.classes[graphName(docs[j]!, j)] = notRun();
+        break;
+      }
     }
   } finally {
     await stealing?.close();
   }
   out.dag = dagOf(config.workers, out.makespanNanos, work, cp, steals, declared);
   return out;
+}
+
+/** A graph of a list that a fail-fast failure before it kept from running. */
+function notRun(): ClassReport {
+  const none = { p50: 0, p95: 0, p99: 0, max: 0, mean: 0 };
+  return {
+    jobs: 1,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 1,
+    rejected: 0,
+    unfinished: 0,
+    latencyMs: none,
+    waitMs: none,
+    scheduledMs: 0,
+    maxRequeueWaitMs: 0,
+    basePriority: null,
+  };
 }
 
 function graphClass(r: GraphRunResult, failed: number): ClassReport {

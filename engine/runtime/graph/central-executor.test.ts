@@ -159,6 +159,33 @@ describe('central graph executor on the simulator', () => {
     });
   });
 
+  it('holds the node of at most the spans its ring keeps, however many attempts a run makes', async () => {
+    // Every node yields twice (three quanta) and the ring keeps 8 spans: the spans still name
+    // their nodes, while the run holds a node for at most the ring's splits and the live ones.
+    const g = compileDocument(parseGraphDocument({ generator: 'chain', length: 3000, cost: 3 }));
+    const sim = new SimBackend({ workers: 2 });
+    const run = startGraphCentral(sim, g, { maxSpans: 8, quantumNanos: MS });
+    let most = 0;
+    for (let t = 0; t <= 9_100 * MS; t += 5 * MS) {
+      sim.runUntil(t);
+      most = Math.max(most, run.heldSplits);
+    }
+    sim.runUntilIdle();
+    const report = await run.done;
+    expect(report.counts.succeeded).toBe(3000);
+    expect(report.spans.map((s) => s.node)).toEqual([
+      'n2997',
+      'n2997',
+      'n2998',
+      'n2998',
+      'n2998',
+      'n2999',
+      'n2999',
+      'n2999',
+    ]);
+    expect(most).toBeLessThanOrEqual(2 * 8 + 4);
+  });
+
   it('re-dispatches a node that yields at the quantum until its work is done', async () => {
     const g = compileDocument(parseGraphDocument({ nodes: [{ id: 'a', cost: 10 }] }));
     const report = await simulate(g, 1, { quantumNanos: 3 * MS });

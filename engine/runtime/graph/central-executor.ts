@@ -80,8 +80,14 @@ export class CentralGraphRun {
   readonly done: Promise<CentralReport>;
   private readonly executor: Executor;
   private readonly run: ExecutorGraph;
-  /** The node of each split this run handed to the executor (one per node attempt). */
+  /**
+   * The node of each split still live, and of ended splits whose spans the span ring may still
+   * hold. Ended ones are pruned to those in the ring once they pass twice its capacity: a map of
+   * every attempt grew without bound (a million nodes retried 16 times each reach V8's map limit).
+   */
   private readonly nodeOfSplit = new Map<number, number>();
+  private readonly liveSplits = new Set<number>();
+  private endedHeld = 0;
 
   constructor(
     backend: Backend,
@@ -105,8 +111,13 @@ export class CentralGraphRun {
       errorMode: options.errorMode ?? 'fail-fast',
       window: (pipelined ? 2 : 1) * this.executor.config.workers,
       onNode: (e) => {
-        if (e.kind === 'started') this.nodeOfSplit.set(e.splitId, e.node);
-        else if (e.state === 'succeeded') history?.record(graph.nodeId(e.node), e.ranNanos);
+        if (e.kind === 'started') {
+          this.nodeOfSplit.set(e.splitId, e.node);
+          this.liveSplits.add(e.splitId);
+          return;
+        }
+        if (e.state === 'succeeded') history?.record(graph.nodeId(e.node), e.ranNanos);
+        this.splitEnded(e.splitId);
       },
     });
     // The executor is not closed at the end: that would close the backend, which the caller
@@ -125,6 +136,23 @@ export class CentralGraphRun {
    */
   cancel(): void {
     this.run.cancel();
+  }
+
+  private splitEnded(splitId: number): void {
+    this.liveSplits.delete(splitId);
+    if (++this.endedHeld <= 2 * this.executor.spans.capacity) return;
+    const ring = this.executor.spans;
+    const inRing = new Set<number>();
+    for (let k = 0; k < ring.size; k++) inRing.add(ring.split[ring.slot(k)]!);
+    for (const id of this.nodeOfSplit.keys()) {
+      if (!inRing.has(id) && !this.liveSplits.has(id)) this.nodeOfSplit.delete(id);
+    }
+    this.endedHeld = this.nodeOfSplit.size - this.liveSplits.size;
+  }
+
+  /** Splits whose node this run still holds (live ones, and ended ones the span ring may hold). */
+  get heldSplits(): number {
+    return this.nodeOfSplit.size;
   }
 
   private report(r: Awaited<ExecutorGraph['done']>): CentralReport {

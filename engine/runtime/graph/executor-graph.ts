@@ -39,6 +39,7 @@ export type ExecutorGraphEvent =
   | {
       readonly kind: 'ended';
       readonly node: number;
+      readonly splitId: number;
       readonly state: SplitEnd['state'];
       /** The attempt's running time, all its quanta (ns). */
       readonly ranNanos: number;
@@ -137,7 +138,13 @@ export class ExecutorGraph {
     if (v === undefined) return;
     this.nodeOf.delete(e.splitId);
     const ran = e.scheduledNanos;
-    this.options.onNode?.({ kind: 'ended', node: v, state: e.state, ranNanos: ran });
+    this.options.onNode?.({
+      kind: 'ended',
+      node: v,
+      splitId: e.splitId,
+      state: e.state,
+      ranNanos: ran,
+    });
     if (e.state === 'succeeded') this.run.succeeded(v, e.endNanos, ran);
     else if (e.state === 'cancelled') this.run.cancelled(v, e.endNanos, ran);
     else {
