@@ -203,6 +203,30 @@ describe('values on the cluster (they cross Redis as JSON)', () => {
     }
   });
 
+  it('sends a split’s input once a quantum, not inside its work too', async () => {
+    // Before: the job held the input twice (`work.input` and `input`; after a yield, the first
+    // input beside the state), so an input the size check let through, stored twice, went past
+    // V8's longest string: BullMQ's add threw, again and again, and the run never ended.
+    const { ex, ends } = await coordinator();
+    const add = vi.spyOn(Queue.prototype, 'add');
+    try {
+      const module = join(FIXTURES, 'count-up.mjs');
+      const input = { i: 0, target: 3000, quanta: 0 };
+      const work = { kernel: { module, exportName: 'countUp' }, input, totalNanos: 1 };
+      const id = ex.submitJob(oneTaskJob('mine', leaves(1, work)));
+      await ex.drain();
+      expect(ends.find((e) => e.jobId === id)).toMatchObject({ state: 'succeeded' });
+      const sent = add.mock.calls.map((c) => c[1] as { work: { input?: unknown }; input: unknown });
+      expect(sent.length).toBeGreaterThan(1); // it yielded: later quanta carry its state
+      expect(sent[0]?.input).toEqual(input);
+      expect(sent.slice(1).every((d) => (d.input as { i: number }).i > 0)).toBe(true);
+      expect(sent.every((d) => !('input' in d.work))).toBe(true);
+    } finally {
+      add.mockRestore();
+      await ex.close();
+    }
+  });
+
   it('fails a split whose result, yielded state or input JSON cannot carry, naming where, and runs on', async () => {
     // Before: a bigint result or state was never sent (the job never ended), a bigint input was
     // offered again and again in one turn (the coordinator hung), a typed array arrived as an

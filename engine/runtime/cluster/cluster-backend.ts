@@ -38,7 +38,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Backend, BackendEvents, Dispatch, QuantumEnd } from '../backend.ts';
+import type { Backend, BackendEvents, Dispatch, QuantumEnd, SplitWork } from '../backend.ts';
 import { nanosSince, originNow } from '../threads/clock.ts';
 import { FaultInjector } from '../threads/fault-injection.ts';
 import { checkCount, checkCut } from '../threads/threads-options.ts';
@@ -335,7 +335,7 @@ export class ClusterBackend implements Backend {
       worker: node.workerIds.indexOf(dispatch.workerId),
       splitId: dispatch.splitId,
       quantumNanos: dispatch.quantumNanos,
-      work: dispatch.work,
+      work: withoutInput(dispatch.work),
       doneNanos: dispatch.doneNanos,
       ...(input === undefined ? {} : { input }),
     };
@@ -570,4 +570,15 @@ async function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Pr
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The work as a node needs it: its input travels once, beside it (`QuantumJob.input`, the first
+ * input or the state yielded last). Sent inside the work too, an input the size check passed was
+ * stored twice and could pass V8's longest string; BullMQ's add then threw for good.
+ */
+function withoutInput(work: SplitWork): SplitWork {
+  if (!('input' in work)) return work;
+  const { input: _sentBeside, ...rest } = work;
+  return rest;
 }
