@@ -154,8 +154,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
       throw new UsageError(`--trace ${tracePath}: cannot be written (${why})`);
     }
+    const dropped = result.report.counters.spansDropped;
+    const lost = dropped > 0 ? `; ${dropped} older quanta are not in it (spansDropped)` : '';
     io.err(
-      `trace: ${result.trace.traceEvents.length} events written to ${tracePath} (open in https://ui.perfetto.dev)\n`,
+      `trace: ${result.trace.traceEvents.length} events written to ${tracePath}${lost} (open in https://ui.perfetto.dev)\n`,
     );
   }
   io.out(

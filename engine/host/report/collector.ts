@@ -105,6 +105,8 @@ export class RunCollector {
     const read = this.executor.spans.read(this.cursor);
     this.cursor = read.cursor;
     this.spansDropped += read.dropped;
+    // The trace lacks them too: it counts them with its own, as a graph run's does.
+    this.trace?.addDropped(read.dropped);
     const c = read.columns;
     // Millions of quanta pass through here in a Trino experiment: resolve names once per read.
     const byName = c.names.map((n) => this.stats(n));

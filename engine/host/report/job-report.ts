@@ -92,7 +92,8 @@ export function jobReport(run: JobRunEnd): RunReport {
       stuckSplitIds: runaway.map((r) => r.splitId),
       // Trino's getStuckSplitTaskIds: the tasks of those splits, each once.
       stuckTaskIds: [...new Set(runaway.map((r) => r.taskId))],
-      spansDropped: collector.spansDropped,
+      // With a trace, what the trace lacks: the ring's losses and the window's (docs/metrics.md).
+      spansDropped: collector.trace?.droppedSpans ?? collector.spansDropped,
       splitsRejected: c.rejectedSplits,
     },
     ...(collector.failures.size === 0

@@ -1,0 +1,33 @@
+// A job run's report and its trace file give one count of the spans the trace lacks.
+import { describe, expect, it } from 'vitest';
+import { parseWorkload } from '../../../shared/workload.ts';
+import { runWorkload } from './run-workload.ts';
+
+describe('dropped spans on a job run', () => {
+  it('the report counts the quanta its trace window let go, as the trace file does', async () => {
+    const workload = parseWorkload({
+      name: 'drops',
+      config: { workers: 2, quantumMs: 1 },
+      classes: [
+        {
+          name: 'work',
+          arrival: { kind: 'once', count: 50 },
+          tasks: 1,
+          splits: { leaf: 0, intermediate: 2 },
+          work: { totalMs: 20 },
+        },
+      ],
+    });
+    const { report, trace } = await runWorkload(workload, { trace: true, traceCapacity: 500 });
+    const quanta = report.counters.quanta;
+    expect(quanta).toBeGreaterThan(500); // 100 splits of 20 one-ms quanta
+    const otherData = trace?.otherData as { droppedSpans: number; spans: number };
+    expect(otherData.spans).toBe(500);
+    expect(otherData.droppedSpans).toBe(quanta - 500);
+    // Before: 0 here, whatever the trace let go.
+    expect(report.counters.spansDropped).toBe(otherData.droppedSpans);
+
+    const { report: plain } = await runWorkload(workload);
+    expect(plain.counters.spansDropped).toBe(0);
+  });
+});
