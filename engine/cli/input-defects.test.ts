@@ -43,6 +43,18 @@ describe('CLI input edges', () => {
     expect(r.out).toBe('');
   });
 
+  it('serve refuses a bad or open --redis URL at once, as run and worker do, before serving', async () => {
+    // Before: it served, and refused the URL only when a client switched to the cluster.
+    const scheme = await runCli(['serve', '--redis', 'http://x', '--no-build']);
+    expect(scheme.code).toBe(2);
+    expect(scheme.err).toContain('--redis http://x: scheme must be redis: or rediss:');
+    expect(scheme.out).toBe('');
+    const open = await runCli(['serve', '--redis', 'redis://192.0.2.1:6379', '--no-build']);
+    expect(open.code).toBe(2);
+    expect(open.err).toContain('--redis redis://192.0.2.1:6379');
+    expect(open.err).toContain('password');
+  });
+
   it('bench with an unknown suite exits 2 with the list of suites', async () => {
     const r = await runCli(['bench', 'nosuchsuite']);
     expect(r.code).toBe(2);

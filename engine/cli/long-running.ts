@@ -5,6 +5,7 @@ import { SchedLabError } from '../../shared/errors.ts';
 import { MAX_PORT } from '../../shared/limits.ts';
 import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { allowedDirs } from '../host/report/user-modules.ts';
+import { parseRedisUrl } from '../runtime/cluster/redis-url.ts';
 import { parseCommandArgs, pipelineFlag } from './args.ts';
 import type { CliIo } from './io.ts';
 import { driveFromLines } from './serve-commands.ts';
@@ -37,6 +38,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   // With another backend, --redis offers the cluster as a backend the app can switch to.
   if (backend === 'cluster' && values.redis === undefined)
     throw new UsageError('--backend cluster needs --redis URL');
+  // Checked now, as `run` and `worker` do: not first when a client switches to the cluster.
+  if (values.redis !== undefined) parseRedisUrl(values.redis);
   // The cluster runs with --redis only (started on it, or switched to from the app's header).
   const pipeline = pipelineFlag(values.pipeline, values.redis !== undefined, '--redis URL');
   const modules = allowedDirs(values.modules ?? []);
