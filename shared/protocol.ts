@@ -95,7 +95,8 @@ export interface CompareClassRow {
   /** Jobs still running when the run was cut at its duration. */
   unfinished: number;
   latencyMs: Omit<Percentiles, 'count'>;
-  waitMs: Omit<Percentiles, 'count'>;
+  /** Absent where nothing measured it (a graph run's graphs). */
+  waitMs?: Omit<Percentiles, 'count'>;
 }
 
 /** One config's run of a comparison (the `compare` result's `reports[i]`). */

@@ -18,8 +18,11 @@ export interface ClassReport {
   /** Jobs still running when the run stopped (duration reached). */
   unfinished: number;
   latencyMs: Percentiles;
-  /** Each wait of a split in the ready queue (see the header), not a split's total. */
-  waitMs: Percentiles;
+  /**
+   * Each wait of a split in the ready queue (see the header), not a split's total. Absent where
+   * nothing measured it: a graph run's graphs (their nodes wait in the graph's own ready queue).
+   */
+  waitMs?: Percentiles;
   /**
    * Each leaf split's time in admission before it entered the ready queue (Trino's queued time);
    * absent for a class without leaf splits.

@@ -121,8 +121,8 @@ export function formatCompare(result: CompareResult): string {
     const latency = (r: RunReport) => finishedLatency(r.classes[cls]);
     row(`${cls} latency p50`, (r) => fmtOrDash(latency(r)?.p50));
     row(`${cls} latency p95`, (r) => fmtOrDash(latency(r)?.p95));
-    row(`${cls} wait p95`, (r) => fmtMs(r.classes[cls]?.waitMs.p95 ?? 0));
-    row(`${cls} wait max`, (r) => fmtMs(r.classes[cls]?.waitMs.max ?? 0));
+    row(`${cls} wait p95`, (r) => fmtOrDash(r.classes[cls]?.waitMs?.p95));
+    row(`${cls} wait max`, (r) => fmtOrDash(r.classes[cls]?.waitMs?.max));
     row(
       `${cls} done/jobs`,
       (r) => `${r.classes[cls]?.succeeded ?? 0}/${r.classes[cls]?.jobs ?? 0}`,

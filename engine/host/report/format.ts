@@ -21,11 +21,22 @@ export function finishedLatency(c: ClassReport | undefined): ClassReport['latenc
   return c === undefined || c.succeeded === 0 ? null : c.latencyMs;
 }
 
+/**
+ * What ordered the run: the engine's policy, or for a graph run its graphs' ready-queue policy
+ * (a list runs under one) or work stealing, which has none. A graph run said `policy mlfq`,
+ * the engine's default, which never applied.
+ */
+function policyOf(r: RunReport): string {
+  const graph = r.dags?.[0];
+  if (graph === undefined) return `policy ${r.config.policy}`;
+  return graph.policy === undefined ? `executor ${graph.executor}` : `graph policy ${graph.policy}`;
+}
+
 export function formatReport(r: RunReport, wallMs?: number): string {
   const out: string[] = [];
   const wall = wallMs === undefined ? '' : ` · wall ${fmtMs(wallMs)}`;
   out.push(
-    `${r.workload} · ${r.backend} · seed ${r.seed} · policy ${r.config.policy} · ${r.workers.count} workers${wall}`,
+    `${r.workload} · ${r.backend} · seed ${r.seed} · ${policyOf(r)} · ${r.workers.count} workers${wall}`,
   );
   const stopped =
     r.stoppedAtMs === null ? '' : ` (stopped at ${fmtMs(r.stoppedAtMs)} with work live)`;
@@ -85,8 +96,8 @@ export function formatReport(r: RunReport, wallMs?: number): string {
           lat(latency?.p95),
           lat(latency?.p99),
           lat(latency?.max),
-          fmtMs(c.waitMs.p95),
-          fmtMs(c.waitMs.max),
+          c.waitMs === undefined ? '-' : fmtMs(c.waitMs.p95),
+          c.waitMs === undefined ? '-' : fmtMs(c.waitMs.max),
           ...(queued ? [c.queuedMs === undefined ? '-' : fmtMs(c.queuedMs.max)] : []),
           fmtMs(c.scheduledMs),
         ];

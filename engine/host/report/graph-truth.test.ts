@@ -3,6 +3,7 @@
 // efficiency made from measured figures only.
 import { describe, expect, it, vi } from 'vitest';
 import { parseWorkload } from '../../../shared/workload.ts';
+import { formatReport } from './format.ts';
 import { runWorkload } from './run-workload.ts';
 
 const compiles = vi.hoisted(() => ({ count: 0 }));
@@ -70,6 +71,31 @@ describe('graph runs that report the truth', () => {
     );
     expect(both.dags?.map((d) => d.policy)).toEqual(['fifo', 'fifo']);
     expect(both.classes['chain-1']).toMatchObject({ succeeded: 1, cancelled: 0 });
+  });
+
+  it('says what ordered a graph run and leaves out what it did not measure', async () => {
+    // Before: the header said `policy mlfq` (the engine's default, which never applied), each
+    // graph's wait read 0 unmeasured, and Jain was 1 whatever the graphs got.
+    const { report } = await runWorkload(
+      graphWorkload([
+        { generator: 'chain', length: 8, cost: 1, policy: 'lifo' },
+        { generator: 'independent', count: 8, cost: 1 },
+      ]),
+    );
+    const text = formatReport(report);
+    expect(text.split('\n')[0]).toContain('· graph policy lifo ·');
+    expect(text).not.toContain('policy mlfq');
+    const chain = text.split('\n').find((l) => l.startsWith('chain-0'))!;
+    expect(chain.split(/\s+/).slice(-4, -2)).toEqual(['-', '-']); // wait p95, wait max
+    expect(report.classes['chain-0']?.waitMs).toBeUndefined();
+    // A chain of 8 on 2 workers runs at half the rate per node that 8 independent nodes do.
+    expect(report.fairness.jain).toBeCloseTo((1.5 * 1.5) / (2 * (1 + 0.25)), 2);
+
+    const stealing = await runWorkload(
+      graphWorkload({ generator: 'chain', length: 8, executor: 'stealing' }),
+      { backend: 'threads' },
+    );
+    expect(formatReport(stealing.report).split('\n')[0]).toContain('· executor stealing ·');
   });
 
   it('--trace over the span ring counts the spans the executor let go and reports them', async () => {

@@ -25,9 +25,12 @@ import { TraceWindow } from '../trace/trace-window.ts';
 import type { ClassReport } from './class-stats.ts';
 import { GraphProgressTap, type GraphProgress } from './graph-progress.ts';
 import { ms3, round3, type DagReport, type RunReport } from './report.ts';
+import { Jain } from './summary-stats.ts';
 
 export interface GraphOutcome {
   dag: DagReport;
+  /** Jain's index over the graphs that ran, each a job (docs/metrics.md, "Jain (report)"). */
+  jain: Jain;
   dags: (DagReport & {
     name: string;
     executor: string;
@@ -176,6 +179,7 @@ export async function runGraphs(
     : null;
   const out: GraphOutcome = {
     dag: dagOf(config.workers, 0, 0, 0, 0),
+    jain: new Jain(),
     dags: [],
     classes: {},
     makespanNanos: 0,
@@ -238,6 +242,9 @@ export async function runGraphs(
         ),
       });
       out.classes[name] = graphClass(result, failed);
+      // As a job's: scheduled time / latency / splits (a graph's work / makespan / nodes).
+      if (result.makespanNanos > 0)
+        out.jain.add(result.workNanos / result.makespanNanos / graph.nodeCount);
       out.makespanNanos += result.makespanNanos;
       out.dispatches += result.executor === 'central' ? result.dispatches : graph.nodeCount;
       work += result.workNanos;
@@ -282,7 +289,6 @@ function notRun(): ClassReport {
     rejected: 0,
     unfinished: 0,
     latencyMs: none,
-    waitMs: none,
     scheduledMs: 0,
     maxRequeueWaitMs: 0,
     basePriority: null,
@@ -301,7 +307,6 @@ function graphClass(r: GraphRunResult, failed: number): ClassReport {
     rejected: 0,
     unfinished: 0,
     latencyMs: failed === 0 ? latency : none,
-    waitMs: none,
     scheduledMs: ms3(r.workNanos),
     maxRequeueWaitMs: 0,
     basePriority: null,
@@ -363,7 +368,7 @@ export function graphReport(
       },
     ],
     workers: { count: config.workers, utilization: g.dag.utilization },
-    fairness: { jain: 1 },
+    fairness: { jain: g.jain.value },
     counters: {
       quanta: g.dispatches,
       overrunMs: 0,

@@ -121,7 +121,7 @@ function reportRow(label: string, r: RunReport): CompareReportRow {
           succeeded: c.succeeded,
           unfinished: c.unfinished,
           latencyMs: c.latencyMs,
-          waitMs: c.waitMs,
+          ...(c.waitMs === undefined ? {} : { waitMs: c.waitMs }),
         },
       ]),
     ),

@@ -147,7 +147,7 @@ export function tableRows(reports: readonly CompareReportRow[]): TableRow[] {
     row(`${cls}-p50`, `${cls} latency p50`, (r) => lat(r)?.p50, ms, 'low');
     row(`${cls}-p95`, `${cls} latency p95`, (r) => lat(r)?.p95, ms, 'low');
     row(`${cls}-p99`, `${cls} latency p99`, (r) => lat(r)?.p99, ms, 'low');
-    row(`${cls}-wait-p95`, `${cls} wait p95`, (r) => c(r)?.waitMs.p95, ms, 'low');
+    row(`${cls}-wait-p95`, `${cls} wait p95`, (r) => c(r)?.waitMs?.p95, ms, 'low');
   }
   const levels = Math.max(0, ...reports.map((r) => r.levelShares.length));
   for (let l = 0; l < levels; l++) {
