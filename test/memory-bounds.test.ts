@@ -222,7 +222,7 @@ describe('memory stays bounded over a long run', () => {
       expect(inner.book.splitEnd.length).toBe(listeners.split);
       // Percentile tables: one histogram per class (capped) and per band, and only for classes
       // with a job ended in the last 60 s or since the workload was (re)loaded (their window).
-      const lat = session.stats.latency.read(session.executor.now());
+      const lat = session.stats.latency.read();
       const classes = ['interactive', 'io', 'scan', 'sleepy'];
       expect(Object.keys(lat.byClass).every((c) => classes.includes(c))).toBe(true);
       expect(Object.keys(lat.byBand).length).toBeLessThanOrEqual(5);
@@ -382,7 +382,7 @@ describe('per-class state', () => {
     }
     (session.backend as SimBackend).runUntilIdle();
     const names = internals(session.executor).spans.classNames.length;
-    const latency = session.stats.latency.read(session.executor.now());
+    const latency = session.stats.latency.read();
     await session.close();
     return { names, latency };
   };

@@ -11,6 +11,7 @@ import {
   FRAME_MAX_WARNINGS,
   type Alarm,
   type Frame,
+  type FrameSamples,
   type RunawaySplit,
   type SpanColumns,
 } from '../../../shared/protocol.ts';
@@ -133,7 +134,7 @@ export class FrameBuilder {
       this.seq++;
     }
     const open = this.waitsInProgress?.() ?? null;
-    const wait = this.stats.wait.read(now, open ?? []);
+    const wait = this.stats.wait.read(open ?? []);
     let oldestWaitNanos = 0;
     if (open === null) oldestWaitNanos = ex.oldestWaitNanos();
     else for (const s of open) if (s.nanos > oldestWaitNanos) oldestWaitNanos = s.nanos;
@@ -152,8 +153,8 @@ export class FrameBuilder {
       levels: ex.levels(),
       workers,
       counters: ex.counters,
-      latency: this.stats.latency.read(now),
-      statsSinceNanos: this.stats.sinceNanos(now),
+      latency: this.stats.latency.read(),
+      statsSinceNanos: this.stats.sinceNanos(),
       wait,
       fairness: ex.fairness(),
       // Under `fair` only: one pass over the live groups, which other policies do not need.
@@ -168,7 +169,7 @@ export class FrameBuilder {
       eventsDropped: this.eventsDropped,
       jobs: ex.jobs(this.maxJobs),
       alarms,
-      queued: this.stats.queued.read(now, this.queuedInProgress?.() ?? []),
+      queued: this.stats.queued.read(this.queuedInProgress?.() ?? []),
       oldestWaitMs,
       runawaySplits: runaway,
       executorStats: this.executorStats.read(),
@@ -178,15 +179,18 @@ export class FrameBuilder {
       warnings: warnings.slice(0, FRAME_MAX_WARNINGS),
       warningsMore: Math.max(0, warnings.length - FRAME_MAX_WARNINGS),
       ...(this.speed === null ? {} : { speed: this.speed() }),
-      ...(consume
-        ? {
-            samples: {
-              latency: this.stats.latency.pending.drain(),
-              wait: this.stats.wait.pending.drain(),
-            },
-          }
-        : {}),
+      ...(consume ? { samples: this.sendSamples(now) } : {}),
     };
+  }
+
+  /** The samples since the last frame, which this frame carries: the tables may turn a slice. */
+  private sendSamples(now: number): FrameSamples {
+    const samples = {
+      latency: this.stats.latency.pending.drain(),
+      wait: this.stats.wait.pending.drain(),
+    };
+    this.stats.frameSent(now);
+    return samples;
   }
 
   /** The tenants, when the executor holds any (most workloads have none: nothing is added). */

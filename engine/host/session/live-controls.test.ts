@@ -62,6 +62,32 @@ describe('latency and wait tables', () => {
     await s.close();
   });
 
+  it('count what the frames after statsSinceNanos carry, however far apart frames are (100×)', async () => {
+    // A frame 10 s of backend time after the one before (100× speed), its window cut at a 10 s
+    // boundary: the first frame in the window brought samples from before it, and the app's
+    // distributions (drawn from the frames after statsSinceNanos) counted more than the tables.
+    const s = new Session({
+      config: { workers: 1, quantumMs: 10, policy: 'fifo' },
+      frameHz: 1 / 7.3, // frames 7.3 s apart: never on a slice boundary
+    });
+    const frames = [];
+    for (let t = 0; t < 130; t++) {
+      for (let k = 0; k < 4; k++) s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(5))));
+      frames.push(...s.advance(7300));
+    }
+    expect(frames).toHaveLength(130);
+    for (const f of frames.slice(-20)) {
+      const since = f.statsSinceNanos!;
+      const carried = frames
+        .filter((p) => p.seq <= f.seq && p.timeNanos > since)
+        .reduce((n, p) => n + sampleCount(p.samples!.latency.byClass['a']), 0);
+      expect(carried).toBe(f.latency.byClass['a']!.count);
+      expect(f.timeNanos - since).toBeGreaterThan(50 * S);
+      expect(f.timeNanos - since).toBeLessThanOrEqual(60 * S + 7.3 * S);
+    }
+    await s.close();
+  });
+
   it('resetStats starts them again from now', async () => {
     const s = new Session({ config: { workers: 1, quantumMs: 10, policy: 'fifo' } });
     s.executor.submitJob(oneTaskJob('a', intermediates(1, spin(20))));
@@ -122,3 +148,10 @@ describe('sim pace', () => {
     }
   }, 30_000);
 });
+
+/** How many samples a frame's bucket counts hold (pairs of bucket, count). */
+function sampleCount(c: { buckets: number[] } | undefined): number {
+  let n = 0;
+  for (let i = 1; c !== undefined && i < c.buckets.length; i += 2) n += c.buckets[i]!;
+  return n;
+}

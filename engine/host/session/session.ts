@@ -152,15 +152,15 @@ export class Session {
     this.executor.onJobEnd((e) => {
       // Succeeded jobs only, as a headless report's latency (report/class-stats.ts).
       if (e.state === 'succeeded') {
-        this.stats.latency.record(e.class, e.basePriority, e.endNanos - e.submitNanos, e.endNanos);
+        this.stats.latency.record(e.class, e.basePriority, e.endNanos - e.submitNanos);
       }
     });
     // Each wait as it ends, like a headless report (report/collector.ts); open ones at frame time.
     executor.onDispatchWait((cls, nanos, priority) =>
-      this.stats.wait.record(className(cls), priority, nanos, executor.now()),
+      this.stats.wait.record(className(cls), priority, nanos),
     );
     executor.onAdmissionQueued((cls, nanos, priority) =>
-      this.stats.queued.record(className(cls), priority, nanos, executor.now()),
+      this.stats.queued.record(className(cls), priority, nanos),
     );
   }
 

@@ -7,7 +7,11 @@
  * The window moves in `SLICE_SECONDS` steps: each key keeps one summary per slice plus their
  * running total, and a slice that leaves the window is taken out of the total. A read covers the
  * current slice and the ones before it back to the window's length (`sinceNanos` says exactly
- * from where). Memory is bounded: slices per key are few and fixed, keys past `maxClasses` share
+ * from where). A slice starts at a frame (`frameSent`: the first frame past its 10 s boundary),
+ * never between two: a frame's samples (`Frame.samples`, those since the frame before) then lie
+ * wholly inside the window or wholly outside it, so the app's distributions, drawn from the
+ * frames after `sinceNanos`, count what the tables count. Cut at the boundary itself, the first
+ * frame in the window brought samples from before it — at 100× a frame is 10 s of backend time. Memory is bounded: slices per key are few and fixed, keys past `maxClasses` share
  * one `(other)` row, and a key with nothing left in its window is dropped — so a class from a
  * workload that stopped a minute ago leaves the table.
  *
@@ -92,8 +96,8 @@ class Table {
     private readonly window: StatsWindow,
   ) {}
 
-  record(cls: string, priority: number, nanos: number, now: number): void {
-    const slice = sliceOf(now);
+  record(cls: string, priority: number, nanos: number): void {
+    const slice = this.window.current;
     const key = this.classKey(cls);
     const band = bandLabelOf(priority);
     get(this.byClass, key).record(slice, nanos);
@@ -105,8 +109,8 @@ class Table {
    * Percentiles over the window at `now` of what was recorded plus `open` samples (counted in
    * this read only: an open wait is recorded for good when it ends).
    */
-  read(now: number, open: readonly OpenSample[] = []): PercentileTable {
-    const first = this.window.firstSlice(now);
+  read(open: readonly OpenSample[] = []): PercentileTable {
+    const first = this.window.firstSlice();
     const openByClass = new Map<string, number[]>();
     const openByBand = new Map<string, number[]>();
     for (const s of open) {
@@ -176,21 +180,41 @@ function summarize(
   return out;
 }
 
-/** Where the tables' window starts: the later of the last reset and the oldest slice read. */
+/**
+ * Where the tables' window starts: the later of the last reset and the oldest slice read. Slices
+ * are numbered by the 10 s of backend time they start in, and start at a frame (see the header).
+ */
 class StatsWindow {
-  resetAt = -Infinity;
+  /** The slice samples are recorded in now. */
+  current = 0;
+  /** Where each recent slice started (backend ns), oldest first: the window's start is one. */
+  private readonly starts: { index: number; at: number }[] = [{ index: 0, at: 0 }];
+  private resetAt = -Infinity;
+  private resetSlice = -Infinity;
 
-  firstSlice(now: number): number {
-    return Math.max(sliceOf(now) - SLICES + 1, this.resetSlice());
+  /** A frame carrying the samples up to `now` went out: a later sample may start a new slice. */
+  frameSent(now: number): void {
+    const index = sliceOf(now);
+    if (index <= this.current) return;
+    this.current = index;
+    this.starts.push({ index, at: now });
+    if (this.starts.length > SLICES) this.starts.shift();
   }
 
-  sinceNanos(now: number): number {
-    return Math.max(0, this.resetAt, (sliceOf(now) - SLICES + 1) * SLICE_NANOS);
+  firstSlice(): number {
+    return Math.max(this.current - SLICES + 1, this.resetSlice);
+  }
+
+  sinceNanos(): number {
+    const first = this.current - SLICES + 1;
+    const start = this.starts.find((s) => s.index >= first)?.at ?? 0;
+    return Math.max(0, this.resetAt, start);
   }
 
   /** Samples of the reset's own slice recorded before it are gone (the tables were cleared). */
-  private resetSlice(): number {
-    return this.resetAt === -Infinity ? -Infinity : sliceOf(this.resetAt);
+  reset(now: number): void {
+    this.resetAt = now;
+    this.resetSlice = this.current;
   }
 }
 
@@ -211,14 +235,19 @@ export class LatencyStats {
     this.queued = new Table(maxClasses, this.window);
   }
 
-  /** Backend time (ns) the window starts at, read at `now` (`Frame.statsSinceNanos`). */
-  sinceNanos(now: number): number {
-    return this.window.sinceNanos(now);
+  /** Backend time (ns) the window starts at (`Frame.statsSinceNanos`). */
+  sinceNanos(): number {
+    return this.window.sinceNanos();
+  }
+
+  /** A frame went out with the samples up to `now` (the window may start a new slice). */
+  frameSent(now: number): void {
+    this.window.frameSent(now);
   }
 
   /** Empties both tables; the window starts again at `now`. */
   reset(now: number): void {
-    this.window.resetAt = now;
+    this.window.reset(now);
     this.latency.reset();
     this.wait.reset();
     this.queued.reset();
