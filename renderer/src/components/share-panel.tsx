@@ -48,9 +48,16 @@ function WindowPicker() {
   );
 }
 
-/** Held less than asked: after a reload, a policy switch or a reset the window is shorter. */
+/**
+ * Held less than asked: after a reload, a policy switch or a reset the window is shorter. Or
+ * more: where frames are further apart than the window (at 100× a frame is 10 s of engine
+ * time), the share is over the last frame interval, and says so.
+ */
 function coverage(w: ShareWindow, windowMs: number): string {
-  return w.coveredMs + 150 < windowMs ? ` (${formatMs(w.coveredMs)} held)` : '';
+  if (w.coveredMs + 150 < windowMs) return ` (${formatMs(w.coveredMs)} held)`;
+  if (w.coveredMs > windowMs * 1.1 + 150)
+    return ` (over the last ${formatMs(w.coveredMs)}: frames are that far apart)`;
+  return '';
 }
 
 /** Charged share per level (mlfq) or band (priority) with the target where there is one. */
@@ -135,7 +142,12 @@ export function PriorityDetail() {
   const w = levelShares(telemetry, windowMs, f.config.levelTimeMultiplier);
   const boosts = new Map((w?.rows ?? []).map((r) => [r.label, r.boosts]));
   const reported = w !== null && w.rows.some((r) => r.boosts !== null);
-  const label = SHARE_WINDOWS.find((x) => x.ms === windowMs)?.label ?? formatMs(windowMs);
+  // Where frames are further apart than the window, the boosts are over the last interval.
+  const covered = w?.coveredMs ?? 0;
+  const label =
+    covered > windowMs * 1.1 + 150
+      ? formatMs(covered)
+      : (SHARE_WINDOWS.find((x) => x.ms === windowMs)?.label ?? formatMs(windowMs));
   return (
     <div className="priority-detail" data-testid="priority-detail">
       <p className="muted small">

@@ -5,12 +5,19 @@ import type { Telemetry, FramePoint } from './telemetry.ts';
 import { chargedShareWindow, type ShareWindow } from './target-share.ts';
 import type { TimeRange } from './range-stats.ts';
 
-/** The points of the last `windowMs` (by engine time, whatever the frame rate), oldest first. */
+/**
+ * The points of the last `windowMs` (by engine time, whatever the frame rate), oldest first, and
+ * the one before them when none lies on the window's start: a difference over them covers at
+ * least the window. At 100× a frame is 10 s after the one before; a 5 s window held one point,
+ * and every level's share read 0 %.
+ */
 export function windowPoints(t: Telemetry, windowMs: number): FramePoint[] {
   const last = t.points.last();
   if (last === undefined) return [];
+  const from = last.tMs - windowMs;
   let k = t.points.size - 1;
-  while (k > 0 && t.points.at(k - 1)!.tMs >= last.tMs - windowMs) k--;
+  while (k > 0 && t.points.at(k - 1)!.tMs >= from) k--;
+  if (k > 0 && t.points.at(k)!.tMs > from) k--;
   return t.points.tail(t.points.size - k);
 }
 
@@ -42,10 +49,10 @@ export function levelShares(
   const points = range === null ? windowPoints(t, windowMs) : rangePoints(t, range);
   // A range's points already run from the last one at or before its start: all of them count.
   // (Its width dropped that anchor whenever it lay further before the start than the last point
-  // lay before the end, so the share began a frame late.)
-  const span = range === null ? windowMs : Number.POSITIVE_INFINITY;
+  // lay before the end, so the share began a frame late.) So do a window's, which may reach one
+  // frame before it (`windowPoints`).
   const mlfq = points.at(-1)?.policy === 'mlfq';
-  return chargedShareWindow(points, span, multiplier, mlfq);
+  return chargedShareWindow(points, Number.POSITIVE_INFINITY, multiplier, mlfq);
 }
 
 /** The labels a point was taken under (`L0`… from a host that does not report them). */

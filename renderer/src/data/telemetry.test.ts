@@ -161,6 +161,28 @@ describe('Telemetry', () => {
     ]);
   });
 
+  it('a live share window narrower than the frame interval covers the last interval (100×)', () => {
+    // Frames 10 s of engine time apart; 3 s of every 10 s charged to L0, 7 to L1. Before, a 5 s
+    // window held one point and every level read 0 %.
+    const t = new Telemetry();
+    for (let f = 1; f <= 6; f++) {
+      t.ingestFrame(
+        syntheticFrame({
+          seq: f,
+          timeMs: f * 10_000,
+          depth: [1, 1],
+          chargedMs: [3000 * f, 7000 * f],
+        }),
+      );
+    }
+    const w = levelShares(t, 5000, 2)!;
+    expect(w.coveredMs).toBe(10_000);
+    expect(w.rows.map((r) => r.charged)).toEqual([expect.closeTo(0.3, 6), expect.closeTo(0.7, 6)]);
+    // A window that holds frames starts at the one at or before its start, not earlier.
+    expect(levelShares(t, 20_000, 2)!.coveredMs).toBe(20_000);
+    expect(levelShares(t, 25_000, 2)!.coveredMs).toBe(30_000);
+  });
+
   it('says charged time is not reported instead of making a share up', () => {
     const t = new Telemetry();
     feed(t, 20, (f) => [{ worker: 0, startMs: f * 100 - 40, endMs: f * 100, job: 1, level: 0 }]);
