@@ -48,6 +48,7 @@ import { lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
 import { Flights, type Flight } from './flights.ts';
 import { sendFault } from './json-value.ts';
+import { unavailable, withTimeout } from './with-timeout.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { WorkerTable } from './worker-table.ts';
 import {
@@ -553,22 +554,6 @@ function parseEnd(text: string): EndMessage | null {
     return end as EndMessage;
   } catch {
     return null;
-  }
-}
-
-function unavailable(message: string): SchedLabError {
-  return new SchedLabError('CLUSTER_UNAVAILABLE', message, 'redis');
-}
-
-async function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => reject(error()), ms)),
-  );
-  try {
-    return await Promise.race([p, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -39,6 +39,7 @@ import {
 import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
 import { failedResult, WorkerRunner } from './worker-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
+import { unavailable, withTimeout } from './with-timeout.ts';
 
 export interface WorkerNodeOptions {
   readonly redis: string;
@@ -54,6 +55,12 @@ export interface WorkerNodeOptions {
 
 /** Cancels (and cuts) that arrived before their quantum started, remembered at most this many. */
 const EARLY_CANCELS = 4096;
+/** How long a starting node waits for Redis before it gives up (a coordinator's `connect` too). */
+const BOOT_MS = 5000;
+/** How long a leaving node waits on one Redis step (a heartbeat, its deregistration). */
+const REDIS_STEP_MS = 1000;
+/** How long a leaving node lets what runs finish before it stops it. */
+const FINISH_MS = 30_000;
 
 export class WorkerNode {
   readonly instance: string;
@@ -153,7 +160,19 @@ export class WorkerNode {
   private async boot(): Promise<void> {
     this.pool.setTarget(this.threads);
     await this.pool.ready();
-    await this.sub.subscribe(keys.control(this.ns, this.instance));
+    // Redis away: said at once, as a coordinator says it (`connect`), not waited on in silence.
+    try {
+      await withTimeout(this.sub.subscribe(keys.control(this.ns, this.instance)), BOOT_MS, () =>
+        unavailable(
+          `Redis at ${parseRedisUrl(this.options.redis).display} did not answer within ${BOOT_MS} ms`,
+        ),
+      );
+    } catch (e) {
+      await this.pool.close();
+      this.redis.disconnect();
+      this.sub.disconnect();
+      throw e;
+    }
     this.sub.on('message', (_channel: string, text: string) => this.control(text));
     await this.heartbeat();
     this.beat = setInterval(() => void this.heartbeat(), this.timing.everyMs);
@@ -187,17 +206,32 @@ export class WorkerNode {
 
   private async leave(): Promise<void> {
     this.status = 'leaving';
-    await this.heartbeat();
+    // Each step that needs Redis is bounded: with Redis away a stop (a service manager's one
+    // SIGTERM) waited on it for good. The coordinator counts the node lost by its heartbeats.
+    const bounded = (p: Promise<unknown>, ms: number) =>
+      withTimeout(p, ms, () => new Error('redis')).then(
+        () => true,
+        () => false,
+      );
+    await bounded(this.heartbeat(), REDIS_STEP_MS);
     // The coordinator stops dispatching here within one poll; jobs it sent before then still run.
     await new Promise((r) => setTimeout(r, this.timing.pollMs * 2));
-    await this.queueWorker?.close();
+    const queue = this.queueWorker;
+    if (queue !== null) {
+      // What runs finishes and its end is stored; with Redis away it cannot be, so it is not waited for.
+      const away = this.redis.status !== 'ready';
+      if (away || !(await bounded(queue.close(), FINISH_MS)))
+        await bounded(queue.close(true), REDIS_STEP_MS);
+    }
     if (this.beat !== null) clearInterval(this.beat);
-    await this.redis
-      .multi()
-      .hdel(keys.nodes(this.ns), this.instance)
-      .del(keys.heartbeat(this.ns, this.instance))
-      .exec()
-      .catch(() => {});
+    await bounded(
+      this.redis
+        .multi()
+        .hdel(keys.nodes(this.ns), this.instance)
+        .del(keys.heartbeat(this.ns, this.instance))
+        .exec(),
+      REDIS_STEP_MS,
+    );
     this.timers.clear();
     await this.pool.close();
     this.redis.disconnect();
