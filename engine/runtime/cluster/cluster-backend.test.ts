@@ -177,6 +177,52 @@ describe('the cluster backend', () => {
   });
 });
 
+describe('a node that dies while leaving', () => {
+  it('is lost, not left: it never took its entry out of the registry', async () => {
+    // A node's own records, as a node killed (kill -9) after it said `leaving` leaves them: its
+    // registry entry stays, its heartbeat runs out. Before: alarmed `node-left`, "node … left".
+    const alarms: { kind: string; message: string }[] = [];
+    const backend = new ClusterBackend({
+      redis: redis.url,
+      namespace: 'dying',
+      workers: 1,
+      onAlarm: (a) => alarms.push({ kind: a.kind, message: a.message }),
+      heartbeat: { ...HEARTBEAT, pollMs: 50 },
+    });
+    const client = new Redis(redis.url);
+    try {
+      const record = {
+        instance: 'west.000001',
+        name: 'west',
+        workers: 1,
+        status: 'up',
+        host: 'h',
+        pid: 1,
+        startedAt: 0,
+      };
+      const register = (status: string, ttlMs: number) =>
+        client
+          .multi()
+          .hset(keys.nodes('dying'), record.instance, JSON.stringify({ ...record, status }))
+          .set(keys.heartbeat('dying', record.instance), '1', 'PX', ttlMs)
+          .exec();
+      await register('up', 60_000);
+      await backend.connect();
+      await backend.waitForWorkers(1, 30_000);
+      await register('leaving', 300);
+      await expect
+        .poll(() => alarms.find((a) => a.kind.startsWith('node-') && a.kind !== 'node-joined'), {
+          timeout: 20_000,
+        })
+        .toMatchObject({ kind: 'node-lost', message: expect.stringContaining('while leaving') });
+      expect(alarms.map((a) => a.kind)).not.toContain('node-left');
+    } finally {
+      client.disconnect();
+      await backend.close();
+    }
+  });
+});
+
 describe('values on the cluster (they cross Redis as JSON)', () => {
   it('offers a split whose dispatch Redis will not store again after a pause, and runs it once Redis takes it', async () => {
     // Before: each refusal sent the split back at once and it was dispatched again in the same

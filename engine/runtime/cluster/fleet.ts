@@ -89,11 +89,14 @@ export class Fleet {
       for (const node of [...this.nodes.values()]) {
         if (alive.has(node.record.instance)) continue;
         const stale = instances.includes(node.record.instance);
+        // Left: it said `leaving`, then took its own entry out. One whose entry stays with its
+        // beat gone died (killed while leaving, too): lost.
+        const leaving = node.state === 'leaving';
         const why =
-          node.state === 'leaving'
+          leaving && !stale
             ? 'left'
             : stale
-              ? `stopped heartbeating (no beat for ${this.timing.ttlMs} ms)`
+              ? `stopped heartbeating${leaving ? ' while leaving' : ''} (no beat for ${this.timing.ttlMs} ms)`
               : 'vanished from the registry';
         await this.drop(node, why);
         if (stale) await this.redis.hdel(keys.nodes(this.ns), node.record.instance);
