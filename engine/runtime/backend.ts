@@ -77,6 +77,12 @@ export interface QuantumEnd {
   readonly cause?: ErrorCause;
   /** A user module's result when it finished. */
   readonly result?: unknown;
+  /**
+   * True when the dispatch never started: the backend could not hand it to the worker (the
+   * cluster: Redis refused to store it, or lost it restarting empty). No quantum, no time, no
+   * span: the split goes back to the queue (its outcome is `yielded`, `ranNanos` 0).
+   */
+  readonly unstarted?: boolean;
 }
 
 /**

@@ -485,7 +485,7 @@ export class ClusterBackend implements Backend {
 
   private async gone(node: FleetNode, why: string): Promise<void> {
     this.table.free(node);
-    const left = why === 'left';
+    const left = why.startsWith('left');
     const reason = `worker lost: node ${node.record.name} (${node.record.instance}) ${why}`;
     const mine = this.flights.all().filter((f) => f.node === node);
     // Running on a worker when the loss was seen; the others were queued behind one.

@@ -38,6 +38,7 @@ export function unstartedEnd(dispatch: Dispatch, at: number): QuantumEnd {
     ranNanos: 0,
     workNanos: 0,
     outcome: 'yielded',
+    unstarted: true,
   };
 }
 

@@ -27,7 +27,7 @@ export interface FleetNode {
 
 export interface FleetHooks {
   joined(node: FleetNode): void;
-  /** `why`: lost (heartbeat expired, registry entry gone) or left (said `leaving` first). */
+  /** `why`: lost (heartbeat expired, registry entry gone) or left… (said `leaving` first). */
   /** Resolves once every flight on the node has ended (its queue is then emptied). */
   gone(node: FleetNode, why: string): Promise<void>;
   leaving(node: FleetNode): void;
@@ -89,15 +89,16 @@ export class Fleet {
       for (const node of [...this.nodes.values()]) {
         if (alive.has(node.record.instance)) continue;
         const stale = instances.includes(node.record.instance);
-        // Left: it said `leaving`, then took its own entry out. One whose entry stays with its
-        // beat gone died (killed while leaving, too): lost.
+        // It said `leaving`: it left, and took its own entry out — or its entry stayed with its
+        // beat gone (killed while leaving, or too slow to beat), which the reason says.
         const leaving = node.state === 'leaving';
-        const why =
-          leaving && !stale
-            ? 'left'
-            : stale
-              ? `stopped heartbeating${leaving ? ' while leaving' : ''} (no beat for ${this.timing.ttlMs} ms)`
-              : 'vanished from the registry';
+        const why = leaving
+          ? stale
+            ? `left without deregistering (no beat for ${this.timing.ttlMs} ms)`
+            : 'left'
+          : stale
+            ? `stopped heartbeating (no beat for ${this.timing.ttlMs} ms)`
+            : 'vanished from the registry';
         await this.drop(node, why);
         if (stale) await this.redis.hdel(keys.nodes(this.ns), node.record.instance);
       }

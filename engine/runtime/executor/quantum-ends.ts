@@ -120,6 +120,10 @@ export class QuantumEnds {
         this.dispatcher.dequeued(w, next);
         this.dispatcher.began(next, Math.max(next.dispatchedAt, end.endNanos));
       }
+      // Never handed to the worker (the cluster's Redis refused it): no quantum, no span. It was
+      // counted as one, with a span from its dispatch, each time Redis refused it.
+      if (end.ranNanos === 0 && end.outcome === 'yielded' && end.unstarted === true)
+        return this.unstarted(split, end);
     } else {
       const at = list === undefined ? -1 : indexOfSplit(list, end.splitId);
       if (at < 0) {
@@ -200,6 +204,11 @@ export class QuantumEnds {
       this.afterQuantum(split, end, now);
     }
     this.dispatcher.pump();
+    this.settleDrain();
+  }
+
+  /** `drain()`'s waiters, once nothing is live and no worker is busy. */
+  private settleDrain(): void {
     if (
       this.drainWaiters.length > 0 &&
       this.jobs.counts.live === 0 &&
@@ -219,6 +228,7 @@ export class QuantumEnds {
     else if (end.outcome === 'yielded') this.requeue(split, now, 'requeue');
     else this.afterQuantum(split, end, now);
     this.dispatcher.pump();
+    this.settleDrain();
   }
 
   private afterQuantum(split: ExecSplit, end: QuantumEnd, now: number): void {
