@@ -112,7 +112,8 @@ describe('the cluster backend', () => {
     try {
       for (const node of nodes) {
         for (let splitId = 0; splitId < 64; splitId++) {
-          const message: ControlMessage = { type: 'cancel', coordinator: 'gone', splitId };
+          const quantum = `gone-${splitId + 1}`;
+          const message: ControlMessage = { type: 'cancel', coordinator: 'gone', splitId, quantum };
           await publisher.publish(keys.control('unit', node.instance), JSON.stringify(message));
         }
       }
@@ -125,6 +126,35 @@ describe('the cluster backend', () => {
       await ex.drain();
       expect(ends).toMatchObject([{ jobId: id, state: 'succeeded' }]);
       expect(ex.counters.splitsCancelled).toBe(0);
+    } finally {
+      await ex.close();
+    }
+  });
+
+  it('an interrupt ends a split INTERRUPTED, or not at all: its cancel stops only the quantum it meant', async () => {
+    // 1 ms quanta: the quantum the interrupt meant often yields before its cancel reaches the
+    // node. Before, the cancel, keyed by split, then stopped the split's next quantum, and the
+    // job ended CANCELLED ("quantum ended cancelled") — 14 times in 30.
+    const backend = new ClusterBackend({ redis: redis.url, namespace: 'unit', workers: 1 });
+    await backend.connect();
+    await backend.waitForWorkers(1, 30_000);
+    const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs: 1 });
+    const ends: JobEnd[] = [];
+    ex.onJobEnd((e) => ends.push(e));
+    try {
+      for (let t = 0; t < 12; t++) {
+        const id = ex.submitJob(oneTaskJob('j', leaves(1, spin(40))));
+        await expect
+          .poll(() => ex.workers().find((w) => w.jobId === id)?.splitId ?? null, { interval: 2 })
+          .not.toBeNull();
+        await new Promise((r) => setTimeout(r, 5 + (t % 4) * 3));
+        const running = ex.workers().find((w) => w.jobId === id)?.splitId;
+        if (running !== undefined && running !== null) ex.interruptSplit(running);
+        await ex.drain();
+        const end = ends.find((e) => e.jobId === id);
+        if (end?.state !== 'succeeded') expect(end).toMatchObject({ errorCode: 'INTERRUPTED' });
+      }
+      expect(ends.filter((e) => e.errorCode === 'INTERRUPTED').length).toBeGreaterThan(0);
     } finally {
       await ex.close();
     }

@@ -364,7 +364,8 @@ export class ClusterBackend implements Backend {
       return;
     }
     flight.cancelAsked = true;
-    this.control(flight.node, { type: 'cancel', coordinator: this.coordinator, splitId });
+    const quantum = flight.jobId;
+    this.control(flight.node, { type: 'cancel', coordinator: this.coordinator, splitId, quantum });
   }
 
   /** Cuts the quantum running on `workerId` and those queued behind it (the node keeps the cut). */

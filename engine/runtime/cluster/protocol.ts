@@ -146,7 +146,17 @@ export interface EndMessage {
 
 /** `coordinator`: the sender, as in its jobs' `QuantumJob.replyTo`; with `splitId`, the split. */
 export type ControlMessage =
-  | { readonly type: 'cancel'; readonly coordinator: string; readonly splitId: number }
+  | {
+      readonly type: 'cancel';
+      readonly coordinator: string;
+      readonly splitId: number;
+      /**
+       * The job id of the quantum to stop (`${coordinator}-${n}`, unique): a cancel that arrives
+       * after that quantum ended must not stop the split's next one (an interrupt would then end
+       * the split `CANCELLED`, not `INTERRUPTED`).
+       */
+      readonly quantum: string;
+    }
   | {
       readonly type: 'cut';
       readonly coordinator: string;

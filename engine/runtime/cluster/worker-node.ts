@@ -70,8 +70,9 @@ export class WorkerNode {
   private readonly pool: WorkerPool;
   private readonly runners: WorkerRunner[] = [];
   /**
-   * Cancels and cuts (ns) that arrived before their job (a control message can overtake it), by
-   * `splitKey`: a split id alone is only one coordinator's. Bounded, the oldest dropped first
+   * Cancels and cuts (ns) that arrived before their job (a control message can overtake it): a
+   * cancel by the quantum's job id, a cut by `splitKey` (a split id alone is only one
+   * coordinator's). Bounded, the oldest dropped first
    * (LRU caches: a Map whose first key is deleted each time walks the holes that leaves).
    */
   private readonly earlyCancels = new LRUCache<string, true>({ max: EARLY_CANCELS });
@@ -137,7 +138,7 @@ export class WorkerNode {
           worker: () => this.pool.get(w),
           replace: (worker) => this.pool.replace(worker),
           now: () => nanosSince(this.origin),
-          earlyCancel: (job) => this.earlyCancels.delete(splitKey(job.replyTo, job.splitId)),
+          earlyCancel: (entry) => this.earlyCancels.delete(entry.jobId),
           earlyCut: (job) => {
             const key = splitKey(job.replyTo, job.splitId);
             const cut = this.earlyCuts.get(key);
@@ -266,19 +267,19 @@ export class WorkerNode {
     } catch {
       return;
     }
-    const { coordinator, splitId } = message;
-    const runner = this.runners.find((r) => r.holds(coordinator, splitId));
-    const key = splitKey(coordinator, splitId);
     if (message.type === 'cut') {
+      const { coordinator, splitId } = message;
+      const runner = this.runners.find((r) => r.holds(coordinator, splitId));
+      const key = splitKey(coordinator, splitId);
       if (runner !== undefined) runner.cut(message.nanos);
       else this.earlyCuts.set(key, Math.min(message.nanos, this.earlyCuts.get(key) ?? Infinity));
       return;
     }
-    if (runner !== undefined) {
-      runner.cancel(coordinator, splitId);
-      return;
-    }
-    this.earlyCancels.set(key, true);
+    // A cancel names one quantum: one that ended before it arrived is not here and never comes,
+    // and the split's next quantum is not it.
+    const runner = this.runners.find((r) => r.holdsQuantum(message.quantum));
+    if (runner !== undefined) runner.cancel(message.quantum);
+    else this.earlyCancels.set(message.quantum, true);
   }
 
   /**
@@ -295,7 +296,7 @@ export class WorkerNode {
         resolve(failedResult(job.splitId, -1, why, 'WORKER_LOST'));
       } else if (refused !== null) {
         resolve(failedResult(job.splitId, job.worker, refused, 'KERNEL_FAILED'));
-      } else runner.submit({ job, resolve });
+      } else runner.submit({ jobId, job, resolve });
     });
     this.reply(job.replyTo, { jobId, result });
     return result;

@@ -14,6 +14,8 @@ import { sendFault } from './json-value.ts';
 import type { QuantumJob, QuantumResult } from './protocol.ts';
 
 export interface RunnerJob {
+  /** Its BullMQ job id: one quantum's (a cancel names it). */
+  readonly jobId: string;
   readonly job: QuantumJob;
   readonly resolve: (result: QuantumResult) => void;
 }
@@ -24,8 +26,8 @@ export interface RunnerHost {
   /** A dead worker is emptied by the caller first; a fresh one takes the id. */
   replace(worker: PoolWorker): void;
   now(): number;
-  /** Takes a cancel or cut that arrived before the job did (for its coordinator's split). */
-  earlyCancel(job: QuantumJob): boolean;
+  /** Takes a cancel that arrived before the job did (for that quantum), or a cut (its split). */
+  earlyCancel(entry: RunnerJob): boolean;
   earlyCut(job: QuantumJob): number | undefined;
   /** Names the node in a lost quantum's error. */
   readonly nodeName: string;
@@ -67,7 +69,7 @@ export class WorkerRunner {
     while (this.waiting.length > 0 && (worker.running === null || worker.queued === null)) {
       const next = this.waiting.shift()!;
       const { job } = next;
-      if (this.host.earlyCancel(job)) {
+      if (this.host.earlyCancel(next)) {
         next.resolve(cancelledResult(job.splitId, this.index));
         continue;
       }
@@ -147,22 +149,26 @@ export class WorkerRunner {
    * Cancels `coordinator`'s split `splitId` here (`holds`): a queued or waiting quantum ends at
    * once, a running one stops.
    */
-  cancel(coordinator: string, splitId: number): void {
+  /** Whether quantum `jobId` is here (running, queued or waiting). */
+  holdsQuantum(jobId: string): boolean {
+    const of = (j: RunnerJob | null) => j !== null && j.jobId === jobId;
+    return of(this.running) || of(this.queued) || this.waiting.some(of);
+  }
+
+  /** Stops quantum `jobId` (`holdsQuantum`): taken back before it starts, or cancelled running. */
+  cancel(jobId: string): void {
     const worker = this.host.worker();
-    const waitingAt = this.waiting.findIndex((w) => isSplit(w.job, coordinator, splitId));
+    const waitingAt = this.waiting.findIndex((w) => w.jobId === jobId);
     if (waitingAt >= 0) {
-      this.waiting.splice(waitingAt, 1)[0]!.resolve(cancelledResult(splitId, this.index));
-    } else if (
-      this.queued !== null &&
-      isSplit(this.queued.job, coordinator, splitId) &&
-      worker?.revoke() === true
-    ) {
+      const [entry] = this.waiting.splice(waitingAt, 1);
+      entry!.resolve(cancelledResult(entry!.job.splitId, this.index));
+    } else if (this.queued?.jobId === jobId && worker?.revoke() === true) {
       const queued = this.queued;
       this.queued = null;
-      queued.resolve(cancelledResult(splitId, this.index));
+      queued.resolve(cancelledResult(queued.job.splitId, this.index));
       this.fill();
-    } else if (worker !== undefined) {
-      Atomics.store(worker.control, CONTROL.CANCEL, splitId);
+    } else if (this.running?.jobId === jobId && worker !== undefined) {
+      Atomics.store(worker.control, CONTROL.CANCEL, this.running.job.splitId);
     }
   }
 
