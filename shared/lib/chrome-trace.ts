@@ -130,7 +130,7 @@ export function buildChromeTrace(input: TraceInput): ChromeTrace {
       args: { sort_index: w },
     });
   }
-  const { first, last } = addSlices(events, spans, t0);
+  const { first, last } = addSlices(events, spans, t0, levelLabels(samples));
   for (const sample of samples) addCounters(events, sample, t0);
   addFlows(events, input.edges ?? [], first, last);
   for (const m of input.markers ?? []) {
@@ -167,7 +167,30 @@ function originOf(spans: readonly TraceSlice[], samples: readonly TraceSample[])
 }
 
 /** Slices in worker then time order; returns each split's first and last slice (for flows). */
-function addSlices(events: TraceEvent[], spans: readonly TraceSlice[], t0: number) {
+/**
+ * A slice's level as the counters name it at its start (a PRIO band `p20-39`, fifo's queue): the
+ * labels of the last sample at or before it, or of the first sample. `L0`… where none names it.
+ */
+function levelLabels(samples: readonly TraceSample[]): (t: number, level: number) => string {
+  const named = samples.filter((s) => s.labels !== undefined);
+  return (t, level) => {
+    let lo = 0;
+    let hi = named.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (named[mid]!.timeNanos <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    return named[lo]?.labels?.[level] ?? `L${level}`;
+  };
+}
+
+function addSlices(
+  events: TraceEvent[],
+  spans: readonly TraceSlice[],
+  t0: number,
+  label: (t: number, level: number) => string,
+) {
   const first = new Map<number, TraceEvent>();
   const last = new Map<number, TraceEvent>();
   let lastWorker = -1;
@@ -182,7 +205,7 @@ function addSlices(events: TraceEvent[], spans: readonly TraceSlice[], t0: numbe
     lastEnd = end;
     const ev: TraceEvent = {
       name: `${s.cls || 'job'} #${s.jobId}`,
-      cat: `L${s.level}`,
+      cat: label(s.startNanos, s.level),
       ph: 'X',
       pid: PID,
       tid: s.worker + 1,

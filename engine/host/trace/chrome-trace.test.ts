@@ -206,4 +206,17 @@ describe('Chrome trace export', () => {
     );
     expect(trace!.otherData).toMatchObject({ policy: 'mlfq', workload: 'interactive-vs-scan' });
   });
+
+  it('names a quantum’s level as the report and counters do: a PRIO band under priority', async () => {
+    // Before: every slice's cat was `L1`, `L2`… while the counters and report said `p20-39`.
+    const { trace, report } = await runWorkload(loadPreset('batch-service'), {
+      trace: true,
+      durationMs: 3000,
+    });
+    const labels = new Set(report.levels.map((l) => l.label));
+    const cats = new Set(trace!.traceEvents.filter((e) => e.ph === 'X').map((e) => e.cat));
+    expect(cats.size).toBeGreaterThan(1);
+    for (const cat of cats) expect(labels).toContain(cat);
+    expect([...cats].every((c) => /^p\d+-\d+$/.test(c))).toBe(true);
+  });
 });
