@@ -11,6 +11,7 @@ import {
   MAX_GRAPH_NODES,
   MAX_LABEL_CHARS,
   MAX_WORK_MS,
+  MAX_SEED,
 } from './limits.ts';
 import { schemaError } from './schema-error.ts';
 
@@ -90,7 +91,7 @@ const nodeDefaults = {
 const MAX_GRAPH_LIST = MAX_CLASSES;
 
 const size = (max: number) => z.number().min(1).max(max).int();
-const seed = z.number().int().min(0).max(0xffff_ffff).default(1);
+const seed = z.number().int().min(0).max(MAX_SEED).default(1);
 
 export const explicitGraphSchema = z
   .object({

@@ -65,3 +65,9 @@ export const MAX_GRAPH_EDGES = 4 * MAX_GRAPH_NODES;
 
 /** The highest TCP port a console or `serve --port` may listen on (0 picks a free one). */
 export const MAX_PORT = 65_535;
+
+/**
+ * The largest seed (workloads, graph generators, `--seed`, `setBackend`, `compare`): the PRNG
+ * takes 32 bits (shared/lib/rng.ts), so 2^32 drew the same run as 0.
+ */
+export const MAX_SEED = 0xffff_ffff;

@@ -11,7 +11,7 @@ import type { BucketCounts, SampleCounts } from './lib/histogram.ts';
 import type { SpanColumns } from './lib/span-ring.ts';
 import { z } from 'zod';
 import { jobSpecSchema, prioritySchema, tenantWeightsSchema, type splitSpecSchema } from './job.ts';
-import { MAX_SPLITS_PER_JOB } from './limits.ts';
+import { MAX_SEED, MAX_SPLITS_PER_JOB } from './limits.ts';
 import type { ErrorCode, ErrorInfo } from './errors.ts';
 import {
   engineConfigPatchSchema,
@@ -345,12 +345,7 @@ export const commandSchemas = {
     backend: z.enum(BACKEND_NAMES),
     mode: z.enum(['drain', 'cancel']),
     speed: speedSchema.optional(),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 32 - 1)
-      .optional(),
+    seed: z.number().int().min(0).max(MAX_SEED).optional(),
   }),
   /**
    * Runs one seeded workload (a preset, or a workload document) once per config on a fresh
@@ -363,12 +358,7 @@ export const commandSchemas = {
     /** A workload document (schema owned by the workloads module; validated there). */
     workload: z.unknown().optional(),
     configs: z.array(compareConfigSchema).min(2).max(4),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 32 - 1)
-      .optional(),
+    seed: z.number().int().min(0).max(MAX_SEED).optional(),
     durationMs: z.number().gt(0).max(COMPARE_MAX_DURATION_MS).optional(),
   }),
   /**

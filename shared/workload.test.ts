@@ -122,6 +122,10 @@ describe('workload schema', () => {
       'classes[0].basePriority must be a number',
     );
     expect(errorOf({ seed: 'abc', classes: [klass()] }).message).toBe('seed must be a number');
+    // The PRNG takes 32 bits: 2^32 drew the same run as 0.
+    expect(errorOf({ seed: 2 ** 32, classes: [klass()] }).message).toBe(
+      'seed must be <= 4294967295',
+    );
     expect(errorOf({ classes: [klass({ work: { totalMs: 'ten' } })] }).message).toBe(
       'classes[0].work.totalMs must be a number of ms from 0 to 86400000 or a distribution object',
     );

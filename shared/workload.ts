@@ -20,6 +20,7 @@ import {
   MAX_WORKLOAD_SPLITS,
   MAX_DESCRIPTION_CHARS,
   MAX_LABEL_CHARS,
+  MAX_SEED,
 } from './limits.ts';
 import { outputBufferSchema } from './config.ts';
 import { checkGraphField } from './graph.ts';
@@ -224,7 +225,7 @@ export const workloadSchema = z
   .strictObject({
     name: label.default('custom'),
     description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
-    seed: z.number().int().min(0).default(1),
+    seed: z.number().int().min(0).max(MAX_SEED).default(1),
     /** When the run stops (ms of backend time); required for open-ended arrivals. */
     durationMs: positive.optional(),
     /**

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { POLICY_NAMES, type PolicyName } from '../../shared/config.ts';
 import { GRAPH_POLICIES, isGraphPolicy, type GraphPolicy } from '../../shared/graph.ts';
+import { MAX_SEED } from '../../shared/limits.ts';
 import { PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -40,8 +41,8 @@ export function parseCommandArgs<O extends Options>(
 export function seedOf(s: string | undefined): number | undefined {
   if (s === undefined) return undefined;
   const n = /^\d+$/.test(s) ? Number(s) : NaN;
-  if (!Number.isSafeInteger(n))
-    throw new UsageError(`--seed ${s === '' ? "''" : s}: must be an integer >= 0`);
+  if (!Number.isSafeInteger(n) || n > MAX_SEED)
+    throw new UsageError(`--seed ${s === '' ? "''" : s}: must be an integer from 0 to ${MAX_SEED}`);
   return n;
 }
 

@@ -6,7 +6,7 @@ import { MAX_PORT } from '../../shared/limits.ts';
 import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { allowedDirs } from '../host/report/user-modules.ts';
 import { parseRedisUrl } from '../runtime/cluster/redis-url.ts';
-import { parseCommandArgs, pipelineFlag } from './args.ts';
+import { parseCommandArgs, pipelineFlag, seedOf } from './args.ts';
 import type { CliIo } from './io.ts';
 import { driveFromLines } from './serve-commands.ts';
 import { UsageError } from './usage-error.ts';
@@ -69,7 +69,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     build: values['no-build'] !== true,
     ...(values.preset === undefined ? {} : { preset: values.preset }),
     ...(sim ? { backend: 'sim' as const, speed: serveSpeed(values.speed) } : { backend }),
-    ...(values.seed === undefined ? {} : { seed: serveSeed(values.seed) }),
+    ...(values.seed === undefined ? {} : { seed: seedOf(values.seed)! }),
     ...(values.token === undefined ? {} : { token: values.token }),
     ...(tokenFile === undefined ? {} : { tokenFile }),
     ...(values.redis === undefined ? {} : { redis: values.redis }),
@@ -106,13 +106,6 @@ function serveSpeed(value: string | undefined): number | 'max' {
   if (!(speed > 0 && speed <= 1e6))
     throw new UsageError(`--speed ${value}: must be a number in (0, 1000000] or max`);
   return speed;
-}
-
-function serveSeed(value: string): number {
-  const seed = Number(value);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
-    throw new UsageError(`--seed ${value}: must be an integer in 0..4294967295`);
-  return seed;
 }
 
 export async function benchCommand(suites: string[]): Promise<number> {

@@ -120,12 +120,17 @@ describe('schedlab run and compare flags', () => {
     expect((await cli(['run', 'interactive-vs-scan', '--json'], true)).err).toBe('');
   }, 30_000);
 
-  it('--seed must be a non-negative integer; the error names --seed', async () => {
-    for (const bad of ['', '-1', 'abc', '1.5', '1e3']) {
-      const r = await cli(['run', 'diamond', '--seed', bad]);
-      expect(r.code, bad).toBe(2);
-      expect(r.out).toBe('');
-      expect(r.err, bad).toMatch(/^schedlab: --seed \S+: must be an integer >= 0\n$/);
+  it('--seed must be an integer from 0 to 2^32 − 1; the error names --seed', async () => {
+    // 2^32 drew the same run as 0 (the PRNG takes 32 bits); on a graph the error named graph.seed.
+    for (const bad of ['', '-1', 'abc', '1.5', '1e3', '4294967296']) {
+      for (const preset of ['diamond', 'interactive-vs-scan']) {
+        const r = await cli(['run', preset, '--seed', bad]);
+        expect(r.code, bad).toBe(2);
+        expect(r.out).toBe('');
+        expect(r.err, bad).toMatch(
+          /^schedlab: --seed \S+: must be an integer from 0 to 4294967295\n$/,
+        );
+      }
     }
   });
 

@@ -12,11 +12,11 @@ describe('schedlab serve flags', () => {
   it.each([
     [['--backend', 'gpu'], '--backend gpu: must be threads, sim or cluster'],
     [['--backend', 'sim', '--speed', '0'], '--speed 0: must be a number in (0, 1000000] or max'],
-    [['--backend', 'sim', '--seed', '1.5'], '--seed 1.5: must be an integer in 0..4294967295'],
+    [['--backend', 'sim', '--seed', '1.5'], '--seed 1.5: must be an integer from 0 to 4294967295'],
     [['--speed', '2'], '--speed and --seed need --backend sim'],
     [['--token', 'a', '--keep-token'], '--token, --token-file and --keep-token: give at most one'],
     // A negative number is the flag's value, refused naming the flag (it was "ambiguous").
-    [['--backend', 'sim', '--seed', '-1'], '--seed -1: must be an integer in 0..4294967295'],
+    [['--backend', 'sim', '--seed', '-1'], '--seed -1: must be an integer from 0 to 4294967295'],
     [['--port', '-5'], '--port'],
     [['stray'], "serve takes no argument 'stray'"],
   ])('%j is refused', async (argv, message) => {
