@@ -98,6 +98,22 @@ describe('graph runs that report the truth', () => {
     expect(formatReport(stealing.report).split('\n')[0]).toContain('· executor stealing ·');
   });
 
+  it('a graph run’s trace says what ran: workload, backend, seed, executor and graph policy', async () => {
+    // Before: a job run's trace had these in otherData, a graph run's none.
+    const { trace } = await runWorkload(
+      graphWorkload({ generator: 'chain', length: 4, cost: 1, policy: 'lifo' }),
+      { trace: true, seed: 7 },
+    );
+    expect(trace!.otherData).toMatchObject({
+      workload: 'g',
+      backend: 'sim',
+      seed: 7,
+      workers: 2,
+      executor: 'central',
+      policy: 'lifo',
+    });
+  });
+
   it('--trace over the span ring counts the spans the executor let go and reports them', async () => {
     // 70,000 nodes on the central executor, whose span ring keeps the last 65,536.
     const { report, trace } = await runWorkload(

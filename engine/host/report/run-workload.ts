@@ -174,7 +174,19 @@ async function runGraphWorkload(run: Run, graphs: readonly GraphDocument[]): Pro
         }));
     const g = await runGraphs(workload, graphs, backend, config, traceCapacity, progress);
     const report = graphReport(workload, run.backendKind, run.seed, config, g);
-    const trace = runTrace(g.trace, title(run), config.workers);
+    // What ran, as a job run's trace says it: the graph policy where there is one (central).
+    const first = g.dags[0];
+    const trace = runTrace(g.trace, title(run), config.workers, {
+      markers: [],
+      metadata: {
+        workload: workload.name,
+        backend: run.backendKind,
+        seed: run.seed,
+        workers: config.workers,
+        ...(first === undefined ? {} : { executor: first.executor }),
+        ...(first?.policy === undefined ? {} : { policy: first.policy }),
+      },
+    });
     return { report, trace, wallMs: performance.now() - run.wallStart };
   } finally {
     await backend.close();
