@@ -101,6 +101,12 @@ export function jobReport(run: JobRunEnd): RunReport {
       : { failures: Object.fromEntries([...collector.failures].map(([k, v]) => [k, { ...v }])) }),
     executorStats: collector.executorStats.read(scale),
   };
+  // A declared class's jobs all have its priority: the report says it whether or not one ended
+  // (from its first ended job, a class with none said `-` beside siblings of the same priority).
+  for (const c of run.workload.classes ?? []) {
+    const cls = report.classes[c.name];
+    if (cls !== undefined) cls.basePriority = c.basePriority;
+  }
   for (const [name, targets] of executor.taskTargets()) {
     const cls = report.classes[name];
     if (cls !== undefined) cls.targetConcurrency = targets;
