@@ -7,6 +7,7 @@
 import type { BackendName, CommandResult } from '../../../shared/protocol.ts';
 import type { Transport } from '../transport/transport.ts';
 import type { SwitchChoice } from './preset-switch.ts';
+import { errorText } from './commands.ts';
 
 /** Sends the switch; the answer carries `cancelled` or `draining`. */
 export function switchBackend(
@@ -19,7 +20,7 @@ export function switchBackend(
 
 /** The notice after a switch was accepted. */
 export function switchNotice(backend: BackendName, result: CommandResult): string {
-  if (!result.ok) return `backend switch failed: ${result.error.message}`;
+  if (!result.ok) return `backend switch failed: ${errorText(result.error)}`;
   const draining = typeof result['draining'] === 'number' ? result['draining'] : 0;
   if (draining > 0) return `switching to ${backend} once ${draining} live jobs finish`;
   const cancelled = typeof result['cancelled'] === 'number' ? result['cancelled'] : 0;

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import type { CompareResultWire } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
+import { errorText } from '../data/commands.ts';
 import {
   DEFAULT_FORMS,
   buildCompare,
@@ -115,7 +116,7 @@ export function CompareView() {
     setRunning(true);
     const r = await transport.send(built.command);
     setRunning(false);
-    if (!r.ok) return setError(r.error.message);
+    if (!r.ok) return setError(errorText(r.error));
     setResult(r);
   };
 

@@ -4,6 +4,7 @@ import { jobSpecSchema, KERNEL_NAMES, type WorkloadStarted } from '../../../shar
 import { schemaError } from '../../../shared/schema-error.ts';
 import { useApp, useAppState } from '../context.ts';
 import { switchPreset, type SwitchChoice } from '../data/preset-switch.ts';
+import { errorText } from '../data/commands.ts';
 import { JobDetailPanel } from '../components/job-detail.tsx';
 import { JobTable } from '../components/job-table.tsx';
 import { SwitchQuestion } from '../components/switch-question.tsx';
@@ -30,7 +31,7 @@ function Presets() {
     if (out.failed !== null) {
       s.setNotice({
         kind: 'error',
-        text: `${out.failed.command.type}: ${out.failed.result.error.message}`,
+        text: `${out.failed.command.type}: ${errorText(out.failed.result.error)}`,
       });
     } else {
       const cancelled = choice === 'cancel' ? `cancelled ${out.cancelled} jobs · ` : '';
@@ -110,7 +111,7 @@ function LoadFile() {
             setStatus(
               r.ok
                 ? { ok: true, text: `loaded ${file.name}` }
-                : { ok: false, text: r.error.message },
+                : { ok: false, text: errorText(r.error) },
             );
             if (r.ok) store.getState().setNotice({ kind: 'info', text: `running ${file.name}` });
           }}
@@ -167,7 +168,9 @@ function SubmitJob() {
     const r = await transport.send({ type: 'submitJob', job: parsed.data });
     setLastJob(r.ok ? r.jobId : null);
     setResult(
-      r.ok ? { ok: true, text: `submitted job ${r.jobId}` } : { ok: false, text: r.error.message },
+      r.ok
+        ? { ok: true, text: `submitted job ${r.jobId}` }
+        : { ok: false, text: errorText(r.error) },
     );
   };
 
@@ -175,7 +178,9 @@ function SubmitJob() {
     if (lastJob === null) return;
     const r = await transport.send({ type: 'cancelJob', jobId: lastJob });
     setResult(
-      r.ok ? { ok: true, text: `cancelled job ${lastJob}` } : { ok: false, text: r.error.message },
+      r.ok
+        ? { ok: true, text: `cancelled job ${lastJob}` }
+        : { ok: false, text: errorText(r.error) },
     );
     if (r.ok) setLastJob(null);
   };

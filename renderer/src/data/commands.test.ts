@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandResult } from '../../../shared/protocol.ts';
+import { createAppStore } from '../store/app-store.ts';
+import type { ClientCommand, Transport } from '../transport/transport.ts';
+import { sendCommand } from './commands.ts';
+
+const refused: CommandResult = {
+  ok: false,
+  error: { code: 'INVALID_CONFIG', message: 'workers must be >= 1', field: 'workers' },
+};
+
+function refusing(): Transport {
+  return {
+    host: 'browser',
+    send: (_c: ClientCommand) => Promise.resolve(refused),
+    onFrame: () => () => {},
+    onSnapshot: () => () => {},
+    onStatus: () => () => {},
+    close: () => {},
+  } as unknown as Transport;
+}
+
+describe('a refused command in the UI', () => {
+  it('a notice gives the engine’s code with its message (the code was shown nowhere)', async () => {
+    const store = createAppStore();
+    await sendCommand(refusing(), store, { type: 'configure', config: { workers: 0 } });
+    expect(store.getState().notice).toEqual({
+      kind: 'error',
+      text: 'configure: workers must be >= 1 (INVALID_CONFIG)',
+    });
+  });
+
+  it('beside its field, the message alone', async () => {
+    const store = createAppStore();
+    await sendCommand(refusing(), store, { type: 'configure', config: { workers: 0 } }, 'workers');
+    expect(store.getState().fieldErrors['workers']).toBe('workers must be >= 1');
+    expect(store.getState().notice).toBeNull();
+  });
+});
