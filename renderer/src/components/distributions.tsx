@@ -74,7 +74,15 @@ export function DistributionsPanel() {
       {!reported ? (
         <p className="muted">This host does not report samples, so no distribution is drawn.</p>
       ) : lines.length === 0 ? (
-        <Empty />
+        // Frames may be arriving with none yet (after a reset): say so, not "waiting for frames".
+        <Empty
+          testId="distributions-empty"
+          {...(f === null
+            ? {}
+            : {
+                text: `no ${kind} samples ${range === null ? 'in the tables’ window yet' : 'in the selected range'}`,
+              })}
+        />
       ) : (
         <div
           data-testid="distribution-chart"

@@ -35,8 +35,19 @@ export function Panel(props: {
   );
 }
 
-export function Empty() {
-  return <div className="chart-empty">waiting for frames…</div>;
+/** A chart with nothing to draw: before the first frame, or (`text`) what its window lacks. */
+export function Empty({
+  text = 'waiting for frames…',
+  testId,
+}: {
+  text?: string;
+  testId?: string;
+}) {
+  return (
+    <div className="chart-empty" data-testid={testId}>
+      {text}
+    </div>
+  );
 }
 
 /** The engine's events within the rows' time range. */
