@@ -271,8 +271,8 @@ export class WorkerNode {
       const { coordinator, splitId } = message;
       const runner = this.runners.find((r) => r.holds(coordinator, splitId));
       const key = splitKey(coordinator, splitId);
-      if (runner !== undefined) runner.cut(message.nanos);
-      else this.earlyCuts.set(key, Math.min(message.nanos, this.earlyCuts.get(key) ?? Infinity));
+      if (runner?.cut(coordinator, splitId, message.nanos) !== true)
+        this.earlyCuts.set(key, Math.min(message.nanos, this.earlyCuts.get(key) ?? Infinity));
       return;
     }
     // A cancel names one quantum: one that ended before it arrived is not here and never comes,

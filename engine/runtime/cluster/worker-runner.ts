@@ -172,9 +172,19 @@ export class WorkerRunner {
     }
   }
 
-  /** Cuts the quanta here to at most `nanos` from their start (worker.ts `cut`). */
-  cut(nanos: number): void {
-    this.host.worker()?.cut(nanos);
+  /**
+   * Cuts `coordinator`'s split `splitId` to at most `nanos` from its start, when it is on the
+   * thread (running, or queued there); false when it is not (a job still waiting takes the cut
+   * as it is placed: the node's early cut). The thread's other quanta — another coordinator's
+   * among them — keep theirs: a cut of the whole thread shortened them.
+   */
+  cut(coordinator: string, splitId: number, nanos: number): boolean {
+    const worker = this.host.worker();
+    const here = (j: OnWorker | null) => j !== null && isSplit(j.job, coordinator, splitId);
+    const on = here(this.running) ? this.running : here(this.queued) ? this.queued : null;
+    if (worker === undefined || on === null) return false;
+    worker.cutDispatch(on.dispatch, nanos);
+    return true;
   }
 }
 

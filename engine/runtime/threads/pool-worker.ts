@@ -127,6 +127,21 @@ export class PoolWorker {
   }
 
   /**
+   * `cut` for one dispatch only, the object given to `run` or `queue`: a cluster node's thread
+   * runs several coordinators' quanta, whose split ids may be the same number, and one
+   * coordinator's cut must not shorten another's.
+   */
+  cutDispatch(dispatch: Dispatch, nanos: number): void {
+    const started = this.startedCount();
+    const now = started > 0 ? this.waits[started - 1]! : this.running;
+    if (now === dispatch) cutQuantum(this.control, dispatch.splitId, nanos);
+    if (this.waits[started] === dispatch) {
+      if (this.queuedCut === Infinity) this.queuedCutFrom = this.tickets[started]!.value;
+      this.queuedCut = Math.min(this.queuedCut, nanos);
+    }
+  }
+
+  /**
    * Queues `dispatch` behind the ones already here and returns the ticket the worker must take to
    * run it, in the next free word (`freeWord`).
    */

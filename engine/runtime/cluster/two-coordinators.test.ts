@@ -1,0 +1,51 @@
+// Two coordinators sharing one node's thread (one namespace): one's control messages touch only
+// its own quanta (protocol.ts: "a message names its coordinator too").
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
+import { Executor } from '../executor/executor.ts';
+import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
+import { ClusterBackend } from './cluster-backend.ts';
+import { WorkerNode } from './worker-node.ts';
+
+let redis: TestRedis;
+let node: WorkerNode;
+beforeAll(async () => {
+  redis = await startTestRedis();
+  node = await WorkerNode.start({ redis: redis.url, threads: 1, name: 'shared', namespace: 'two' });
+});
+afterAll(async () => {
+  await node?.close();
+  await redis?.stop();
+});
+
+async function coordinator(quantumMs: number): Promise<Executor> {
+  const backend = new ClusterBackend({ redis: redis.url, namespace: 'two', workers: 1 });
+  await backend.connect();
+  await backend.waitForWorkers(1, 30_000);
+  return new Executor(backend, { workers: 1, policy: 'fifo', quantumMs });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('two coordinators on one node thread', { timeout: 60_000 }, () => {
+  it('one shortening its quantum cuts its own quanta, not the other’s running one', async () => {
+    const b = await coordinator(400);
+    const a = await coordinator(400);
+    try {
+      b.submitJob(oneTaskJob('b', leaves(1, spin(800))));
+      await expect.poll(() => b.workers()[0]?.state, { interval: 5 }).toBe('running');
+      a.submitJob(oneTaskJob('a', leaves(1, spin(50))));
+      await sleep(60); // a's quantum reaches the node and waits behind b's
+      // Before: the node cut whatever its thread ran — b's quantum, 400 ms asked, ended early.
+      a.configure({ quantumMs: 1 });
+      await Promise.all([a.drain(), b.drain()]);
+      const columns = b.spans.read(0).columns;
+      const first = (columns.end[0]! - columns.start[0]!) / 1e6;
+      expect(first).toBeGreaterThan(300);
+      expect(a.counters.quanta).toBeGreaterThan(1); // a's own quanta were cut to 1 ms
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
