@@ -40,6 +40,24 @@ describe('arrival processes', () => {
     ).toEqual(times.slice(0, 10));
   });
 
+  it('a Poisson window of D holds rate × D jobs on average: the first comes a gap after the start', () => {
+    // Before: the first arrival was at startMs on every seed, one job over the mean in every
+    // window (3.98 jobs on average at 0.05/s over 60 s, not 3).
+    let jobs = 0;
+    const firsts = new Set<number>();
+    for (let seed = 1; seed <= 2000; seed++) {
+      const times = all(
+        arrivals(createRng(seed), { kind: 'poisson', rate: 0.05, startMs: 30_000 }, 1, 90e9),
+      );
+      jobs += times.length;
+      if (times.length > 0) firsts.add(times[0]!);
+      expect(times.every((t) => t > 30e9)).toBe(true);
+    }
+    expect(jobs / 2000).toBeGreaterThan(2.8);
+    expect(jobs / 2000).toBeLessThan(3.2);
+    expect(firsts.size).toBeGreaterThan(1800); // about 5 % of windows hold none (e^−3)
+  });
+
   it('jobs have the class shape: tasks × (leaf + intermediate) splits, priority and retries', () => {
     const w = parseWorkload({
       classes: [

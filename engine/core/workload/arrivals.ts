@@ -25,11 +25,11 @@ export function arrivals(rng: Rng, a: Arrival, scale = 1, untilNanos = Infinity)
   return {
     next(): number | null {
       if (emitted >= limit) return null;
-      if (emitted > 0) {
-        if (a.kind === 'periodic') t = start + emitted * a.everyMs * MS * scale;
-        // Poisson: exponential gaps with mean 1/rate seconds; once: every job at the same time.
-        else if (a.kind === 'poisson') t += (-Math.log(1 - rng.next()) / a.rate) * 1e9 * scale;
-      }
+      if (a.kind === 'periodic') t = start + emitted * a.everyMs * MS * scale;
+      // Poisson: exponential gaps with mean 1/rate seconds, the first one too — a process started
+      // at `startMs` has no arrival there (every class fired a job at its start, on every seed,
+      // and a window of D held rate × D + 1 jobs on average). Once: every job at the same time.
+      else if (a.kind === 'poisson') t += (-Math.log(1 - rng.next()) / a.rate) * 1e9 * scale;
       const at = Math.round(t);
       if (at >= untilNanos) {
         emitted = limit;

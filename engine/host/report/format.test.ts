@@ -35,7 +35,8 @@ describe('human summary', () => {
 
 describe('the level table of a PRIO run', () => {
   it('has an aging boosts column with the report’s count per band', async () => {
-    const { report } = await runWorkload(loadPreset('batch-service'), { durationMs: 8_000 });
+    // 12 s: clean-up's first jobs have waited past agingAfterMs (its first arrival is drawn, not at 0).
+    const { report } = await runWorkload(loadPreset('batch-service'), { durationMs: 12_000 });
     const text = formatReport(report);
     expect(text).toMatch(/level\s+charged\s+share\s+dispatched\s+selections\s+aging boosts/);
     const low = report.levels.at(-1)!;

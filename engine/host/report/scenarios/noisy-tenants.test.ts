@@ -33,7 +33,8 @@ describe('noisy-tenants', () => {
     const { tenantWeights: _, ...rest } = workload;
     const even = await p95s(rest);
     expect(even.initech).toBeGreaterThan(1.6 * weighted.initech);
-    // The API tenant, under its share either way, is served the same.
-    expect(even.globex).toBeCloseTo(weighted.globex, 0);
+    // The API tenant, under its share either way, is served about the same (within 10 %).
+    expect(even.globex / weighted.globex).toBeGreaterThan(0.9);
+    expect(even.globex / weighted.globex).toBeLessThan(1.1);
   });
 });
