@@ -378,6 +378,67 @@ describe('Scheduler.close', () => {
     await s.close({ cancel: true });
     expect(await inFlight).toMatchObject({ code: 'ENGINE_CLOSED' });
   });
+
+  it('with { cancel: true } a call suspended in ctx.yield() runs its finally blocks first', async () => {
+    // Before: the threads were terminated at once; a signal's cancel ran them, a close did not.
+    const stepper = {
+      module: new URL('../runtime/threads/fixtures/yielding.mjs', import.meta.url),
+      export: 'stepper',
+    };
+    const words = () => new Int32Array(new SharedArrayBuffer(5 * 4));
+    const s = new Scheduler({ workers: 1, policy: 'fair', quantumMs: 2 });
+    const [a, b] = [words(), words()];
+    const runs = [
+      failure(s.run(stepper, { words: a, label: 'a', steps: 1e6 }, { tenant: 'a' })),
+      failure(s.run(stepper, { words: b, label: 'b', steps: 1e6 }, { tenant: 'b' })),
+    ];
+    await until(() => a[1]! >= 2 && b[1]! >= 2); // both have yielded: one is suspended now
+    await s.close({ cancel: true });
+    for (const run of runs) expect(await run).toMatchObject({ code: 'ENGINE_CLOSED' });
+    expect([a[2], b[2]]).toContain(1); // the suspended call's `finally` ran in its thread
+  });
+
+  it('a { cancel: true } close during a draining one cancels what is live (Pool.destroy after close)', async () => {
+    // Before: later calls returned the draining close's promise, which never settled.
+    const s = new Scheduler({ workers: 1, quantumMs: 2 });
+    const stuck = failure(s.run(task('hang'), 0));
+    const draining = s.close();
+    await new Promise((r) => setTimeout(r, 50));
+    await s.close({ cancel: true });
+    await draining;
+    expect(await stuck).toMatchObject({ code: 'ENGINE_CLOSED' });
+  });
+});
+
+describe('Scheduler.stats', () => {
+  it('never counts a run cancelled behind another’s quantum twice: running stays >= 0', async () => {
+    // One worker: A runs past its quantum, B waits behind it on the worker (the pipeline). The
+    // main thread is held while A ends and B starts there; both are then cancelled. Before:
+    // `running` read -1 and `queued` 1, with no run live.
+    const s = new Scheduler({ workers: 1, quantumMs: 10 });
+    try {
+      await s.ready();
+      const stop = new AbortController();
+      const a = failure(s.run(task('busy'), 60, { signal: stop.signal }));
+      await new Promise((r) => setTimeout(r, 10));
+      const b = failure(s.run(task('busy'), 300, { signal: stop.signal }));
+      await new Promise((r) => setTimeout(r, 10));
+      const held = performance.now();
+      while (performance.now() - held < 150) {
+        // the main thread is busy: A's end is not read yet
+      }
+      stop.abort();
+      const runs = s.stats().runs;
+      expect(runs.running).toBeGreaterThanOrEqual(0);
+      expect(runs.queued).toBeGreaterThanOrEqual(0);
+      expect(runs.submitted).toBe(
+        runs.succeeded + runs.failed + runs.cancelled + runs.rejected + runs.queued + runs.running,
+      );
+      await Promise.all([a, b]);
+    } finally {
+      await s.close({ cancel: true });
+    }
+  });
 });
 
 /** Waits until `condition` holds (polled every 5 ms, 20 s at most). */

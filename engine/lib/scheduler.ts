@@ -189,8 +189,9 @@ export class Scheduler {
   stats(): SchedulerStats {
     const c = this.executor.counters;
     // A cancelled run whose call has not returned yet still holds its worker, but it has ended:
-    // counted cancelled, not running (and so not taken from the queued ones either).
-    const running = c.splitsRunning - this.executor.splitsCancelling;
+    // counted cancelled, not running (and so not taken from the queued ones either). One cancelled
+    // while queued behind another's quantum was taken off twice: `running` went to −1.
+    const running = c.splitsRunning - this.executor.splitsCancellingOnWorkers;
     return {
       policy: this.executor.policyName,
       workers: this.executor.config.workers,
@@ -267,11 +268,17 @@ export class Scheduler {
   /**
    * Stops taking runs (`run` rejects with `ENGINE_CLOSED`), then by default waits for every run
    * to end; with `{ cancel: true }` cancels them instead (they reject with `ENGINE_CLOSED`). Then
-   * stops the console and the workers. Later calls return the first call's promise.
+   * stops the console and the workers. Later calls return the first call's promise; one with
+   * `{ cancel: true }` during a draining close cancels what is still live (a shutdown that
+   * drains first and cancels on a deadline, as Piscina's `close()` then `destroy()`: it hung).
    */
   close(options: { readonly cancel?: boolean } = {}): Promise<void> {
     this.closing = true;
-    return (this.closed ??= this.shutdown(options.cancel === true));
+    const cancel = options.cancel === true;
+    if (this.closed === null) return (this.closed = this.shutdown(cancel));
+    // The executor's close cancels every live run and lets the draining shutdown go on.
+    if (cancel) void this.executor.close();
+    return this.closed;
   }
 
   private async shutdown(cancel: boolean): Promise<void> {

@@ -59,6 +59,17 @@ export class Dispatcher {
     return n;
   }
 
+  /** Of those, the ones cancelled meanwhile (they end when their worker hands them back). */
+  cancellingBehind(): number {
+    if (!this.pipelined) return 0;
+    let n = 0;
+    for (const list of this.queuedOn) {
+      if (list === undefined) continue;
+      for (const s of list) if (s.state === SplitState.cancelling) n++;
+    }
+    return n;
+  }
+
   // ─── dispatch ────────────────────────────────────────────────────────────────────────────
 
   pump(): void {

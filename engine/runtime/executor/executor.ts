@@ -152,6 +152,13 @@ export class Executor {
   get splitsCancelling(): number {
     return this.live.stateCounts[SplitState.cancelling] ?? 0;
   }
+  /**
+   * Cancelled splits whose quantum is on a worker now, started: they hold it until it returns.
+   * `counters.splitsRunning` counts them, and not those queued behind a running quantum.
+   */
+  get splitsCancellingOnWorkers(): number {
+    return this.splitsCancelling - this.dispatcher.cancellingBehind();
+  }
   get paused(): boolean {
     return this.dispatcher.paused;
   }

@@ -144,6 +144,20 @@ export class Outbox {
     }
   }
 
+  /**
+   * Takes the `drop`s gathered and not yet sent (the backend is closing: they are sent on their
+   * own, the rest is not).
+   */
+  takeDrops(): { worker: PoolWorker; splitId: number }[] {
+    const out: { worker: PoolWorker; splitId: number }[] = [];
+    for (const [worker, box] of this.pending) {
+      for (const item of box.items) {
+        if ('type' in item && item.type === 'drop') out.push({ worker, splitId: item.splitId });
+      }
+    }
+    return out;
+  }
+
   /** Drops what is gathered (the backend is closing). */
   clear(): void {
     this.pending.clear();

@@ -55,6 +55,11 @@ export {
 
 /** How long a worker beyond the count lingers after its last suspended call is dropped. */
 const DROP_GRACE_NANOS = 1e9;
+/**
+ * How long `close` lets the calls it dropped run their `finally` blocks before the threads end
+ * (docs/library.md): a block that awaits longer is cut off with its thread.
+ */
+const CLOSE_DROP_GRACE_MS = 200;
 
 export class ThreadsBackend implements Backend {
   readonly kind = 'threads';
@@ -349,10 +354,26 @@ export class ThreadsBackend implements Backend {
     this.closed = true;
     this.hardKill.stop();
     this.timers.clear();
+    // Calls suspended in `await ctx.yield()` (those of splits just cancelled, whose drops wait in
+    // the outbox, and any left) are dropped before the threads end: each await rejects, so the
+    // call's `finally` blocks run. Terminated at once, the threads ran none of them.
+    const drops = this.outbox.takeDrops();
+    for (const [splitId, worker] of this.suspended) drops.push({ worker, splitId });
     this.outbox.clear();
     this.running.clear();
     this.moduleState.clear();
     this.suspended.clear();
+    let sent = 0;
+    for (const { worker, splitId } of drops) {
+      if (!this.workers.holds(worker)) continue;
+      try {
+        worker.host.post({ type: 'drop', splitId });
+        sent++;
+      } catch {
+        // its thread is gone already
+      }
+    }
+    if (sent > 0) await new Promise((resolve) => setTimeout(resolve, CLOSE_DROP_GRACE_MS));
     await this.workers.close();
   }
 
