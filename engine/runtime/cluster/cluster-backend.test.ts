@@ -39,11 +39,14 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function coordinator(): Promise<{ backend: ClusterBackend; ex: Executor; ends: JobEnd[] }> {
-  const backend = new ClusterBackend({ redis: redis.url, namespace: 'unit', workers: 2 });
+async function coordinator(
+  workers = 2,
+  config: { policy: 'mlfq' | 'fifo'; quantumMs: number } = { policy: 'mlfq', quantumMs: 5 },
+): Promise<{ backend: ClusterBackend; ex: Executor; ends: JobEnd[] }> {
+  const backend = new ClusterBackend({ redis: redis.url, namespace: 'unit', workers });
   await backend.connect();
-  await backend.waitForWorkers(2, 30_000);
-  const ex = new Executor(backend, { workers: 2, policy: 'mlfq', quantumMs: 5 });
+  await backend.waitForWorkers(workers, 30_000);
+  const ex = new Executor(backend, { workers, ...config });
   const ends: JobEnd[] = [];
   ex.onJobEnd((e) => ends.push(e));
   return { backend, ex, ends };
@@ -135,12 +138,7 @@ describe('the cluster backend', () => {
     // 1 ms quanta: the quantum the interrupt meant often yields before its cancel reaches the
     // node. Before, the cancel, keyed by split, then stopped the split's next quantum, and the
     // job ended CANCELLED ("quantum ended cancelled") — 14 times in 30.
-    const backend = new ClusterBackend({ redis: redis.url, namespace: 'unit', workers: 1 });
-    await backend.connect();
-    await backend.waitForWorkers(1, 30_000);
-    const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs: 1 });
-    const ends: JobEnd[] = [];
-    ex.onJobEnd((e) => ends.push(e));
+    const { ex, ends } = await coordinator(1, { policy: 'fifo', quantumMs: 1 });
     try {
       for (let t = 0; t < 12; t++) {
         const id = ex.submitJob(oneTaskJob('j', leaves(1, spin(40))));
