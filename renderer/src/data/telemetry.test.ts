@@ -62,6 +62,9 @@ describe('Telemetry', () => {
   it('a snapshot replaces what a previous connection left', () => {
     const t = new Telemetry();
     feed(t, 5, () => [{ worker: 0, startMs: 0, endMs: 1, job: 1, level: 0 }]);
+    // Frames the old connection skipped are not this Gantt's loss (a new connection's host
+    // counts from 0, and says nothing until it skips one): before, "spans dropped" kept them.
+    t.ingestFrame(syntheticFrame({ seq: 6, timeMs: 600 }), { frames: 3, spans: 70 });
     const frame = syntheticFrame({ seq: 50, timeMs: 5000 });
     t.ingestSnapshot({
       type: 'snapshot',
@@ -74,6 +77,7 @@ describe('Telemetry', () => {
     expect(t.spans.size).toBe(0);
     expect(t.points.size).toBe(1);
     expect(t.markers.toArray()).toEqual([{ tMs: 4000, kind: 'config', detail: 'm=3' }]);
+    expect([t.skippedFrames, t.lostSpans]).toEqual([0, 0]);
   });
 
   it('a snapshot seeds the chart series with the host history, so charts are not empty after a reload', () => {

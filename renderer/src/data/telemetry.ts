@@ -162,6 +162,10 @@ export class Telemetry {
     this.points.clear();
     this.markers.clear();
     this.framesSeen = 0;
+    // What an earlier connection skipped is no loss of what is shown from here (a host counts a
+    // connection's skips from 0, and sends them with its frames once it has skipped one).
+    this.skippedFrames = 0;
+    this.skippedSpans = 0;
     this.addSpans(snapshot.spans);
     this.addEvents(snapshot.events);
     for (const p of snapshot.history ?? []) {
