@@ -277,7 +277,9 @@ export class Scheduler {
     const cancel = options.cancel === true;
     if (this.closed === null) return (this.closed = this.shutdown(cancel));
     // The executor's close cancels every live run and lets the draining shutdown go on.
-    if (cancel) void this.executor.close();
+    // Not awaited: the promise returned is the draining shutdown's, which goes on once this has
+    // cancelled every run (a backend that fails to close leaves the caller nothing to do).
+    if (cancel) this.executor.close().catch(() => undefined);
     return this.closed;
   }
 
