@@ -137,7 +137,7 @@ export class ClusterBackend implements Backend {
     const timing = options.heartbeat ?? HEARTBEAT;
     this.fleet = new Fleet(this.redis, this.dispatcher, this.ns, timing, {
       joined: (node) => this.joined(node),
-      gone: (node, why) => this.gone(node, why),
+      gone: (node, why, left) => this.gone(node, why, left),
       leaving: () => {},
     });
   }
@@ -484,9 +484,8 @@ export class ClusterBackend implements Backend {
     this.listener?.capacity?.();
   }
 
-  private async gone(node: FleetNode, why: string): Promise<void> {
+  private async gone(node: FleetNode, why: string, left: boolean): Promise<void> {
     this.table.free(node);
-    const left = why.startsWith('left');
     const reason = `worker lost: node ${node.record.name} (${node.record.instance}) ${why}`;
     const mine = this.flights.all().filter((f) => f.node === node);
     // Running on a worker when the loss was seen; the others were queued behind one.

@@ -27,9 +27,11 @@ export interface FleetNode {
 
 export interface FleetHooks {
   joined(node: FleetNode): void;
-  /** `why`: lost (heartbeat expired, registry entry gone) or left… (said `leaving` first). */
-  /** Resolves once every flight on the node has ended (its queue is then emptied). */
-  gone(node: FleetNode, why: string): Promise<void>;
+  /**
+   * `why`: lost (heartbeat expired, registry entry gone) or left (`left`: it said `leaving`
+   * first). Resolves once every flight on the node has ended (its queue is then emptied).
+   */
+  gone(node: FleetNode, why: string, left: boolean): Promise<void>;
   leaving(node: FleetNode): void;
 }
 
@@ -99,7 +101,7 @@ export class Fleet {
           : stale
             ? `stopped heartbeating (no beat for ${this.timing.ttlMs} ms)`
             : 'vanished from the registry';
-        await this.drop(node, why);
+        await this.drop(node, why, leaving);
         if (stale) await this.redis.hdel(keys.nodes(this.ns), node.record.instance);
       }
     } catch {
@@ -132,11 +134,11 @@ export class Fleet {
     while (this.joins.size > 0) await Promise.all([...this.joins]);
   }
 
-  private async drop(node: FleetNode, why: string): Promise<void> {
+  private async drop(node: FleetNode, why: string, left: boolean): Promise<void> {
     const was = node.state;
     node.state = 'gone';
     this.nodes.delete(node.record.instance);
-    if (was !== 'joining') await this.hooks.gone(node, why);
+    if (was !== 'joining') await this.hooks.gone(node, why, left);
     // Nothing will ever take what is left on a gone node's queue.
     await node.queue.obliterate({ force: true }).catch(() => {});
     await node.queue.close().catch(() => {});

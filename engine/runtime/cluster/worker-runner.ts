@@ -183,7 +183,7 @@ export class WorkerRunner {
     const here = (j: OnWorker | null) => j !== null && isSplit(j.job, coordinator, splitId);
     const on = here(this.running) ? this.running : here(this.queued) ? this.queued : null;
     if (worker === undefined || on === null) return false;
-    worker.cutDispatch(on.dispatch, nanos);
+    worker.cut(nanos, on.dispatch);
     return true;
   }
 }

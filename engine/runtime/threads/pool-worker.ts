@@ -114,28 +114,19 @@ export class PoolWorker {
   /**
    * Cuts the quanta dispatched here to at most `nanos` from their start: the one the worker runs
    * now at once (the last it started), queued ones not started yet once they are (a cut must
-   * not name a split while the quantum before it still runs, see `cutQuantum`).
+   * not name a split while the quantum before it still runs, see `cutQuantum`). `only`: that
+   * dispatch alone (the object given to `run` or `queue`): a cluster node's thread runs several
+   * coordinators' quanta, whose split ids may be the same number, and one coordinator's cut
+   * must not shorten another's.
    */
-  cut(nanos: number): void {
+  cut(nanos: number, only?: Dispatch): void {
     const started = this.startedCount();
     const now = started > 0 ? this.waits[started - 1]! : this.running;
-    if (now !== null) cutQuantum(this.control, now.splitId, nanos);
-    if (started < this.waits.length) {
-      if (this.queuedCut === Infinity) this.queuedCutFrom = this.tickets[started]!.value;
-      this.queuedCut = Math.min(this.queuedCut, nanos);
+    if (now !== null && (only === undefined || now === only)) {
+      cutQuantum(this.control, now.splitId, nanos);
     }
-  }
-
-  /**
-   * `cut` for one dispatch only, the object given to `run` or `queue`: a cluster node's thread
-   * runs several coordinators' quanta, whose split ids may be the same number, and one
-   * coordinator's cut must not shorten another's.
-   */
-  cutDispatch(dispatch: Dispatch, nanos: number): void {
-    const started = this.startedCount();
-    const now = started > 0 ? this.waits[started - 1]! : this.running;
-    if (now === dispatch) cutQuantum(this.control, dispatch.splitId, nanos);
-    if (this.waits[started] === dispatch) {
+    const next = this.waits[started];
+    if (next !== undefined && (only === undefined || next === only)) {
       if (this.queuedCut === Infinity) this.queuedCutFrom = this.tickets[started]!.value;
       this.queuedCut = Math.min(this.queuedCut, nanos);
     }
