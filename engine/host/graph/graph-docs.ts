@@ -53,6 +53,23 @@ export function planGraphs(raw: unknown, config: GraphConfig): GraphPlan {
   return runSteps(planGraphSteps(raw, config, UNBOUNDED));
 }
 
+/**
+ * What a list of graphs runs under: the first document's executor, policy and error mode, for
+ * every graph of the list, unless `config` overrides them. The one rule for a live session and the
+ * CLI (engine/host/report/run-graph.ts), so a list runs the same headless and in the app.
+ */
+export function listSettings(
+  docs: readonly GraphDocument[],
+  config: Partial<GraphConfig> = {},
+): Pick<GraphPlan, 'executor' | 'policy' | 'errorMode'> {
+  const first = docs[0]!;
+  return {
+    executor: config.executor ?? first.executor,
+    policy: config.graphPolicy ?? first.policy,
+    errorMode: config.graphErrorMode ?? first.errorMode,
+  };
+}
+
 /** `planGraphs` pausing after about `unitsPerStep` units of compiling (see core/graph/steps.ts). */
 export function* planGraphSteps(
   raw: unknown,
@@ -63,10 +80,7 @@ export function* planGraphSteps(
   if (list.length === 0)
     throw new SchedLabError('INVALID_GRAPH', 'graph: the list of graphs is empty', 'graph');
   const docs = list.map((d, i) => parseGraphDocument(d, list.length > 1 ? ['graph', i] : []));
-  const first = docs[0]!;
-  const executor = config.executor ?? first.executor;
-  const policy = config.graphPolicy ?? first.policy;
-  const errorMode = config.graphErrorMode ?? first.errorMode;
+  const { executor, policy, errorMode } = listSettings(docs, config);
   const graphs: CompiledGraph[] = [];
   for (const [i, d] of docs.entries()) {
     graphs.push(yield* compileAt(forExecutor(d, executor), list.length > 1, i, unitsPerStep));

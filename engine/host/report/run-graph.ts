@@ -20,6 +20,7 @@ import type { Backend } from '../../runtime/backend.ts';
 import { runCompiledGraph, type GraphRunResult } from '../../runtime/graph/run-graph.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { StealingExecutor } from '../../runtime/stealing/stealing-executor.ts';
+import { listSettings } from '../graph/graph-docs.ts';
 import { TappedBackend } from '../graph/tapped-backend.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import type { ClassReport } from './class-stats.ts';
@@ -89,10 +90,9 @@ function docPath(workload: Workload, i: number): (string | number)[] {
 }
 
 /**
- * The workload's graph documents, validated; errors name the field (`graph[1].depth …`). The
- * first document's executor, policy and error mode are the run's, for every graph of a list, as
- * in a live session (engine/host/graph/graph-docs.ts `planGraphs`): the CLI used to run each
- * document under its own, so one list ran differently headless and in the app.
+ * The workload's graph documents, validated; errors name the field (`graph[1].depth …`). Every
+ * graph of a list runs under the list's settings (`listSettings`: the first document's executor,
+ * policy and error mode), as in a live session.
  */
 export function graphDocuments(workload: Workload): GraphDocument[] {
   const raw = workload.graph;
@@ -100,7 +100,7 @@ export function graphDocuments(workload: Workload): GraphDocument[] {
   if (list.length === 0)
     throw new SchedLabError('INVALID_WORKLOAD', 'graph must have at least 1 entry', 'graph');
   const docs = list.map((doc, i) => parseGraphDocument(doc, docPath(workload, i)));
-  const { executor, policy, errorMode } = docs[0]!;
+  const { executor, policy, errorMode } = listSettings(docs);
   return docs.map((d) => ({ ...d, executor, policy, errorMode }));
 }
 
