@@ -48,4 +48,27 @@ describe('two coordinators on one node thread', { timeout: 60_000 }, () => {
       await b.close();
     }
   });
+
+  it('one cancelling its running quantum stops only its own, not the other’s queued behind it', async () => {
+    const b = await coordinator(400);
+    const a = await coordinator(400);
+    try {
+      const bJob = b.submitJob(oneTaskJob('b', leaves(1, spin(800))));
+      await expect.poll(() => b.workers()[0]?.state, { interval: 5 }).toBe('running');
+      await sleep(150); // b's quantum is on the node's thread
+      const aJob = a.submitJob(oneTaskJob('a', leaves(1, spin(50))));
+      await sleep(60); // a's quantum reaches the node and waits on the thread behind b's
+      // Both coordinators number their splits alike: b's split and a's share an id.
+      b.cancelJob(bJob);
+      await Promise.all([a.drain(), b.drain()]);
+      expect(b.jobState(bJob)).toBe('cancelled');
+      // Before: the thread's cancel word named the split id, so a's quantum, started by the
+      // thread the moment b's stopped, read it as its own and stopped too.
+      expect(a.jobState(aJob)).toBe('succeeded');
+      expect(a.counters.cancelled).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });

@@ -124,10 +124,14 @@ export class WorkerNode {
         ready: (worker) => this.runners[worker.id]?.fill(),
         end: (worker, report) => this.runners[worker.id]?.ended(worker, report),
         // An error from code of a split that already ended fails no split (as on threads).
-        stray: (worker, e) =>
-          this.log(
-            `worker ${worker.id}: uncaught error from split ${e.splitId ?? '?'}: ${e.error}`,
-          ),
+        stray: (worker, e) => {
+          // The thread names a quantum by its local id (worker-runner.ts `nextLocalId`).
+          const local = e.splitId === null ? undefined : e.splitId;
+          const split =
+            local === undefined ? undefined : this.runners[worker.id]?.splitOfLocal(local);
+          const from = split ?? (local === undefined ? '?' : `an ended quantum (#${local})`);
+          this.log(`worker ${worker.id}: uncaught error from split ${from}: ${e.error}`);
+        },
         lost: (worker, reason) => this.runners[worker.id]?.lost(worker, reason),
       },
       later,

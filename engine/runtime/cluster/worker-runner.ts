@@ -45,6 +45,8 @@ export class WorkerRunner {
   private queued: OnWorker | null = null;
   /** When the worker last ran out of quanta (the node's clock), or −1 while busy or never run. */
   private idleSince = -1;
+  /** The last id `nextLocalId` handed out. */
+  private localId = 0;
 
   constructor(
     readonly index: number,
@@ -62,6 +64,26 @@ export class WorkerRunner {
     this.fill();
   }
 
+  /**
+   * A fresh id for a quantum on the thread, in place of its split id. Coordinators number their
+   * splits each on their own, so two may send the same split id to one thread, and the thread's
+   * cancel word names the quantum to stop by that id: a cancel of one coordinator's running quantum
+   * could stop the other's, queued behind it, which the thread starts on its own the moment the
+   * first ends. An id used once is never that of a later quantum (it wraps after 2³¹ − 1).
+   */
+  private nextLocalId(): number {
+    this.localId = this.localId >= 0x7fff_fffe ? 1 : this.localId + 1;
+    return this.localId;
+  }
+
+  /** The split (`coordinator:split`) of the quantum the thread knows by `localId`, if it is here. */
+  splitOfLocal(localId: number): string | undefined {
+    for (const j of [this.running, this.queued]) {
+      if (j !== null && j.dispatch.splitId === localId) return `${j.job.replyTo}:${j.job.splitId}`;
+    }
+    return undefined;
+  }
+
   /** Puts waiting jobs on the worker while it has room: one running, one queued. */
   fill(): void {
     const worker = this.host.worker();
@@ -73,8 +95,9 @@ export class WorkerRunner {
         next.resolve(cancelledResult(job.splitId, this.index));
         continue;
       }
+      // The thread knows each quantum by an id of its own (`nextLocalId`), never the split's.
       const dispatch: Dispatch = {
-        splitId: job.splitId,
+        splitId: this.nextLocalId(),
         workerId: worker.id,
         quantumNanos: Math.min(job.quantumNanos, this.host.earlyCut(job) ?? Infinity),
         work: job.work,
@@ -124,7 +147,7 @@ export class WorkerRunner {
     this.queued = null;
     // Stamped by the worker thread as it ended, not when this (busier) thread heard of it.
     if (this.running === null) this.idleSince = report.endNanos;
-    done.resolve(measured(report, this.index, done.idleBefore));
+    done.resolve(measured(report, done.job.splitId, this.index, done.idleBefore));
     this.fill();
   }
 
@@ -145,10 +168,6 @@ export class WorkerRunner {
     this.fill();
   }
 
-  /**
-   * Cancels `coordinator`'s split `splitId` here (`holds`): a queued or waiting quantum ends at
-   * once, a running one stops.
-   */
   /** Whether quantum `jobId` is here (running, queued or waiting). */
   holdsQuantum(jobId: string): boolean {
     const of = (j: RunnerJob | null) => j !== null && j.jobId === jobId;
@@ -168,7 +187,7 @@ export class WorkerRunner {
       queued.resolve(cancelledResult(queued.job.splitId, this.index));
       this.fill();
     } else if (this.running?.jobId === jobId && worker !== undefined) {
-      Atomics.store(worker.control, CONTROL.CANCEL, this.running.job.splitId);
+      Atomics.store(worker.control, CONTROL.CANCEL, this.running.dispatch.splitId);
     }
   }
 
@@ -213,10 +232,17 @@ function cancelledResult(splitId: number, worker: number): QuantumResult {
   return { splitId, ranNanos: 0, workNanos: 0, outcome: 'cancelled', worker };
 }
 
-function measured(report: QuantumReport, worker: number, idleBefore?: number): QuantumResult {
+/** `report` of the quantum the thread knew by a local id, as the result for split `splitId`. */
+function measured(
+  report: QuantumReport,
+  splitId: number,
+  worker: number,
+  idleBefore?: number,
+): QuantumResult {
   const { state, result, startNanos, endNanos, ...rest } = report;
   const ran = {
     ...rest,
+    splitId,
     ranNanos: Math.max(0, endNanos - startNanos),
     worker,
     ...(idleBefore === undefined ? {} : { idleBeforeNanos: idleBefore }),
