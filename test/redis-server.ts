@@ -17,6 +17,9 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty (no persistence). */
   restart(): Promise<void>;
+  /** Stops it answering, its connections left open (SIGSTOP: a stalled host); `resume` (SIGCONT). */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -95,9 +98,17 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
     }
     const port = Number(new URL(given).port || 6379);
     const fixed = () => {
-      throw new Error('REDIS_URL is set: the tests cannot kill or restart that Redis');
+      throw new Error('REDIS_URL is set: the tests cannot kill, stop or restart that Redis');
     };
-    return { url: given, port, kill: fixed, restart: fixed, stop: async () => {} };
+    return {
+      url: given,
+      port,
+      kill: fixed,
+      restart: fixed,
+      pause: fixed,
+      resume: fixed,
+      stop: async () => {},
+    };
   }
   checkBinary();
   const dir = mkdtempSync(join(tmpdir(), 'schedlab-redis-'));
@@ -114,7 +125,14 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
     async restart() {
       if (child === null) child = await launch(port, dir, options);
     },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
+    },
     async stop() {
+      child?.kill('SIGCONT'); // a paused one would not hear the SIGTERM
       if (child !== null) await exited(child, 'SIGTERM');
       child = null;
       rmSync(dir, { recursive: true, force: true });

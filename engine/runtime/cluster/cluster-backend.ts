@@ -139,6 +139,8 @@ export class ClusterBackend implements Backend {
       joined: (node) => this.joined(node),
       gone: (node, why, left) => this.gone(node, why, left),
       leaving: () => {},
+      stalled: (ms) => this.redisLost(`has not answered for ${ms} ms`),
+      answered: () => this.redisReady(),
     });
   }
 
@@ -502,12 +504,13 @@ export class ClusterBackend implements Backend {
     if (this.table.promote(this.cap, this.busy)) this.listener?.capacity?.();
   }
 
-  private redisLost(): void {
+  /** The connection closed, or (`how`) Redis stopped answering on it. */
+  private redisLost(how = 'is unreachable'): void {
     if (!this.redisUp || this.closed) return;
     this.redisUp = false;
     this.alarm(
       'redis-down',
-      `Redis at ${this.target.display} is unreachable: dispatch stopped with ${this.flights.size} quantum(s) in flight`,
+      `Redis at ${this.target.display} ${how}: dispatch stopped with ${this.flights.size} quantum(s) in flight`,
     );
   }
 

@@ -33,12 +33,22 @@ export interface FleetHooks {
    */
   gone(node: FleetNode, why: string, left: boolean): Promise<void>;
   leaving(node: FleetNode): void;
+  /**
+   * A look at the registry has waited `ms` (`ttlMs`) for Redis without an answer, and the
+   * connection has not closed: a Redis stalled (stopped, or its host swapping). `answered` follows
+   * when that look gets its answer.
+   */
+  stalled(ms: number): void;
+  answered(): void;
 }
 
 export class Fleet {
   readonly nodes = new Map<string, FleetNode>();
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
+  /** When the look at the registry now waiting began (ms), and whether it was reported stalled. */
+  private pollStart = 0;
+  private stallReported = false;
   /** No node is declared lost before this wall time (ms): Redis just came back. */
   private graceUntil = 0;
   /** Nodes' queues still connecting (each resolves once its node is `up` or gone). */
@@ -64,10 +74,22 @@ export class Fleet {
 
   /** One look at the registry and the heartbeats; resolves once its changes are applied. */
   async poll(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling) {
+      const waited = Date.now() - this.pollStart;
+      if (!this.stallReported && waited >= this.timing.ttlMs) {
+        this.stallReported = true;
+        this.hooks.stalled(waited);
+      }
+      return;
+    }
     this.polling = true;
+    this.pollStart = Date.now();
     try {
       const entries = await this.redis.hgetall(keys.nodes(this.ns));
+      if (this.stallReported) {
+        this.stallReported = false;
+        this.hooks.answered();
+      }
       const instances = Object.keys(entries);
       const beats = instances.length
         ? await this.redis.mget(instances.map((i) => keys.heartbeat(this.ns, i)))
