@@ -42,8 +42,14 @@ export interface ReadySplit {
   priority: Priority;
   /** PRIO: base priority 0..100, smaller = more urgent. */
   basePriority: number;
-  /** PRIO: start of the aging clock (ns); restarted when the split is retried. */
+  /**
+   * PRIO: start of the aging clock (ns): the time it has waited is `now − readySince`. Restarted
+   * when the split is retried; moved on by the time it spent away (`dispatchedAt`) when it comes
+   * back after a quantum or a block, since running or blocked is not waiting.
+   */
   readySince: number;
+  /** When its latest quantum was dispatched (ns); 0 (or absent) before its first. */
+  readonly dispatchedAt?: number;
   /** This split's own accumulated scheduled time (ns). */
   scheduledNanos: number;
   /**

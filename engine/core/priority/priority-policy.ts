@@ -79,8 +79,7 @@ export class PriorityPolicy<S extends ReadySplit = ReadySplit> implements ReadyQ
   }
 
   offer(split: S, now: number = this.queue.time, reason: OfferReason = 'new'): void {
-    const restart = reason === 'new' || reason === 'retry';
-    const readySince = restart ? now : split.readySince;
+    const readySince = agingClock(split, now, reason);
     this.queue.push(split.id, split, split.basePriority, readySince);
     split.readySince = readySince;
     this.depth[bandOf(split.basePriority)]!++;
@@ -141,4 +140,19 @@ export class PriorityPolicy<S extends ReadySplit = ReadySplit> implements ReadyQ
     }
     return rows;
   }
+}
+
+/**
+ * Where a split's aging clock starts as it is offered: now for a new or retried split; for one
+ * back from a quantum or a block, its old start moved on by the time since its dispatch, so it
+ * keeps the time it has waited and gains none for the time it ran or was blocked (`wait` in the
+ * aging formula is time ready but not running, docs/metrics.md); a split moved between policies
+ * never left the queue and keeps its clock.
+ */
+function agingClock(split: ReadySplit, now: number, reason: OfferReason): number {
+  if (reason === 'new' || reason === 'retry') return now;
+  const away = split.dispatchedAt ?? 0;
+  if ((reason === 'requeue' || reason === 'woken') && away > split.readySince && away <= now)
+    return split.readySince + (now - away);
+  return split.readySince;
 }

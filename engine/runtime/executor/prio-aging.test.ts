@@ -1,0 +1,60 @@
+// PRIO's aging counts time waiting, not time running (docs/design.md §3.2: `wait` is time ready
+// but not running): a preempted split comes back with the wait it had, no more.
+import { describe, expect, it } from 'vitest';
+import type { JobSpec } from '../../../shared/job.ts';
+import { MS, simRig } from './testing.ts';
+
+const S = 1000 * MS;
+
+function job(cls: string, basePriority: number, ms: number): JobSpec {
+  return {
+    class: cls,
+    basePriority,
+    tasks: [{ splits: [{ kind: 'intermediate', work: { kernel: 'spin', totalNanos: ms * MS } }] }],
+  };
+}
+
+describe('PRIO aging under preemption', () => {
+  it('a long split that has been running gains no urgency over a newcomer more urgent than it', () => {
+    const { sim, ex, ends } = simRig({
+      policy: 'priority',
+      workers: 1,
+      quantumMs: 1000,
+      preemptive: true,
+    });
+    ex.submitJob(job('long', 50, 600_000));
+    sim.runUntil(400 * S);
+    ex.submitJob(job('urgent', 40, 100));
+    sim.runUntilIdle();
+    const urgent = ends.find((e) => e.class === 'urgent')!;
+    // Before: the long split's clock ran from t = 0 while it ran, so at 400 s it was 11 steps
+    // more urgent than its base and the urgent job waited 200 s behind it.
+    expect((urgent.endNanos - urgent.submitNanos) / MS).toBeLessThanOrEqual(1100);
+  });
+
+  it('a split back from a quantum keeps the time it waited before it', () => {
+    const { sim, ex } = simRig({
+      policy: 'priority',
+      workers: 1,
+      quantumMs: 1000,
+      preemptive: true,
+      agingAfterMs: 60_000,
+      agingStepMs: 10_000,
+    });
+    // `first` (more urgent) holds the worker for 100 s; `waits` waits all that time: 4 steps,
+    // effective 46. It runs one quantum and is back with its 100 s, still ahead of a base-48 job
+    // that came meanwhile — a clock restarted at each quantum would put it behind.
+    ex.submitJob(job('first', 10, 100_000));
+    ex.submitJob(job('waits', 50, 5_000));
+    sim.runUntil(100 * S + 500 * MS);
+    ex.submitJob(job('fresh', 48, 5_000));
+    sim.runUntilIdle();
+    const spans = ex.spans.read(0).columns;
+    const classes: string[] = [];
+    for (let i = 0; i < spans.start.length; i++) {
+      const name = ex.jobRow(spans.job[i]!)?.class;
+      if (name !== undefined && classes.at(-1) !== name) classes.push(name);
+    }
+    expect(classes).toEqual(['first', 'waits', 'fresh']);
+  });
+});
