@@ -8,6 +8,8 @@ import type { Knobs } from './knobs.ts';
 
 export class AgingTicker {
   private cancel: (() => void) | null = null;
+  /** The interval the pending tick was set with (ns). */
+  private armedWith = 0;
 
   constructor(
     private readonly backend: Backend,
@@ -28,9 +30,15 @@ export class AgingTicker {
       this.stop();
       return;
     }
-    if (this.cancel !== null) return;
-    const at = this.backend.now() + this.knobs.settings.agingIntervalNanos;
-    this.cancel = this.backend.setTimer(at, () => {
+    const interval = this.knobs.settings.agingIntervalNanos;
+    if (this.cancel !== null) {
+      // A new interval counts from now: an hour's tick set before the change to 50 ms would
+      // have kept every split from aging for that hour.
+      if (interval === this.armedWith) return;
+      this.stop();
+    }
+    this.armedWith = interval;
+    this.cancel = this.backend.setTimer(this.backend.now() + interval, () => {
       this.cancel = null;
       this.knobs.queue.tick(this.backend.now());
       this.dispatcher.pump();

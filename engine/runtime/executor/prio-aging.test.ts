@@ -58,3 +58,30 @@ describe('PRIO aging under preemption', () => {
     expect(classes).toEqual(['first', 'waits', 'fresh']);
   });
 });
+
+describe('PRIO aging interval changed live', () => {
+  it('a shorter interval takes effect at once, not after the tick set with the old one', () => {
+    const { sim, ex, ends } = simRig({
+      policy: 'priority',
+      workers: 1,
+      quantumMs: 1000,
+      agingAfterMs: 1000,
+      agingStepMs: 100,
+      agingCap: 100,
+      agingIntervalMs: 3_600_000,
+    });
+    ex.submitJob(job('high', 10, 100));
+    ex.submitJob(job('low', 60, 100));
+    sim.runUntil(1);
+    ex.configure({ agingIntervalMs: 50 });
+    // A base-10 job every 100 ms keeps the worker busy; `low` runs once aged past 10: at about
+    // 1 s + 50 steps of 100 ms = 6 s. Before: no tick for an hour, so it waited for them all.
+    for (let t = 1; t < 600; t++) {
+      sim.runUntil(t * 100 * MS - 1);
+      ex.submitJob(job('high', 10, 100));
+    }
+    sim.runUntilIdle();
+    const low = ends.find((e) => e.class === 'low')!;
+    expect(low.endNanos / MS).toBeLessThan(7_000);
+  });
+});
