@@ -524,10 +524,13 @@ export class Executor {
     const old = job.basePriority;
     job.basePriority = priority;
     const now = this.backend.now();
+    // Only PRIO orders by priority: under the others a queued split keeps its place (it went to
+    // the back of the FIFO, a priority change being a new push there).
+    const requeue = this.knobs.queue.policy === 'priority';
     for (const task of job.tasks) {
       for (const s of task.live) {
         s.basePriority = priority;
-        if (s.state === SplitState.queued && this.knobs.queue.remove(s))
+        if (requeue && s.state === SplitState.queued && this.knobs.queue.remove(s))
           this.knobs.queue.offer(s, now, 'moved');
       }
     }

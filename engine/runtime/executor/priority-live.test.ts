@@ -1,5 +1,6 @@
-// PRIO's aging counts time waiting, not time running (docs/design.md §3.2: `wait` is time ready
-// but not running): a preempted split comes back with the wait it had, no more.
+// Priorities while the engine runs: PRIO's aging counts time waiting, not time running
+// (docs/design.md §3.2: `wait` is time ready but not running), a new aging interval applies at
+// once, and `reprioritize` moves a queued split only where the policy orders by priority.
 import { describe, expect, it } from 'vitest';
 import type { JobSpec } from '../../../shared/job.ts';
 import { MS, simRig } from './testing.ts';
@@ -84,4 +85,19 @@ describe('PRIO aging interval changed live', () => {
     const low = ends.find((e) => e.class === 'low')!;
     expect(low.endNanos / MS).toBeLessThan(7_000);
   });
+});
+
+describe('reprioritize under the policies that do not order by priority', () => {
+  for (const policy of ['fifo', 'fair', 'mlfq'] as const) {
+    it(`${policy}: a queued job keeps its place`, () => {
+      const { sim, ex, ends } = simRig({ policy, workers: 1, quantumMs: 1000 });
+      ex.submitJob(job('R', 50, 100));
+      const ids = ['A', 'B', 'C', 'D'].map((c) => ex.submitJob(job(c, 50, 100)));
+      sim.runUntil(10 * MS);
+      ex.reprioritize(ids[1]!, 20);
+      sim.runUntilIdle();
+      // Before, under fifo: R A C D B — the change was a new arrival at the back.
+      expect(ends.map((e) => e.class)).toEqual(['R', 'A', 'B', 'C', 'D']);
+    });
+  }
 });
