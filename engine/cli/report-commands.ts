@@ -15,7 +15,7 @@ import {
   formatCompare,
   type CompareConfig,
 } from '../host/report/compare.ts';
-import { formatReport } from '../host/report/format.ts';
+import { formatReport, reportJson } from '../host/report/format.ts';
 import { withGraphOverrides } from '../host/report/run-graph.ts';
 import { runWorkload } from '../host/report/run-workload.ts';
 import { allowedDirs, checkModules } from '../host/report/user-modules.ts';
@@ -162,7 +162,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   io.out(
     values.json === true
-      ? `${JSON.stringify(result.report, null, 2)}\n`
+      ? `${JSON.stringify(reportJson(result.report), null, 2)}\n`
       : `${formatReport(result.report, result.wallMs)}\n`,
   );
   return 0;

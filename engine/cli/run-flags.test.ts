@@ -22,6 +22,16 @@ describe('schedlab run and compare flags', () => {
       0,
     );
     expect(notOk).toBeGreaterThan(0);
+    // A class with no job finished has no latency: null, as in `compare --json` (the text says
+    // `-`). It read 0, the best latency of the report.
+    const classes = Object.values(
+      report.classes as Record<string, { succeeded: number; latencyMs: unknown }>,
+    );
+    expect(classes.some((c) => c.succeeded === 0)).toBe(true);
+    for (const c of classes) {
+      if (c.succeeded === 0) expect(c.latencyMs).toBeNull();
+      else expect(c.latencyMs).toMatchObject({ p95: expect.any(Number) });
+    }
     expect(report.failures).toEqual({
       QUEUE_FULL: {
         jobs: notOk,

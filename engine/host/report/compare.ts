@@ -9,7 +9,7 @@ import type { GraphPolicy } from '../../../shared/graph.ts';
 import type { BucketCounts } from '../../../shared/lib/histogram.ts';
 import { levelRowName, type CompareSeries } from '../../../shared/protocol.ts';
 import type { Workload } from '../../../shared/workload.ts';
-import { finishedLatency } from './format.ts';
+import { finishedLatency, reportJson } from './format.ts';
 import type { RunReport } from './report.ts';
 import { checkConfigPatch } from './resolve-config.ts';
 import { withGraphOverrides } from './run-graph.ts';
@@ -82,25 +82,11 @@ export async function compareConfigs(
 
 const fmtOrDash = (ms: number | undefined) => (ms === undefined ? '-' : fmtMs(ms));
 
-/**
- * The result as JSON: a class none of whose jobs finished has no latency (null), not a latency
- * of 0 that reads as the best of the columns.
- */
+/** The result as JSON, each run's report as `reportJson` writes it. */
 export function compareJson(result: CompareResult) {
   return {
     ...result,
-    runs: result.runs.map((run) => ({
-      ...run,
-      report: {
-        ...run.report,
-        classes: Object.fromEntries(
-          Object.entries(run.report.classes).map(([name, c]) => [
-            name,
-            { ...c, latencyMs: finishedLatency(c) },
-          ]),
-        ),
-      },
-    })),
+    runs: result.runs.map((run) => ({ ...run, report: reportJson(run.report) })),
   };
 }
 

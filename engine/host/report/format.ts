@@ -22,6 +22,20 @@ export function finishedLatency(c: ClassReport | undefined): ClassReport['latenc
 }
 
 /**
+ * A report as JSON (`run --json`, each run of `compare --json`): a class none of whose jobs
+ * finished has no latency (null), not a latency of 0 that reads as the best of the columns — as
+ * the text report's `-`.
+ */
+export function reportJson(r: RunReport) {
+  return {
+    ...r,
+    classes: Object.fromEntries(
+      Object.entries(r.classes).map(([name, c]) => [name, { ...c, latencyMs: finishedLatency(c) }]),
+    ),
+  };
+}
+
+/**
  * What ordered the run: the engine's policy, or for a graph run its graphs' ready-queue policy
  * (a list runs under one) or work stealing, which has none. A graph run said `policy mlfq`,
  * the engine's default, which never applied.
