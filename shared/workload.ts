@@ -262,6 +262,16 @@ export const workloadSchema = z
     if (w.classes === undefined && w.trino === undefined && w.graph === undefined) {
       ctx.addIssue({ code: 'custom', message: 'needs classes, trino or graph', path: ['classes'] });
     }
+    if (w.graph !== undefined && w.durationMs !== undefined) {
+      // It was ignored, and a run with a duration has no default time limit: a graph with a
+      // node of a day's work ran on unbounded.
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'a graph workload runs until its graphs end and takes no duration (--duration); bound its wall time with --time-limit',
+        path: ['durationMs'],
+      });
+    }
     if (w.graph !== undefined) checkGraphField(w.graph, ctx);
     checkTotals(w, ctx);
     const names = new Set<string>();

@@ -47,6 +47,23 @@ describe('schedlab run and compare flags', () => {
     expect(JSON.parse(clean.out)).not.toHaveProperty('failures');
   });
 
+  it('refuses a duration on a graph workload, which ignored it and lost its time limit', async () => {
+    // A node of a day's work: with `--duration 1s` the run went on for the day (a duration
+    // turned the default time limit off, and graph runs never read it).
+    const day = tmpFile('day-graph.json', { graph: { nodes: [{ id: 'a', cost: 86_400_000 }] } });
+    const flag = await cli(['run', day, '--duration', '1s']);
+    expect(flag.code).toBe(2);
+    expect(flag.err).toMatch(/durationMs a graph workload runs until its graphs end/);
+    expect(flag.err).toContain('INVALID_WORKLOAD');
+    const field = tmpFile('dur-graph.json', {
+      durationMs: 1000,
+      graph: { nodes: [{ id: 'a', cost: 5000 }] },
+    });
+    const inFile = await cli(['run', field]);
+    expect(inFile.code).toBe(2);
+    expect(inFile.err).toMatch(/durationMs a graph workload runs until its graphs end/);
+  });
+
   it('--time-limit stops a simulated run too, whose clock loop no timer interrupts', async () => {
     // A day of work in one split: about a million simulator steps, minutes of wall time.
     const long = tmpFile('long.json', {
