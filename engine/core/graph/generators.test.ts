@@ -91,3 +91,11 @@ describe('graph generators', () => {
     expect(field({ nodes: [{ id: 'a', cost: -1 }] })).toBe('nodes[0].cost');
   });
 });
+
+describe('the edge limit on a drawn graph', () => {
+  it('refuses an Erdős–Rényi draw that lands past it, though its expected count is within', () => {
+    // 4096 nodes at p = 0.50006: expected just under 4,194,304 edges; seed 4 draws more.
+    const draw = () => gen({ generator: 'erdos-renyi', nodes: 4096, p: 0.50006, seed: 4 });
+    expect(draw).toThrow(/p: the graph would exceed 4194304 edges/);
+  });
+});

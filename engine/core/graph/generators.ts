@@ -23,11 +23,14 @@ class EdgeBuilder {
   to: Int32Array;
   length = 0;
   constructor(capacity: number) {
-    this.from = new Int32Array(Math.max(1, capacity));
-    this.to = new Int32Array(Math.max(1, capacity));
+    const size = Math.min(Math.max(1, capacity), MAX_GENERATED_EDGES);
+    this.from = new Int32Array(size);
+    this.to = new Int32Array(size);
   }
   add(a: number, b: number): void {
     if (this.length === this.from.length) {
+      // Checked here, not only when it grows: a first guess above the limit never grew, and a
+      // draw past the expected count went over it.
       if (this.length >= MAX_GENERATED_EDGES) {
         throw new SchedLabError(
           'INVALID_GRAPH',
