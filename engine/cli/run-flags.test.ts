@@ -25,7 +25,7 @@ describe('schedlab run and compare flags', () => {
     // A class with no job finished has no latency: null, as in `compare --json` (the text says
     // `-`). It read 0, the best latency of the report.
     const classes = Object.values(
-      report.classes as Record<string, { succeeded: number; latencyMs: unknown }>,
+      report.classes as unknown as Record<string, { succeeded: number; latencyMs: unknown }>,
     );
     expect(classes.some((c) => c.succeeded === 0)).toBe(true);
     for (const c of classes) {

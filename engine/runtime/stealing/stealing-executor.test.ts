@@ -130,6 +130,25 @@ describe('StealingExecutor', () => {
     expect((await executor.run(ok)).counts.succeeded).toBe(1);
   });
 
+  it('refuses injected failures it cannot draw, naming the node, and keeps working', async () => {
+    // Before: the graph ran with no failure at all, where the central executor failed the node.
+    const g = compileDocument(
+      parseGraphDocument({
+        nodes: [
+          { id: 'a', kernel: 'add' },
+          { id: 'b', kernel: 'add', failProbability: 1 },
+        ],
+      }),
+    );
+    await expect(executor.run(g)).rejects.toMatchObject({
+      code: 'INVALID_GRAPH',
+      field: 'failProbability',
+      message: expect.stringContaining('failProbability (node "b")'),
+    });
+    const ok = compileDocument(parseGraphDocument({ nodes: [{ id: 'a', kernel: 'add' }] }));
+    expect((await executor.run(ok)).counts.succeeded).toBe(1);
+  });
+
   it('wakes sleeping workers whenever new work appears (a comb: chain with a spinning leaf per link)', async () => {
     // Node 2i → 2i+2 continues the chain, 2i → 2i+1 is a leaf pushed for a thief: the other worker
     // repeatedly runs dry, sleeps, and must be woken by the next push.

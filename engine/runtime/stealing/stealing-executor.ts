@@ -146,6 +146,7 @@ export class StealingExecutor {
       }
       return name;
     });
+    refuseInjectedFailures(graph);
     const verify = options.verify ?? false;
     const failFast = (options.errorMode ?? 'fail-fast') === 'fail-fast';
     const sampleEvery =
@@ -231,4 +232,21 @@ export class StealingExecutor {
     this.pending = null;
     run?.reject(e);
   }
+}
+
+/**
+ * The workers' loop draws no injected failures, so a graph asking for them is refused rather than
+ * run as if it had not: one document means the same on both executors, and the central one
+ * honours `failProbability`.
+ */
+function refuseInjectedFailures(graph: CompiledGraph): void {
+  const chances = graph.failProbability;
+  if (chances === null) return;
+  const v = chances.findIndex((p) => p > 0);
+  if (v < 0) return;
+  throw new SchedLabError(
+    'INVALID_GRAPH',
+    `failProbability (node "${graph.nodeId(v)}"): the stealing executor injects no failures; run the graph on the central executor`,
+    'failProbability',
+  );
 }
