@@ -58,11 +58,12 @@ export function runsSolo(
   kernelNames: readonly string[],
   soloNodes: number,
 ): boolean {
-  return (
-    graph.nodeCount <= soloNodes &&
-    graph.workNanos === 0 &&
-    kernelNames.every((k) => INSTANT_KERNELS.includes(k))
-  );
+  if (graph.nodeCount > soloNodes || graph.workNanos !== 0) return false;
+  // The kernels its nodes use: an explicit document's table always holds the default kernel
+  // (`spin`, not instant) first, used or not, and kept every such graph off the solo path.
+  const used = new Uint8Array(kernelNames.length);
+  for (const k of graph.kernelOf) used[k] = 1;
+  return kernelNames.every((k, i) => used[i] === 0 || INSTANT_KERNELS.includes(k));
 }
 
 /**

@@ -64,6 +64,33 @@ describe('solo runs (a small graph of instant nodes on the calling thread)', () 
     }
   });
 
+  it('runs an explicit document of instant nodes solo, like the generated one', async () => {
+    // Before: an explicit document's kernel table holds the default kernel (`spin`) first, used
+    // or not, so no explicit graph ever ran solo (10,000 `noop` nodes: 19 ms on the workers
+    // against 0.3 ms for the generated chain).
+    const explicit = compileDocument(
+      parseGraphDocument({
+        nodes: [
+          { id: 'a', kernel: 'add' },
+          { id: 'b', kernel: 'noop' },
+          { id: 'c', kernel: 'add' },
+        ],
+        edges: [
+          { from: 'a', to: 'b' },
+          { from: 'b', to: 'c' },
+        ],
+      }),
+    );
+    const r = await solo.run(explicit, { verify: true });
+    expect(r.solo).toBe(true);
+    expect(r.counts.succeeded).toBe(3);
+    // A node left to the default kernel still goes to the workers.
+    const spinning = compileDocument(
+      parseGraphDocument({ nodes: [{ id: 'a' }, { id: 'b', kernel: 'add' }] }),
+    );
+    expect((await solo.run(spinning)).solo).toBe(false);
+  });
+
   it('attributes the work to the caller: one lane, every node, no steals', async () => {
     const g = graph({ generator: 'layered-random', levels: 20, width: 20, seed: 2 });
     const r = await solo.run(g);
