@@ -41,7 +41,9 @@ export class Knobs {
       agingIntervalNanos: s.agingIntervalNanos,
       quotaBurst: c.quotaBurst,
       // The executor bounds the queue itself (maxQueued); the policy must never refuse a split.
-      maxQueued: Math.max(c.maxQueued * 2, 1 << 20),
+      // A bound of its own refused a requeue once maxQueued was lowered live below half the
+      // splits already queued (1.06 M queued, lowered to 1: a split waking threw out of the run).
+      maxQueued: Number.MAX_SAFE_INTEGER,
     };
   }
 
