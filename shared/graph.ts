@@ -249,8 +249,8 @@ function schemaFor(input: unknown) {
 /**
  * A workload's `graph` (one document or a list, run one after another) checked inside the
  * workload's own schema: each document as `parseGraphDocument` would, its issues placed under
- * `graph` / `graph[i]`, and all documents together within MAX_GRAPH_NODES (a live session
- * compiles them all before the first runs).
+ * `graph` / `graph[i]`, and all documents together within MAX_GRAPH_NODES and MAX_GRAPH_EDGES (a
+ * run compiles them all before the first runs).
  */
 export function checkGraphField(raw: unknown, ctx: z.RefinementCtx): void {
   const list: unknown[] = Array.isArray(raw) ? raw : [raw];
@@ -264,6 +264,7 @@ export function checkGraphField(raw: unknown, ctx: z.RefinementCtx): void {
     return;
   }
   let nodes = 0;
+  let edges = 0;
   for (const [i, doc] of list.entries()) {
     const result = schemaFor(doc).safeParse(doc);
     if (!result.success) {
@@ -273,12 +274,22 @@ export function checkGraphField(raw: unknown, ctx: z.RefinementCtx): void {
         >[0]);
       return;
     }
-    nodes += graphNodeCount(result.data);
+    const d = result.data;
+    nodes += graphNodeCount(d);
+    edges += 'generator' in d ? generatedSize(d).edges : d.edges.length;
   }
   if (nodes > MAX_GRAPH_NODES) {
     ctx.addIssue({
       code: 'custom',
       message: `must hold <= ${MAX_GRAPH_NODES} nodes in all its graphs (holds ${nodes})`,
+      path: ['graph'],
+    });
+  }
+  // The edges too: a list of dense graphs, each within the per-graph limit, held 1.5 billion.
+  if (edges > MAX_GRAPH_EDGES) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must hold <= ${MAX_GRAPH_EDGES} edges in all its graphs (holds ${Math.round(edges)})`,
       path: ['graph'],
     });
   }

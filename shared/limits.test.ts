@@ -8,6 +8,7 @@ import {
   MAX_ARRIVALS,
   MAX_CLASSES,
   MAX_DESCRIPTION_CHARS,
+  MAX_GRAPH_EDGES,
   MAX_GRAPH_NODES,
   MAX_LABEL_CHARS,
   MAX_SPLITS_PER_JOB,
@@ -186,6 +187,14 @@ describe('graph size limits', () => {
       field: 'graph',
       message: `graph must hold <= ${MAX_GRAPH_NODES} nodes in all its graphs (holds ${2 * MAX_GRAPH_NODES})`,
     });
+    // Edges too: 362 complete graphs of 2,896 nodes (each within the per-graph limits) made a
+    // 30 KB document of 1.5 billion edges, all compiled before the first runs.
+    const dense = { generator: 'erdos-renyi', nodes: 2896, p: 1 };
+    expect(refusal(() => parseWorkload({ graph: Array(362).fill(dense) }))).toEqual({
+      field: 'graph',
+      message: `graph must hold <= ${MAX_GRAPH_EDGES} edges in all its graphs (holds ${362 * 4_191_960})`,
+    });
+    expect(() => parseWorkload({ graph: [dense] })).not.toThrow();
   });
 });
 

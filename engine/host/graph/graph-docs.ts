@@ -83,31 +83,39 @@ export function* planGraphSteps(
   const { executor, policy, errorMode } = listSettings(docs, config);
   const graphs: CompiledGraph[] = [];
   for (const [i, d] of docs.entries()) {
-    graphs.push(yield* compileAt(forExecutor(d, executor), list.length > 1, i, unitsPerStep));
+    const path = list.length > 1 ? ['graph', i] : [];
+    graphs.push(yield* checkedGraphSteps(d, executor, path, unitsPerStep));
   }
-  graphs.forEach((g, i) => {
-    try {
-      checkKernels(g, executor, docs[i]!);
-    } catch (e) {
-      throw list.length > 1 && e instanceof SchedLabError ? prefixField(e, ['graph', i]) : e;
-    }
-  });
   return { executor, policy, errorMode, graphs };
 }
 
-/** In a list, a cyclic or dangling graph is named where it sits: `graph[1].edges[0].to`. */
-function* compileAt(
+/**
+ * `doc` compiled for `executor`, its kernels checked: a cyclic or dangling graph, or a kernel the
+ * executor lacks, is named under `path`, where the document sits (`graph[1].edges[0].to`).
+ */
+export function* checkedGraphSteps(
   doc: GraphDocument,
-  many: boolean,
-  i: number,
+  executor: GraphExecutorKind,
+  path: readonly (string | number)[],
   unitsPerStep: number,
 ): Steps<CompiledGraph> {
   try {
-    return yield* compileDocumentSteps(doc, unitsPerStep);
+    const graph = yield* compileDocumentSteps(forExecutor(doc, executor), unitsPerStep);
+    checkKernels(graph, executor, doc);
+    return graph;
   } catch (e) {
-    if (!many || !(e instanceof SchedLabError)) throw e;
-    throw prefixField(e, ['graph', i]);
+    if (path.length === 0 || !(e instanceof SchedLabError)) throw e;
+    throw prefixField(e, [...path]);
   }
+}
+
+/** `checkedGraphSteps` in one go (the CLI, which has no frames to keep flowing). */
+export function checkedGraph(
+  doc: GraphDocument,
+  executor: GraphExecutorKind,
+  path: readonly (string | number)[],
+): CompiledGraph {
+  return runSteps(checkedGraphSteps(doc, executor, path, UNBOUNDED));
 }
 
 function forExecutor(doc: GraphDocument, executor: GraphExecutorKind): GraphDocument {

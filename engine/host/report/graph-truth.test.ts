@@ -22,9 +22,9 @@ vi.mock('../../core/graph/compile.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../core/graph/compile.ts')>();
   return {
     ...real,
-    compileDocument: (...args: Parameters<typeof real.compileDocument>) => {
+    compileDocumentSteps: (...args: Parameters<typeof real.compileDocumentSteps>) => {
       compiles.count++;
-      return real.compileDocument(...args);
+      return real.compileDocumentSteps(...args);
     },
   };
 });
@@ -43,6 +43,28 @@ describe('graph runs that report the truth', () => {
     await runWorkload(workload);
     expect(schemaChecks.count).toBe(2);
     expect(compiles.count).toBe(2);
+  });
+
+  it('checks every graph of a list before the first runs', async () => {
+    // Before: graph[1] was compiled at its turn — never, after graph[0] failed fast (exit 0),
+    // and only after graph[0]'s nodes had run otherwise; its kernel was named `kernel` alone.
+    const failing = { nodes: [{ id: 'a', cost: 5, failProbability: 1 }] };
+    const cyclic = {
+      nodes: [{ id: 'p' }, { id: 'q' }],
+      edges: [
+        { from: 'p', to: 'q' },
+        { from: 'q', to: 'p' },
+      ],
+    };
+    await expect(runWorkload(graphWorkload([failing, cyclic]))).rejects.toMatchObject({
+      code: 'INVALID_GRAPH',
+      message: expect.stringMatching(/^graph\[1\]/),
+    });
+    const unknown = { nodes: [{ id: 'z', kernel: 'nosuch' }] };
+    await expect(runWorkload(graphWorkload([failing, unknown]))).rejects.toMatchObject({
+      code: 'UNKNOWN_KERNEL',
+      field: 'graph[1].nodes[0].kernel',
+    });
   });
 
   it('a list runs under its first document’s settings and stops after a fail-fast failure, as the app does', async () => {

@@ -12,15 +12,14 @@ import {
   type GraphDocument,
   type GraphPolicy,
 } from '../../../shared/graph.ts';
-import { prefixField } from '../../../shared/schema-error.ts';
 import type { Workload } from '../../../shared/workload.ts';
-import { compileDocument, type CompiledGraph } from '../../core/graph/compile.ts';
+import type { CompiledGraph } from '../../core/graph/compile.ts';
 import { graphMetrics } from '../../core/graph/metrics.ts';
 import type { Backend } from '../../runtime/backend.ts';
 import { runCompiledGraph, type GraphRunResult } from '../../runtime/graph/run-graph.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { StealingExecutor } from '../../runtime/stealing/stealing-executor.ts';
-import { listSettings } from '../graph/graph-docs.ts';
+import { checkedGraph, listSettings } from '../graph/graph-docs.ts';
 import { TappedBackend } from '../graph/tapped-backend.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import type { ClassReport } from './class-stats.ts';
@@ -104,13 +103,9 @@ export function graphDocuments(workload: Workload): GraphDocument[] {
   return docs.map((d) => ({ ...d, executor, policy, errorMode }));
 }
 
-/** Compiles a document; a cyclic or dangling graph is named where it sits in the workload. */
+/** Compiles a document and checks its kernels; what is wrong is named where it sits in the workload. */
 function compileAt(workload: Workload, doc: GraphDocument, i: number): CompiledGraph {
-  try {
-    return compileDocument(doc);
-  } catch (e) {
-    throw e instanceof SchedLabError ? prefixField(e, docPath(workload, i)) : e;
-  }
+  return checkedGraph(doc, doc.executor, docPath(workload, i));
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -191,18 +186,21 @@ export async function runGraphs(
   let declared: Declared | null = null;
   let steals = 0;
   let splitBase = 0;
-  // Progress needs every graph's node count up front; without it one graph is held at a time.
-  const compiled = onProgress === undefined ? null : docs.map((d, i) => compileAt(workload, d, i));
+  // Every graph is compiled and checked before the first runs, as in a live session (the list's
+  // nodes and edges are bounded together, shared/graph.ts): a cyclic graph or an unknown kernel
+  // later in a list was found only at its turn, or never after a fail-fast stop (exit 0).
+  const compiled: (CompiledGraph | null)[] = docs.map((d, i) => compileAt(workload, d, i));
   const tap =
-    compiled === null || onProgress === undefined
+    onProgress === undefined
       ? null
-      : new GraphProgressTap(sum(compiled.map((g) => g.nodeCount)), onProgress);
+      : new GraphProgressTap(sum(compiled.map((g) => g!.nodeCount)), onProgress);
   const run = tap === null ? backend : new TappedBackend(backend, tap);
   tap?.emit();
   try {
     for (const [i, doc] of docs.entries()) {
       const name = docs.length === 1 ? workload.name : graphName(doc, i);
-      const graph = compiled?.[i] ?? compileAt(workload, doc, i);
+      const graph = compiled[i]!;
+      compiled[i] = null; // let go of each graph once it has run
       const start = backend.now();
       // The document is validated and compiled already (graphDocuments, compileAt): once per run.
       const pending = runCompiledGraph(
