@@ -24,22 +24,21 @@ export function planQuantum(
   rng: () => number,
 ): void {
   const remaining = Math.max(0, work.totalNanos - doneNanos);
+  // A call takes at least the clock's unit: one of 1e-300 ns left the clock where it was, and the
+  // simulator ran empty quanta of that split for ever.
+  const perCall = work.perCallNanos === undefined ? undefined : Math.max(1, work.perCallNanos);
   let ran: number;
   let done: number;
   let outcome: QuantumOutcome;
   let blocked = 0;
   if (work.kernel === 'sleep') {
-    const call =
-      work.perCallNanos === undefined ? remaining : Math.min(remaining, work.perCallNanos);
+    const call = perCall === undefined ? remaining : Math.min(remaining, perCall);
     ran = 0;
     done = call;
     outcome = remaining > 0 ? 'blocked' : 'finished';
     blocked = call;
   } else {
-    ran =
-      work.perCallNanos !== undefined
-        ? Math.min(remaining, work.perCallNanos)
-        : Math.min(remaining, quantumNanos);
+    ran = perCall !== undefined ? Math.min(remaining, perCall) : Math.min(remaining, quantumNanos);
     done = ran;
     if (work.failProbability !== undefined && rng() < work.failProbability) {
       outcome = 'failed';

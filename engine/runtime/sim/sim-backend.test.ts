@@ -101,6 +101,20 @@ describe('SimBackend', () => {
     expect(ex.counters.busyNanos).toBe(30 * MS); // sleeping held no worker
   });
 
+  it('a call shorter than a nanosecond still moves the clock, and the run ends', () => {
+    // `perCallNanos: 1e-300` (accepted by submitJob) ran quanta that took no time, for ever: the
+    // clock stayed put and every other job starved until `cancelAll`.
+    const { sim, ex, ends } = simRig({ workers: 1, quantumMs: 1 });
+    ex.submitJob(oneTaskJob('tiny', intermediates(1, spin(0.002, { perCallNanos: 1e-300 }))));
+    ex.submitJob(oneTaskJob('other', intermediates(1, spin(1))));
+    sim.runUntil(1000 * MS);
+    expect(ends.map((e) => [e.class, e.state]).sort()).toEqual([
+      ['other', 'succeeded'],
+      ['tiny', 'succeeded'],
+    ]);
+    expect(ex.counters.quanta).toBeLessThanOrEqual(2_000 + 1);
+  });
+
   it('cancel ends a running quantum now with the work done so far', () => {
     const sim = new SimBackend({ workers: 1 });
     const ends = collect(sim);
