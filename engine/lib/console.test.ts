@@ -88,6 +88,16 @@ describe('Scheduler.serveConsole', () => {
       expect(weights).toMatchObject({ ok: false, error: { code: 'READ_ONLY' } });
       expect(s.tenantWeights).toEqual({ acme: 2 });
       s.setTenantWeights({});
+      // A command that is not one is refused for what it is, not as a change (it read READ_ONLY,
+      // naming `undefined`).
+      expect(await client.command({ type: 'bogus' })).toMatchObject({
+        ok: false,
+        error: { code: 'UNKNOWN_COMMAND' },
+      });
+      expect(await client.command({ kind: 'snapshot' })).toMatchObject({
+        ok: false,
+        error: { code: 'BAD_MESSAGE' },
+      });
       client.ws.close();
     } finally {
       await served.close();
@@ -127,11 +137,17 @@ describe('Scheduler.serveConsole', () => {
     }
   });
 
-  it('a short token is a coded error naming the field', async () => {
+  it('a short token, or one its printed URL could not carry, is a coded error naming the field', async () => {
     await expect(s.serveConsole({ build: false, token: 'short' })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
       field: 'token',
     });
+    // Before: accepted, and the URL it printed (the token pasted in as is) was refused 401.
+    for (const token of ['aaaaaaaaaaaaaaaa&x=1', 'aaaaaaaaaaaaaaaa#frag', 'aaaaaaaaaaaaaaaa%41'])
+      await expect(s.serveConsole({ build: false, token })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        field: 'token',
+      });
   });
 
   it('one console at a time, counting one still starting; close() waits for it and closes it', async () => {

@@ -10,11 +10,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { invalidArgument, SchedLabError } from '../../shared/errors.ts';
-import type { CommandResult, Frame, Snapshot } from '../../shared/protocol.ts';
+import {
+  commandSchemas,
+  type CommandResult,
+  type Frame,
+  type Snapshot,
+} from '../../shared/protocol.ts';
 import type { Executor } from '../runtime/executor/index.ts';
 import type { HostSession } from '../host/server/host-session.ts';
 import { ensureRendererBuilt, rendererDir } from '../host/server/renderer-build.ts';
 import { startServer } from '../host/server/server.ts';
+import { checkToken } from '../host/server/token-file.ts';
 import { commandId } from '../host/session/parse-command.ts';
 import { MAX_FRAME_HZ, Session } from '../host/session/index.ts';
 import { MAX_PORT } from '../../shared/limits.ts';
@@ -23,7 +29,7 @@ import { checkKnownKeys } from './options.ts';
 export interface ConsoleOptions {
   /** 0 (the default) picks a free port. Always bound to 127.0.0.1. */
   readonly port?: number;
-  /** The token clients must present (at least 16 characters); default: a fresh random one. */
+  /** The token clients must present (16 to 128 characters of A-Z, a-z, 0-9, '-', '_'); default: a fresh random one. */
   readonly token?: string;
   /** Let attached clients change the scheduler (configure, pause, cancel…). Default false. */
   readonly allowControl?: boolean;
@@ -42,8 +48,6 @@ export interface RunningConsole {
   /** Stops serving; the scheduler runs on. */
   close(): Promise<void>;
 }
-
-const MIN_TOKEN = 16;
 
 /** `ConsoleOptions`' keys: any other is a typo, never ignored (a misspelt `port` would pick one). */
 const CONSOLE_OPTIONS: ReadonlySet<string> = new Set<keyof ConsoleOptions>([
@@ -65,8 +69,11 @@ function checkConsoleOptions(options: ConsoleOptions): void {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= MAX_PORT)) {
     throw invalidArgument('port', `must be an integer from 0 to ${MAX_PORT} (0: a free port)`);
   }
-  if (token !== undefined && (typeof token !== 'string' || token.length < MIN_TOKEN)) {
-    throw invalidArgument('token', `must be a string of at least ${MIN_TOKEN} characters`);
+  // As `schedlab serve --token`: the token goes in the printed URL unescaped, so one with `&`,
+  // `#`, `+` or `%` made a URL that the server itself refused.
+  if (token !== undefined) {
+    if (typeof token !== 'string') throw invalidArgument('token', 'must be a string');
+    checkToken(token, 'token');
   }
   if (allowControl !== undefined && typeof allowControl !== 'boolean')
     throw invalidArgument('allowControl', 'must be true or false');
@@ -138,7 +145,10 @@ function readOnly(session: Session): HostSession<CommandResult, Snapshot, Frame>
   return {
     handleCommand: async (command) => {
       const type = (command as { type?: unknown } | null)?.type;
-      if (READ_ONLY_COMMANDS.has(String(type))) return session.handleCommand(command);
+      // Only a command that would act is refused here; the session answers the rest, a malformed
+      // or unknown one with BAD_MESSAGE or UNKNOWN_COMMAND (they read READ_ONLY, naming undefined).
+      const acts = typeof type === 'string' && Object.hasOwn(commandSchemas, type);
+      if (!acts || READ_ONLY_COMMANDS.has(type)) return session.handleCommand(command);
       const id = commandId(command);
       const error = {
         code: 'READ_ONLY' as const,

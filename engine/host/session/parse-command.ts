@@ -20,7 +20,9 @@ export function parseCommand(msg: unknown): Command {
     throw new SchedLabError('BAD_MESSAGE', 'type must be a string naming a command', 'type');
   }
   if (!Object.hasOwn(commandSchemas, type)) {
-    throw new SchedLabError('UNKNOWN_COMMAND', `type: no command named '${type}'`, 'type');
+    // Clipped: the refusal of a 16 MiB type would otherwise carry it all back.
+    const name = type.length > 64 ? `${type.slice(0, 64)}…` : type;
+    throw new SchedLabError('UNKNOWN_COMMAND', `type: no command named '${name}'`, 'type');
   }
   const schema = commandSchemas[type as CommandType];
   const parsed = schema.safeParse(msg);
