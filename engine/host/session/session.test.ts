@@ -66,6 +66,11 @@ describe('Session commands', () => {
       code: 'UNKNOWN_COMMAND',
       field: 'type',
     });
+    // The name is echoed clipped: a megabyte-long one came back whole, a cheap way to make a
+    // server hold what a client does not read.
+    const long = await fails(s, { type: 'x'.repeat(1 << 20) });
+    expect(long).toMatchObject({ code: 'UNKNOWN_COMMAND' });
+    expect(long.message.length).toBeLessThan(200);
     expect(await fails(s, { type: 'configure', config: { levelTimeMultiplier: 1 } })).toMatchObject(
       {
         code: 'INVALID_CONFIG',
