@@ -41,6 +41,20 @@ describe('live workloads', () => {
     expect(session.executor.tenantWeights).toEqual({ initech: 2 });
   });
 
+  it('refuses options on a preset that is not a graph, as a graph preset refuses unknown ones', async () => {
+    // Before: ignored ({ ok: true }), where `diamond` refused the same options.
+    const { session } = simSession(false);
+    const result = await session.handleCommand({
+      type: 'runPreset',
+      preset: 'interactive-vs-scan',
+      options: { bogus: 1 },
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'options.bogus' },
+    });
+  });
+
   it('a session without a workloads handler offers no presets (runPreset would refuse them)', async () => {
     session = new Session();
     expect(session.snapshot().presets).toEqual([]);

@@ -102,6 +102,16 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
         throw prefixField(e, ['graph']);
       }
     }
+    // Options are a graph's settings (`graphConfigPatchSchema`): another preset takes none, and
+    // one given was ignored where a graph preset refused it.
+    const given = Object.keys(extra ?? {});
+    if (given.length > 0) {
+      throw new SchedLabError(
+        'INVALID_ARGUMENT',
+        `options has unknown field ${given[0]}: only a graph preset takes options`,
+        `options.${given[0]}`,
+      );
+    }
     // Validate before touching the engine: a bad document changes nothing — its settings with
     // the engine's too (a guarantee over the engine's driver limit used to stop the running
     // workload, then be refused).
