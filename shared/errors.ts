@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   MESSAGE_TOO_LARGE: 'a protocol message is over the size limit (the connection then closes)',
   CLIENT_TOO_SLOW: 'a client left more unread replies than its byte budget (it is disconnected)',
   TOO_MANY_COMMANDS: 'a client sent a command while too many of its commands were unanswered',
+  TOO_MANY_CLIENTS: 'the server already holds its most client connections (it refuses more)',
   MODULE_NOT_ALLOWED: 'a user module lies outside the directories the operator allowed',
   MODULE_UNLOADABLE: 'a user module cannot be found, loaded, or lacks the named export',
 } as const;

@@ -19,6 +19,13 @@ import { resolveDecoded, sendFile } from './static-files.ts';
 
 export const HOST = '127.0.0.1';
 
+/**
+ * Client sockets a server holds at once. Each may leave up to its byte budget unread
+ * (`maxBufferedBytes`, 64 MiB), so the bound on clients is the bound on that memory: sixteen
+ * clients that stopped reading held 1.1 GB, and nothing limited how many connected.
+ */
+export const MAX_CLIENTS = 32;
+
 /** What every response carries, whatever its status: no sniffing, framing, referrer or caching. */
 export function securityHeaders(port: number): Record<string, string> {
   return {
@@ -93,9 +100,16 @@ export async function handleHttp(
 }
 
 /** A refusal written on a raw socket (an upgrade that never became a WebSocket). */
-export function rawRefusal(status: 401 | 403 | 404, port: number, offered = true): string {
-  const reason = status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden';
-  const body = status === 401 ? unauthorizedBody(offered) : status === 404 ? noSocketBody() : '';
+export function rawRefusal(status: 401 | 403 | 404 | 503, port: number, offered = true): string {
+  const reason = REASONS[status];
+  const body =
+    status === 401
+      ? unauthorizedBody(offered)
+      : status === 404
+        ? noSocketBody()
+        : status === 503
+          ? tooManyBody()
+          : '';
   const headers = Object.entries({
     ...securityHeaders(port),
     ...(body === '' ? {} : { 'content-type': 'application/json; charset=utf-8' }),
@@ -103,6 +117,23 @@ export function rawRefusal(status: 401 | 403 | 404, port: number, offered = true
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   return `HTTP/1.1 ${status} ${reason}\r\n${headers}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+const REASONS = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+} as const;
+
+/** A socket past the server's most clients (server.ts `MAX_CLIENTS`). */
+function tooManyBody(): string {
+  const error: ErrorInfo = {
+    code: 'TOO_MANY_CLIENTS',
+    message: `the server holds its most connections (${MAX_CLIENTS}): close a tab or another client, then reload`,
+    field: 'connection',
+  };
+  return `${JSON.stringify({ ok: false, error })}\n`;
 }
 
 /** An upgrade with the right token to a path that has no socket: where the socket is. */

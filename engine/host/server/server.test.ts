@@ -298,6 +298,44 @@ describe('browser-mode server: hosts, origins, paths and the token cookie', () =
   });
 });
 
+describe('browser-mode server: bounded in clients', () => {
+  it('refuses a socket past its most clients, 503 TOO_MANY_CLIENTS, and takes one again when one leaves', async () => {
+    // Before: no limit, and each client may leave its byte budget unread — sixteen clients that
+    // stopped reading held 1.1 GB.
+    const hand = new HandSession();
+    const two = await startServer({ session: hand, staticDir: dir, maxClients: 2 });
+    const url = `ws://127.0.0.1:${two.port}/ws?token=${two.token}`;
+    try {
+      const a = new Client(url);
+      const b = new Client(url);
+      await Promise.all([a.opened(), b.opened()]);
+      const third = new WebSocket(url);
+      const answer = await new Promise<{ status: number; body: string }>((resolve) => {
+        third.on('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+      });
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        ok: false,
+        error: { code: 'TOO_MANY_CLIENTS', field: 'connection' },
+      });
+      const gone = new Promise((resolve) => a.ws.on('close', resolve));
+      a.ws.close();
+      await gone;
+      await expect.poll(() => two.links().length).toBe(1);
+      const again = new Client(url);
+      await again.opened();
+      again.ws.close();
+      b.ws.close();
+    } finally {
+      await two.close();
+    }
+  });
+});
+
 describe('browser-mode server: bounded per client', () => {
   let small: RunningServer;
   let hand: HandSession;

@@ -9,7 +9,8 @@
  * connection closed; frames are coalesced past `highWaterBytes`; and replies (snapshots are
  * large) may leave at most `maxBufferedBytes` unread before the client is told `CLIENT_TOO_SLOW`
  * and dropped, and at most `MAX_COMMANDS_IN_FLIGHT` of its commands are answered at once
- * (client-link.ts), so one client that stops reading or floods cannot grow the server.
+ * (client-link.ts), so one client that stops reading or floods cannot grow the server; and at
+ * most `MAX_CLIENTS` clients connect at once, so many such clients cannot either.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +20,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { WS_PATH } from '../../../shared/transport.ts';
 import { ClientLink, TERMINATE_AFTER_MS, type PreparedFrame } from './client-link.ts';
 import type { AnyHostSession } from './host-session.ts';
-import { handleHttp, HOST, rawRefusal } from './http-handler.ts';
+import { handleHttp, HOST, MAX_CLIENTS, rawRefusal } from './http-handler.ts';
 import {
   isLoopbackHost,
   isOwnOrigin,
@@ -45,6 +46,8 @@ export interface ServerOptions {
   maxMessageBytes?: number;
   /** Unsent reply bytes per client past which it is dropped (default 64 MiB). */
   maxBufferedBytes?: number;
+  /** Client sockets held at once; one more is refused 503 `TOO_MANY_CLIENTS` (`MAX_CLIENTS`). */
+  maxClients?: number;
 }
 
 export interface RunningServer {
@@ -64,6 +67,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const highWater = options.highWaterBytes ?? 1 << 20;
   const maxMessage = options.maxMessageBytes ?? 16 << 20;
   const budget = options.maxBufferedBytes ?? 64 << 20;
+  const maxClients = options.maxClients ?? MAX_CLIENTS;
   const links = new Map<WebSocket, ClientLink>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessage });
   let port = 0;
@@ -87,6 +91,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (target.path !== WS_PATH) {
       // The token is right: say where the socket is (it said the token was not this server's).
       socket.end(rawRefusal(404, port));
+      return;
+    }
+    if (links.size >= maxClients) {
+      socket.end(rawRefusal(503, port));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
