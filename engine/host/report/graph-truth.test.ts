@@ -67,6 +67,32 @@ describe('graph runs that report the truth', () => {
     });
   });
 
+  it('counts a work-stealing run’s quanta as the node attempts it made, not its nodes', async () => {
+    // Before: the node count, the skipped descendants of a failed node included.
+    const { report } = await runWorkload(
+      graphWorkload(
+        {
+          executor: 'stealing',
+          errorMode: 'continue',
+          nodes: [
+            { id: 'a', kernel: 'fail' },
+            { id: 'b', kernel: 'add' },
+            { id: 'c', kernel: 'add' },
+            { id: 'd', kernel: 'add' },
+          ],
+          edges: [
+            { from: 'a', to: 'b' },
+            { from: 'b', to: 'c' },
+          ],
+        },
+        { workers: 2 },
+      ),
+      { backend: 'threads' },
+    );
+    expect(report.counters.quanta).toBe(2); // a (failed) and d; b and c skipped
+    expect(report.levels[0]?.selections).toBe(2);
+  });
+
   it('a list runs under its first document’s settings and stops after a fail-fast failure, as the app does', async () => {
     const { report } = await runWorkload(
       graphWorkload([

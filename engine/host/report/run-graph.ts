@@ -244,7 +244,8 @@ export async function runGraphs(
       if (result.makespanNanos > 0)
         out.jain.add(result.workNanos / result.makespanNanos / graph.nodeCount);
       out.makespanNanos += result.makespanNanos;
-      out.dispatches += result.executor === 'central' ? result.dispatches : graph.nodeCount;
+      // Work stealing: one dispatch a node attempt (a retry is another; a skipped node is none).
+      out.dispatches += result.executor === 'central' ? result.dispatches : result.attempts;
       work += result.workNanos;
       cp += result.criticalPathNanos;
       const d = declaredOf(result);
