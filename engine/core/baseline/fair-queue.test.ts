@@ -29,6 +29,37 @@ describe('FairQueue', () => {
     expect(a.scheduledNanos).toBe(5 * MS); // the group keeps its true figure
   });
 
+  it('an idle group given new work keeps at most two quanta of credit', () => {
+    // Before: only a woken split's group was placed; a remembered group offered a new split came
+    // back with all the time it sat idle, here 50 quanta: 50 turns in a row ahead of the others.
+    const queue = new FairQueue();
+    const [busy, idle] = [makeGroup('busy'), makeGroup('idle')];
+    const first = makeSplit(1, idle);
+    queue.offer(first);
+    expect(queue.take()).toBe(first);
+    runQuantum(queue, first, 1 * MS); // its one job ends: not re-offered
+    const b = makeSplit(2, busy);
+    queue.offer(b);
+    for (let i = 0; i < 50; i++) {
+      expect(queue.take()).toBe(b);
+      runQuantum(queue, b, 1 * MS);
+      queue.offer(b, 0, 'requeue');
+    }
+    const back = [3, 4, 5, 6].map((id) => makeSplit(id, idle));
+    for (const split of back) queue.offer(split);
+    expect(queue.vruntimeOf(idle)).toBe(queue.minVruntime - 2 * MS);
+    const picks: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const split = queue.take()!;
+      picks.push(split.group === idle ? 1 : 0);
+      runQuantum(queue, split, 1 * MS);
+      if (split.group === busy) queue.offer(split, 0, 'requeue');
+    }
+    // Two quanta ahead, then turns: never the 4 runs in a row its idle time would have bought.
+    expect(picks.slice(0, 4)).not.toEqual([1, 1, 1, 1]);
+    expect(picks.filter((p) => p === 1).length).toBeLessThanOrEqual(4);
+  });
+
   it('raises a woken group to the minimum so it cannot monopolise on return', () => {
     const queue = new FairQueue();
     const [busy1, busy2, sleeper] = [makeGroup('busy1'), makeGroup('busy2'), makeGroup('sleeper')];

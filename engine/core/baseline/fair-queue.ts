@@ -6,8 +6,8 @@
  *
  * Virtual runtime lives here, not on the group, so `group.scheduledNanos` stays the true figure.
  * A group first seen starts at its real scheduled time, raised to the queue's minimum vruntime;
- * a woken group is raised to that minimum too — time spent asleep is not credit to burn
- * (CFS's `place_entity`). Groups with nothing queued are forgotten once they outnumber the
+ * a woken group is raised to that minimum too, and an idle group given new work keeps at most two
+ * quanta of credit — time spent asleep is not credit to burn (CFS's `place_entity`). Groups with nothing queued are forgotten once they outnumber the
  * queued ones or the queue empties (past `SWEEP_FLOOR` remembered), so the table stays bounded
  * and a burst's groups do not outlive it; forgetting only drops a past wake-up boost, since a
  * returning group restarts from its real scheduled time.
@@ -55,6 +55,8 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   /** Groups with at least one queued split. */
   private readonly groups = new IndexedHeap<GroupState<S>>(groupLess);
   private floor = 0;
+  /** The largest quantum charged, in vruntime (ns over weight): an idle group may keep two. */
+  private credit = 0;
   private scheduledNanos = 0;
   private selections = 0;
 
@@ -80,8 +82,9 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   offer(split: S, _now?: number, reason: OfferReason = 'new'): void {
     const idle = this.index.idleNode(split.id); // throws DUPLICATE_ID when queued
     const state = this.stateOf(split.group);
-    const raised = reason === 'woken' && state.vruntime < this.floor;
-    if (raised) state.vruntime = this.floor;
+    const least = this.placement(state, reason);
+    const raised = state.vruntime < least;
+    if (raised) state.vruntime = least;
     const node = idle ?? { split, state, prev: null, next: null, queued: false };
     node.split = split;
     node.state = state;
@@ -122,7 +125,9 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
       this.stateOf(split.group);
       return;
     }
-    known.vruntime += quantumNanos / (split.group.weight ?? 1);
+    const v = quantumNanos / (split.group.weight ?? 1);
+    if (v > this.credit) this.credit = v;
+    known.vruntime += v;
     if (known.heapIndex >= 0) this.groups.update(known);
   }
 
@@ -153,6 +158,21 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
         selections: this.selections,
       },
     ];
+  }
+
+  /**
+   * The least vruntime `state` may come back with (CFS's `place_entity`). A woken split's group
+   * is raised to the floor. A group with nothing queued that gets a new (or retried) split keeps at
+   * most two quanta of credit (`credit` is the largest quantum charged so far), as CFS lets a
+   * waking task keep part of a latency period: one that sat idle for a minute came back with a
+   * minute's credit and took the workers for that long, while a light tenant's call of up to two
+   * quanta still passes a backlog unbroken, and one whose split runs now loses nothing.
+   */
+  private placement(state: GroupState<S>, reason: OfferReason): number {
+    if (reason === 'woken') return this.floor;
+    if (state.head === null && (reason === 'new' || reason === 'retry'))
+      return this.floor - 2 * this.credit;
+    return -Infinity;
   }
 
   /** Takes a queued node out of its group's list and the group out of the heap if now empty. */
