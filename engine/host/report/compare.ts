@@ -59,7 +59,7 @@ export async function compareConfigs(
   }));
   const runs: CompareResult['runs'] = [];
   for (const c of checked) {
-    // A simulated run holds the event loop: a host's frames and commands get a turn between runs.
+    // A host's frames and commands get a turn between runs too (and within each, `driveSim`).
     await new Promise<void>((resolve) => setImmediate(resolve));
     // A graph document carries its own policy and generator seed; the column's replace them.
     const run = withGraphOverrides(workload, {

@@ -197,4 +197,41 @@ describe('compare command', () => {
     expect(await first).toMatchObject({ ok: true });
     await s.close();
   }, 30_000);
+
+  it('gives the host’s event loop turns while a column runs, not only between columns', async () => {
+    // Before: a column of a large workload held the loop for all of its wall time (50 s at the
+    // split limit), so the session sent no frame and answered no one meanwhile.
+    const s = new Session();
+    const workload = {
+      name: 'big',
+      seed: 1,
+      durationMs: 60_000,
+      classes: [
+        {
+          name: 'bulk',
+          arrival: { kind: 'periodic', everyMs: 1, count: 60_000 },
+          splits: { leaf: 4 },
+          work: { totalMs: 1 },
+        },
+      ],
+    };
+    let gap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      gap = Math.max(gap, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    try {
+      await compare(s, { workload, configs: twoPolicies });
+    } finally {
+      clearInterval(ticker);
+      await s.close();
+    }
+    const took = performance.now() - started;
+    // The longest wait for a turn is a small part of a column (a generous bound for a busy
+    // machine), where it was all of it.
+    expect(gap).toBeLessThan(Math.max(500, took / 8));
+  }, 120_000);
 });

@@ -2,9 +2,9 @@
  * The `compare` command (docs/design.md §7 Compare view): one seeded workload, once per config, each
  * on a fresh simulator of its own — the live session's executor and clock are never touched.
  * On a graph workload a column's `policy` is the graph ready-queue policy (`withGraphOverrides`,
- * as `schedlab compare` does). A simulated run is synchronous, so the duration is bounded
- * (`COMPARE_MAX_DURATION_MS`) and the event loop gets a turn between runs: frames and other
- * commands go on between columns.
+ * as `schedlab compare` does). The duration is bounded (`COMPARE_MAX_DURATION_MS`), and a
+ * simulated run gives the event loop a turn every few ms of wall time (run-workload.ts
+ * `driveSim`): frames and other commands go on while a column runs.
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { SchedLabError, isSchedLabError } from '../../../shared/errors.ts';
