@@ -70,3 +70,25 @@ describe('a client link under a burst of commands', () => {
     expect(link.stats.dropped).toBe(false);
   });
 });
+
+describe('a client link across a snapshot', () => {
+  it('counts the frames it skipped from the last snapshot, as the app does', () => {
+    // Before: after a backend switch (a snapshot to every client on the same connection), frames
+    // went on carrying the skips from before it, and the app's "spans dropped" kept them.
+    const out = socket();
+    const link = new ClientLink(out, new SlowSession(), {
+      highWaterBytes: 1000,
+      maxBufferedBytes: 1 << 20,
+    });
+    const frame = (n: number) => ({ json: `{"seq":${n}}`, spans: 10 });
+    (out as { bufferedAmount: number }).bufferedAmount = 5000; // a slow reader: frames wait
+    for (let n = 1; n <= 4; n++) link.offerFrame(frame(n)); // 3 skipped, one pending
+    (out as { bufferedAmount: number }).bufferedAmount = 0;
+    link.sendSnapshot();
+    link.offerFrame(frame(5));
+    const frames = out.sent.filter((m) => m['type'] === 'frame');
+    expect(frames).toHaveLength(1);
+    expect(frames[0]).toEqual({ type: 'frame', frame: { seq: 5 } }); // no skips since the snapshot
+    expect(link.stats.skipped).toEqual({ frames: 3, spans: 30 }); // the host's own count goes on
+  });
+});

@@ -50,6 +50,8 @@ export interface PreparedFrame {
 export class ClientLink {
   private pending: PreparedFrame | undefined;
   private readonly skipped: Skipped = { frames: 0, spans: 0 };
+  /** `skipped` when the last snapshot was sent: frames carry the skips since. */
+  private readonly atSnapshot: Skipped = { frames: 0, spans: 0 };
   private sentFrames = 0;
   private peakBuffered = 0;
   private dropped = false;
@@ -84,8 +86,15 @@ export class ClientLink {
     });
   }
 
-  /** A new client gets the whole state before any frame. */
+  /**
+   * A new client gets the whole state before any frame; so does every client after a backend
+   * switch. Frames then count their skips from this snapshot, which the app starts its count at:
+   * skips from before a switch on the same connection stayed in its "spans dropped".
+   */
   sendSnapshot(): void {
+    this.pending = undefined; // the state it would have brought is in the snapshot
+    this.atSnapshot.frames = this.skipped.frames;
+    this.atSnapshot.spans = this.skipped.spans;
     this.write(JSON.stringify({ type: 'snapshot', snapshot: this.session.snapshot() }));
   }
 
@@ -154,10 +163,9 @@ export class ClientLink {
     if (frame === undefined || this.socket.readyState !== OPEN) return;
     if (this.socket.bufferedAmount > this.limits.highWaterBytes) return;
     this.pending = undefined;
-    const skipped =
-      this.skipped.frames === 0
-        ? ''
-        : `,"skipped":{"frames":${this.skipped.frames},"spans":${this.skipped.spans}}`;
+    const frames = this.skipped.frames - this.atSnapshot.frames;
+    const spans = this.skipped.spans - this.atSnapshot.spans;
+    const skipped = frames === 0 ? '' : `,"skipped":{"frames":${frames},"spans":${spans}}`;
     this.sentFrames++;
     this.write(`{"type":"frame"${skipped},"frame":${frame.json}}`, false);
   }
