@@ -108,14 +108,7 @@ describe('browser-mode server', () => {
   it('answers an upgrade with the right token to another path 404, saying where the socket is', async () => {
     // It said the token was not this server's.
     const url = `ws://127.0.0.1:${server.port}/ws/?token=${server.token}`;
-    const ws = new WebSocket(url);
-    const answer = await new Promise<{ status: number; body: string }>((resolve) => {
-      ws.on('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString('utf8')));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-    });
+    const answer = await refusedUpgrade(url);
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body)).toMatchObject({
       ok: false,
@@ -220,6 +213,18 @@ function raw(
 const own = () => `127.0.0.1:${server.port}`;
 
 /** The status a WebSocket upgrade gets (101 when it opens). */
+/** The HTTP answer to an upgrade the server refuses: its status and body. */
+function refusedUpgrade(url: string): Promise<{ status: number; body: string }> {
+  const ws = new WebSocket(url);
+  return new Promise((resolve) => {
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+  });
+}
+
 function upgradeStatus(url: string, options?: WebSocket.ClientOptions): Promise<number> {
   const ws = new WebSocket(url, options);
   return new Promise((resolve, reject) => {
@@ -309,14 +314,7 @@ describe('browser-mode server: bounded in clients', () => {
       const a = new Client(url);
       const b = new Client(url);
       await Promise.all([a.opened(), b.opened()]);
-      const third = new WebSocket(url);
-      const answer = await new Promise<{ status: number; body: string }>((resolve) => {
-        third.on('unexpected-response', (_req, res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString('utf8')));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
-      });
+      const answer = await refusedUpgrade(url);
       expect(answer.status).toBe(503);
       expect(JSON.parse(answer.body)).toMatchObject({
         ok: false,
