@@ -224,7 +224,7 @@ describe('compare command', () => {
     }, 5);
     const started = performance.now();
     try {
-      await compare(s, { workload, configs: twoPolicies });
+      await compare(s, { workload, configs: twoPolicies, durationMs: 60_000 });
     } finally {
       clearInterval(ticker);
       await s.close();
@@ -232,6 +232,6 @@ describe('compare command', () => {
     const took = performance.now() - started;
     // The longest wait for a turn is a small part of a column (a generous bound for a busy
     // machine), where it was all of it.
-    expect(gap).toBeLessThan(Math.max(500, took / 8));
+    expect(gap).toBeLessThan(Math.max(1000, took / 8));
   }, 120_000);
 });
