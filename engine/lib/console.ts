@@ -29,7 +29,10 @@ import { checkKnownKeys } from './options.ts';
 export interface ConsoleOptions {
   /** 0 (the default) picks a free port. Always bound to 127.0.0.1. */
   readonly port?: number;
-  /** The token clients must present (16 to 128 characters of A-Z, a-z, 0-9, '-', '_'); default: a fresh random one. */
+  /**
+   * The token clients must present (16 to 128 characters of A-Z, a-z, 0-9, '-', '_'); default: a
+   * fresh random one.
+   */
   readonly token?: string;
   /** Let attached clients change the scheduler (configure, pause, cancel…). Default false. */
   readonly allowControl?: boolean;

@@ -8,10 +8,10 @@
  * A group first seen starts at its real scheduled time, raised to the queue's minimum vruntime;
  * a woken group is raised to that minimum too, and an idle group given new work keeps at most two
  * quanta of credit — time spent asleep is not credit to burn (CFS's `place_entity`). Groups with
- * nothing queued are forgotten once they outnumber the
- * queued ones or the queue empties (past `SWEEP_FLOOR` remembered), so the table stays bounded
- * and a burst's groups do not outlive it; forgetting only drops a past wake-up boost, since a
- * returning group restarts from its real scheduled time.
+ * nothing queued are forgotten once they outnumber the queued ones or the queue empties (past
+ * `SWEEP_FLOOR` remembered), so the table stays bounded and a burst's groups do not outlive it;
+ * forgetting only drops a past wake-up boost, since a returning group restarts from its real
+ * scheduled time.
  */
 import type {
   FairnessGroup,

@@ -102,14 +102,7 @@ export async function handleHttp(
 /** A refusal written on a raw socket (an upgrade that never became a WebSocket). */
 export function rawRefusal(status: 401 | 403 | 404 | 503, port: number, offered = true): string {
   const reason = REASONS[status];
-  const body =
-    status === 401
-      ? unauthorizedBody(offered)
-      : status === 404
-        ? noSocketBody()
-        : status === 503
-          ? tooManyBody()
-          : '';
+  const body = status === 401 ? unauthorizedBody(offered) : (BODIES[status]?.() ?? '');
   const headers = Object.entries({
     ...securityHeaders(port),
     ...(body === '' ? {} : { 'content-type': 'application/json; charset=utf-8' }),
@@ -125,6 +118,12 @@ const REASONS = {
   404: 'Not Found',
   503: 'Service Unavailable',
 } as const;
+
+/** The coded error a refusal other than 401 carries (403 carries none). */
+const BODIES: Partial<Record<keyof typeof REASONS, () => string>> = {
+  404: () => noSocketBody(),
+  503: () => tooManyBody(),
+};
 
 /** A socket past the server's most clients (server.ts `MAX_CLIENTS`). */
 function tooManyBody(): string {

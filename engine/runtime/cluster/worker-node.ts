@@ -126,10 +126,11 @@ export class WorkerNode {
         // An error from code of a split that already ended fails no split (as on threads).
         stray: (worker, e) => {
           // The thread names a quantum by its local id (worker-runner.ts `nextLocalId`).
-          const local = e.splitId === null ? undefined : e.splitId;
-          const split =
-            local === undefined ? undefined : this.runners[worker.id]?.splitOfLocal(local);
-          const from = split ?? (local === undefined ? '?' : `an ended quantum (#${local})`);
+          const local = e.splitId;
+          const from =
+            local === null
+              ? '?'
+              : (this.runners[worker.id]?.splitOfLocal(local) ?? `an ended quantum (#${local})`);
           this.log(`worker ${worker.id}: uncaught error from split ${from}: ${e.error}`);
         },
         lost: (worker, reason) => this.runners[worker.id]?.lost(worker, reason),
