@@ -1,22 +1,37 @@
 // Two coordinators sharing one node's thread (one namespace): one's control messages touch only
 // its own quanta (protocol.ts: "a message names its coordinator too").
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import { Executor } from '../executor/executor.ts';
 import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
 import { ClusterBackend } from './cluster-backend.ts';
+import { keys } from './protocol.ts';
 import { WorkerNode } from './worker-node.ts';
 
 let redis: TestRedis;
 let node: WorkerNode;
+let client: Redis;
 beforeAll(async () => {
   redis = await startTestRedis();
   node = await WorkerNode.start({ redis: redis.url, threads: 1, name: 'shared', namespace: 'two' });
+  client = new Redis(redis.url);
 });
 afterAll(async () => {
+  client?.disconnect();
   await node?.close();
   await redis?.stop();
 });
+
+/**
+ * Waits until the node has taken b's quantum (BullMQ's active list, prefix the namespace): only
+ * then is a's quantum sure to queue behind it. A coordinator shows its worker running as it
+ * sends, and on a busy machine a's quantum, sent a moment later, could reach Redis first.
+ */
+async function nodeTookOne(): Promise<void> {
+  const active = `two:${keys.queue(node.instance)}:active`;
+  await expect.poll(() => client.llen(active), { interval: 5, timeout: 10_000 }).toBe(1);
+}
 
 async function coordinator(quantumMs: number): Promise<Executor> {
   const backend = new ClusterBackend({ redis: redis.url, namespace: 'two', workers: 1 });
@@ -33,7 +48,7 @@ describe('two coordinators on one node thread', { timeout: 60_000 }, () => {
     const a = await coordinator(400);
     try {
       b.submitJob(oneTaskJob('b', leaves(1, spin(800))));
-      await expect.poll(() => b.workers()[0]?.state, { interval: 5 }).toBe('running');
+      await nodeTookOne();
       a.submitJob(oneTaskJob('a', leaves(1, spin(50))));
       await sleep(60); // a's quantum reaches the node and waits behind b's
       // Before: the node cut whatever its thread ran — b's quantum, 400 ms asked, ended early.
@@ -54,8 +69,7 @@ describe('two coordinators on one node thread', { timeout: 60_000 }, () => {
     const a = await coordinator(400);
     try {
       const bJob = b.submitJob(oneTaskJob('b', leaves(1, spin(800))));
-      await expect.poll(() => b.workers()[0]?.state, { interval: 5 }).toBe('running');
-      await sleep(150); // b's quantum is on the node's thread
+      await nodeTookOne();
       const aJob = a.submitJob(oneTaskJob('a', leaves(1, spin(50))));
       await sleep(60); // a's quantum reaches the node and waits on the thread behind b's
       // Both coordinators number their splits alike: b's split and a's share an id.
