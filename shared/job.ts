@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { outputBufferSchema } from './config.ts';
 import { PRIORITY_MAX, PRIORITY_MIN } from './lib/priority-bands.ts';
+import { MAX_WORK_MS } from './limits.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
 
@@ -27,6 +28,13 @@ export const retriesSchema = z.number().int().min(0).max(MAX_RETRIES);
 /** The bound comes before `int`, so a huge value names the limit, not the safe-integer range. */
 export const maxDriversSchema = z.number().min(1).max(MAX_DRIVERS_PER_TASK).int();
 
+/** A length of work (ns): a day at most, as in a workload document (`MAX_WORK_MS`). */
+const workNanos = z
+  .number()
+  .finite()
+  .min(0)
+  .max(MAX_WORK_MS * 1e6);
+
 /** A user's own function: `import(module)[exportName](input, ctx)`. */
 export const moduleRefSchema = z
   .object({ module: z.string().min(1), exportName: z.string().min(1).optional() })
@@ -38,10 +46,10 @@ export const splitWorkSchema = z
   .object({
     kernel: kernelSchema,
     input: z.unknown().optional(),
-    /** Total work, expressed as the time it takes (ns). */
-    totalNanos: z.number().finite().min(0),
-    perCallNanos: z.number().finite().gt(0).optional(),
-    blockedNanosPerCall: z.number().finite().min(0).optional(),
+    /** Total work, expressed as the time it takes (ns); each time at most a workload's (a day). */
+    totalNanos: workNanos,
+    perCallNanos: workNanos.gt(0).optional(),
+    blockedNanosPerCall: workNanos.optional(),
     /**
      * Fault injection: the chance that a dispatch doing CPU work (not `sleep`) ends `failed`, its
      * work lost. Both backends draw it from their RNG (sim: seeded, so runs stay reproducible;

@@ -41,6 +41,17 @@ describe('a job spec', () => {
       oneTaskJob('a', leaves(1, { kernel: 'spin', totalNanos: -1 })),
       'tasks[0].splits[0].work.totalNanos',
     ],
+    // A day at most (a workload's `totalMs` limit): 1e308 ns was accepted.
+    [
+      'a split time over a day',
+      oneTaskJob('a', leaves(1, { kernel: 'spin', totalNanos: 1e308 })),
+      'tasks[0].splits[0].work.totalNanos',
+    ],
+    [
+      'a call time over a day',
+      oneTaskJob('a', leaves(1, { kernel: 'sleep', totalNanos: 1, perCallNanos: 8.7e13 })),
+      'tasks[0].splits[0].work.perCallNanos',
+    ],
     [
       "a task's driver limit over the engine's",
       { class: 'a', tasks: [{ splits: leaves(1, spin(1)), maxDriversPerTask: 9 }] },
