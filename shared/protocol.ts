@@ -1040,6 +1040,12 @@ export interface Snapshot {
    * column's policy there orders ready nodes). Optional: added after the first release.
    */
   presets?: PresetInfo[];
+  /**
+   * The host refuses every command that acts (`READ_ONLY`): a service's console served without
+   * `allowControl` (docs/library.md). The app shows it and disables its controls. Optional:
+   * absent, the host takes commands.
+   */
+  readOnly?: boolean;
 }
 
 /** One preset a host offers (snapshot `presets`). */

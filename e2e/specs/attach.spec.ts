@@ -117,6 +117,30 @@ test('attached to a Scheduler service, the app shows its two tenants as groups',
   expect(shownMs).toBeLessThanOrEqual(later.tenants.find((t) => t.name === 'acme')!.scheduledMs);
 });
 
+test('attached to a read-only console, the app says so and offers no control that acts', async ({
+  page,
+}) => {
+  // The same service without `--allow-control`: its console refuses every command that acts.
+  const child = spawn(process.execPath, [SERVER, '--console', '--workers', '1'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  try {
+    const out = await readUntil(child, /listening http/);
+    await openApp(page, /console (http:\S+)/.exec(out)![1]!);
+    await expect(page.getByTestId('read-only')).toBeVisible();
+    await expect(page.getByTestId('pause-toggle')).toBeDisabled();
+    await view(page, 'controls');
+    await expect(page.getByTestId('field-policy')).toBeDisabled();
+    await expect(page.getByTestId('field-quantumMs')).toBeDisabled();
+    await view(page, 'workloads');
+    await expect(page.getByTestId('workload-file')).toBeDisabled();
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
+
 /** One request at a time for `tenant`, again and again, while the spec runs. */
 async function keepSending(tenant: string): Promise<void> {
   while (loading) {

@@ -58,7 +58,8 @@ describe('Scheduler.serveConsole', () => {
       expect(new URL(served.url).hostname).toBe('127.0.0.1');
       const client = new Client(socketUrl(served.url, served.token));
       const snapshot = await client.next((m) => m['type'] === 'snapshot');
-      expect(snapshot['snapshot']).toMatchObject({ type: 'snapshot' });
+      // The app learns it from the snapshot and disables its controls.
+      expect(snapshot['snapshot']).toMatchObject({ type: 'snapshot', readOnly: true });
       expect(await s.run({ module: TASKS }, 4, { tenant: 'acme' })).toBe(8);
       const frame = await client.next(
         (m) =>
@@ -69,7 +70,10 @@ describe('Scheduler.serveConsole', () => {
       const refused = await client.command({ type: 'configure', config: { policy: 'fifo' } });
       expect(refused).toMatchObject({ ok: false, error: { code: 'READ_ONLY', field: 'type' } });
       expect(s.config.policy).toBe('fair');
-      expect(await client.command({ type: 'snapshot' })).toMatchObject({ ok: true });
+      expect(await client.command({ type: 'snapshot' })).toMatchObject({
+        ok: true,
+        snapshot: { readOnly: true },
+      });
       // Searching and following a job only read: a read-only console answers them.
       const found = await client.command({ type: 'findJobs', query: 'tenant:acme' });
       expect(found).toMatchObject({ ok: true, matched: 1 });
@@ -126,6 +130,8 @@ describe('Scheduler.serveConsole', () => {
       const result = await client.command({ type: 'configure', config: { policy: 'mlfq' } });
       expect(result).toMatchObject({ ok: true });
       expect(s.config.policy).toBe('mlfq');
+      const snapshot = await client.command({ type: 'snapshot' });
+      expect((snapshot['snapshot'] as { readOnly?: boolean }).readOnly).toBeUndefined();
       // The service's tenant weights, set from the console.
       const weights = await client.command({ type: 'setTenantWeights', weights: { acme: 4 } });
       expect(weights).toMatchObject({ ok: true, weights: { acme: 4 } });

@@ -151,7 +151,11 @@ function readOnly(session: Session): HostSession<CommandResult, Snapshot, Frame>
       // Only a command that would act is refused here; the session answers the rest, a malformed
       // or unknown one with BAD_MESSAGE or UNKNOWN_COMMAND (they read READ_ONLY, naming undefined).
       const acts = typeof type === 'string' && Object.hasOwn(commandSchemas, type);
-      if (!acts || READ_ONLY_COMMANDS.has(type)) return session.handleCommand(command);
+      if (!acts || READ_ONLY_COMMANDS.has(type)) {
+        const result = await session.handleCommand(command);
+        if (type !== 'snapshot' || !result.ok) return result;
+        return { ...result, snapshot: readOnlySnapshot(result['snapshot'] as Snapshot) };
+      }
       const id = commandId(command);
       const error = {
         code: 'READ_ONLY' as const,
@@ -160,10 +164,15 @@ function readOnly(session: Session): HostSession<CommandResult, Snapshot, Frame>
       };
       return id === undefined ? { ok: false, error } : { ok: false, error, id };
     },
-    snapshot: () => session.snapshot(),
+    // Said in every snapshot, so the app disables its controls rather than have each refused.
+    snapshot: () => readOnlySnapshot(session.snapshot()),
     onFrame: (listener) => session.onFrame(listener),
     spanCount: (frame) => session.spanCount(frame),
   };
+}
+
+function readOnlySnapshot(snapshot: Snapshot): Snapshot {
+  return { ...snapshot, readOnly: true };
 }
 
 /**

@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from './context.ts';
 import { BackendPicker } from './components/backend-picker.tsx';
 import { sendCommand } from './data/commands.ts';
-import { VIEWS, type ViewName } from './store/app-store.ts';
+import { canControl, VIEWS, type ViewName } from './store/app-store.ts';
 import { CompareView } from './views/compare-view.tsx';
 import { ControlsView } from './views/controls-view.tsx';
 import { ExportView } from './views/export-view.tsx';
@@ -54,7 +54,8 @@ function useShortcuts() {
         focusSearch(store);
       } else if (e.key === ' ') {
         e.preventDefault();
-        void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' });
+        if (canControl(s))
+          void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' });
       } else if (e.key === '+' || e.key === '=') viewport.zoom(1 / 1.5, s.follow ? 1 : 0.5);
       else if (e.key === '-' || e.key === '_') viewport.zoom(1.5, s.follow ? 1 : 0.5);
       else if (e.key === 'f') s.setFollow(!s.follow);
@@ -72,6 +73,7 @@ function Header() {
     useShallow((st) => ({
       view: st.view,
       status: st.status,
+      readOnly: st.readOnly,
       paused: st.paused,
       policy: st.policy,
       workers: st.workerCount,
@@ -113,6 +115,15 @@ function Header() {
         {s.status === 'open' ? (
           <>
             <b data-testid="engine-policy">{s.policy ?? '…'}</b>
+            {s.readOnly && (
+              <span
+                className="read-only"
+                data-testid="read-only"
+                title="the service serves its console read-only (allowControl is off): this app shows it and changes nothing"
+              >
+                read-only
+              </span>
+            )}
             <BackendPicker />
             <span>{s.workers} workers</span>
           </>
@@ -130,7 +141,7 @@ function Header() {
         className={s.paused ? 'btn primary' : 'btn'}
         data-testid="pause-toggle"
         data-paused={s.paused}
-        disabled={s.status !== 'open'}
+        disabled={s.status !== 'open' || s.readOnly}
         title="space"
         onClick={() => void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' })}
       >

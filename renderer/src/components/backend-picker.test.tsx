@@ -1,27 +1,14 @@
-import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { renderStatic } from '../testing.tsx';
 import type { CommandResult } from '../../../shared/protocol.ts';
-import { Ctx, type AppContext } from '../context.ts';
 import { backendText, switchBackend, switchNotice } from '../data/backend-switch.ts';
-import { GanttViewport } from '../data/gantt-viewport.ts';
 import { syntheticFrame } from '../data/synthetic-frame.ts';
-import { Telemetry } from '../data/telemetry.ts';
 import { createAppStore, type AppState } from '../store/app-store.ts';
-import type { ClientCommand, Transport } from '../transport/transport.ts';
+import type { ClientCommand } from '../transport/transport.ts';
 import { BackendPicker } from './backend-picker.tsx';
 
 function render(state: Partial<AppState>): string {
-  const ctx: AppContext = {
-    store: createAppStore(state),
-    telemetry: new Telemetry(),
-    transport: { host: 'bench' } as unknown as Transport,
-    viewport: new GanttViewport(),
-  };
-  return renderToString(
-    <Ctx.Provider value={ctx}>
-      <BackendPicker />
-    </Ctx.Provider>,
-  );
+  return renderStatic(<BackendPicker />, { state });
 }
 
 describe('the header’s backend', () => {

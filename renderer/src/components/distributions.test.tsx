@@ -1,26 +1,12 @@
 // The Distributions panel's empty states: no frame yet, or frames with no sample in its window.
-import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Ctx, type AppContext } from '../context.ts';
-import { GanttViewport } from '../data/gantt-viewport.ts';
+import { renderStatic } from '../testing.tsx';
 import { syntheticFrame } from '../data/synthetic-frame.ts';
 import { Telemetry } from '../data/telemetry.ts';
-import { createAppStore } from '../store/app-store.ts';
-import type { Transport } from '../transport/transport.ts';
 import { DistributionsPanel } from './distributions.tsx';
 
 function render(telemetry: Telemetry): string {
-  const ctx: AppContext = {
-    store: createAppStore({ policy: 'mlfq' }),
-    telemetry,
-    transport: { host: 'bench' } as unknown as Transport,
-    viewport: new GanttViewport(),
-  };
-  return renderToString(
-    <Ctx.Provider value={ctx}>
-      <DistributionsPanel />
-    </Ctx.Provider>,
-  ).replace(/<!-- -->/g, '');
+  return renderStatic(<DistributionsPanel />, { state: { policy: 'mlfq' }, telemetry });
 }
 
 describe('the Distributions panel with nothing to draw', () => {

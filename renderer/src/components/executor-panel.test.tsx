@@ -1,11 +1,9 @@
 // The Trino executor panel's runaway splits: each row says how far past its quantum the split has
 // run, and its button sends `interruptSplit` for that split.
 import { isValidElement, type ReactElement, type ReactNode } from 'react';
-import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { renderStatic } from '../testing.tsx';
 import type { ExecutorStatsRow, RunawaySplit } from '../../../shared/protocol.ts';
-import { Ctx, type AppContext } from '../context.ts';
-import { GanttViewport } from '../data/gantt-viewport.ts';
 import { syntheticFrame } from '../data/synthetic-frame.ts';
 import { Telemetry } from '../data/telemetry.ts';
 import { createAppStore } from '../store/app-store.ts';
@@ -57,17 +55,11 @@ describe('the executor panel’s runaway splits', () => {
       runawaySplits: [stuck],
     });
     const { transport } = recordingTransport();
-    const ctx: AppContext = {
-      store: createAppStore({ policy: 'mlfq' }),
+    const html = renderStatic(<ExecutorPanel />, {
+      state: { policy: 'mlfq', status: 'open' },
       telemetry,
       transport,
-      viewport: new GanttViewport(),
-    };
-    const html = renderToString(
-      <Ctx.Provider value={ctx}>
-        <ExecutorPanel />
-      </Ctx.Provider>,
-    ).replace(/<!-- -->/g, '');
+    });
     expect(html).toContain('data-testid="runaway-split"');
     expect(html).toContain('split 7 (job 2) on worker 1, 1.5 s over');
     expect(html).toMatch(/data-testid="interrupt-7"[^>]*>interrupt<\/button>/);

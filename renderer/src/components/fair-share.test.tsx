@@ -1,28 +1,14 @@
-import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { renderStatic } from '../testing.tsx';
 import type { FairGroups } from '../../../shared/protocol.ts';
-import { Ctx, type AppContext } from '../context.ts';
-import { GanttViewport } from '../data/gantt-viewport.ts';
 import { syntheticFrame } from '../data/synthetic-frame.ts';
 import { Telemetry } from '../data/telemetry.ts';
-import { createAppStore } from '../store/app-store.ts';
-import type { Transport } from '../transport/transport.ts';
 import { FairShare } from './fair-share.tsx';
 
 function render(fairGroups: FairGroups): string {
   const telemetry = new Telemetry();
   telemetry.ingestFrame(syntheticFrame({ seq: 1, timeMs: 1000, fairGroups }));
-  const ctx: AppContext = {
-    store: createAppStore(),
-    telemetry,
-    transport: {} as Transport,
-    viewport: new GanttViewport(),
-  };
-  return renderToString(
-    <Ctx.Provider value={ctx}>
-      <FairShare unit="tenant" />
-    </Ctx.Provider>,
-  );
+  return renderStatic(<FairShare unit="tenant" />, { telemetry });
 }
 
 const row = (label: string, serviceNanos: number, weight?: number) => ({

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { JobRow } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
+import { canControl } from '../store/app-store.ts';
 import { nextSort, sortJobs, type JobSort, type SortKey } from '../data/job-find.ts';
 import { useJobSearch } from '../hooks/use-job-query.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
@@ -44,7 +45,10 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
   const { transport, store } = useApp();
   const [prio, setPrio] = useState(String(job.basePriority));
   const [editing, setEditing] = useState(false);
+  // Only a live job can be changed, and only on a host that takes commands.
+  const control = useAppState(canControl);
   const running = job.state === 'running';
+  const changeable = running && control;
   const outcome = outcomeText(job);
   // Show the engine's priority unless the user is typing a new one.
   useEffect(() => {
@@ -87,7 +91,7 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
           aria-label={`priority of job ${job.id}`}
           data-testid={`job-priority-${job.id}`}
           value={prio}
-          disabled={!running}
+          disabled={!changeable}
           onChange={(e) => {
             setEditing(true);
             setPrio(e.target.value);
@@ -98,7 +102,7 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
         />
         <button
           className="btn small"
-          disabled={!running}
+          disabled={!changeable}
           data-testid={`job-reprioritize-${job.id}`}
           onClick={() => void apply()}
         >
@@ -106,7 +110,7 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
         </button>
         <button
           className="btn small danger"
-          disabled={!running}
+          disabled={!changeable}
           data-testid={`job-cancel-${job.id}`}
           onClick={() => void sendCommand(transport, store, { type: 'cancelJob', jobId: job.id })}
         >

@@ -1,12 +1,8 @@
-import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { renderStatic } from '../testing.tsx';
 import type { JobDetail, JobWarning } from '../../../shared/protocol.ts';
-import { Ctx, type AppContext } from '../context.ts';
-import { GanttViewport } from '../data/gantt-viewport.ts';
 import { syntheticFrame } from '../data/synthetic-frame.ts';
 import { Telemetry } from '../data/telemetry.ts';
-import { createAppStore } from '../store/app-store.ts';
-import type { Transport } from '../transport/transport.ts';
 import { JobDetailBody } from './job-detail.tsx';
 import { JobsSection } from './jobs-section.tsx';
 
@@ -15,10 +11,7 @@ const MS = 1e6;
 function render(node: React.ReactNode, warnings: JobWarning[], selectedJob: number | null) {
   const telemetry = new Telemetry();
   telemetry.ingestFrame({ ...syntheticFrame({ seq: 1, timeMs: 1000 }), warnings, warningsMore: 3 });
-  const store = createAppStore({ policy: 'mlfq', selectedJob });
-  const transport = { host: 'bench' } as unknown as Transport;
-  const ctx: AppContext = { store, telemetry, transport, viewport: new GanttViewport() };
-  return renderToString(<Ctx.Provider value={ctx}>{node}</Ctx.Provider>);
+  return renderStatic(node, { state: { policy: 'mlfq', selectedJob }, telemetry });
 }
 
 describe('the Live view’s jobs section', () => {

@@ -46,6 +46,8 @@ export interface AppState {
   /** One line the user should see (command failures outside Controls). */
   notice: { kind: 'error' | 'info'; text: string } | null;
   hasSnapshot: boolean;
+  /** The host refuses commands that act (`Snapshot.readOnly`: a service's read-only console). */
+  readOnly: boolean;
   /** The share panel's window (ms): one of `SHARE_WINDOWS`. */
   shareWindowMs: number;
   /** The graph run (its `jobId`) that was the latest when the user switched preset. */
@@ -116,6 +118,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
     fieldErrors: {},
     notice: null,
     hasSnapshot: false,
+    readOnly: false,
     shareWindowMs: SHARE_WINDOWS[0].ms,
     dismissedGraphJob: null,
     selectedJob: null,
@@ -197,7 +200,13 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
         presets: (snapshot.presets ?? []).map((p) => p.name),
         graphPresets: (snapshot.presets ?? []).filter((p) => p.graph).map((p) => p.name),
         hasSnapshot: true,
+        readOnly: snapshot.readOnly === true,
       });
     },
   }));
+}
+
+/** Whether the app may send commands that act: connected, to a host that takes them. */
+export function canControl(s: AppState): boolean {
+  return s.status === 'open' && !s.readOnly;
 }

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { CompareResultWire } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { errorText } from '../data/commands.ts';
+import { canControl } from '../store/app-store.ts';
 import {
   DEFAULT_FORMS,
   buildCompare,
@@ -101,6 +102,7 @@ export function CompareView() {
   const [seed, setSeed] = useState('');
   const [forms, setForms] = useState<ConfigForm[]>([...DEFAULT_FORMS]);
   const [running, setRunning] = useState(false);
+  const control = useAppState(canControl);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<CompareResultWire | null>(null);
   const graph = preset === FILE ? isGraphWorkload(doc?.doc) : graphPresets.includes(preset);
@@ -223,7 +225,7 @@ export function CompareView() {
             <button
               className="btn primary"
               data-testid="compare-run"
-              disabled={running}
+              disabled={running || !control}
               onClick={() => void run()}
             >
               {running ? 'running…' : 'run comparison ▸'}

@@ -12,7 +12,7 @@ import { sendCommand } from '../data/commands.ts';
 import { checkField, numberOf } from '../data/validate.ts';
 
 import { GROUPS, WEIGHTS_GROUP, type FieldDef } from './control-fields.ts';
-import { CommitInput, FieldShell } from './field-parts.tsx';
+import { CommitInput, FieldShell, READ_ONLY_HELP } from './field-parts.tsx';
 import { TenantWeightsField } from './tenant-weights-field.tsx';
 
 /** Knobs the engine's config schema does not (yet) have are shown, disabled, with a note. */
@@ -47,7 +47,9 @@ function Field({ def }: { def: FieldDef }) {
   );
   const error = useAppState((s) => s.fieldErrors[def.key]);
   const connected = useAppState((s) => s.status === 'open');
-  const enabled = known(def.key) && connected;
+  const readOnly = useAppState((s) => s.readOnly);
+  const enabled = known(def.key) && connected && !readOnly;
+  const picked = def.kind === 'select' || def.kind === 'bool';
   const [draft, setDraft] = useState<string>(display(echo));
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -79,6 +81,8 @@ function Field({ def }: { def: FieldDef }) {
     const check = checkField(def.key, value);
     if (!check.ok) {
       store.getState().setFieldError(def.key, check.message);
+      // A choice has no draft to fix: it shows the engine's value again (text stays for fixing).
+      if (picked) setEditing(false);
       return;
     }
     setBusy(true);
@@ -97,6 +101,7 @@ function Field({ def }: { def: FieldDef }) {
         value={draft}
         disabled={!enabled || busy}
         onChange={(e) => {
+          setEditing(true);
           setDraft(e.target.value);
           void apply(e.target.value);
         }}
@@ -121,6 +126,7 @@ function Field({ def }: { def: FieldDef }) {
           checked={draft === 'true'}
           disabled={!enabled || busy}
           onChange={(e) => {
+            setEditing(true);
             setDraft(String(e.target.checked));
             void apply(e.target.checked);
           }}
@@ -178,9 +184,11 @@ function Field({ def }: { def: FieldDef }) {
       help={
         !known(def.key)
           ? 'not in the engine’s configuration yet'
-          : connected
-            ? def.help
-            : 'disconnected: changes wait for the engine'
+          : !connected
+            ? 'disconnected: changes wait for the engine'
+            : readOnly
+              ? READ_ONLY_HELP
+              : def.help
       }
       echo={echo === null && def.nullText !== undefined ? def.nullText : display(echo)}
       error={error}

@@ -1,13 +1,9 @@
-import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { renderStatic } from '../testing.tsx';
 import type { PolicyName } from '../../../shared/config.ts';
 import type { FairGroupRow, FairGroups, TenantRow, WorkerRow } from '../../../shared/protocol.ts';
-import { Ctx, type AppContext } from '../context.ts';
-import { GanttViewport } from '../data/gantt-viewport.ts';
 import { syntheticFrame, type SyntheticFrameOptions } from '../data/synthetic-frame.ts';
 import { Telemetry } from '../data/telemetry.ts';
-import { createAppStore } from '../store/app-store.ts';
-import type { Transport } from '../transport/transport.ts';
 import { LiveView } from './live-view.tsx';
 
 /** The Live view rendered once (server-side) over one frame of `policy` (after `earlier`). */
@@ -30,14 +26,10 @@ function render(
   });
   telemetry.ingestFrame(frame);
   // Server rendering reads a zustand store's initial state: give it the frame's.
-  const store = createAppStore({ policy, config: frame.config, workerCount: 4 });
-  const transport = { host: 'bench' } as unknown as Transport;
-  const ctx: AppContext = { store, telemetry, transport, viewport: new GanttViewport() };
-  return renderToString(
-    <Ctx.Provider value={ctx}>
-      <LiveView />
-    </Ctx.Provider>,
-  );
+  return renderStatic(<LiveView />, {
+    state: { policy, config: frame.config, workerCount: 4 },
+    telemetry,
+  });
 }
 
 describe('the Live view', () => {

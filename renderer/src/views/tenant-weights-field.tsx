@@ -7,12 +7,13 @@ import { useEffect, useState } from 'react';
 import { MAX_TENANT_WEIGHT, MIN_TENANT_WEIGHT } from '../../../shared/job.ts';
 import { useApp, useAppState } from '../context.ts';
 import { applyWeights, formatWeights, readWeights, WEIGHTS_FIELD } from '../data/tenant-weights.ts';
-import { CommitInput, FieldShell } from './field-parts.tsx';
+import { CommitInput, FieldShell, READ_ONLY_HELP } from './field-parts.tsx';
 
 export function TenantWeightsField() {
   const { transport, store } = useApp();
   const version = useAppState((s) => s.tenantWeightsVersion);
   const connected = useAppState((s) => s.status === 'open');
+  const readOnly = useAppState((s) => s.readOnly);
   const error = useAppState((s) => s.fieldErrors[WEIGHTS_FIELD]);
   const [echo, setEcho] = useState<Record<string, number> | null>(null);
   const [draft, setDraft] = useState('');
@@ -57,9 +58,11 @@ export function TenantWeightsField() {
       help={
         !reported
           ? 'this host does not report tenant weights'
-          : connected
-            ? 'each tenant’s share of the workers; tenants not named get 1'
-            : 'disconnected: changes wait for the engine'
+          : !connected
+            ? 'disconnected: changes wait for the engine'
+            : readOnly
+              ? READ_ONLY_HELP
+              : 'each tenant’s share of the workers; tenants not named get 1'
       }
       echo={echoText}
       error={error}
@@ -70,7 +73,7 @@ export function TenantWeightsField() {
           className="wide"
           placeholder="gold=3, silver=2"
           value={draft}
-          disabled={!enabled}
+          disabled={!enabled || readOnly}
           editing={editing}
           onEdit={setEditing}
           onDraft={setDraft}

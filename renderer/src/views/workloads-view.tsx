@@ -7,6 +7,7 @@ import { switchPreset, type SwitchChoice } from '../data/preset-switch.ts';
 import { errorText } from '../data/commands.ts';
 import { JobDetailPanel } from '../components/job-detail.tsx';
 import { JobTable } from '../components/job-table.tsx';
+import { canControl } from '../store/app-store.ts';
 import { SwitchQuestion } from '../components/switch-question.tsx';
 
 /** What the host said of a started preset: fitted to this machine's cores, or as written. */
@@ -259,13 +260,15 @@ function SubmitJob() {
 }
 
 export function WorkloadsView() {
+  // A read-only host (a service's console) runs nothing the app sends: every input here is off.
+  const control = useAppState(canControl);
   return (
     <div className="workloads" data-testid="view-workloads">
-      <div className="workloads-side">
+      <fieldset className="workloads-side" disabled={!control} data-testid="workload-inputs">
         <Presets />
         <LoadFile />
         <SubmitJob />
-      </div>
+      </fieldset>
       <section className="panel jobs-panel">
         <header>
           <h3>Jobs</h3>
