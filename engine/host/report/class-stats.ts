@@ -74,6 +74,8 @@ export class ClassStats {
   toReport(submitted: number, scale = 1): ClassReport {
     const jobs = Math.max(submitted, this.ended);
     const queued = this.queued.count > 0 ? { queuedMs: this.queued.toMs(scale) } : {};
+    // No split of the class waited (none was dispatched): no wait, as no latency — not 0.
+    const wait = this.wait.count > 0 ? { waitMs: this.wait.toMs(scale) } : {};
     return {
       jobs,
       succeeded: this.succeeded,
@@ -82,7 +84,7 @@ export class ClassStats {
       rejected: this.rejected,
       unfinished: jobs - this.ended,
       latencyMs: this.latency.toMs(scale),
-      waitMs: this.wait.toMs(scale),
+      ...wait,
       ...queued,
       scheduledMs: Math.round(this.scheduledNanos / scale / 1000) / 1000,
       maxRequeueWaitMs: Math.round(this.maxRequeueWaitNanos / scale / 1000) / 1000,

@@ -23,14 +23,17 @@ export function finishedLatency(c: ClassReport | undefined): ClassReport['latenc
 
 /**
  * A report as JSON (`run --json`, each run of `compare --json`): a class none of whose jobs
- * finished has no latency (null), not a latency of 0 that reads as the best of the columns — as
- * the text report's `-`.
+ * finished has no latency (null), and one none of whose splits was dispatched no wait (null),
+ * not 0 that reads as the best of the columns — as the text report's `-`.
  */
 export function reportJson(r: RunReport) {
   return {
     ...r,
     classes: Object.fromEntries(
-      Object.entries(r.classes).map(([name, c]) => [name, { ...c, latencyMs: finishedLatency(c) }]),
+      Object.entries(r.classes).map(([name, c]) => [
+        name,
+        { ...c, latencyMs: finishedLatency(c), waitMs: c.waitMs ?? null },
+      ]),
     ),
   };
 }

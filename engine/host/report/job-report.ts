@@ -123,17 +123,20 @@ export function jobReport(run: JobRunEnd): RunReport {
 
 /**
  * A run's Chrome trace from its trace window (null without one). A job run adds the executor's
- * events as markers and the run's settings as metadata.
+ * events as markers and the run's settings as metadata. `originNanos`, the run's start on the
+ * backend's clock, is the trace's ts 0, as it is the report's time 0: a job arriving at 2 s runs
+ * at 2 s in both (the earliest event was 0, so the slices ran before their jobs arrived).
  */
 export function runTrace(
   window: TraceWindow | null,
   title: string,
   workers: number,
+  originNanos: number,
   extra: { markers: EngineEvent[]; metadata: Record<string, unknown> } | null = null,
 ): ChromeTrace | null {
   const snapshot = window?.snapshot();
   if (!snapshot) return null;
-  return toChromeTrace({ workers, ...snapshot, ...(extra ?? {}), title });
+  return toChromeTrace({ workers, ...snapshot, ...(extra ?? {}), title, originNanos });
 }
 
 /** The tenant weights the run ended with, when any is not 1. */

@@ -176,7 +176,7 @@ async function runGraphWorkload(run: Run, graphs: readonly GraphDocument[]): Pro
     const report = graphReport(workload, run.backendKind, run.seed, config, g);
     // What ran, as a job run's trace says it: the graph policy where there is one (central).
     const first = g.dags[0];
-    const trace = runTrace(g.trace, title(run), config.workers, {
+    const trace = runTrace(g.trace, title(run), config.workers, origin, {
       markers: [],
       metadata: {
         workload: workload.name,
@@ -317,7 +317,7 @@ async function runJobs(run: Run): Promise<RunResult> {
     trino,
     trinoStats,
   });
-  const trace = runTrace(collector.trace, title(run), config.workers, {
+  const trace = runTrace(collector.trace, title(run), config.workers, origin, {
     markers: executor.events.since(0),
     metadata: {
       workload: workload.name,

@@ -1,4 +1,5 @@
-// A job run's report and its trace file give one count of the spans the trace lacks.
+// A job run's report and its trace file give one count of the spans the trace lacks, and one
+// time origin.
 import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../../shared/workload.ts';
 import { runWorkload } from './run-workload.ts';
@@ -29,5 +30,28 @@ describe('dropped spans on a job run', () => {
 
     const { report: plain } = await runWorkload(workload);
     expect(plain.counters.spansDropped).toBe(0);
+  });
+
+  it('the trace’s ts 0 is the run’s start, the report’s time 0: a job arriving at 2 s runs at 2 s', async () => {
+    const workload = parseWorkload({
+      name: 'delayed',
+      config: { workers: 2 },
+      classes: [
+        {
+          name: 'd',
+          arrival: { kind: 'once', atMs: 2000, count: 2 },
+          splits: { intermediate: 1 },
+          work: { totalMs: 100 },
+        },
+      ],
+    });
+    const { report, trace } = await runWorkload(workload, { trace: true });
+    expect(report.makespanMs).toBe(2100);
+    const slices = trace!.traceEvents.filter((e) => e.ph === 'X');
+    // Before: at 1.9 s, before the jobs arrived (ts 0 was the first counter sample, at 100 ms).
+    expect(slices.map((e) => [e.ts, e.dur])).toEqual([
+      [2_000_000, 100_000],
+      [2_000_000, 100_000],
+    ]);
   });
 });

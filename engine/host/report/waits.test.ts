@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../../shared/workload.ts';
 import { loadPreset } from '../../core/workload/presets/index.ts';
+import { reportJson } from './format.ts';
 import { runWorkload } from './run-workload.ts';
 
 /** One worker, FIFO, 10 ms quanta: a and b (30 ms each) alternate a, b, a, b, a, b. */
@@ -38,6 +39,18 @@ describe('waits in a report', () => {
     expect(report.classes['a']!.waitMs).toMatchObject({ max: 10, mean: 5 });
     expect(report.classes['b']!.waitMs).toMatchObject({ max: 10, mean: 7.5 });
     expect(report.classes['b']!.succeeded).toBe(0);
+  });
+
+  it('a class none of whose splits was dispatched has no wait (null in JSON), not a wait of 0', async () => {
+    const late = parseWorkload({
+      ...alternating,
+      classes: [
+        { ...alternating.classes![0]!, name: 'late', arrival: { kind: 'once', atMs: 500 } },
+      ],
+    });
+    const { report } = await runWorkload(late, { durationMs: 100 });
+    expect(report.classes['late']!.waitMs).toBeUndefined();
+    expect(reportJson(report).classes['late']).toMatchObject({ latencyMs: null, waitMs: null });
   });
 
   it('the scan shows its waits while its splits still run (interactive-vs-scan at 5 s)', async () => {
