@@ -4,6 +4,7 @@
  * large a result or message is.
  */
 import { JOB_ROW_TEXT_MAX } from '../../../shared/protocol.ts';
+import { jsonHead } from './json-head.ts';
 
 /**
  * `text` cut to `max` characters, the last one `…` when something was cut. The cut is a copy: V8
@@ -16,8 +17,8 @@ export function clip(text: string, max = JOB_ROW_TEXT_MAX): string {
 
 /**
  * A result as JSON, at most `max` characters. Results arrive by structured clone, so they may
- * hold what JSON cannot (a BigInt, a cycle, a Map): those render as `String(value)` or a note,
- * never an exception in the frame loop.
+ * hold what JSON cannot: a BigInt reads `"<digits>n"`, a cycle as far as the row goes; what JSON
+ * writes nothing for reads as `String(value)`, never an exception in the frame loop.
  */
 export function resultText(value: unknown, max = JOB_ROW_TEXT_MAX): string {
   // A finite number is its own JSON, without the replacer call JSON.stringify makes per value
@@ -26,7 +27,8 @@ export function resultText(value: unknown, max = JOB_ROW_TEXT_MAX): string {
   if (typeof value === 'bigint') return clip(`"${bigintHead(value, max)}n"`, max);
   let text: string | undefined;
   try {
-    text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    // Written only as far as the row shows: a result of megabytes is not turned into JSON whole.
+    text = jsonHead(value, max);
   } catch {
     text = undefined;
   }
