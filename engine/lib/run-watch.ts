@@ -4,6 +4,7 @@
  * runs share it — a service passes one shutdown or request signal to many runs, and a listener
  * each made Node warn (`MaxListenersExceededWarning`) past ten, and cost a closure each.
  */
+import { reason } from '../runtime/threads/quantum-runner.ts';
 import { SchedLabError } from '../../shared/errors.ts';
 
 interface Watch {
@@ -83,7 +84,9 @@ export class RunWatches {
 export function aborted(signal: AbortSignal): SchedLabError {
   const error = new SchedLabError(
     'CANCELLED',
-    `the run was aborted: ${String(signal.reason)}`,
+    // Any value may be a reason; one that cannot be made text (`Object.create(null)`) threw here,
+    // in the abort listener, and ended the service's process.
+    `the run was aborted: ${reason(signal.reason)}`,
     'signal',
   );
   error.cause = signal.reason;

@@ -53,6 +53,22 @@ describe('Scheduler.run on real worker threads', () => {
     expect(await s.run(task(), 1)).toBe(2);
   });
 
+  it('a reason that cannot be made text still cancels CANCELLED, before the call or during it', async () => {
+    // `String(Object.create(null))` throws: it threw in the abort listener and ended the process.
+    const before = new AbortController();
+    before.abort(Object.create(null));
+    const refused = await failure(s.run(task(), 1, { signal: before.signal }));
+    expect(refused).toMatchObject({ code: 'CANCELLED', field: 'signal' });
+    const during = new AbortController();
+    const running = failure(s.run(task('forever'), 0, { signal: during.signal }));
+    await until(() => s.stats().runs.running > 0);
+    const reason = Object.create(null) as object;
+    during.abort(reason);
+    const error = await running;
+    expect(error).toMatchObject({ code: 'CANCELLED', field: 'signal', cause: reason });
+    expect(error.message).toMatch(/cannot be made text/);
+  });
+
   it('an AbortSignal cancels a queued run; an aborted one is refused at the door', async () => {
     const stop = new AbortController();
     const busy = [0, 1].map(() => failure(s.run(task('forever'), 0, { signal: stop.signal })));
