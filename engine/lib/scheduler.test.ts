@@ -42,6 +42,13 @@ describe('Scheduler.run on real worker threads', () => {
     expect(s.stats().quanta - before).toBe(4);
   });
 
+  it('a result with a yield among other keys is the result, not a yield', async () => {
+    // Before: the function ran again with 0.05 as its input, and the price was lost.
+    const before = s.stats().quanta;
+    expect(await s.run(task('bond'), 0.05)).toEqual({ yield: 0.05, price: 100 / 1.05 });
+    expect(s.stats().quanta - before).toBe(1);
+  });
+
   it('an AbortSignal cancels a running run, which frees its worker', async () => {
     const controller = new AbortController();
     const running = failure(s.run(task('forever'), 0, { signal: controller.signal }));

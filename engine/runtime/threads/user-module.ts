@@ -86,9 +86,15 @@ async function importFunction(module: string, exportName: string): Promise<UserF
   return fn as UserFunction;
 }
 
-/** `{ yield: state }` from a user function: not finished yet. */
+/**
+ * `{ yield: state }` from a user function, with no other key: not finished yet. A result that
+ * has a `yield` among other keys (a bond's `{ yield, price }`) is a result: taken for a yield,
+ * the function ran again with the yield as its input and the rest was lost.
+ */
 export function isYield(value: unknown): value is { yield: unknown } {
-  return typeof value === 'object' && value !== null && Object.hasOwn(value, 'yield');
+  if (typeof value !== 'object' || value === null || !Object.hasOwn(value, 'yield')) return false;
+  for (const key in value) if (key !== 'yield' && Object.hasOwn(value, key)) return false;
+  return true;
 }
 
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
