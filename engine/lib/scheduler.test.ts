@@ -421,6 +421,22 @@ describe('Scheduler.close', () => {
     expect([a[2], b[2]]).toContain(1); // the suspended call's `finally` ran in its thread
   });
 
+  it('with { cancel: true } a call in the middle of its quantum runs its finally blocks too', async () => {
+    // A one-minute quantum: the call is never suspended, it awaits ctx.yield() mid-quantum.
+    // Before: the thread was terminated at once and the finally never ran.
+    const stepper = {
+      module: new URL('../runtime/threads/fixtures/yielding.mjs', import.meta.url),
+      export: 'stepper',
+    };
+    const words = new Int32Array(new SharedArrayBuffer(5 * 4));
+    const s = new Scheduler({ workers: 1, quantumMs: 60_000 });
+    const run = failure(s.run(stepper, { words, label: 'a', steps: 1e6 }));
+    await until(() => words[1]! >= 2);
+    await s.close({ cancel: true });
+    expect(await run).toMatchObject({ code: 'ENGINE_CLOSED' });
+    expect(words[2]).toBe(1);
+  });
+
   it('a { cancel: true } close during a draining one cancels what is live (Pool.destroy after close)', async () => {
     // Before: later calls returned the draining close's promise, which never settled.
     const s = new Scheduler({ workers: 1, quantumMs: 2 });

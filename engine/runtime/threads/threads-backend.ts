@@ -356,7 +356,11 @@ export class ThreadsBackend implements Backend {
     this.timers.clear();
     // Calls suspended in `await ctx.yield()` (those of splits just cancelled, whose drops wait in
     // the outbox, and any left) are dropped before the threads end: each await rejects, so the
-    // call's `finally` blocks run. Terminated at once, the threads ran none of them.
+    // call's `finally` blocks run. Terminated at once, the threads ran none of them. Calls in a
+    // quantum now (cancelled by the executor's close: their next `ctx.yield()` rejects and
+    // `ctx.signal` aborts) get the same grace: terminated at once, mid-quantum, they ran nothing.
+    let running = 0;
+    for (const worker of this.workers.all()) if (worker.running !== null) running++;
     const drops = this.outbox.takeDrops();
     for (const [splitId, worker] of this.suspended) drops.push({ worker, splitId });
     this.outbox.clear();
@@ -373,7 +377,7 @@ export class ThreadsBackend implements Backend {
         // its thread is gone already
       }
     }
-    if (sent > 0) await new Promise((resolve) => setTimeout(resolve, CLOSE_DROP_GRACE_MS));
+    if (sent + running > 0) await new Promise((r) => setTimeout(r, CLOSE_DROP_GRACE_MS));
     await this.workers.close();
   }
 
