@@ -5,6 +5,7 @@
  * `Executor.configure` / the `configure` command.
  */
 import { z } from 'zod';
+import { MAX_QUEUED } from './limits.ts';
 
 export const POLICY_NAMES = ['mlfq', 'priority', 'fifo', 'fair'] as const;
 export const FAIRNESS_MODES = ['split', 'task', 'query'] as const;
@@ -76,14 +77,14 @@ export const engineConfigShape = {
   /** PRIO quota alternative to aging; 0 = off. */
   quotaBurst: z.number().int().min(0).max(1_000_000),
   /** Splits waiting (admission, queued, blocked, retrying) allowed before jobs are rejected. */
-  maxQueued: z.number().int().min(1).max(10_000_000),
+  maxQueued: z.number().int().min(1).max(MAX_QUEUED),
   /**
    * Most jobs one tenant may have live (submitted and not ended: waiting or running); its next
    * job is rejected (`QUEUE_FULL`, naming this knob) while other tenants' jobs are still taken,
    * so one tenant's flood cannot fill `maxQueued` for everyone. Jobs without a tenant are not
    * counted. Lowering it rejects only later jobs. null (default): `maxQueued` alone bounds it.
    */
-  maxLivePerTenant: z.number().int().min(1).max(10_000_000).nullable(),
+  maxLivePerTenant: z.number().int().min(1).max(MAX_QUEUED).nullable(),
   /** First retry waits this long; each further retry multiplies it, up to the max. */
   retryBackoffMs: ms(3_600_000),
   retryBackoffMultiplier: z.number().finite().min(1).max(100),
