@@ -380,4 +380,24 @@ describe('--redis URLs', () => {
     });
     expect(() => parseRedisUrl('http://127.0.0.1')).toThrow(/scheme/);
   });
+
+  it('never shows a password, whatever it holds', () => {
+    // Before: one with `@` or a space was printed whole in every log line and error.
+    for (const password of ['p@ss', 'sec ret', 'a:b@c', 'p%40ss', 's3cret']) {
+      const url = `redis://:${password}@127.0.0.1:6391`;
+      const target = parseRedisUrl(url);
+      expect(target.display).toBe('redis://:***@127.0.0.1:6391');
+      expect(target.password).toBe(password === 'p%40ss' ? 'p@ss' : password);
+    }
+    expect(parseRedisUrl('redis://user:p@ss@127.0.0.1/3').display).toBe(
+      'redis://user:***@127.0.0.1/3',
+    );
+    // Refused, the URL is named with its password masked too.
+    expect(() => parseRedisUrl('redis://:p@ss@10.0.0.5/99')).toThrow(
+      'redis://:***@10.0.0.5/99: database',
+    );
+    expect(() => parseRedisUrl('redis://:p@ss@[bad')).toThrow(
+      '--redis redis://:***@[bad: not a URL',
+    );
+  });
 });

@@ -28,23 +28,37 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
+/**
+ * `url` with its password as `***`. Built from the parsed URL: `URL.password` is percent-encoded,
+ * so replacing its text in the URL as written missed a password with `@` or a space in it, and
+ * every log line and error printed it. A URL that does not parse has everything between the
+ * scheme's user and the last `@` masked.
+ */
+function masked(url: string, parsed?: URL): string {
+  if (parsed === undefined) return url.replace(/^([^:/]*:\/\/[^:/@]*):[^]*@/, '$1:***@');
+  if (parsed.password === '') return url;
+  const copy = new URL(parsed.href);
+  copy.password = '***';
+  return copy.href;
+}
+
 export function parseRedisUrl(url: string): RedisTarget {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw bad(url, 'not a URL (expected redis://[:password@]host[:port][/db])');
+    throw bad(masked(url), 'not a URL (expected redis://[:password@]host[:port][/db])');
   }
-  const masked = parsed.password === '' ? url : url.replace(`:${parsed.password}@`, ':***@');
+  const shown = masked(url, parsed);
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw bad(masked, `scheme must be redis: or rediss:, got ${parsed.protocol}`);
+    throw bad(shown, `scheme must be redis: or rediss:, got ${parsed.protocol}`);
   }
   const host = parsed.hostname;
-  if (host === '') throw bad(masked, 'no host');
+  if (host === '') throw bad(shown, 'no host');
   const password = decodeURIComponent(parsed.password);
   if (!isLoopback(host) && password === '') {
     throw bad(
-      masked,
+      shown,
       `a Redis on ${host} (not loopback) needs a password in the URL: redis://:PASSWORD@${host}:${parsed.port || 6379}`,
     );
   }
@@ -52,7 +66,7 @@ export function parseRedisUrl(url: string): RedisTarget {
   const dbText = parsed.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : Number(dbText);
   if (!Number.isInteger(db) || db < 0 || db > 15) {
-    throw bad(masked, `database must be an integer from 0 to 15, got ${dbText}`);
+    throw bad(shown, `database must be an integer from 0 to 15, got ${dbText}`);
   }
   const username = decodeURIComponent(parsed.username);
   return {
@@ -62,7 +76,7 @@ export function parseRedisUrl(url: string): RedisTarget {
     ...(password === '' ? {} : { password }),
     db,
     tls: parsed.protocol === 'rediss:',
-    display: masked,
+    display: shown,
   };
 }
 
