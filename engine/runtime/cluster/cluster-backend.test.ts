@@ -401,3 +401,39 @@ describe('--redis URLs', () => {
     );
   });
 });
+
+describe('a Redis that refuses the URL’s credentials', { timeout: 120_000 }, () => {
+  let guarded: TestRedis;
+  beforeAll(async () => {
+    guarded = await startTestRedis({ password: 'p@ss-word' });
+  });
+  afterAll(() => guarded?.stop());
+
+  it('is said at once, coded, by a coordinator and by a node', async () => {
+    // Before: the coordinator waited its whole bound (30 s in `run`) and said Redis "did not
+    // answer"; a node threw the raw WRONGPASS reply, uncoded.
+    const port = new URL(guarded.url).port;
+    for (const url of [`redis://:wrong@127.0.0.1:${port}`, `redis://127.0.0.1:${port}`]) {
+      const backend = new ClusterBackend({ redis: url, namespace: 'auth' });
+      const started = Date.now();
+      await expect(backend.connect(40_000)).rejects.toMatchObject({
+        code: 'CLUSTER_UNAVAILABLE',
+        message: expect.stringMatching(/refused the URL's credentials: (WRONGPASS|NOAUTH)/),
+      });
+      expect(Date.now() - started).toBeLessThan(20_000); // not the 40 s bound
+      await backend.close();
+      await expect(
+        WorkerNode.start({ redis: url, threads: 1, namespace: 'auth' }),
+      ).rejects.toMatchObject({
+        code: 'CLUSTER_UNAVAILABLE',
+        message: expect.stringContaining(
+          `redis://${url.includes('wrong') ? ':***@' : ''}127.0.0.1`,
+        ),
+      });
+    }
+    // The right one connects.
+    const backend = new ClusterBackend({ redis: guarded.url, namespace: 'auth' });
+    await backend.connect(20_000);
+    await backend.close();
+  });
+});

@@ -48,7 +48,7 @@ import { lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
 import { Flights, type Flight } from './flights.ts';
 import { sendFault } from './json-value.ts';
-import { unavailable, withTimeout } from './with-timeout.ts';
+import { redisReady, unavailable, withTimeout } from './with-timeout.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { WorkerTable } from './worker-table.ts';
 import {
@@ -146,13 +146,7 @@ export class ClusterBackend implements Backend {
 
   /** Connects, reads the registry once and starts watching it. */
   async connect(timeoutMs = 5000): Promise<void> {
-    const ready = new Promise<void>((resolve) => {
-      if (this.redis.status === 'ready') resolve();
-      else this.redis.once('ready', () => resolve());
-    });
-    await withTimeout(ready, timeoutMs, () =>
-      unavailable(`Redis at ${this.target.display} did not answer within ${timeoutMs} ms`),
-    );
+    await redisReady(this.redis, this.target.display, timeoutMs);
     void this.readEnds();
     this.fleet.start();
     await this.fleet.poll();

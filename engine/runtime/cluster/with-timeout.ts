@@ -17,3 +17,43 @@ export async function withTimeout<T>(p: Promise<T>, ms: number, error: () => Err
     clearTimeout(timer);
   }
 }
+
+/** What a Redis error says about credentials: retrying with the same ones cannot help. */
+const REFUSED_CREDENTIALS = /^(WRONGPASS|NOAUTH|ERR AUTH|ERR invalid password)/;
+
+/**
+ * Resolves once `client` is ready. Rejects `CLUSTER_UNAVAILABLE` at once when Redis refuses the
+ * URL's credentials (it answered: a wrong or missing password), else after `ms` naming the last
+ * connection error (a refused port). Both read "did not answer within 30000 ms" before, 30 s
+ * later, and a node passed the raw WRONGPASS reply on uncoded.
+ */
+export function redisReady(
+  client: { status: string } & NodeJS.EventEmitter,
+  display: string,
+  ms: number,
+): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    let last = '';
+    const done = (error: Error | null) => {
+      clearTimeout(timer);
+      client.off('ready', ready);
+      client.off('error', failed);
+      if (error === null) resolve();
+      else reject(error);
+    };
+    const ready = () => done(null);
+    const failed = (e: Error) => {
+      last = e.message;
+      if (REFUSED_CREDENTIALS.test(e.message)) {
+        done(unavailable(`Redis at ${display} refused the URL's credentials: ${e.message}`));
+      }
+    };
+    const timer = setTimeout(() => {
+      const why = last === '' ? '' : ` (last error: ${last})`;
+      done(unavailable(`Redis at ${display} did not answer within ${ms} ms${why}`));
+    }, ms);
+    client.on('ready', ready);
+    client.on('error', failed);
+  });
+}

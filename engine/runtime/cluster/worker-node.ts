@@ -39,7 +39,7 @@ import {
 import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
 import { failedResult, WorkerRunner } from './worker-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
-import { unavailable, withTimeout } from './with-timeout.ts';
+import { redisReady, unavailable, withTimeout } from './with-timeout.ts';
 
 export interface WorkerNodeOptions {
   readonly redis: string;
@@ -168,10 +168,10 @@ export class WorkerNode {
     await this.pool.ready();
     // Redis away: said at once, as a coordinator says it (`connect`), not waited on in silence.
     try {
+      const display = parseRedisUrl(this.options.redis).display;
+      await redisReady(this.sub, display, BOOT_MS);
       await withTimeout(this.sub.subscribe(keys.control(this.ns, this.instance)), BOOT_MS, () =>
-        unavailable(
-          `Redis at ${parseRedisUrl(this.options.redis).display} did not answer within ${BOOT_MS} ms`,
-        ),
+        unavailable(`Redis at ${display} did not answer within ${BOOT_MS} ms`),
       );
     } catch (e) {
       await this.pool.close();
