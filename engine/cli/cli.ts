@@ -52,7 +52,7 @@ field (classes[1].arrival.rate=2, seed=7). Its times are workload time: on threa
 gets them multiplied by the workload's timeScale (quantumMs=1000 at timeScale 0.01 is 10 ms).
 --modules DIR (repeatable): user modules (kernel: {module}) load only from these directories
 (real paths: symlinks followed, no ..); run also allows the workload file's own directory.
-User modules run on --backend threads only.
+User modules run on --backend threads, and on cluster nodes from their own --modules DIRs.
 --time-limit: a run whose workload has no durationMs (it ends when its jobs do) stops after
 10m of wall time by default, exit 1; the flag sets the limit for any run.`;
 

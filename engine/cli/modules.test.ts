@@ -70,7 +70,7 @@ describe('schedlab run and user modules', () => {
     const sim = await runCli(['run', workloadIn(here, join(here, 'mod.mjs'))]);
     expect(sim.code).toBe(2);
     expect(sim.err).toContain(
-      'classes[0].work.kernel.module: a user module runs on the threads backend only',
+      'classes[0].work.kernel.module: a user module runs on real workers (--backend threads or cluster), not on the simulator',
     );
   });
 

@@ -5,8 +5,9 @@
  * path (symlinks followed, `..` gone) and must lie inside one of those directories' real paths.
  * The checked workload names the real paths, so what runs is the file that was checked.
  *
- * Modules run on the threads backend only; on the simulator they are refused rather than ignored,
- * and on threads each is loaded once in a throwaway worker before the run (`probeModule`).
+ * Modules run on real workers — the threads backend, or cluster nodes, which load them from their
+ * own `--modules` directories; on the simulator they are refused rather than ignored, and on
+ * threads each is loaded once in a throwaway worker before the run (`probeModule`).
  */
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
@@ -175,7 +176,7 @@ export function refuseModulesOnSim(uses: readonly ModuleUse[]): void {
   if (first === undefined) return;
   throw new SchedLabError(
     'INVALID_WORKLOAD',
-    `${first.field}: a user module runs on the threads backend only (--backend threads)`,
+    `${first.field}: a user module runs on real workers (--backend threads or cluster), not on the simulator`,
     first.field,
   );
 }
