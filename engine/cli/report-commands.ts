@@ -36,6 +36,7 @@ import {
   DEFAULT_TIME_LIMIT,
   DEFAULT_TIME_LIMIT_MS,
   MAX_TIME_LIMIT,
+  TIME_LIMIT_ADVICE,
   pastTimeLimit,
   withTimeLimit,
 } from './time-limit.ts';
@@ -124,13 +125,18 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         ? DEFAULT_TIME_LIMIT_MS
         : null;
   const limitLabel = values['time-limit'] ?? DEFAULT_TIME_LIMIT;
+  // A graph workload refuses a duration, and one given already did not help.
+  const advice =
+    loaded.graph !== undefined || (durationMs ?? loaded.durationMs) !== undefined
+      ? TIME_LIMIT_ADVICE.limit
+      : TIME_LIMIT_ADVICE.durationOrLimit;
   let result;
   try {
     result = await withTimeLimit(
       limitMs,
       limitLabel,
       runWorkload(workload, {
-        ...(limitMs === null ? {} : { pastLimit: pastTimeLimit(limitMs, limitLabel) }),
+        ...(limitMs === null ? {} : { pastLimit: pastTimeLimit(limitMs, limitLabel, advice) }),
         backend,
         ...(values.redis === undefined
           ? {}
@@ -142,6 +148,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         trace: tracePath !== undefined,
         ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
       }),
+      advice,
     );
   } finally {
     progress?.clear();

@@ -12,11 +12,15 @@ export const DEFAULT_TIME_LIMIT_MS = 600_000;
  */
 export const MAX_TIME_LIMIT = { ms: 2 ** 31 - 1, text: '596h (Node’s longest timer)' } as const;
 
+/** What to do about a run stopped at its limit: a duration helps only a workload that takes one. */
+export const TIME_LIMIT_ADVICE = {
+  durationOrLimit: 'give the workload a durationMs (or --duration), or raise --time-limit',
+  limit: 'raise --time-limit',
+} as const;
+
 export class TimeLimitError extends Error {
-  constructor(limit: string) {
-    super(
-      `the run passed its time limit of ${limit} (wall clock) and was stopped; give the workload a durationMs (or --duration), or raise --time-limit`,
-    );
+  constructor(limit: string, advice: string = TIME_LIMIT_ADVICE.durationOrLimit) {
+    super(`the run passed its time limit of ${limit} (wall clock) and was stopped; ${advice}`);
     this.name = 'TimeLimitError';
   }
 }
@@ -26,11 +30,12 @@ export function withTimeLimit<T>(
   limitMs: number | null,
   label: string,
   run: Promise<T>,
+  advice?: string,
 ): Promise<T> {
   if (limitMs === null) return run;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeLimitError(label)), limitMs);
+    timer = setTimeout(() => reject(new TimeLimitError(label, advice)), limitMs);
   });
   return Promise.race([run, limit]).finally(() => clearTimeout(timer));
 }
@@ -40,7 +45,11 @@ export function withTimeLimit<T>(
  * synchronous loop, so a timer would never fire): a check it calls between steps, which returns
  * the error once `limitMs` of wall time has passed since this was made.
  */
-export function pastTimeLimit(limitMs: number, label: string): () => TimeLimitError | null {
+export function pastTimeLimit(
+  limitMs: number,
+  label: string,
+  advice?: string,
+): () => TimeLimitError | null {
   const deadline = performance.now() + limitMs;
-  return () => (performance.now() > deadline ? new TimeLimitError(label) : null);
+  return () => (performance.now() > deadline ? new TimeLimitError(label, advice) : null);
 }
