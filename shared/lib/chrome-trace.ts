@@ -78,6 +78,10 @@ export interface TraceInput {
   edges?: readonly (readonly [number, number])[];
   /** Engine events; those before the origin (outside a bounded window) are left out. */
   markers?: readonly TraceMarker[];
+  /** Events the engine's bounded ring let go before `markers` was read (reported, never hidden). */
+  droppedMarkers?: number;
+  /** Every slice's category when the run has no queue levels (a graph run's row: `graph`). */
+  rowLabel?: string;
   /** Threads named `worker 0` … `worker n−1` even when idle (those with slices are named too). */
   workers: number;
   /** Spans the bounded window dropped before export (reported, never hidden). */
@@ -130,7 +134,7 @@ export function buildChromeTrace(input: TraceInput): ChromeTrace {
       args: { sort_index: w },
     });
   }
-  const { first, last } = addSlices(events, spans, t0, levelLabels(samples));
+  const { first, last } = addSlices(events, spans, t0, levelLabels(samples, input.rowLabel));
   for (const sample of samples) addCounters(events, sample, t0);
   addFlows(events, input.edges ?? [], first, last);
   for (const m of input.markers ?? []) {
@@ -153,6 +157,7 @@ export function buildChromeTrace(input: TraceInput): ChromeTrace {
       spans: spans.length,
       droppedSpans: input.dropped ?? 0,
       droppedSamples: input.droppedSamples ?? 0,
+      droppedMarkers: input.droppedMarkers ?? 0,
       originNanos: t0,
     },
   };
@@ -171,7 +176,10 @@ function originOf(spans: readonly TraceSlice[], samples: readonly TraceSample[])
  * A slice's level as the counters name it at its start (a PRIO band `p20-39`, fifo's queue): the
  * labels of the last sample at or before it, or of the first sample. `L0`… where none names it.
  */
-function levelLabels(samples: readonly TraceSample[]): (t: number, level: number) => string {
+function levelLabels(
+  samples: readonly TraceSample[],
+  row: string | undefined,
+): (t: number, level: number) => string {
   const named = samples.filter((s) => s.labels !== undefined);
   return (t, level) => {
     let lo = 0;
@@ -181,7 +189,7 @@ function levelLabels(samples: readonly TraceSample[]): (t: number, level: number
       if (named[mid]!.timeNanos <= t) lo = mid;
       else hi = mid - 1;
     }
-    return named[lo]?.labels?.[level] ?? `L${level}`;
+    return named[lo]?.labels?.[level] ?? row ?? `L${level}`;
   };
 }
 

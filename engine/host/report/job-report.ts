@@ -132,7 +132,12 @@ export function runTrace(
   title: string,
   workers: number,
   originNanos: number,
-  extra: { markers: EngineEvent[]; metadata: Record<string, unknown> } | null = null,
+  extra: {
+    markers: EngineEvent[];
+    droppedMarkers?: number;
+    rowLabel?: string;
+    metadata: Record<string, unknown>;
+  } | null = null,
 ): ChromeTrace | null {
   const snapshot = window?.snapshot();
   if (!snapshot) return null;

@@ -178,6 +178,7 @@ async function runGraphWorkload(run: Run, graphs: readonly GraphDocument[]): Pro
     const first = g.dags[0];
     const trace = runTrace(g.trace, title(run), config.workers, origin, {
       markers: [],
+      rowLabel: 'graph', // the report's row for a graph run
       metadata: {
         workload: workload.name,
         backend: run.backendKind,
@@ -319,6 +320,7 @@ async function runJobs(run: Run): Promise<RunResult> {
   });
   const trace = runTrace(collector.trace, title(run), config.workers, origin, {
     markers: executor.events.since(0),
+    droppedMarkers: executor.events.dropped,
     metadata: {
       workload: workload.name,
       backend: backendKind,

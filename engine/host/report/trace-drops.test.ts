@@ -54,4 +54,41 @@ describe('dropped spans on a job run', () => {
       [2_000_000, 100_000],
     ]);
   });
+
+  it('says how many engine events its markers lack (the event ring keeps the last 1,024)', async () => {
+    const marks = Array.from({ length: 1500 }, (_, i) => ({ atMs: i, action: 'mark', label: 'm' }));
+    const workload = parseWorkload({
+      name: 'marks',
+      durationMs: 2000,
+      config: { workers: 2 },
+      trino: {
+        specs: [
+          {
+            name: 'leaf',
+            type: 'leaf',
+            concurrentTasks: 1,
+            splitsPerTask: 2,
+            generator: 'fast-leaf',
+          },
+        ],
+        timeline: [{ atMs: 0, action: 'enable', spec: 'leaf' }, ...marks],
+      },
+    });
+    const { trace } = await runWorkload(workload, { trace: true });
+    const markers = trace!.traceEvents.filter((e) => e.ph === 'i');
+    const otherData = trace!.otherData as { droppedMarkers: number };
+    // Before: 1,024 markers and no word of the 476 before them.
+    expect(markers.length + otherData.droppedMarkers).toBeGreaterThanOrEqual(1500);
+    expect(otherData.droppedMarkers).toBeGreaterThan(0);
+  });
+
+  it('names a graph run’s slices by its one row, graph (not L0)', async () => {
+    const workload = parseWorkload({
+      name: 'g',
+      graph: { generator: 'chain', length: 3, cost: 1 },
+    });
+    const { trace } = await runWorkload(workload, { trace: true });
+    const cats = new Set(trace!.traceEvents.filter((e) => e.ph === 'X').map((e) => e.cat));
+    expect([...cats]).toEqual(['graph']);
+  });
 });
