@@ -118,7 +118,12 @@ export function schemaError(
   if (first === undefined) return new SchedLabError(code, `${whole} is invalid`);
   const { issue, path } = bestIssue(first);
   const field = fieldPath([...prefix, ...path]) || whole;
-  return new SchedLabError(code, `${field} ${requirement(issue)}`, field);
+  // An unknown key names itself as the field (a misspelt `polcy`), the message its parent.
+  const named =
+    issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined
+      ? fieldPath([...prefix, ...path, issue.keys[0]])
+      : field;
+  return new SchedLabError(code, `${field} ${requirement(issue)}`, named);
 }
 
 /**

@@ -268,7 +268,7 @@ export const workloadSchema = z
       ctx.addIssue({
         code: 'custom',
         message:
-          'a graph workload runs until its graphs end and takes no duration (--duration); bound its wall time with --time-limit',
+          'is not taken by a graph workload, which runs until its graphs end (no --duration); bound its wall time with --time-limit',
         path: ['durationMs'],
       });
     }

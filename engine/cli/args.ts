@@ -15,9 +15,10 @@ import { UsageError } from './usage-error.ts';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
- * `parseArgs` with one repair: `--seed -1` would be refused as "ambiguous" (the value looks like
+ * `parseArgs` with two repairs: `--seed -1` would be refused as "ambiguous" (the value looks like
  * a flag), so a string flag followed by a negative number takes it as its value, and the
- * command's own check then says what is wrong with it.
+ * command's own check then says what is wrong with it; and a flag that takes one value, given
+ * twice (`--seed 1 --seed 2`), is refused rather than the last one silently winning.
  */
 export function parseCommandArgs<O extends Options>(
   argv: readonly string[],
@@ -35,7 +36,17 @@ export function parseCommandArgs<O extends Options>(
       i++;
     } else args.push(arg);
   }
-  return parseArgs({ args, options, allowPositionals: true, strict: true });
+  const parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || options[token.name]?.multiple === true) continue;
+    if (seen.has(token.name)) {
+      throw new UsageError(`--${token.name} is given twice: it takes one value`);
+    }
+    seen.add(token.name);
+  }
+  const { tokens: _tokens, ...result } = parsed;
+  return result;
 }
 
 export function seedOf(s: string | undefined): number | undefined {

@@ -19,7 +19,7 @@ export const USAGE = `usage: schedlab <command> [options]
       [--seed N] [--duration 30s] [--json] [--trace out.json] [--progress]
       [--modules DIR]… [--time-limit 10m] [--pipeline on|off (cluster; default on)]
   compare <preset|file>  the same seeded workload once per config, on the simulator
-      --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--json]
+      --policy A --policy B … | --config a.json --config b.json …  [--set …] [--seed N] [--duration 30s] [--json]
   presets [--json]       list the shipped workloads
   serve [--port N] [--preset NAME] [--modules DIR]…
                          browser mode: the app over HTTP + WebSocket on 127.0.0.1

@@ -53,7 +53,9 @@ describe('schedlab run and compare flags', () => {
     const day = tmpFile('day-graph.json', { graph: { nodes: [{ id: 'a', cost: 86_400_000 }] } });
     const flag = await cli(['run', day, '--duration', '1s']);
     expect(flag.code).toBe(2);
-    expect(flag.err).toMatch(/durationMs a graph workload runs until its graphs end/);
+    expect(flag.err).toMatch(
+      /durationMs is not taken by a graph workload, which runs until its graphs end/,
+    );
     expect(flag.err).toContain('INVALID_WORKLOAD');
     const field = tmpFile('dur-graph.json', {
       durationMs: 1000,
@@ -61,7 +63,9 @@ describe('schedlab run and compare flags', () => {
     });
     const inFile = await cli(['run', field]);
     expect(inFile.code).toBe(2);
-    expect(inFile.err).toMatch(/durationMs a graph workload runs until its graphs end/);
+    expect(inFile.err).toMatch(
+      /durationMs is not taken by a graph workload, which runs until its graphs end/,
+    );
   });
 
   it('--time-limit stops a simulated run too, whose clock loop no timer interrupts', async () => {
@@ -128,6 +132,25 @@ describe('schedlab run and compare flags', () => {
     const r = await cli(['run', 'interactive-vs-scan', '--time-limit', '597h']);
     expect(r.code).toBe(2);
     expect(r.err).toContain('--time-limit 597h: must be at most 596h');
+  });
+
+  it('a flag given twice, a duration under 1 ns and a --config of null are refused, exit 2', async () => {
+    // Before: the last --seed silently won, 0.0000001ms ran an empty 0 ns run, and a null config
+    // file read as an empty one.
+    const twice = await cli(['run', 'interactive-vs-scan', '--seed', '1', '--seed', '2']);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toContain('--seed is given twice: it takes one value');
+    const tiny = await cli(['run', 'interactive-vs-scan', '--duration', '0.0000001ms']);
+    expect(tiny.code).toBe(2);
+    expect(tiny.err).toContain('--duration 0.0000001ms: must be at least 1 ns');
+    const nothing = tmpFile('null.json', null);
+    const argv = ['compare', 'interactive-vs-scan', '--config', nothing, '--policy', 'fifo'];
+    const compared = await cli(argv);
+    expect(compared.code).toBe(2);
+    expect(compared.err).toContain('INVALID_CONFIG');
+    // A flag that takes many stays repeatable.
+    const policies = ['--policy', 'mlfq', '--policy', 'fifo', '--duration', '1s'];
+    expect((await cli(['compare', 'interactive-vs-scan', ...policies])).code).toBe(0);
   });
 
   it('--progress off a terminal writes plain progress lines to stderr, none to stdout', async () => {

@@ -121,6 +121,8 @@ export function parseDuration(
   const ms =
     unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'h' ? n * 3_600_000 : n * 60_000;
   if (!(ms > 0)) throw new UsageError(`${flag} ${text}: must be > 0`);
+  // The engine counts whole nanoseconds: 0.0000001ms ran for 0 ns and reported an empty run.
+  if (ms * 1e6 < 1) throw new UsageError(`${flag} ${text}: must be at least 1 ns (0.000001ms)`);
   if (max !== undefined && ms > max.ms) {
     throw new UsageError(`${flag} ${text}: must be at most ${max.text}`);
   }

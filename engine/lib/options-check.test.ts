@@ -38,6 +38,24 @@ describe('constructor options', () => {
     );
   });
 
+  it('a misspelt setting names itself, and configure(null) is refused, not a no-op', async () => {
+    // Before: the field was `config` (the message named the key), and null changed nothing quietly.
+    expect(() => new Scheduler({ polcy: 'fair' } as unknown as SchedulerOptions)).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'polcy' }),
+    );
+    const s = new Scheduler({ workers: 1 });
+    try {
+      expect(() => s.configure({ quantumMz: 5 } as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_CONFIG', field: 'quantumMz' }),
+      );
+      expect(() => s.configure(null as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_CONFIG' }),
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a setting given as undefined keeps its default, as if absent', async () => {
     // Before: `quantumMs: undefined` ran 1000 ms quanta (the app's default, not the library's),
     // `fairness: undefined` turned per-tenant fairness off, `workers: undefined` gave 4 workers.

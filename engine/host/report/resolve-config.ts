@@ -28,7 +28,8 @@ export function checkConfigPatch(
   patch: unknown,
   prefix: readonly string[] = [],
 ): EngineConfigPatch {
-  const parsed = engineConfigPatchSchema.safeParse(patch ?? {});
+  // Absent is no change; a file holding `null` is refused, not read as an empty config.
+  const parsed = engineConfigPatchSchema.safeParse(patch === undefined ? {} : patch);
   if (!parsed.success) throw schemaError(parsed.error, 'INVALID_CONFIG', prefix);
   return parsed.data as EngineConfigPatch;
 }

@@ -93,7 +93,7 @@ describe('compare command', () => {
       await fails(s, { ...base, configs: [{ policy: 'mlfq' }, { policy: 'mlfq', bogus: 1 }] }),
     ).toMatchObject({
       code: 'INVALID_CONFIG',
-      field: 'configs[1]',
+      field: 'configs[1].bogus', // the unknown key itself, as a known one is named
       message: 'configs[1] has unknown field bogus',
     });
     expect(await fails(s, { ...base, configs: [{ policy: 'nope' }, {}] })).toMatchObject({

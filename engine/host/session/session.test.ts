@@ -86,7 +86,7 @@ describe('Session commands', () => {
     });
     expect(await fails(s, { type: 'configure', config: { nope: 1 } })).toMatchObject({
       code: 'INVALID_CONFIG',
-      field: 'config',
+      field: 'nope', // the misspelt key itself (it named the whole config)
       message: 'config has unknown field nope',
     });
     expect(await fails(s, { type: 'configure' })).toMatchObject({

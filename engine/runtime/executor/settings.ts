@@ -86,7 +86,7 @@ export function zodToError(
 
 /** Validates `patch` against the schema and merges it into `current`. */
 export function mergeConfig(current: EngineConfig, patch: unknown): EngineConfig {
-  const parsed = engineConfigPatchSchema.safeParse(patch ?? {});
+  const parsed = engineConfigPatchSchema.safeParse(patch === undefined ? {} : patch); // null: refused
   if (!parsed.success) throw zodToError(parsed.error, 'INVALID_CONFIG');
   const merged = { ...current };
   for (const [k, v] of Object.entries(parsed.data)) {
