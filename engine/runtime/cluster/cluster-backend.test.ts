@@ -205,6 +205,58 @@ describe('the cluster backend', () => {
   });
 });
 
+describe('a node leaving after its coordinators', () => {
+  it('takes its queue with it: every run of a node left one behind for good', async () => {
+    const solo = await WorkerNode.start({ redis: redis.url, threads: 1, namespace: 'solo' });
+    const backend = new ClusterBackend({ redis: redis.url, namespace: 'solo', workers: 1 });
+    await backend.connect();
+    await backend.waitForWorkers(1, 30_000);
+    const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs: 5 });
+    ex.submitJob(oneTaskJob('a', leaves(2, spin(20))));
+    await ex.drain();
+    await ex.close();
+    const client = new Redis(redis.url);
+    try {
+      const pattern = `solo:${keys.queue(solo.instance)}*`;
+      expect((await client.keys(pattern)).length).toBeGreaterThan(0); // its ended jobs, events
+      await solo.close();
+      expect(await client.keys(pattern)).toEqual([]);
+    } finally {
+      client.disconnect();
+      await solo.close();
+    }
+  });
+});
+
+describe('a node killed while no coordinator ran', () => {
+  it('is taken out of the registry, with its queue, by the next coordinator', async () => {
+    // Its entry stayed for good: a coordinator only dropped the nodes it had seen alive.
+    const client = new Redis(redis.url);
+    const record = { instance: 'gone.000001', name: 'gone', workers: 1, status: 'up' };
+    await client.hset(
+      keys.nodes('killed'),
+      record.instance,
+      JSON.stringify({ ...record, host: 'h', pid: 1, startedAt: 0 }),
+    );
+    await client.xadd(`killed:${keys.queue(record.instance)}:events`, '*', 'event', 'x');
+    const backend = new ClusterBackend({
+      redis: redis.url,
+      namespace: 'killed',
+      heartbeat: { ...HEARTBEAT, pollMs: 50 },
+    });
+    try {
+      await backend.connect();
+      await expect.poll(() => client.hkeys(keys.nodes('killed')), { timeout: 20_000 }).toEqual([]);
+      await expect
+        .poll(() => client.keys(`killed:${keys.queue(record.instance)}*`), { timeout: 20_000 })
+        .toEqual([]);
+    } finally {
+      client.disconnect();
+      await backend.close();
+    }
+  });
+});
+
 describe('a node that dies while leaving', () => {
   it('is said to have left without deregistering: its entry stayed and its beat ran out', async () => {
     // A node's own records, as a node killed (kill -9) after it said `leaving` leaves them: its

@@ -95,8 +95,13 @@ export class Fleet {
         ? await this.redis.mget(instances.map((i) => keys.heartbeat(this.ns, i)))
         : [];
       const alive = new Map<string, NodeRecord>();
+      const dead: string[] = [];
       instances.forEach((instance, i) => {
-        if (beats[i] === null) return;
+        if (beats[i] === null) {
+          // Its beat ran out before this coordinator knew it (killed while none ran): below.
+          if (!this.nodes.has(instance)) dead.push(instance);
+          return;
+        }
         const record = parseRecord(entries[instance]!);
         // An entry that is not a node record (another program's key) is not a node.
         if (record !== null) alive.set(instance, record);
@@ -110,6 +115,12 @@ export class Fleet {
         }
       }
       if (Date.now() < this.graceUntil) return;
+      // A node alive again rewrites its entry with its next beat (and its queue is made anew).
+      for (const instance of dead) {
+        if (parseRecord(entries[instance]!) === null) continue; // not a node's entry
+        await this.redis.hdel(keys.nodes(this.ns), instance);
+        await removeQueue(this.connection, this.ns, instance);
+      }
       for (const node of [...this.nodes.values()]) {
         if (alive.has(node.record.instance)) continue;
         const stale = instances.includes(node.record.instance);
@@ -192,4 +203,16 @@ function parseRecord(text: string): NodeRecord | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Removes node `instance`'s queue and all BullMQ keeps for it (its ended jobs, its event stream):
+ * a queue per node instance, each run of a node a new one, stayed in Redis for good once its node
+ * left (the node on its way out, a coordinator for a node that died, both call this).
+ */
+export async function removeQueue(connection: Redis, ns: string, instance: string): Promise<void> {
+  const queue = new Queue(keys.queue(instance), { connection, prefix: ns });
+  queue.on('error', () => {});
+  await queue.obliterate({ force: true }).catch(() => {});
+  await queue.close().catch(() => {});
 }

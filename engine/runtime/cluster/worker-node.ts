@@ -36,6 +36,7 @@ import {
   type QuantumJob,
   type QuantumResult,
 } from './protocol.ts';
+import { removeQueue } from './fleet.ts';
 import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
 import { failedResult, WorkerRunner } from './worker-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
@@ -238,6 +239,8 @@ export class WorkerNode {
         .exec(),
       REDIS_STEP_MS,
     );
+    // Nothing reads this instance's queue again (a node started anew is another instance).
+    await bounded(removeQueue(this.redis, this.ns, this.instance), REDIS_STEP_MS);
     this.timers.clear();
     await this.pool.close();
     this.redis.disconnect();
