@@ -134,6 +134,30 @@ describe('schedlab run and compare flags', () => {
     expect(r.err).toContain('--time-limit 597h: must be at most 596h');
   });
 
+  it('a graph run names the seeds its generators drew from, which reproduce it', async () => {
+    // Before: the header said seed 1 (the workload's), and --seed 1 drew another graph.
+    const doc = {
+      generator: 'layered-random',
+      levels: 12,
+      width: 16,
+      seed: 3,
+      cost: 5,
+      maxCost: 20,
+    };
+    const file = tmpFile('lr.json', { graph: doc });
+    const plain = JSON.parse((await cli(['run', file, '--json'])).out) as {
+      seed: number;
+      graphSeeds: number[];
+      makespanMs: number;
+    };
+    expect(plain.graphSeeds).toEqual([3]);
+    const again = JSON.parse((await cli(['run', file, '--json', '--seed', '3'])).out) as {
+      makespanMs: number;
+    };
+    expect(again.makespanMs).toBe(plain.makespanMs);
+    expect((await cli(['run', file])).out).toMatch(/seed 1 · graph seed 3 ·/);
+  });
+
   it('a flag given twice, a duration under 1 ns and a --config of null are refused, exit 2', async () => {
     // Before: the last --seed silently won, 0.0000001ms ran an empty 0 ns run, and a null config
     // file read as an empty one.

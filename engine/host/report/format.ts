@@ -52,8 +52,12 @@ function policyOf(r: RunReport): string {
 export function formatReport(r: RunReport, wallMs?: number): string {
   const out: string[] = [];
   const wall = wallMs === undefined ? '' : ` · wall ${fmtMs(wallMs)}`;
+  const graphSeeds =
+    r.graphSeeds === undefined
+      ? ''
+      : ` · graph seed${r.graphSeeds.length > 1 ? 's' : ''} ${r.graphSeeds.join(', ')}`;
   out.push(
-    `${r.workload} · ${r.backend} · seed ${r.seed} · ${policyOf(r)} · ${r.workers.count} workers${wall}`,
+    `${r.workload} · ${r.backend} · seed ${r.seed}${graphSeeds} · ${policyOf(r)} · ${r.workers.count} workers${wall}`,
   );
   const stopped =
     r.stoppedAtMs === null ? '' : ` (stopped at ${fmtMs(r.stoppedAtMs)} with work live)`;

@@ -45,6 +45,12 @@ export interface RunReport {
   workload: string;
   backend: 'sim' | 'threads' | 'cluster';
   seed: number;
+  /**
+   * A graph run: the seed of each generator that draws from one, in document order. A document
+   * carries its own (default 1), which `seed` reaches only as `--seed` (it replaces them all), so
+   * `seed` alone did not say how to draw the same graphs again.
+   */
+  graphSeeds?: number[];
   /** The config the engine ran with (on threads its times are workload time × `timeScale`). */
   config: EngineConfig;
   /** threads only: the workload's timeScale (report times are divided by it). */

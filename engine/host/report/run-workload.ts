@@ -173,7 +173,13 @@ async function runGraphWorkload(run: Run, graphs: readonly GraphDocument[]): Pro
           nodes: { done: p.nodesDone, total: p.nodes },
         }));
     const g = await runGraphs(workload, graphs, backend, config, traceCapacity, progress);
-    const report = graphReport(workload, run.backendKind, run.seed, config, g);
+    const seeds = graphs.flatMap((d) =>
+      'seed' in d && typeof d.seed === 'number' ? [d.seed] : [],
+    );
+    const report = {
+      ...graphReport(workload, run.backendKind, run.seed, config, g),
+      ...(seeds.length === 0 ? {} : { graphSeeds: seeds }),
+    };
     // What ran, as a job run's trace says it: the graph policy where there is one (central).
     const first = g.dags[0];
     const trace = runTrace(g.trace, title(run), config.workers, origin, {
