@@ -11,7 +11,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { engineConfigShape } from '../../shared/config.ts';
-import { SchedLabError } from '../../shared/errors.ts';
+import { invalidArgument, SchedLabError } from '../../shared/errors.ts';
 import type { RunOptions, SchedulerOptions } from './options.ts';
 import { Scheduler } from './scheduler.ts';
 import { moduleHref } from './task.ts';
@@ -83,6 +83,10 @@ export class Pool {
       return this.scheduler.run<R>({ module: this.filename }, input, options);
     }
     const { name, ...runOptions } = options;
+    // Checked here so the refusal names what the caller wrote, `name`, not `task.export`.
+    if (name !== undefined && (typeof name !== 'string' || name === '')) {
+      return Promise.reject(invalidArgument('name', 'must be a non-empty string'));
+    }
     const task =
       name === undefined ? { module: this.filename } : { module: this.filename, export: name };
     return this.scheduler.run<R>(task, input, runOptions);

@@ -627,6 +627,13 @@ describe('Pool, the Piscina-shaped front', () => {
         expect(bad).toBeInstanceOf(Promise);
         await expect(bad).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', field: 'options' });
       }
+      // A bad export name is named as the caller wrote it (it read `task.export`).
+      for (const name of ['', 7]) {
+        await expect(pool.run(1, { name } as never)).rejects.toMatchObject({
+          code: 'INVALID_ARGUMENT',
+          field: 'name',
+        });
+      }
     } finally {
       await pool.destroy();
     }
