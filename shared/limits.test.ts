@@ -64,9 +64,9 @@ describe('workload size limits', () => {
     const many = klass({
       tasks: 100,
       splits: { leaf: 100 },
-      arrival: { kind: 'once', count: 120 },
+      arrival: { kind: 'once', count: 600 },
     });
-    // 120 × 10,000 = 1.2M each: one class fits, the second passes 2M.
+    // 600 × 10,000 = 6M each: one class fits, the second passes 10M.
     expect(() => parseWorkload({ classes: [many] })).not.toThrow();
     const r = refusal(() => parseWorkload({ classes: [many, { ...many, name: 'r' }] }));
     expect(r.field).toBe('classes[1].arrival');

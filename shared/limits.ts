@@ -7,16 +7,16 @@
  * - a split costs about 610 bytes once drawn and submitted (its draft plus the executor's
  *   records), and drawing plus submitting 100,000 of them took 1.5 s on the event loop; a job
  *   is drawn whole when it arrives, so one job is held to 10,000 splits (≈ 6 MB, ≈ 150 ms);
- * - a whole run holds more per split than that (its job's records, reports, rings): 0.9–1.1 KB
- *   by peak RSS, 2,000,000 splits all at once 1.8–2.3 GB (25 s). The 10,000,000 allowed before
- *   ran out of Node's 4 GB heap (an abort after 2 minutes), inside every limit;
+ * - a whole run holds more per split it holds than that (its job's records, reports, rings):
+ *   0.9–1.1 KB by peak RSS, 2,000,000 splits waiting at once 1.8–2.3 GB (25 s). A `maxQueued` of
+ *   10,000,000, allowed before, ran out of Node's 4 GB heap (an abort after 2 minutes);
  * - a graph node costs about 70 bytes compiled and running (typed arrays: cost, b-level, order,
  *   in-degree, state), an edge about 24 bytes at its peak while generated (from/to growing, then
  *   the successor list); 2^20 nodes and 4 × 2^20 edges are ≈ 170 MB, compiled in 0.4 s on a
  *   quiet machine (3–4 s at a load average of 25);
  * - arrivals are drawn lazily, one pending timer per class, so the count of jobs bounds the run's
- *   work rather than its memory; the executor holds at most `maxQueued` splits (its maximum is
- *   `MAX_QUEUED`), which is also the most splits a workload may ask for in all.
+ *   work rather than its memory; the executor holds at most `maxQueued` splits waiting (its
+ *   maximum is `MAX_QUEUED`), and a workload asks for at most `MAX_WORKLOAD_SPLITS` in all.
  */
 
 /**
@@ -56,8 +56,11 @@ export const MAX_ARRIVALS = 1_000_000;
  * Node's default heap (4 GB here) with room to spare, at about 1.1 KB a split in a run.
  */
 export const MAX_QUEUED = 2_000_000;
-/** Splits a whole workload may submit: the sum over classes of jobs × splits per job. */
-export const MAX_WORKLOAD_SPLITS = MAX_QUEUED;
+/**
+ * Splits a whole workload may submit over its run: the sum over classes of jobs × splits per job
+ * (its work; what it holds at once is `maxQueued`'s to bound).
+ */
+export const MAX_WORKLOAD_SPLITS = 10_000_000;
 /** Arrivals per second of one class (`arrival.rate`; `everyMs` at its minimum gives the same). */
 export const MAX_ARRIVAL_RATE = 1_000_000;
 /** Job classes in a workload, and specs in a Trino simulation (the span rings name at most 1024). */
