@@ -70,9 +70,16 @@ export function lostEnd(
   };
 }
 
-/** The longest a dispatch runs if nothing stops it: its quantum, or its one atomic call. */
+/**
+ * The longest a dispatch runs if nothing stops it: its one atomic call, or its quantum — no more
+ * than a built-in kernel's work left (a 100 ms split lost in a 1 s quantum was charged 1 s). A
+ * module's `totalNanos` is 0: it decides its own end, so its quantum is the bound.
+ */
 export function grantedNanos(dispatch: Dispatch): number {
-  const { perCallNanos, totalNanos } = dispatch.work;
-  if (perCallNanos === undefined) return dispatch.quantumNanos;
-  return Math.max(0, Math.min(perCallNanos, totalNanos - dispatch.doneNanos));
+  const { perCallNanos, totalNanos, kernel } = dispatch.work;
+  const left = totalNanos - dispatch.doneNanos;
+  if (perCallNanos !== undefined) return Math.max(0, Math.min(perCallNanos, left));
+  return typeof kernel === 'string'
+    ? Math.max(0, Math.min(dispatch.quantumNanos, left))
+    : dispatch.quantumNanos;
 }
