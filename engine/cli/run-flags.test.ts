@@ -156,6 +156,8 @@ describe('schedlab run and compare flags', () => {
     };
     expect(again.makespanMs).toBe(plain.makespanMs);
     expect((await cli(['run', file])).out).toMatch(/seed 1 · graph seed 3 ·/);
+    const compared = await cli(['compare', file, '--policy', 'fifo', '--policy', 'sjf']);
+    expect(compared.out).toMatch(/· seed 1 · graph seed 3\n/);
   });
 
   it('a flag given twice, a duration under 1 ns and a --config of null are refused, exit 2', async () => {

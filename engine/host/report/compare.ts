@@ -9,7 +9,7 @@ import type { GraphPolicy } from '../../../shared/graph.ts';
 import type { BucketCounts } from '../../../shared/lib/histogram.ts';
 import { levelRowName, type CompareSeries } from '../../../shared/protocol.ts';
 import type { Workload } from '../../../shared/workload.ts';
-import { finishedLatency, reportJson } from './format.ts';
+import { finishedLatency, graphSeedsText, reportJson } from './format.ts';
 import type { RunReport } from './report.ts';
 import { checkConfigPatch } from './resolve-config.ts';
 import { withGraphOverrides } from './run-graph.ts';
@@ -125,5 +125,6 @@ export function formatCompare(result: CompareResult): string {
       return lv?.share === undefined ? '-' : pct(lv.share);
     });
   }
-  return `${result.workload} · sim · seed ${result.seed}\n\n${table(['', ...result.runs.map((r) => r.label)], rows)}`;
+  const seeds = graphSeedsText(result.runs[0]?.report.graphSeeds);
+  return `${result.workload} · sim · seed ${result.seed}${seeds}\n\n${table(['', ...result.runs.map((r) => r.label)], rows)}`;
 }

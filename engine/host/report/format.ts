@@ -21,6 +21,12 @@ export function finishedLatency(c: ClassReport | undefined): ClassReport['latenc
   return c === undefined || c.succeeded === 0 ? null : c.latencyMs;
 }
 
+/** ` · graph seed 3` after a report's seed, where its generators drew from their own. */
+export function graphSeedsText(seeds: readonly number[] | undefined): string {
+  if (seeds === undefined) return '';
+  return ` · graph seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')}`;
+}
+
 /**
  * A report as JSON (`run --json`, each run of `compare --json`): a class none of whose jobs
  * finished has no latency (null), and one none of whose splits was dispatched no wait (null),
@@ -52,12 +58,8 @@ function policyOf(r: RunReport): string {
 export function formatReport(r: RunReport, wallMs?: number): string {
   const out: string[] = [];
   const wall = wallMs === undefined ? '' : ` · wall ${fmtMs(wallMs)}`;
-  const graphSeeds =
-    r.graphSeeds === undefined
-      ? ''
-      : ` · graph seed${r.graphSeeds.length > 1 ? 's' : ''} ${r.graphSeeds.join(', ')}`;
   out.push(
-    `${r.workload} · ${r.backend} · seed ${r.seed}${graphSeeds} · ${policyOf(r)} · ${r.workers.count} workers${wall}`,
+    `${r.workload} · ${r.backend} · seed ${r.seed}${graphSeedsText(r.graphSeeds)} · ${policyOf(r)} · ${r.workers.count} workers${wall}`,
   );
   const stopped =
     r.stoppedAtMs === null ? '' : ` (stopped at ${fmtMs(r.stoppedAtMs)} with work live)`;
