@@ -11,10 +11,10 @@
  */
 import { availableParallelism } from 'node:os';
 import { engineConfigShape } from '../../shared/config.ts';
-import { invalidArgument, SchedLabError } from '../../shared/errors.ts';
+import { SchedLabError } from '../../shared/errors.ts';
 import type { RunOptions, SchedulerOptions } from './options.ts';
 import { Scheduler } from './scheduler.ts';
-import { moduleHref } from './task.ts';
+import { checkExportName, moduleHref } from './task.ts';
 
 export interface PoolOptions extends SchedulerOptions {
   /** The task module: an absolute path or a file URL (Piscina's `filename`). */
@@ -83,9 +83,11 @@ export class Pool {
       return this.scheduler.run<R>({ module: this.filename }, input, options);
     }
     const { name, ...runOptions } = options;
-    // Checked here so the refusal names what the caller wrote, `name`, not `task.export`.
-    if (name !== undefined && (typeof name !== 'string' || name === '')) {
-      return Promise.reject(invalidArgument('name', 'must be a non-empty string'));
+    try {
+      // Checked here so the refusal names what the caller wrote, `name`, not `task.export`.
+      checkExportName(name, 'name');
+    } catch (e) {
+      return Promise.reject(e as Error);
     }
     const task =
       name === undefined ? { module: this.filename } : { module: this.filename, export: name };

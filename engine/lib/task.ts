@@ -58,6 +58,13 @@ const MAX_KERNEL_MS = 3_600_000;
 const seen = new Set<string>();
 const MAX_SEEN = 1024;
 
+/** Throws `INVALID_ARGUMENT` naming `field` unless `name` is absent or a non-empty string. */
+export function checkExportName(name: unknown, field: string): asserts name is string | undefined {
+  if (name !== undefined && (typeof name !== 'string' || name.length === 0)) {
+    throw invalidArgument(field, 'must be a non-empty string');
+  }
+}
+
 /** The split work of one run of `task` with `input`. */
 export function taskWork(task: unknown, input: unknown): SplitWork {
   if (typeof task === 'string') return kernelWork(task, input);
@@ -65,9 +72,7 @@ export function taskWork(task: unknown, input: unknown): SplitWork {
     throw invalidArgument('task', 'must be { module, export? } or a built-in kernel name');
   }
   const { module, export: exportName } = task as { module?: unknown; export?: unknown };
-  if (exportName !== undefined && (typeof exportName !== 'string' || exportName.length === 0)) {
-    throw invalidArgument('task.export', 'must be a non-empty string');
-  }
+  checkExportName(exportName, 'task.export');
   const href = moduleHref(module);
   return { kernel: moduleRef(href, exportName), input, totalNanos: 0 }; // a module decides its end
 }

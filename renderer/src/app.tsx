@@ -74,6 +74,7 @@ function Header() {
       view: st.view,
       status: st.status,
       readOnly: st.readOnly,
+      control: canControl(st),
       paused: st.paused,
       policy: st.policy,
       workers: st.workerCount,
@@ -141,7 +142,7 @@ function Header() {
         className={s.paused ? 'btn primary' : 'btn'}
         data-testid="pause-toggle"
         data-paused={s.paused}
-        disabled={s.status !== 'open' || s.readOnly}
+        disabled={!s.control}
         title="space"
         onClick={() => void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' })}
       >

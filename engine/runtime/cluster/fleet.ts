@@ -173,8 +173,7 @@ export class Fleet {
     this.nodes.delete(node.record.instance);
     if (was !== 'joining') await this.hooks.gone(node, why, left);
     // Nothing will ever take what is left on a gone node's queue.
-    await node.queue.obliterate({ force: true }).catch(() => {});
-    await node.queue.close().catch(() => {});
+    await obliterate(node.queue);
   }
 
   async close(): Promise<void> {
@@ -213,6 +212,11 @@ function parseRecord(text: string): NodeRecord | null {
 export async function removeQueue(connection: Redis, ns: string, instance: string): Promise<void> {
   const queue = new Queue(keys.queue(instance), { connection, prefix: ns });
   queue.on('error', () => {});
+  await obliterate(queue);
+}
+
+/** Empties `queue` and removes its keys, then lets it go (Redis away: both give up quietly). */
+async function obliterate(queue: Queue): Promise<void> {
   await queue.obliterate({ force: true }).catch(() => {});
   await queue.close().catch(() => {});
 }
