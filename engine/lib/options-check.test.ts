@@ -137,6 +137,52 @@ describe('serveConsole options', () => {
   });
 });
 
+describe('run options', () => {
+  /** An option whose getter answers `first`, then `later` on every read after. */
+  function changing(key: string, first: unknown, later: unknown): object {
+    let reads = 0;
+    return Object.defineProperty({}, key, {
+      get: () => (reads++ === 0 ? first : later),
+      enumerable: true,
+    });
+  }
+
+  it('each is read once: what was checked is what runs, and a getter that throws is named', async () => {
+    const s = new Scheduler({ workers: 1 });
+    try {
+      // Before: the checked value was read again to be used, so a getter could slip in another:
+      // this run timed out at once (TIMEOUT, "within timeoutMs -5").
+      const timed = changing('timeoutMs', 60_000, -5) as never;
+      await expect(s.run({ module: TASKS }, 4, timed)).resolves.toBe(8);
+      // A class checked as a string, then used as an object.
+      await expect(
+        s.run({ module: TASKS }, 4, changing('class', 'web', {}) as never),
+      ).resolves.toBe(8);
+      // Before: the getter's own RangeError, uncoded.
+      const boom = new RangeError('boom');
+      const throwing = Object.defineProperty({}, 'tenant', {
+        get: () => {
+          throw boom;
+        },
+        enumerable: true,
+      });
+      const error = await s.run({ module: TASKS }, 4, throwing as never).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        field: 'tenant',
+        message: 'tenant could not be read: RangeError: boom',
+        cause: boom,
+      });
+      expect(s.stats().runs).toMatchObject({ submitted: 2, succeeded: 2, cancelled: 0 });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('workers that cannot start', () => {
   it('runs queued while a worker waits out its boot backoff fail when it dies again, not hang', async () => {
     const s = new Scheduler({ workers: 1 });

@@ -3,10 +3,11 @@
  * a coded error naming its field).
  */
 import type { EngineConfigPatch } from '../../shared/config.ts';
-import { invalidArgument } from '../../shared/errors.ts';
+import { invalidArgument, SchedLabError } from '../../shared/errors.ts';
 import { MAX_CLASS_NAME, MAX_TENANT_NAME } from '../../shared/job.ts';
 import { assertPriority } from '../core/priority/index.ts';
 import type { ResourceLimits } from '../runtime/threads/threads-options.ts';
+import { reason } from '../runtime/threads/quantum-runner.ts';
 import { checkTransferList, type TransferItem } from '../runtime/threads/transfer.ts';
 
 /**
@@ -76,33 +77,95 @@ export function checkKnownKeys(options: object, known: ReadonlySet<string>, what
   }
 }
 
-/** Checks the fields the executor does not (it checks `tenant` and `priority` again). */
-export function checkRunOptions(options: RunOptions): void {
+/** A run's options as `run` uses them: each read once, then checked. */
+export interface CheckedRun {
+  readonly cls: string;
+  readonly priority: number;
+  readonly tenant: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number | undefined;
+  /** A copy of the caller's list, taken before it was checked. */
+  readonly transferList: readonly TransferItem[] | undefined;
+}
+
+/** `run`'s options when none are given: no object per run. */
+export const NO_OPTIONS: RunOptions = Object.freeze({});
+const DEFAULT_RUN: CheckedRun = Object.freeze({
+  cls: 'default',
+  priority: 50,
+  tenant: undefined,
+  signal: undefined,
+  timeoutMs: undefined,
+  transferList: undefined,
+});
+
+/**
+ * Reads a run's options once and checks what it read (the executor checks `tenant` and
+ * `priority` again). Read once: a getter read again after its check could hand `run` a value
+ * never checked (a `timeoutMs` of −5 timed the run out at once). An option whose getter throws is
+ * `INVALID_ARGUMENT` naming it, the thrown value as `cause`.
+ */
+export function checkRunOptions(options: RunOptions): CheckedRun {
+  if (options === NO_OPTIONS) return DEFAULT_RUN;
   if (options === null || typeof options !== 'object')
     throw invalidArgument('options', 'must be an object');
-  // A misspelt `tenant` would otherwise run the task outside its tenant's group, silently.
-  checkKnownKeys(options, RUN_OPTIONS, 'a run option');
-  const cls = options.class;
+  const o = readOptions(options);
+  const cls = o.class;
   if (
     cls !== undefined &&
     (typeof cls !== 'string' || cls.length === 0 || cls.length > MAX_CLASS_NAME)
   ) {
     throw invalidArgument('class', `must be a string of 1 to ${MAX_CLASS_NAME} characters`);
   }
-  if (options.priority !== undefined) assertPriority(options.priority, 'priority');
-  const tenant = options.tenant;
+  if (o.priority !== undefined) assertPriority(o.priority as number, 'priority');
+  const tenant = o.tenant;
   if (
     tenant !== undefined &&
     (typeof tenant !== 'string' || tenant.length === 0 || tenant.length > MAX_TENANT_NAME)
   ) {
     throw invalidArgument('tenant', `must be a string of 1 to ${MAX_TENANT_NAME} characters`);
   }
-  const t = options.timeoutMs;
+  const t = o.timeoutMs;
   if (t !== undefined && !(typeof t === 'number' && t > 0 && t <= MAX_TIMEOUT_MS)) {
     throw invalidArgument('timeoutMs', `must be a number of ms > 0 and <= ${MAX_TIMEOUT_MS}`);
   }
-  const s = options.signal;
+  const s = o.signal;
   if (s !== undefined && !(s instanceof AbortSignal))
     throw invalidArgument('signal', 'must be an AbortSignal');
-  if (options.transferList !== undefined) checkTransferList(options.transferList);
+  if (o.transferList !== undefined) checkTransferList(o.transferList);
+  return {
+    cls: cls ?? 'default',
+    priority: (o.priority as number | undefined) ?? 50,
+    tenant,
+    signal: s,
+    timeoutMs: t,
+    transferList: o.transferList as readonly TransferItem[] | undefined,
+  };
+}
+
+/** Every option read once (a list copied), unchecked; a getter that throws names its option. */
+function readOptions(options: RunOptions): { -readonly [K in keyof RunOptions]: unknown } {
+  let field = 'options';
+  try {
+    checkKnownKeys(options, RUN_OPTIONS, 'a run option');
+    field = 'transferList';
+    const list: unknown = options.transferList;
+    const copy = Array.isArray(list) ? [...(list as unknown[])] : list;
+    field = 'class';
+    const cls = options.class;
+    field = 'priority';
+    const priority = options.priority;
+    field = 'tenant';
+    const tenant = options.tenant;
+    field = 'timeoutMs';
+    const timeoutMs = options.timeoutMs;
+    field = 'signal';
+    const signal = options.signal;
+    return { class: cls, priority, tenant, timeoutMs, signal, transferList: copy };
+  } catch (e) {
+    if (e instanceof SchedLabError) throw e;
+    const error = invalidArgument(field, `could not be read: ${reason(e)}`);
+    error.cause = e;
+    throw error;
+  }
 }

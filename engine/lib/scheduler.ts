@@ -19,6 +19,8 @@ import { ThreadsBackend } from '../runtime/threads/index.ts';
 import {
   checkRunOptions,
   LIBRARY_DEFAULTS,
+  NO_OPTIONS,
+  type CheckedRun,
   type RunOptions,
   type SchedulerOptions,
 } from './options.ts';
@@ -88,8 +90,6 @@ function takeResolve(resolve: Resolve): void {
 }
 
 const NS_PER_MS = 1e6;
-/** `run`'s options when none are given: no object per run. */
-const NO_OPTIONS: RunOptions = Object.freeze({});
 
 export class Scheduler {
   private readonly backend: ThreadsBackend;
@@ -139,19 +139,15 @@ export class Scheduler {
       if (this.closing) {
         throw new SchedLabError('ENGINE_CLOSED', 'the scheduler is closed', 'scheduler');
       }
-      checkRunOptions(options);
-      const work = withTransfer(taskWork(task, input), options.transferList);
-      const { signal, timeoutMs } = options;
+      const { cls, priority, tenant, signal, timeoutMs, transferList } = checkRunOptions(options);
+      const work = withTransfer(taskWork(task, input), transferList);
       if (signal?.aborted) throw aborted(signal);
-      const cls = options.class ?? 'default';
-      const basePriority = options.priority ?? 50;
-      const tenant = options.tenant;
       const promise = new Promise<unknown>(takeResolve) as Promise<R>;
       const resolve = taken;
       taken = null;
       // Checked already: the task by taskWork, the options by checkRunOptions. A run rejected at
       // the door (`maxQueued`) has settled by the time this returns.
-      const id = this.executor.submitOneSplit(cls, basePriority, tenant, work, resolve);
+      const id = this.executor.submitOneSplit(cls, priority, tenant, work, resolve);
       if (
         (signal !== undefined || timeoutMs !== undefined) &&
         this.executor.jobState(id) === 'running'
@@ -322,7 +318,7 @@ export class Scheduler {
  * A module task's work that moves `transferList` with its input (a copy of the list: the caller
  * may reuse its array). A built-in kernel has nothing to move.
  */
-function withTransfer(work: SplitWork, transferList: RunOptions['transferList']): SplitWork {
+function withTransfer(work: SplitWork, transferList: CheckedRun['transferList']): SplitWork {
   if (transferList === undefined || transferList.length === 0) return work;
   if (typeof work.kernel === 'string') {
     throw new SchedLabError(
@@ -331,7 +327,7 @@ function withTransfer(work: SplitWork, transferList: RunOptions['transferList'])
       'transferList',
     );
   }
-  return { ...work, transfer: [...transferList] };
+  return { ...work, transfer: transferList }; // checkRunOptions's copy
 }
 
 /** What the task threw, rebuilt on this thread: its name, message, stack and `code`. */
