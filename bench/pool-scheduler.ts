@@ -10,10 +10,13 @@
  *   result, and after a second full GC then, so what is counted is what the queued runs hold, not
  *   the garbage their submission left). The main thread's memory only: a pool that posts every task to its workers at once
  *   (poolifier, without its task queue) holds them in the workers' message queues instead.
+ * Tiny tasks and factorial also run on the floor (baselines/backend-floor.ts: the same threads
+ * backend with no scheduler on it), the lower bound of any scheduler on this backend.
  * Each figure is reported once per baseline: `pool.scheduler_<figure>_vs_<baseline>`, the same
  * measurement of ours over each baseline's. Counts are modest: this suite runs alongside others.
  */
 import { Scheduler } from 'schedlab';
+import { createFloor } from './baselines/backend-floor.ts';
 import { POOL_TASKS } from './baselines/piscina-pool.ts';
 import { BASELINES, type BaselinePool, type TaskName } from './baselines/pools.ts';
 import { forceGc } from './gc.ts';
@@ -43,7 +46,9 @@ export async function runSchedulerPool(report: BenchReport): Promise<void> {
   for (const c of contenders) boot.push(await bootMs(c));
   addAll(report, 'boot_ms', boot, 'ms');
 
-  const pools = contenders.map((c) => c.create());
+  // The floor last, after every contender: `pools[contenders.length]`.
+  const pools = [...contenders.map((c) => c.create()), createFloor(WORKERS)];
+  const names = [...contenders.map((c) => c.name), 'floor'];
   try {
     for (const p of pools) await p.runMany('inc', 1, 5_000);
     const tiny = await rotate(pools, (p) => timed(() => p.runMany('inc', 41, TINY), 42));
@@ -54,7 +59,7 @@ export async function runSchedulerPool(report: BenchReport): Promise<void> {
     );
     addAll(report, 'factorial', cpu.map(rate(FACTORIAL)), 'tasks/s');
   } finally {
-    for (let i = 0; i < pools.length; i++) await closed(pools[i]!, contenders[i]!.name);
+    for (let i = 0; i < pools.length; i++) await closed(pools[i]!, names[i]!);
   }
 
   const memory: number[] = [];
@@ -67,10 +72,19 @@ export async function runSchedulerPool(report: BenchReport): Promise<void> {
   addAll(report, 'queued_memory_mb', memory, 'MB');
 }
 
-/** `pool.scheduler_<figure>_vs_<baseline>` for each baseline; `values[0]` is ours. */
+/**
+ * `pool.scheduler_<figure>_vs_<baseline>` for each baseline; `values[0]` is ours. With the floor
+ * (`values[contenders.length]`): ours over it (the share of the backend's speed the scheduling
+ * keeps), and the floor over Piscina (the most any scheduler on this backend could reach).
+ */
 function addAll(report: BenchReport, figure: string, values: number[], unit: string): void {
   for (let i = 1; i < contenders.length; i++)
     report.add(`pool.scheduler_${figure}_vs_${contenders[i]!.name}`, values[0]!, unit, values[i]!);
+  const floor = values[contenders.length];
+  if (floor === undefined) return;
+  report.add(`pool.scheduler_${figure}_vs_floor`, values[0]!, unit, floor);
+  const piscina = contenders.findIndex((c) => c.name === 'piscina');
+  report.add(`pool.floor_${figure}_vs_piscina`, floor, unit, values[piscina]!);
 }
 
 function schedulerPool(s: Scheduler): BaselinePool {
