@@ -245,6 +245,13 @@ export interface Backend {
    * counts a running quantum from its dispatch.
    */
   quantumStart?(workerId: number): number | null;
+  /**
+   * The most running time the quantum on `workerId` counts while its end has not come (ns): a
+   * backend that may not hear of an end for long (the cluster: its node gone, Redis down) bounds
+   * it by what the quantum was granted, so a worker whose end is lost does not read busy for
+   * good. Optional: without it a running quantum counts until its end.
+   */
+  runningBound?(workerId: number): number;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */
   setTimer(atNanos: number, fn: () => void): () => void;
   setListener(events: BackendEvents): void;

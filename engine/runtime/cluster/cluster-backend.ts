@@ -44,7 +44,7 @@ import { FaultInjector } from '../threads/fault-injection.ts';
 import { checkCount, checkCut } from '../threads/threads-options.ts';
 import { WallTimers } from '../threads/wall-timers.ts';
 import { failedEnd } from '../threads/quantum-ends.ts';
-import { lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
+import { grantedNanos, lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
 import { Flights, type Flight } from './flights.ts';
 import { sendFault } from './json-value.ts';
@@ -184,6 +184,16 @@ export class ClusterBackend implements Backend {
   /** The node (its `--name`) holding worker id `id` now. */
   workerNode(id: number): string | undefined {
     return this.table.get(id)?.record.name;
+  }
+
+  /**
+   * A quantum in flight counts as running at most what it was granted (cluster-ends.ts): its end
+   * may never come (its node gone, Redis down), and a report cut meanwhile read its worker busy
+   * for the whole outage. The end, when it comes, brings the time it really ran.
+   */
+  runningBound(id: number): number {
+    const flight = this.flights.worker(id);
+    return flight === null ? Infinity : grantedNanos(flight.dispatch);
   }
 
   now(): number {

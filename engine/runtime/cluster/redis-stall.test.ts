@@ -40,6 +40,10 @@ describe('a stalled Redis', { timeout: 60_000 }, () => {
         .poll(() => alarms.find((a) => a.kind === 'redis-down')?.message, { timeout: 10_000 })
         .toMatch(/has not answered for \d+ ms: dispatch stopped/);
       expect(backend.idleWorkers()).toEqual([]);
+      // The quantum in flight counts at most its grant (20 ms), not the whole outage: before, the
+      // worker read busy all along (seconds), a cut report's utilization near 100 %.
+      const c = ex.counters;
+      expect(c.busyNanos).toBeLessThan((c.quanta + 2) * 50e6);
       redis.resume();
       await expect
         .poll(() => alarms.some((a) => a.kind === 'redis-up'), { timeout: 20_000 })

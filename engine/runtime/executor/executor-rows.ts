@@ -104,7 +104,10 @@ function startOf(backend: Backend, w: number, s: ExecSplit): number | null {
   return backend.quantumStart === undefined ? s.dispatchedAt : backend.quantumStart(w);
 }
 
-/** Time so far of the quanta running now (ns, from their start), and how far past `quantum`. */
+/**
+ * Time so far of the quanta running now (ns, from their start; at most `Backend.runningBound`),
+ * and how far past `quantum`.
+ */
 export function runningTime(
   backend: Backend,
   runningOn: readonly (ExecSplit | null)[],
@@ -118,7 +121,8 @@ export function runningTime(
     if (s === null || s === undefined) continue;
     const start = startOf(backend, w, s);
     if (start === null) continue;
-    const ran = Math.max(0, now - start);
+    const bound = backend.runningBound === undefined ? Infinity : backend.runningBound(w);
+    const ran = Math.max(0, Math.min(now - start, bound));
     busy += ran;
     if (ran > quantum) overrun += ran - quantum;
   }
