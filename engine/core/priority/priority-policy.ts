@@ -149,10 +149,18 @@ export class PriorityPolicy<S extends ReadySplit = ReadySplit> implements ReadyQ
  * aging formula is time ready but not running, docs/metrics.md); a split moved between policies
  * never left the queue and keeps its clock.
  */
-function agingClock(split: ReadySplit, now: number, reason: OfferReason): number {
+export function agingClock(split: ReadySplit, now: number, reason: OfferReason): number {
   if (reason === 'new' || reason === 'retry') return now;
-  const away = split.dispatchedAt ?? 0;
-  if ((reason === 'requeue' || reason === 'woken') && away > split.readySince && away <= now)
+  // A split back from a quantum or a block was dispatched at or after it became ready: one
+  // dispatched the very instant it was ready (`away === readySince`, a split alone at t = 0)
+  // had its whole quantum counted as waiting. A split with no dispatch time keeps its clock.
+  const away = split.dispatchedAt;
+  if (
+    (reason === 'requeue' || reason === 'woken') &&
+    away !== undefined &&
+    away >= split.readySince &&
+    away <= now
+  )
     return split.readySince + (now - away);
   return split.readySince;
 }

@@ -239,7 +239,7 @@ export class Bookkeeping {
     task.live.add(s);
     task.job.totalSplits++;
     if (leaf) this.admission.enqueue(task, s);
-    else this.knobs.queue.offer(s, now, 'new');
+    else this.knobs.offer(s, now, 'new');
     return id;
   }
 
@@ -280,7 +280,7 @@ export class Bookkeeping {
     this.admissionQueued?.(split.job.clsIndex, queued, split.basePriority);
     this.trail.record(TrailKind.admitted, split.job.id, split.task.id, split.id, now, 0, queued);
     this.live.move(split, SplitState.queued);
-    this.knobs.queue.offer(split, now, 'new');
+    this.knobs.offer(split, now, 'new');
   };
 
   // ─── endings ─────────────────────────────────────────────────────────────────────────────

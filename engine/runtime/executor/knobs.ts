@@ -7,7 +7,8 @@
 import type { EngineConfig } from '../../../shared/config.ts';
 import { createPolicy, type PolicyKnobs } from '../../core/policies.ts';
 import type { AgingKnobs } from '../../core/priority/aging.ts';
-import type { ReadyQueue } from '../../core/ready-queue.ts';
+import { agingClock } from '../../core/priority/priority-policy.ts';
+import type { OfferReason, ReadyQueue } from '../../core/ready-queue.ts';
 import { LevelTable } from './executor-rows.ts';
 import type { ExecSplit } from './records.ts';
 import { toSettings, type EngineSettings } from './settings.ts';
@@ -25,6 +26,17 @@ export class Knobs {
     this.cfg = config;
     this.settings = toSettings(config);
     this.queue = createPolicy<ExecSplit>(config.policy, this.policyKnobs());
+  }
+
+  /**
+   * Offers `split` to the ready queue. Under every policy but `priority` (which keeps its own) the
+   * split's aging clock is kept too (`readySince`, priority-policy.ts `agingClock`), so a switch
+   * to `priority` ages each split for the time it really waited, not all the time since its
+   * job came (a split that had run alone for a second aged to its cap at once).
+   */
+  offer(split: ExecSplit, now: number, reason: OfferReason): void {
+    if (this.cfg.policy !== 'priority') split.readySince = agingClock(split, now, reason);
+    this.queue.offer(split, now, reason);
   }
 
   policyKnobs(): PolicyKnobs {

@@ -60,6 +60,73 @@ describe('PRIO aging under preemption', () => {
   });
 });
 
+describe('PRIO aging from the first quantum', () => {
+  it('a split dispatched the instant it was ready gains nothing for that quantum', () => {
+    const { sim, ex } = simRig({
+      policy: 'priority',
+      workers: 1,
+      quantumMs: 100,
+      preemptive: true,
+      agingAfterMs: 150,
+      agingStepMs: 10,
+      agingCap: 20,
+      agingIntervalMs: 1,
+    });
+    // L runs 0–100 ms, H (more urgent) 100–200 while L waits 100 ms, under agingAfter: H goes on.
+    // Before: L's clock counted its first quantum as waiting (dispatched at its ready time), so
+    // at 200 ms it had "waited" 200 ms, aged to 55 and took the worker from H.
+    ex.submitJob(job('L', 60, 1000));
+    sim.runUntil(50 * MS);
+    ex.submitJob(job('H', 57, 1000));
+    sim.runUntil(300 * MS);
+    expect(classRuns(ex).slice(0, 2)).toEqual(['L', 'H']);
+    expect(classAt(ex, 250 * MS)).toBe('H');
+  });
+
+  it('a switch to priority ages a split only for the time it waited under the old policy', () => {
+    const { sim, ex, ends } = simRig({
+      policy: 'mlfq',
+      workers: 1,
+      quantumMs: 10,
+      preemptive: true,
+      agingAfterMs: 100,
+      agingStepMs: 10,
+      agingCap: 20,
+      agingIntervalMs: 1,
+    });
+    // X has run alone since 0 and never waited; Y (more urgent) comes with the switch.
+    // Before: X's clock was its submit time, so it aged to 40 at once and finished first.
+    ex.submitJob(job('X', 60, 1050));
+    sim.runUntil(995 * MS);
+    ex.setPolicy('priority');
+    ex.submitJob(job('Y', 50, 100));
+    sim.runUntilIdle();
+    expect(ends.map((e) => e.class)).toEqual(['Y', 'X']);
+  });
+});
+
+type Rig = ReturnType<typeof simRig>['ex'];
+
+/** The classes of the quanta in the order they ran, each run of one class once. */
+function classRuns(ex: Rig): string[] {
+  const spans = ex.spans.read(0).columns;
+  const classes: string[] = [];
+  for (let i = 0; i < spans.start.length; i++) {
+    const name = ex.jobRow(spans.job[i]!)?.class;
+    if (name !== undefined && classes.at(-1) !== name) classes.push(name);
+  }
+  return classes;
+}
+
+/** The class of the quantum running at `at` (ns). */
+function classAt(ex: Rig, at: number): string | undefined {
+  const spans = ex.spans.read(0).columns;
+  for (let i = 0; i < spans.start.length; i++) {
+    if (spans.start[i]! <= at && at < spans.end[i]!) return ex.jobRow(spans.job[i]!)?.class;
+  }
+  return undefined;
+}
+
 describe('PRIO aging interval changed live', () => {
   it('a shorter interval takes effect at once, not after the tick set with the old one', () => {
     const { sim, ex, ends } = simRig({

@@ -316,7 +316,7 @@ export class QuantumEnds {
     this.live.move(split, SplitState.queued);
     split.enqueuedAt = now;
     split.requeued = true;
-    this.knobs.queue.offer(split, now, reason);
+    this.knobs.offer(split, now, reason);
   }
 }
 
