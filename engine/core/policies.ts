@@ -22,6 +22,8 @@ export interface PolicyKnobs {
   readonly agingIntervalNanos: number;
   readonly quotaBurst: number;
   readonly maxQueued: number;
+  /** The dispatch quantum (ns): `fair`'s bound on a returning group's credit. */
+  readonly quantumNanos: number;
 }
 
 export function createPolicy<S extends ReadySplit>(
@@ -40,7 +42,7 @@ export function createPolicy<S extends ReadySplit>(
     case 'fifo':
       return new FifoQueue<S>();
     case 'fair':
-      return new FairQueue<S>();
+      return new FairQueue<S>(knobs.quantumNanos);
   }
 }
 
@@ -52,6 +54,8 @@ export function configurePolicy(queue: ReadyQueue<ReadySplit>, knobs: PolicyKnob
     queue.setLevelContributionCap(knobs.levelContributionCapNanos);
   } else if (queue instanceof PriorityPolicy) {
     queue.configure(priorityConfig(knobs));
+  } else if (queue instanceof FairQueue) {
+    queue.setQuantum(knobs.quantumNanos);
   }
 }
 

@@ -56,10 +56,21 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   /** Groups with at least one queued split. */
   private readonly groups = new IndexedHeap<GroupState<S>>(groupLess);
   private floor = 0;
-  /** The largest quantum charged, in vruntime (ns over weight): an idle group may keep two. */
-  private credit = 0;
+  /** The largest quantum charged (ns): the credit's bound where the quantum is not known. */
+  private largest = 0;
   private scheduledNanos = 0;
   private selections = 0;
+
+  /**
+   * `quantumNanos`: the dispatch quantum, what an idle group given new work may keep two of
+   * (0: unknown, the largest quantum charged so far stands in).
+   */
+  constructor(private quantumNanos = 0) {}
+
+  /** The dispatch quantum changed live. */
+  setQuantum(quantumNanos: number): void {
+    this.quantumNanos = quantumNanos;
+  }
 
   get size(): number {
     return this.index.size;
@@ -126,9 +137,8 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
       this.stateOf(split.group);
       return;
     }
-    const v = quantumNanos / (split.group.weight ?? 1);
-    if (v > this.credit) this.credit = v;
-    known.vruntime += v;
+    if (quantumNanos > this.largest) this.largest = quantumNanos;
+    known.vruntime += quantumNanos / (split.group.weight ?? 1);
     if (known.heapIndex >= 0) this.groups.update(known);
   }
 
@@ -164,15 +174,19 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   /**
    * The least vruntime `state` may come back with (CFS's `place_entity`). A woken split's group
    * is raised to the floor. A group with nothing queued that gets a new (or retried) split keeps at
-   * most two quanta of credit (`credit` is the largest quantum charged so far), as CFS lets a
-   * waking task keep part of a latency period: one that sat idle for a minute came back with a
-   * minute's credit and took the workers for that long, while a light tenant's call of up to two
-   * quanta still passes a backlog unbroken, and one whose split runs now loses nothing.
+   * most two quanta of credit, as CFS lets a waking task keep part of a latency period: one that
+   * sat idle for a minute came back with a minute's credit and took the workers for that long,
+   * while a light tenant's call of up to two quanta still passes a backlog unbroken, and one whose
+   * split runs now loses nothing. Two of the dispatch quantum, in the group's own vruntime (over
+   * its own weight): the largest quantum charged to anyone, over that group's weight, let one
+   * overrunning call or one tenant of weight 0.01 hand every returning group 98 quanta at once.
    */
   private placement(state: GroupState<S>, reason: OfferReason): number {
     if (reason === 'woken') return this.floor;
-    if (state.head === null && (reason === 'new' || reason === 'retry'))
-      return this.floor - 2 * this.credit;
+    if (state.head === null && (reason === 'new' || reason === 'retry')) {
+      const quantum = this.quantumNanos > 0 ? this.quantumNanos : this.largest;
+      return this.floor - (2 * quantum) / (state.group.weight ?? 1);
+    }
     return -Infinity;
   }
 

@@ -56,6 +56,7 @@ export class Knobs {
       // A bound of its own refused a requeue once maxQueued was lowered live below half the
       // splits already queued (1.06 M queued, lowered to 1: a split waking threw out of the run).
       maxQueued: Number.MAX_SAFE_INTEGER,
+      quantumNanos: s.dispatchQuantumNanos,
     };
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineConfigPatch } from '../../../shared/config.ts';
+import type { SplitWork } from '../../../shared/job.ts';
 import { MAX_IDLE_TENANTS, Tenants } from './tenants.ts';
 import { MS, intermediates, oneTaskJob, simRig, spin } from './testing.ts';
 
@@ -158,5 +159,43 @@ describe('tenants are fairness groups (query fairness)', () => {
     expect(tenants.acquire('u9900').scheduledNanos).toBe(1);
     expect(tenants.acquire('u42').scheduledNanos).toBe(1); // churned: idle recently
     expect(tenants.rows(Infinity).length).toBeLessThanOrEqual(MAX_IDLE_TENANTS + 2);
+  });
+});
+
+describe('fair: a tenant back from idle keeps at most two quanta of credit', () => {
+  /**
+   * Tenants A and B keep the one worker busy; `extra` runs beside them from 0; C runs 10 ms at 0,
+   * then comes back at 2 s with 5 s of work. Returns how many quanta C runs in a row on its return.
+   */
+  function returningRun(extra: SplitWork, weights: Record<string, number>): number {
+    const { sim, ex } = simRig({ workers: 1, quantumMs: 10, policy: 'fair', fairness: 'query' });
+    ex.setTenantWeights(weights);
+    for (const tenant of ['A', 'B'])
+      ex.submitJob(oneTaskJob(tenant, intermediates(1, spin(100_000)), { tenant }));
+    ex.submitJob(oneTaskJob('extra', intermediates(1, extra), { tenant: 'X' }));
+    ex.submitJob(oneTaskJob('C', intermediates(1, spin(10)), { tenant: 'C' }));
+    sim.setTimer(2000 * MS, () => {
+      ex.submitJob(oneTaskJob('C', intermediates(1, spin(5000)), { tenant: 'C' }));
+    });
+    sim.runUntil(3000 * MS);
+    const spans = ex.spans.read(0).columns;
+    let inRow = 0;
+    for (let i = 0; i < spans.start.length; i++) {
+      if (spans.start[i]! < 2000 * MS) continue;
+      if (ex.jobRow(spans.job[i]!)?.class !== 'C') {
+        if (inRow > 0) break;
+        continue;
+      }
+      inRow++;
+    }
+    return inRow;
+  }
+
+  it('whatever another tenant’s weight, and whatever one call overran', () => {
+    // Before: a tenant of weight 0.01 made the credit 100 quanta (C ran 98 in a row while A and B
+    // waited a second); one 300 ms call, 30 quanta (C ran 60 in a row).
+    expect(returningRun(spin(100_000), { X: 0.01 })).toBeLessThanOrEqual(3);
+    expect(returningRun(spin(300, { perCallNanos: 300 * MS }), {})).toBeLessThanOrEqual(3);
+    expect(returningRun(spin(100_000), {})).toBeGreaterThanOrEqual(1);
   });
 });
