@@ -5,7 +5,9 @@ import { Executor } from '../../runtime/executor/index.ts';
 import { intermediates, leaves, MS, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
 import { SimBackend } from '../../runtime/sim/index.ts';
 import { Session } from '../session/session.ts';
+import { parseWorkload } from '../../../shared/workload.ts';
 import { RunCollector } from './collector.ts';
+import { runWorkload } from './run-workload.ts';
 
 function rig(config: ConstructorParameters<typeof Executor>[1]) {
   const sim = new SimBackend({ workers: 4, seed: 1 });
@@ -30,6 +32,27 @@ describe("Trino's executor statistics", () => {
     // 2 for 50 ms, 3 for 50 ms, 1 for 50 ms, then none: a mean of 2 over the 150 ms.
     expect(sim.now()).toBe(150 * MS);
     expect(collector.executorStats.read().leafSplits).toEqual({ now: 0, max: 3, mean: 2 });
+  });
+
+  it("a report's leaf-split mean is weighted over its makespan, not past the run's end", async () => {
+    const workload = {
+      seed: 1,
+      config: { workers: 1, quantumMs: 10, policy: 'fifo' as const },
+      classes: [
+        {
+          name: 't',
+          arrival: { kind: 'once' as const, atMs: 0 },
+          splits: { leaf: 6 },
+          work: { totalMs: 10 },
+        },
+      ],
+    };
+    const { report } = await runWorkload(parseWorkload(workload), { backend: 'sim' });
+    // Six 10 ms leaves, one worker, three admitted at a time (guaranteedPerTask): 3, 3, 3, 3, 2, 1
+    // for 10 ms each, over 60 ms: 2.5. Before: 1.5, the same area over 100 ms (read at the
+    // simulator's step after the run).
+    expect(report.makespanMs).toBe(60);
+    expect(report.executorStats!.leafSplits.mean).toBe(2.5);
   });
 
   it('blocked and unblocked quanta wall time: each quantum by how it ended', () => {

@@ -18,9 +18,12 @@ export class ExecutorStatsView {
     );
   }
 
-  /** Times divided by `scale` (threads `timeScale`), so a report reads in workload time. */
-  read(scale = 1): ExecutorStatsRow {
-    const own = this.executor.executorStats();
+  /**
+   * Times divided by `scale` (threads `timeScale`), so a report reads in workload time; the leaf
+   * splits' mean up to `atNanos` (a report's end, not the simulator's step after it).
+   */
+  read(scale = 1, atNanos?: number): ExecutorStatsRow {
+    const own = this.executor.executorStats(atNanos);
     const ms = (s: Summary) => ({ count: s.count, ...s.toMs(scale) });
     return {
       leafSplits: own.leafSplits,

@@ -99,7 +99,7 @@ export function jobReport(run: JobRunEnd): RunReport {
     ...(collector.failures.size === 0
       ? {}
       : { failures: Object.fromEntries([...collector.failures].map(([k, v]) => [k, { ...v }])) }),
-    executorStats: collector.executorStats.read(scale),
+    executorStats: collector.executorStats.read(scale, endNanos),
   };
   // A declared class's jobs all have its priority: the report says it whether or not one ended
   // (from its first ended job, a class with none said `-` beside siblings of the same priority).

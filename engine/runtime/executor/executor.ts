@@ -215,10 +215,10 @@ export class Executor {
    * Trino's executor statistics the executor keeps (executor-stats.ts): leaf splits admitted
    * over time and tasks per level. Quantum wall times are the host's, from `onQuantumWall`.
    */
-  executorStats(): Pick<ExecutorStatsRow, 'leafSplits' | 'tasksPerLevel'> {
+  executorStats(atNanos = this.now()): Pick<ExecutorStatsRow, 'leafSplits' | 'tasksPerLevel'> {
     const s = this.execStats;
     return {
-      leafSplits: s.leafSplitsSize(this.now()),
+      leafSplits: s.leafSplitsSize(atNanos),
       tasksPerLevel: { running: [...s.running], completed: [...s.completed] },
     };
   }
