@@ -9,6 +9,22 @@ const tiny = TINY_WORKLOAD;
 const ESC = '\x1b';
 
 describe('schedlab run and compare flags', () => {
+  it('--set takes every workload field, tenantWeights too', async () => {
+    // Before: "unknown setting", so compare could not vary a tenant's weight.
+    const json = await cli([
+      'run',
+      'noisy-tenants',
+      '--duration',
+      '1s',
+      '--set',
+      'tenantWeights={"initech":3}',
+      '--json',
+    ]);
+    expect(json.code, json.err).toBe(0);
+    const report = JSON.parse(json.out) as { fairness: { tenantWeights?: object } };
+    expect(report.fairness.tenantWeights).toEqual({ initech: 3 });
+  });
+
   it('says why jobs did not succeed, by code, in the text and the JSON report', async () => {
     const file = tmpFile('tiny.json', tiny);
     const json = await cli(['run', file, '--set', 'maxQueued=3', '--json']);

@@ -7,21 +7,12 @@
  */
 import { engineConfigShape, type EngineConfigPatch } from '../../shared/config.ts';
 import { fieldPath } from '../../shared/schema-error.ts';
+import { workloadSchema } from '../../shared/workload.ts';
 import { UsageError } from './usage-error.ts';
 import { checkConfigPatch } from '../host/report/resolve-config.ts';
 
-const WORKLOAD_FIELDS = new Set([
-  'name',
-  'description',
-  'seed',
-  'durationMs',
-  'timeScale',
-  'config',
-  'threads',
-  'classes',
-  'trino',
-  'graph',
-]);
+/** The workload document's own fields, from its schema: a hand-kept list missed `tenantWeights`. */
+const WORKLOAD_FIELDS: ReadonlySet<string> = new Set(Object.keys(workloadSchema.shape));
 
 export interface Settings {
   config: EngineConfigPatch;
