@@ -38,9 +38,9 @@ fifo, lifo, most-successors, sjf, ljf or critical-path. --seed reseeds its gener
 serve --backend sim: the live app over the simulator, paced at --speed × real time (max: as
 fast as it goes), seeded: with the same --seed it shows what \`run <preset> --seed N\` reports.
 The app's header switches the backend live (threads, sim, and cluster when serve has --redis).
-On cluster each busy node worker keeps one quantum queued behind its running one, so it never
-waits a round trip through Redis between quanta; --pipeline off makes the policy choose each
-quantum when a worker frees (a newcomer it favours then waits at most one quantum, not two).
+--pipeline on (cluster, the default): each busy node worker keeps one quantum queued behind its
+running one, so it never waits a round trip through Redis between quanta; off makes the policy
+choose each quantum when a worker frees (a newcomer it favours then waits at most one quantum).
 serve --keep-token keeps the token in $XDG_STATE_HOME/schedlab/token (~/.local/state/…), so a
 restarted server keeps the URL an open tab has; --token-file PATH does the same with PATH.
 serve reads commands on stdin, one a line, and prints each answer: cancelAll, resetStats, pause,

@@ -44,6 +44,14 @@ describe('schedlab usage and bad input', () => {
     expect(run.out).toMatch(/--backend sim\|threads/);
     expect(run.out).toMatch(/^--duration is workload time/m);
     expect((await cli('presets', '--help')).out).not.toMatch(/--duration/);
+    // The notes about serve alone come with serve's help, not run's or compare's (they did).
+    for (const command of ['run', 'compare']) {
+      expect((await cli(command, '--help')).out).not.toMatch(/^serve /m);
+    }
+    const serve = (await cli('serve', '--help')).out;
+    expect(serve).toMatch(/^serve --keep-token keeps the token/m);
+    expect(serve).toMatch(/^serve reads commands on stdin/m);
+    expect(serve).toMatch(/^The app's header switches the backend live/m);
     // After `--`, --help is an argument, not a request for help.
     expect((await cli('run', '--', '--help')).code).toBe(2);
   });

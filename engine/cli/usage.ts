@@ -26,11 +26,15 @@ export function commandUsage(usage: string, command: string): string | null {
     entry.push(line.slice(2));
   }
   const flags = new Set(entry.join(' ').match(/--[a-z][a-z-]*/g) ?? []);
+  const commands = new Set(lines.map((l) => /^ {2}([a-z]+)(?: |$)/.exec(l)?.[1]).filter(Boolean));
   const notes: string[] = [];
   let keep = false;
   for (const line of lines.slice(lines.findIndex((l) => l === '', start))) {
     const flag = /^(--[a-z][a-z-]*)/.exec(line)?.[1];
+    // A note that starts with a command's name (`serve --keep-token …`) is that command's alone.
+    const owner = /^([a-z]+) /.exec(line)?.[1];
     if (flag !== undefined) keep = flags.has(flag);
+    else if (owner !== undefined && commands.has(owner)) keep = owner === command;
     else if (line === '' || line.startsWith(' ')) keep = false;
     if (keep) notes.push(line);
   }
