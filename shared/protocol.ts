@@ -1014,8 +1014,29 @@ export function historyPoint(frame: Frame): HistoryPoint {
   };
 }
 
+/**
+ * The numbers a frame's `samples` hold (bucket pairs and their totals): what a chart point costs
+ * beyond its few series, from a few to tens of thousands (40 classes at 100k runs/s).
+ */
+export function samplesCost(samples: FrameSamples | null | undefined): number {
+  if (samples === undefined || samples === null) return 0;
+  let n = 0;
+  for (const counts of [samples.latency, samples.wait]) {
+    for (const table of [counts.byClass, counts.byBand]) {
+      for (const key in table) n += table[key]!.buckets.length + 2;
+    }
+  }
+  return n;
+}
+
 /** How far back `Snapshot.history` reaches (s of frames at the session's frame rate). */
 export const HISTORY_SECONDS = 60;
+/**
+ * The most sample numbers (`samplesCost`) the host's history holds: past it, the oldest points
+ * go, so the history reaches less far back than `HISTORY_SECONDS` rather than grow (a console at
+ * 240 Hz held 400 MB, and its snapshots outgrew what a client may be sent).
+ */
+export const HISTORY_SAMPLES_BUDGET = 2_000_000;
 
 export interface Snapshot {
   type: 'snapshot';

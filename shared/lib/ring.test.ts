@@ -53,4 +53,31 @@ describe('Ring', () => {
     r.clear();
     expect([r.size, r.total, r.toArray()]).toEqual([0, 0, []]);
   });
+
+  it('with a budget, lets the oldest go past it, always holds the newest, and counts what went', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 200 }),
+        (cap, budget, costs) => {
+          const r = new Ring<number>(cap, { cost: (x) => x, budget });
+          costs.forEach((c) => r.push(c));
+          // The newest items whose costs fit (at least the newest one), within the capacity.
+          let n = 0;
+          let sum = 0;
+          for (let i = costs.length - 1; i >= 0 && n < cap; i--) {
+            if (n > 0 && sum + costs[i]! > budget) break;
+            sum += costs[i]!;
+            n++;
+          }
+          expect(r.toArray()).toEqual(costs.slice(costs.length - n));
+          expect(r.cost).toBe(sum);
+          expect(r.dropped).toBe(costs.length - n);
+          expect(r.droppedSince(0)).toBe(costs.length - n);
+          expect(r.since(r.total - 1)).toEqual(costs.slice(-1));
+        },
+      ),
+    );
+  });
 });

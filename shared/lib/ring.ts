@@ -11,14 +11,38 @@
  * what it missed instead of losing it silently.
  *
  * A capacity of 0 holds nothing and counts every push as dropped.
+ *
+ * Where items differ widely in size (a chart point with a frame's sample buckets: a few numbers,
+ * or tens of thousands), a count alone does not bound memory: a `RingBudget` also bounds their
+ * total cost, the oldest let go first past it (the newest is always held).
  */
-export class Ring<T> {
-  private items: T[] = [];
-  private written = 0;
+export interface RingBudget<T> {
+  /** What an item costs (read once, as it is pushed). */
+  cost(item: T): number;
+  /** The most the items held may cost together. */
+  readonly budget: number;
+}
 
-  constructor(readonly capacity: number) {
+export class Ring<T> {
+  private items: (T | undefined)[] = [];
+  private written = 0;
+  /** The cursor of the oldest item held unless overwritten since (`dropOldest` moves it). */
+  private start = 0;
+  /** With a budget: each slot's cost (0 once let go), and the total held. */
+  private costs: number[] = [];
+  private held = 0;
+
+  constructor(
+    readonly capacity: number,
+    private readonly limit?: RingBudget<T>,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 0)
       throw new RangeError(`Ring capacity must be an integer >= 0, got ${capacity}`);
+  }
+
+  /** The total cost of the items held (0 without a budget). */
+  get cost(): number {
+    return this.held;
   }
 
   /** Items ever written since the last `clear` (the cursor after the newest). */
@@ -28,20 +52,44 @@ export class Ring<T> {
 
   /** Items held now. */
   get size(): number {
-    return Math.min(this.written, this.capacity);
+    return this.written - Math.max(this.start, this.written - this.capacity);
   }
 
   /** Items written that the ring no longer holds. */
   get dropped(): number {
-    return Math.max(0, this.written - this.capacity);
+    return this.written - this.size;
   }
 
   push(item: T): void {
-    if (this.capacity > 0) {
-      if (this.items.length < this.capacity) this.items.push(item);
-      else this.items[this.written % this.capacity] = item;
+    if (this.capacity === 0) {
+      this.written++;
+      return;
+    }
+    const slot = this.written % this.capacity;
+    if (this.items.length < this.capacity) this.items.push(item);
+    else this.items[slot] = item;
+    if (this.limit !== undefined) {
+      const cost = this.limit.cost(item);
+      this.held += cost - (this.costs[slot] ?? 0); // the item overwritten, if any, is let go
+      this.costs[slot] = cost;
     }
     this.written++;
+    if (this.limit !== undefined) {
+      while (this.held > this.limit.budget && this.size > 1) this.dropOldest();
+    }
+  }
+
+  /** Lets the oldest item go (returns it), as if overwritten. */
+  dropOldest(): T | undefined {
+    if (this.size === 0) return undefined;
+    const cursor = this.written - this.size;
+    const slot = cursor % this.capacity;
+    const item = this.items[slot];
+    this.items[slot] = undefined; // its memory goes now, not when the slot is written again
+    this.held -= this.costs[slot] ?? 0;
+    this.costs[slot] = 0;
+    this.start = cursor + 1;
+    return item;
   }
 
   /** The i-th oldest item held (0 = oldest), or undefined outside `0 <= i < size`. */
@@ -81,7 +129,7 @@ export class Ring<T> {
 
   /** Items written after cursor `from` that the ring no longer holds. */
   droppedSince(from: number): number {
-    return Math.max(0, this.written - this.capacity - from);
+    return Math.max(0, this.written - this.size - from);
   }
 
   /** Appends up to `count` items to `out`, newest first. */
@@ -92,12 +140,15 @@ export class Ring<T> {
 
   /** An item held that matches (in storage order: for lookups by a unique key). */
   find(match: (item: T) => boolean): T | undefined {
-    return this.items.find(match);
+    return this.items.find((item) => item !== undefined && match(item));
   }
 
   /** Forgets every item and the count written. */
   clear(): void {
     this.items = [];
     this.written = 0;
+    this.start = 0;
+    this.costs = [];
+    this.held = 0;
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_SECONDS } from '../../../shared/protocol.ts';
+import { HISTORY_SECONDS, samplesCost } from '../../../shared/protocol.ts';
 import { intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import { SeriesHistory } from './series-history.ts';
 import { Session } from './session.ts';
 
 describe('Session snapshot: the charts’ history', () => {
@@ -70,5 +71,27 @@ describe('Session snapshot: the charts’ history', () => {
     expect(history.at(-1)!.timeNanos - history[0]!.timeNanos).toBe((cap - 1) * 200e6);
     // The snapshot's frame is the last frame's state now: same seq as the last point.
     expect(s.snapshot().frame.seq).toBe(500);
+  });
+});
+
+describe('the history’s sample buckets', () => {
+  it('are bounded: past the budget the oldest points go, and the newest stay in order', () => {
+    const s = new Session({ config: { workers: 4, quantumMs: 10, policy: 'mlfq' }, frameHz: 10 });
+    // Many classes ending jobs every frame: each point carries many buckets.
+    for (let j = 0; j < 2000; j++) {
+      s.executor.submitJob(oneTaskJob(`c${j % 40}`, intermediates(1, spin(1 + (j % 97)))));
+    }
+    const frames = s.advance(3000);
+    const costs = frames.map((f) => samplesCost(f.samples));
+    const budget = Math.max(...costs) * 3;
+    const history = new SeriesHistory(600, budget);
+    for (const f of frames) history.push(f);
+    // Before: every point held whatever its size, up to 60 s of frames (400 MB at 240 Hz).
+    expect(history.samplesHeld).toBeLessThanOrEqual(budget);
+    const seqs = history.points().map((p) => p.seq);
+    expect(seqs.at(-1)).toBe(frames.at(-1)!.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i)); // contiguous, newest last
+    expect(seqs.length).toBeLessThan(frames.length);
+    expect(seqs.length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -8,6 +8,7 @@
 import type { PolicyName } from '../../../shared/config.ts';
 import {
   historyPoint,
+  samplesCost,
   type EngineEvent,
   type Frame,
   type FrameSamples,
@@ -96,14 +97,18 @@ export interface Marker {
 export interface TelemetryOptions {
   spanCapacity?: number;
   pointCapacity?: number;
+  pointSamplesBudget?: number;
 }
 
 /**
  * Points kept: 10 min at 10 Hz, how far the charts scroll back (the range bar says how far that
- * is at the pace frames come). A point is its frame's series and sample buckets, a few kB at
- * most, so the ring stays within a few tens of MB (docs/metrics.md "history held").
+ * is at the pace frames come). A point is its frame's series and sample buckets: usually a few
+ * kB, but tens of thousands of numbers where many classes end many jobs a frame, so the points'
+ * sample numbers are bounded too (`POINT_SAMPLES_BUDGET`): past it the oldest points go, and the
+ * history reaches less far back (docs/metrics.md "history held").
  */
 export const POINT_CAPACITY = 6000;
+export const POINT_SAMPLES_BUDGET = 4_000_000;
 
 /** Workers the lanes are tracked for (the protocol's `setWorkers` maximum). */
 const MAX_LANES = 256;
@@ -139,7 +144,10 @@ export class Telemetry {
 
   constructor(opts: TelemetryOptions = {}) {
     this.spans = new GanttSpans(opts.spanCapacity ?? 1 << 18);
-    this.points = new Ring<FramePoint>(opts.pointCapacity ?? POINT_CAPACITY);
+    this.points = new Ring<FramePoint>(opts.pointCapacity ?? POINT_CAPACITY, {
+      cost: (p) => samplesCost(p.samples),
+      budget: opts.pointSamplesBudget ?? POINT_SAMPLES_BUDGET,
+    });
   }
 
   get nowMs(): number {
