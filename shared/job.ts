@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { outputBufferSchema } from './config.ts';
 import { PRIORITY_MAX, PRIORITY_MIN } from './lib/priority-bands.ts';
-import { MAX_WORK_MS } from './limits.ts';
+import { MAX_EXPORT_CHARS, MAX_MODULE_CHARS, MAX_WORK_MS } from './limits.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
 
@@ -37,7 +37,10 @@ const workNanos = z
 
 /** A user's own function: `import(module)[exportName](input, ctx)`. */
 export const moduleRefSchema = z
-  .object({ module: z.string().min(1), exportName: z.string().min(1).optional() })
+  .object({
+    module: z.string().min(1).max(MAX_MODULE_CHARS),
+    exportName: z.string().min(1).max(MAX_EXPORT_CHARS).optional(),
+  })
   .strict();
 export const kernelSchema = z.union([z.enum(KERNEL_NAMES), moduleRefSchema]);
 

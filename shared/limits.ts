@@ -46,6 +46,15 @@ export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 export const MAX_LABEL_CHARS = 200;
 /** A workload's description: characters. */
 export const MAX_DESCRIPTION_CHARS = 10_000;
+/** A user module's path or file: URL (Linux's PATH_MAX), and the name of its export: characters. */
+export const MAX_MODULE_CHARS = 4096;
+export const MAX_EXPORT_CHARS = MAX_LABEL_CHARS;
+/**
+ * Distinct module exports (`module#export`) one threads backend runs: each stays loaded in every
+ * worker for good (Node keeps every module it imported), so names made from requests would grow
+ * it without end.
+ */
+export const MAX_MODULE_EXPORTS = 1024;
 
 /** Splits in one job: `tasks × (splits.leaf + splits.intermediate)`. */
 export const MAX_SPLITS_PER_JOB = 10_000;

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pool } from './pool.ts';
 import { Scheduler } from './scheduler.ts';
+import { MAX_MODULE_EXPORTS } from '../../shared/limits.ts';
 import type { SchedulerOptions } from './options.ts';
 
 const TASKS = new URL('./fixtures/tasks.mjs', import.meta.url);
@@ -181,6 +182,39 @@ describe('run options', () => {
       await s.close();
     }
   });
+});
+
+describe('task names', () => {
+  it('are bounded in length, and in how many distinct module exports a scheduler runs', async () => {
+    const s = new Scheduler({ workers: 1 });
+    try {
+      // Before: a 16 MiB export name was sent to the workers and failed there, 1 MB of message.
+      await expect(s.run({ module: TASKS, export: 'e'.repeat(201) }, 1)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        field: 'task.export',
+      });
+      await expect(s.run({ module: `/tmp/${'m'.repeat(5000)}.mjs` }, 1)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        field: 'task.module',
+      });
+      // Before: every distinct export stayed in the pool for good, however many.
+      await expect(s.run({ module: TASKS }, 4)).resolves.toBe(8);
+      const missing = Array.from({ length: MAX_MODULE_EXPORTS - 1 }, (_, i) =>
+        s.run({ module: TASKS, export: `e${i}` }, 1).catch((e: { code?: string }) => e.code),
+      );
+      expect(new Set(await Promise.all(missing))).toEqual(new Set(['KERNEL_FAILED']));
+      await expect(s.run({ module: TASKS, export: 'one-more' }, 1)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        field: 'task',
+      });
+      await expect(s.run({ module: TASKS }, 5)).resolves.toBe(10);
+      await expect(s.run({ module: TASKS, export: 'e7' }, 1)).rejects.toMatchObject({
+        code: 'KERNEL_FAILED',
+      });
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });
 
 describe('workers that cannot start', () => {

@@ -12,7 +12,8 @@
  * `TIMEOUT`, `QUEUE_FULL`, `ENGINE_CLOSED`, `INVALID_ARGUMENT`).
  */
 import type { EngineConfig, EngineConfigPatch, PolicyName } from '../../shared/config.ts';
-import { invalidConfig, SchedLabError } from '../../shared/errors.ts';
+import { invalidArgument, invalidConfig, SchedLabError } from '../../shared/errors.ts';
+import { MAX_MODULE_EXPORTS } from '../../shared/limits.ts';
 import type { LevelRow } from '../../shared/protocol.ts';
 import { Executor, type JobEnd } from '../runtime/executor/index.ts';
 import { ThreadsBackend } from '../runtime/threads/index.ts';
@@ -141,6 +142,12 @@ export class Scheduler {
       }
       const { cls, priority, tenant, signal, timeoutMs, transferList } = checkRunOptions(options);
       const work = withTransfer(taskWork(task, input), transferList);
+      if (typeof work.kernel !== 'string' && !this.backend.admitsModule(work.kernel)) {
+        throw invalidArgument(
+          'task',
+          `names a module export past the ${MAX_MODULE_EXPORTS} distinct ones a scheduler runs (each stays loaded in every worker)`,
+        );
+      }
       if (signal?.aborted) throw aborted(signal);
       const promise = new Promise<unknown>(takeResolve) as Promise<R>;
       const resolve = taken;

@@ -19,6 +19,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { invalidArgument } from '../../shared/errors.ts';
+import { MAX_EXPORT_CHARS, MAX_MODULE_CHARS } from '../../shared/limits.ts';
 import { KERNEL_NAMES } from '../../shared/workload.ts';
 import type { KernelName, ModuleRef, SplitWork } from '../runtime/backend.ts';
 import type { TaskContext } from '../runtime/threads/index.ts';
@@ -60,8 +61,11 @@ const MAX_SEEN = 1024;
 
 /** Throws `INVALID_ARGUMENT` naming `field` unless `name` is absent or a non-empty string. */
 export function checkExportName(name: unknown, field: string): asserts name is string | undefined {
-  if (name !== undefined && (typeof name !== 'string' || name.length === 0)) {
-    throw invalidArgument(field, 'must be a non-empty string');
+  if (
+    name !== undefined &&
+    (typeof name !== 'string' || name.length === 0 || name.length > MAX_EXPORT_CHARS)
+  ) {
+    throw invalidArgument(field, `must be a string of 1 to ${MAX_EXPORT_CHARS} characters`);
   }
 }
 
@@ -102,11 +106,18 @@ function moduleRef(href: string, exportName: string | undefined): ModuleRef {
  */
 export function moduleHref(module: unknown, field = 'task.module'): string {
   let href: string;
+  if (typeof module === 'string' && module.length > MAX_MODULE_CHARS)
+    throw invalidArgument(field, `must be at most ${MAX_MODULE_CHARS} characters`);
   if (module instanceof URL) href = module.href;
   else if (typeof module === 'string' && isAbsolute(module)) href = pathToFileURL(module).href;
   else if (typeof module === 'string' && module.startsWith('file:')) href = module;
   else
-    throw invalidArgument(field, `must be an absolute path or a file: URL, got ${String(module)}`);
+    throw invalidArgument(
+      field,
+      `must be an absolute path or a file: URL, got ${typeof module === 'string' ? module : typeof module}`,
+    );
+  if (href.length > MAX_MODULE_CHARS)
+    throw invalidArgument(field, `must be at most ${MAX_MODULE_CHARS} characters as a URL`);
   if (!href.startsWith('file:')) throw invalidArgument(field, `must be a file: URL, got ${href}`);
   if (!seen.has(href)) {
     let path: string;

@@ -4,6 +4,7 @@
  * Module refs are named by small ids, each sent to a worker once (`ModuleIds`).
  */
 import type { Transferable } from 'node:worker_threads';
+import { MAX_MODULE_EXPORTS } from '../../../shared/limits.ts';
 import { outcomeAt, outcomeIndex } from '../../../shared/lib/outcomes.ts';
 import type { Dispatch, ModuleRef } from '../backend.ts';
 import type { PoolWorker, Ticket } from './pool-worker.ts';
@@ -18,15 +19,24 @@ import {
 } from './protocol.ts';
 import type { Outbox } from './outbox.ts';
 
-/** Ids of module refs: one per `module#export`, found by the ref object first (no string). */
+/**
+ * Ids of module refs: one per `module#export`, found by the ref object first (no string). At most
+ * `MAX_MODULE_EXPORTS` of them (`admits`): each stays loaded in every worker for good.
+ */
 export class ModuleIds {
   private readonly byRef = new WeakMap<ModuleRef, number>();
   private readonly byName = new Map<string, number>();
 
+  /** Whether `ref` has an id, or may get one. */
+  admits(ref: ModuleRef): boolean {
+    if (this.byRef.has(ref) || this.byName.size < MAX_MODULE_EXPORTS) return true;
+    return this.byName.has(nameOf(ref));
+  }
+
   id(ref: ModuleRef): number {
     let id = this.byRef.get(ref);
     if (id !== undefined) return id;
-    const name = `${ref.module}#${ref.exportName ?? 'default'}`;
+    const name = nameOf(ref);
     id = this.byName.get(name);
     if (id === undefined) {
       id = this.byName.size;
@@ -35,6 +45,10 @@ export class ModuleIds {
     this.byRef.set(ref, id);
     return id;
   }
+}
+
+function nameOf(ref: ModuleRef): string {
+  return `${ref.module}#${ref.exportName ?? 'default'}`;
 }
 
 /** `report` as a `FlatEnd`, or null when it has fields only the object form carries. */

@@ -26,6 +26,7 @@ import {
   type Backend,
   type BackendEvents,
   type Dispatch,
+  type ModuleRef,
   type QuantumEnd,
 } from '../backend.ts';
 import { nanosSince, originNow } from './clock.ts';
@@ -150,6 +151,14 @@ export class ThreadsBackend implements Backend {
       }
       this.retireIfDone(worker);
     }
+  }
+
+  /**
+   * Whether a split of module export `ref` may be dispatched: one of the first
+   * `MAX_MODULE_EXPORTS` this backend ran, or room for another (flat-messages.ts `ModuleIds`).
+   */
+  admitsModule(ref: ModuleRef): boolean {
+    return this.moduleIds.admits(ref);
   }
 
   /** Busy workers, lowest first, with nothing queued yet (see `enqueue`). */
