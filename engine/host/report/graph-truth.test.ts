@@ -215,3 +215,34 @@ describe('graph runs that report the truth', () => {
     expect(report.dags?.[0]?.solo).toBe(true);
   });
 });
+
+describe('a graph that failed', () => {
+  it('names its root cause, and counts its nodes by how they ended', async () => {
+    const { report } = await runWorkload(
+      graphWorkload({
+        nodes: [
+          { id: 'a', cost: 5 },
+          { id: 'bad', cost: 5, failProbability: 1, retries: 2 },
+          { id: 'slow', cost: 300 },
+          { id: 'after', cost: 5 },
+        ],
+        edges: [
+          { from: 'a', to: 'bad' },
+          { from: 'a', to: 'slow' },
+          { from: 'bad', to: 'after' },
+        ],
+      }),
+    );
+    // Before: `failed: 4` (failed, cancelled and skipped together) and no word of `bad` anywhere.
+    expect(report.dags?.[0]).toMatchObject({
+      failed: 1,
+      cancelled: 2,
+      skipped: 0,
+      rootCause: { node: 'bad', message: expect.stringMatching(/injected failure/) },
+    });
+    expect(report.failures).toEqual({
+      KERNEL_FAILED: { jobs: 1, first: expect.stringMatching(/^graph g: node bad: injected/) },
+    });
+    expect(formatReport(report)).toMatch(/KERNEL_FAILED 1 · graph g: node bad: injected failure/);
+  });
+});

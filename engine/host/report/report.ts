@@ -111,7 +111,12 @@ export interface RunReport {
     /** The ready-queue policy: central runs only (work stealing has none). */
     policy?: string;
     nodes: number;
+    /** Nodes that failed (after their retries), were cancelled (fail-fast), or were skipped. */
     failed: number;
+    cancelled: number;
+    skipped: number;
+    /** The first node that failed and why (fail-fast stops the graph there). */
+    rootCause?: { node: string; message: string };
     /** Spans the executor's ring let go before the trace saw them (with `--trace` only). */
     droppedSpans?: number;
     /** Work stealing with `--trace`: one node in this many has a span (sampled, not dropped). */

@@ -37,7 +37,12 @@ export interface GraphOutcome {
     /** The ready-queue policy: central runs only (work stealing has none). */
     policy?: string;
     nodes: number;
+    /** Nodes that failed (after their retries), were cancelled (fail-fast), or were skipped. */
     failed: number;
+    cancelled: number;
+    skipped: number;
+    /** The first node that failed and why (fail-fast stops the graph there). */
+    rootCause?: { node: string; message: string };
     /** Spans the executor's ring let go before the trace saw them (with `--trace` only). */
     droppedSpans?: number;
     /** Work stealing with `--trace`: one node in this many has a span (sampled, not dropped). */
@@ -46,6 +51,8 @@ export interface GraphOutcome {
     solo?: boolean;
   })[];
   classes: Record<string, ClassReport>;
+  /** Graphs that did not succeed, by code: the report's `failures`. */
+  failures: Map<string, { jobs: number; first: string }>;
   makespanNanos: number;
   dispatches: number;
   trace: TraceWindow | null;
@@ -177,6 +184,7 @@ export async function runGraphs(
     jain: new Jain(),
     dags: [],
     classes: {},
+    failures: new Map(),
     makespanNanos: 0,
     dispatches: 0,
     trace,
@@ -212,10 +220,15 @@ export async function runGraphs(
       if (run !== backend && backend instanceof SimBackend) backend.runUntilIdle();
       const result = await pending;
       const s = result.executor === 'stealing' ? result.steals : 0;
-      const failed =
-        (result.counts['failed'] ?? 0) +
-        (result.counts['cancelled'] ?? 0) +
-        (result.counts['skipped'] ?? 0);
+      const counts = {
+        failed: result.counts['failed'] ?? 0,
+        cancelled: result.counts['cancelled'] ?? 0,
+        skipped: result.counts['skipped'] ?? 0,
+      };
+      // Nodes that did not succeed: the graph, one job, failed (its class's row says so).
+      const failed = counts.failed + counts.cancelled + counts.skipped;
+      const cause = result.rootCause;
+      if (failed > 0) noteFailure(out.failures, name, cause);
       // With a trace, spans the executor's ring dropped are the trace's loss too: counted.
       const dropped = trace === null ? 0 : result.droppedSpans;
       trace?.addDropped(dropped);
@@ -224,7 +237,8 @@ export async function runGraphs(
         executor: result.executor,
         ...(result.executor === 'central' ? { policy: doc.policy } : {}),
         nodes: graph.nodeCount,
-        failed,
+        ...counts,
+        ...(cause === null ? {} : { rootCause: { node: cause.node, message: cause.message } }),
         ...(dropped > 0 ? { droppedSpans: dropped } : {}),
         ...(result.executor === 'stealing' && result.solo ? { solo: true } : {}),
         ...(trace !== null && result.executor === 'stealing' && result.spanSampleEvery > 1
@@ -275,6 +289,28 @@ export async function runGraphs(
   }
   out.dag = dagOf(config.workers, out.makespanNanos, work, cp, steals, declared);
   return out;
+}
+
+/** Longest reason a failure row keeps (as a job run's, collector.ts). */
+const MAX_REASON = 300;
+
+/**
+ * A graph that did not succeed, as a job run's failures are counted: by code, the first one's
+ * reason — the root cause, or why nodes were cancelled when none failed.
+ */
+function noteFailure(
+  failures: GraphOutcome['failures'],
+  name: string,
+  cause: { node: string; message: string } | null,
+): void {
+  const code = cause === null ? 'CANCELLED' : 'KERNEL_FAILED';
+  const row = failures.get(code);
+  if (row !== undefined) {
+    row.jobs++;
+    return;
+  }
+  const why = cause === null ? 'nodes cancelled' : `node ${cause.node}: ${cause.message}`;
+  failures.set(code, { jobs: 1, first: `graph ${name}: ${why}`.slice(0, MAX_REASON) });
 }
 
 /** A graph of a list that a fail-fast failure before it kept from running. */
@@ -374,6 +410,9 @@ export function graphReport(
       spansDropped: g.trace?.droppedSpans ?? 0,
       splitsRejected: 0,
     },
+    ...(g.failures.size === 0
+      ? {}
+      : { failures: Object.fromEntries([...g.failures].map(([k, v]) => [k, { ...v }])) }),
     dag: g.dag,
     dags: g.dags,
   };
