@@ -4,7 +4,7 @@
  * Costs are in milliseconds like every other user-facing time.
  */
 import { z } from 'zod';
-import { retriesSchema } from './job.ts';
+import { moduleRefSchema, retriesSchema } from './job.ts';
 import {
   MAX_CLASSES,
   MAX_GRAPH_EDGES,
@@ -46,8 +46,8 @@ export type GraphGeneratorName = (typeof GRAPH_GENERATORS)[number];
 
 /** A kernel registered by name, or a user's module export. */
 export const graphKernelSchema = z.union([
-  z.string().min(1),
-  z.object({ module: z.string().min(1), exportName: z.string().min(1).optional() }).strict(),
+  z.string().min(1).max(MAX_LABEL_CHARS),
+  moduleRefSchema, // its lengths bounded as a job's
 ]);
 export type GraphKernel = z.infer<typeof graphKernelSchema>;
 

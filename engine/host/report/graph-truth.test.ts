@@ -1,6 +1,7 @@
 // Graph runs that report the truth: only the settings that applied, every span the executor let
 // go counted when a trace is kept, each graph compiled once, and on threads a lower bound and an
 // efficiency made from measured figures only.
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { parseWorkload } from '../../../shared/workload.ts';
 import { formatReport } from './format.ts';
@@ -245,4 +246,33 @@ describe('a graph that failed', () => {
     });
     expect(formatReport(report)).toMatch(/KERNEL_FAILED 1 · graph g: node bad: injected failure/);
   });
+});
+
+describe('a central graph run on threads', () => {
+  it(
+    'applies the run’s hard limit: a cancelled node that never yields is killed, the run ends',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const stuck = fileURLToPath(
+        new URL('../../runtime/threads/fixtures/stuck.mjs', import.meta.url),
+      );
+      const workload = graphWorkload(
+        {
+          nodes: [
+            { id: 'spinner', kernel: { module: stuck, exportName: 'loops' } },
+            { id: 'bad', cost: 5, failProbability: 1 },
+          ],
+        },
+        { workers: 2, hardKillAfterMs: 500 },
+      );
+      const started = Date.now();
+      const { report } = await runWorkload(workload, { backend: 'threads' });
+      // Before: the node, cancelled by fail-fast, held its worker for the automatic limit of a
+      // whole-node quantum (100 minutes), and the run with it; the setting was printed, not applied.
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(report.dags?.[0]).toMatchObject({ failed: 1, rootCause: { node: 'bad' } });
+    },
+  );
 });

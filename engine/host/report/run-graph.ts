@@ -214,7 +214,10 @@ export async function runGraphs(
       const pending = runCompiledGraph(
         doc,
         graph,
-        stealing === null ? { backend: run } : { backend: run, stealing },
+        // The run's hard limit reaches its graphs' nodes (it was printed but not applied).
+        stealing === null
+          ? { backend: run, hardKillAfterMs: config.hardKillAfterMs }
+          : { backend: run, stealing, hardKillAfterMs: config.hardKillAfterMs },
       );
       // Behind a tap the sim is not recognised as one, so it is run to idle here instead.
       if (run !== backend && backend instanceof SimBackend) backend.runUntilIdle();

@@ -22,6 +22,7 @@ import type { CostHistory } from '../../core/graph/cost-history.ts';
 import type { GraphReport } from '../../core/graph/graph-run.ts';
 import type { Backend } from '../backend.ts';
 import { Executor } from '../executor/index.ts';
+import { HARD_KILL_FLOOR_NANOS } from '../executor/settings.ts';
 import { ExecutorGraph } from './executor-graph.ts';
 import { kernelWorks } from './kernel-works.ts';
 import type { GraphSpan } from './span-ring.ts';
@@ -45,6 +46,13 @@ export interface CentralRunOptions {
   readonly lookahead?: boolean;
   /** Learns each finished node's measured running time (all its quanta), keyed by node id. */
   readonly history?: CostHistory;
+  /**
+   * The hard limit (`hardKillAfterMs`, threads): a node's thread is killed once it runs this long
+   * past its cancel (fail-fast stopping the graph) or past its quantum. 0 or absent: 5 s, the
+   * automatic limit's floor — the automatic 10 × quantum of a whole-node quantum is 100 minutes,
+   * so a cancelled module node that never yields held its worker, and the run, that long.
+   */
+  readonly hardKillAfterMs?: number;
 }
 
 export interface CentralReport extends GraphReport {
@@ -101,7 +109,12 @@ export class CentralGraphRun {
         : Math.min(WHOLE_NODE_QUANTUM_MS, Math.max(0.01, options.quantumNanos / 1e6));
     this.executor = new Executor(
       backend,
-      { workers: Math.min(256, Math.max(1, backend.workerCount)), quantumMs, policy: 'fifo' },
+      {
+        workers: Math.min(256, Math.max(1, backend.workerCount)),
+        quantumMs,
+        policy: 'fifo',
+        hardKillAfterMs: options.hardKillAfterMs || HARD_KILL_FLOOR_NANOS / 1e6,
+      },
       { spanCapacity: options.maxSpans ?? 65_536, pipeline: options.lookahead ?? true },
     );
     const history = options.history;

@@ -19,6 +19,8 @@ export interface GraphExecutors {
   readonly stealing?: StealingExecutor;
   /** Central runs learn node costs here and are ranked by them (spec cost where none is known). */
   readonly history?: CostHistory;
+  /** Central runs' hard limit (`CentralRunOptions.hardKillAfterMs`): the run's setting. */
+  readonly hardKillAfterMs?: number;
 }
 
 export type GraphRunResult =
@@ -61,6 +63,9 @@ export async function runCompiledGraph(
     policy: doc.policy,
     errorMode: doc.errorMode,
     ...(history === undefined ? {} : { history }),
+    ...(executors.hardKillAfterMs === undefined
+      ? {}
+      : { hardKillAfterMs: executors.hardKillAfterMs }),
   });
   if (backend instanceof SimBackend) backend.runUntilIdle();
   return { executor: 'central', ...(await done) };
