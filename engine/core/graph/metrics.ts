@@ -14,7 +14,7 @@ export interface GraphMetrics {
   readonly efficiency: number;
   /** T / (W/p + (1 − 1/p)·CP): ≤ 1 for a greedy schedule with zero overhead. */
   readonly grahamRatio: number;
-  /** W / (p·T). */
+  /** W / (p·T); 0 when T is 0 (efficiency and the Graham ratio read 1 then: nothing to beat). */
   readonly utilization: number;
   /**
    * Set when W and CP above are measured (real threads): the graph's own figures from its node
@@ -43,7 +43,8 @@ export function graphMetrics(
     lowerBoundNanos,
     efficiency: ratio(lowerBoundNanos, makespanNanos),
     grahamRatio: ratio(makespanNanos, graham),
-    utilization: ratio(workNanos, p * makespanNanos),
+    // As a job run's: no time, no busy time (0/0 read as 100 % busy for a graph of zero costs).
+    utilization: makespanNanos > 0 ? workNanos / (p * makespanNanos) : 0,
   };
 }
 

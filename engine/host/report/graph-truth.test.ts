@@ -276,3 +276,13 @@ describe('a central graph run on threads', () => {
     },
   );
 });
+
+describe('a graph of zero costs', () => {
+  it('reads no busy time: utilization 0, not 100 %', async () => {
+    const { report } = await runWorkload(graphWorkload({ generator: 'chain', length: 4, cost: 0 }));
+    expect(report.makespanMs).toBe(0);
+    // Before: 0 work over 0 time read as every worker busy (1).
+    expect(report.workers.utilization).toBe(0);
+    expect(report.dag).toMatchObject({ utilization: 0, efficiency: 1 });
+  });
+});
