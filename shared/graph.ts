@@ -225,6 +225,14 @@ export const generatorSpecSchema = generatorShapes.superRefine((g, ctx) => {
       path: ['p'],
     });
   }
+  // A draw between `cost` and `maxCost`: one below `cost` was ignored, every node costing `cost`.
+  if ('maxCost' in g && g.maxCost !== undefined && g.maxCost < g.cost) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be >= cost (${g.cost}): node costs are drawn between the two`,
+      path: ['maxCost'],
+    });
+  }
 });
 
 export const graphDocumentSchema = z.union([explicitGraphSchema, generatorSpecSchema]);

@@ -42,6 +42,16 @@ describe('graph generators', () => {
     expect(edges(gen({ ...doc, seed: 8 }))).not.toEqual(edges(g));
   });
 
+  it('refuses a maxCost below cost, which it would have ignored', () => {
+    for (const generator of ['layered-random', 'erdos-renyi']) {
+      const shape = generator === 'layered-random' ? { levels: 3, width: 3 } : { nodes: 9, p: 0.3 };
+      expect(() => gen({ generator, ...shape, cost: 5, maxCost: 1 })).toThrow(
+        expect.objectContaining({ code: 'INVALID_WORKLOAD', field: 'maxCost' }),
+      );
+      expect(() => gen({ generator, ...shape, cost: 5, maxCost: 5 })).not.toThrow();
+    }
+  });
+
   it('draws Erdős–Rényi edges forward only, none at p=0, all at p=1', () => {
     const g = gen({ generator: 'erdos-renyi', nodes: 60, p: 0.2, seed: 3 });
     for (const [a, b] of edges(g)) expect(a).toBeLessThan(b);
