@@ -8,6 +8,7 @@
 import { weightsText } from '../../../shared/job.ts';
 import { BUCKET_LABELS } from './buckets.ts';
 import type { ClassReport } from './class-stats.ts';
+import { formatGraphSection } from './format-graph.ts';
 import { formatExecutorSections } from './format-executor.ts';
 import type { RunReport } from './report.ts';
 import { fmtMs, pct, table } from './table.ts';
@@ -152,6 +153,7 @@ export function formatReport(r: RunReport, wallMs?: number): string {
       ]),
     ),
   );
+  out.push(...formatGraphSection(r));
   out.push(...formatExecutorSections(r));
   if (r.trino) out.push('', formatTrino(r.trino));
   return out.join('\n');

@@ -244,7 +244,12 @@ describe('a graph that failed', () => {
     expect(report.failures).toEqual({
       KERNEL_FAILED: { jobs: 1, first: expect.stringMatching(/^graph g: node bad: injected/) },
     });
-    expect(formatReport(report)).toMatch(/KERNEL_FAILED 1 · graph g: node bad: injected failure/);
+    const text = formatReport(report);
+    expect(text).toMatch(/KERNEL_FAILED 1 · graph g: node bad: injected failure/);
+    // The text has the graph figures too (before: `--json` only), and the root cause.
+    expect(text).toMatch(/graph +executor +nodes +ok +failed +cancelled +skipped +W +CP +LB/);
+    expect(text).toMatch(/^g +central fifo +4 +1 +1 +2 +0 /m);
+    expect(text).toMatch(/^g: root cause bad: injected failure/m);
   });
 });
 
