@@ -142,7 +142,7 @@ export class Scheduler {
       }
       const { cls, priority, tenant, signal, timeoutMs, transferList } = checkRunOptions(options);
       const work = withTransfer(taskWork(task, input), transferList);
-      if (typeof work.kernel !== 'string' && !this.backend.admitsModule(work.kernel)) {
+      if (typeof work.kernel !== 'string' && !this.backend.admitModule(work.kernel)) {
         throw invalidArgument(
           'task',
           `names a module export past the ${MAX_MODULE_EXPORTS} distinct ones a scheduler runs (each stays loaded in every worker)`,

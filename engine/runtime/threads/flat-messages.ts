@@ -27,10 +27,15 @@ export class ModuleIds {
   private readonly byRef = new WeakMap<ModuleRef, number>();
   private readonly byName = new Map<string, number>();
 
-  /** Whether `ref` has an id, or may get one. */
-  admits(ref: ModuleRef): boolean {
-    if (this.byRef.has(ref) || this.byName.size < MAX_MODULE_EXPORTS) return true;
-    return this.byName.has(nameOf(ref));
+  /**
+   * Whether `ref` has an id, giving it one now when there is room: taken at admission, not at
+   * dispatch, or every export queued in one burst passed the bound (1,500 queued at once, 1,500 ids).
+   */
+  admit(ref: ModuleRef): boolean {
+    if (this.byRef.has(ref)) return true;
+    if (this.byName.size >= MAX_MODULE_EXPORTS && !this.byName.has(nameOf(ref))) return false;
+    this.id(ref);
+    return true;
   }
 
   id(ref: ModuleRef): number {

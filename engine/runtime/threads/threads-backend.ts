@@ -154,11 +154,11 @@ export class ThreadsBackend implements Backend {
   }
 
   /**
-   * Whether a split of module export `ref` may be dispatched: one of the first
-   * `MAX_MODULE_EXPORTS` this backend ran, or room for another (flat-messages.ts `ModuleIds`).
+   * Whether a split of module export `ref` may be queued: one of the first `MAX_MODULE_EXPORTS`
+   * this backend took, or room for another, which it takes now (flat-messages.ts `ModuleIds`).
    */
-  admitsModule(ref: ModuleRef): boolean {
-    return this.moduleIds.admits(ref);
+  admitModule(ref: ModuleRef): boolean {
+    return this.moduleIds.admit(ref);
   }
 
   /** Busy workers, lowest first, with nothing queued yet (see `enqueue`). */
