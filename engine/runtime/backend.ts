@@ -247,9 +247,9 @@ export interface Backend {
   quantumStart?(workerId: number): number | null;
   /**
    * The most running time the quantum on `workerId` counts while its end has not come (ns): a
-   * backend that may not hear of an end for long (the cluster: its node gone, Redis down) bounds
-   * it by what the quantum was granted, so a worker whose end is lost does not read busy for
-   * good. Optional: without it a running quantum counts until its end.
+   * backend that cannot hear of ends for a while (the cluster with Redis down) bounds it by what
+   * the quantum was granted, so a worker whose end is held up does not read busy all along.
+   * Optional: without it a running quantum counts until its end.
    */
   runningBound?(workerId: number): number;
   /** Runs `fn` at backend time `atNanos`; returns a canceller. */

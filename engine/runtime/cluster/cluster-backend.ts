@@ -187,11 +187,13 @@ export class ClusterBackend implements Backend {
   }
 
   /**
-   * A quantum in flight counts as running at most what it was granted (cluster-ends.ts): its end
-   * may never come (its node gone, Redis down), and a report cut meanwhile read its worker busy
-   * for the whole outage. The end, when it comes, brings the time it really ran.
+   * While Redis is down, a quantum in flight counts as running at most what it was granted
+   * (cluster-ends.ts): its end cannot come, and a report cut meanwhile read its worker busy for the
+   * whole outage. The end, when it comes, brings the time it really ran. With Redis up there is
+   * no bound: a module overrunning its quantum on a live node shows as it runs.
    */
   runningBound(id: number): number {
+    if (this.redisUp) return Infinity;
     const flight = this.flights.worker(id);
     return flight === null ? Infinity : grantedNanos(flight.dispatch);
   }

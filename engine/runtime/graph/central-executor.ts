@@ -48,9 +48,11 @@ export interface CentralRunOptions {
   readonly history?: CostHistory;
   /**
    * The hard limit (`hardKillAfterMs`, threads): a node's thread is killed once it runs this long
-   * past its cancel (fail-fast stopping the graph) or past its quantum. 0 or absent: 5 s, the
-   * automatic limit's floor — the automatic 10 × quantum of a whole-node quantum is 100 minutes,
-   * so a cancelled module node that never yields held its worker, and the run, that long.
+   * past its cancel (fail-fast stopping the graph) or past its quantum. 0 or absent: automatic,
+   * except with the whole-node quantum (no `quantumNanos`), where it is 5 s, the automatic
+   * limit's floor — 10 × a whole-node quantum is 100 minutes, and a cancelled module node that
+   * never yields held its worker, and the run, that long. A node past the 10-minute quantum by
+   * more than the limit is killed too.
    */
   readonly hardKillAfterMs?: number;
 }
@@ -113,7 +115,10 @@ export class CentralGraphRun {
         workers: Math.min(256, Math.max(1, backend.workerCount)),
         quantumMs,
         policy: 'fifo',
-        hardKillAfterMs: options.hardKillAfterMs || HARD_KILL_FLOOR_NANOS / 1e6,
+        // Auto is 10 × the quantum: for a whole-node quantum, 100 minutes; 5 s then instead.
+        hardKillAfterMs:
+          options.hardKillAfterMs ||
+          (options.quantumNanos === undefined ? HARD_KILL_FLOOR_NANOS / 1e6 : 0),
       },
       { spanCapacity: options.maxSpans ?? 65_536, pipeline: options.lookahead ?? true },
     );
