@@ -139,6 +139,16 @@ describe('serveConsole options', () => {
 });
 
 describe('run options', () => {
+  /** Run options whose `tenant` getter throws a RangeError. */
+  function throwingTenant(): object {
+    return Object.defineProperty({}, 'tenant', {
+      get: () => {
+        throw new RangeError('boom');
+      },
+      enumerable: true,
+    });
+  }
+
   /** An option whose getter answers `first`, then `later` on every read after. */
   function changing(key: string, first: unknown, later: unknown): object {
     let reads = 0;
@@ -160,13 +170,7 @@ describe('run options', () => {
         s.run({ module: TASKS }, 4, changing('class', 'web', {}) as never),
       ).resolves.toBe(8);
       // Before: the getter's own RangeError, uncoded.
-      const boom = new RangeError('boom');
-      const throwing = Object.defineProperty({}, 'tenant', {
-        get: () => {
-          throw boom;
-        },
-        enumerable: true,
-      });
+      const throwing = throwingTenant();
       const error = await s.run({ module: TASKS }, 4, throwing as never).then(
         () => null,
         (e: unknown) => e,
@@ -175,11 +179,19 @@ describe('run options', () => {
         code: 'INVALID_ARGUMENT',
         field: 'tenant',
         message: 'tenant could not be read: RangeError: boom',
-        cause: boom,
+        cause: expect.objectContaining({ message: 'boom' }),
       });
       expect(s.stats().runs).toMatchObject({ submitted: 2, succeeded: 2, cancelled: 0 });
     } finally {
       await s.close();
+    }
+    // A Pool's run too: before, the getter's error was thrown at the caller, not a rejection.
+    const pool = new Pool({ filename: TASKS.href, maxThreads: 1 });
+    try {
+      const run = pool.run(4, throwingTenant() as never);
+      await expect(run).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', field: 'options' });
+    } finally {
+      await pool.destroy();
     }
   });
 });

@@ -11,7 +11,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { engineConfigShape } from '../../shared/config.ts';
-import { SchedLabError } from '../../shared/errors.ts';
+import { invalidArgument, SchedLabError } from '../../shared/errors.ts';
+import { reason } from '../runtime/threads/quantum-runner.ts';
 import type { RunOptions, SchedulerOptions } from './options.ts';
 import { Scheduler } from './scheduler.ts';
 import { checkExportName, moduleHref } from './task.ts';
@@ -82,12 +83,19 @@ export class Pool {
     if (options === null || typeof options !== 'object') {
       return this.scheduler.run<R>({ module: this.filename }, input, options);
     }
-    const { name, ...runOptions } = options;
+    let name: unknown;
+    let runOptions: Omit<PoolRunOptions, 'name'>;
     try {
+      // Each option read once, here (the copy passed on holds plain values); a getter that
+      // throws is refused as `scheduler.run` refuses one, not thrown at the caller.
+      ({ name, ...runOptions } = options);
       // Checked here so the refusal names what the caller wrote, `name`, not `task.export`.
       checkExportName(name, 'name');
     } catch (e) {
-      return Promise.reject(e as Error);
+      if (e instanceof SchedLabError) return Promise.reject(e);
+      const error = invalidArgument('options', `could not be read: ${reason(e)}`);
+      error.cause = e;
+      return Promise.reject(error);
     }
     const task =
       name === undefined ? { module: this.filename } : { module: this.filename, export: name };

@@ -22,6 +22,21 @@ export interface FailureRow {
 /** How much of the first reason a report keeps per code. */
 const MAX_REASON = 300;
 
+/** Counts one job (or graph) that did not succeed under `code`, keeping the first one's reason. */
+export function countFailure(failures: Map<string, FailureRow>, code: string, why: string): void {
+  const row = failures.get(code);
+  if (row !== undefined) row.jobs++;
+  else failures.set(code, { jobs: 1, first: why.slice(0, MAX_REASON) });
+}
+
+/** The report's `failures`, absent when none. */
+export function failuresField(failures: ReadonlyMap<string, FailureRow>): {
+  failures?: Record<string, FailureRow>;
+} {
+  if (failures.size === 0) return {};
+  return { failures: Object.fromEntries([...failures].map(([k, v]) => [k, { ...v }])) };
+}
+
 export class RunCollector {
   readonly classes = new Map<string, ClassStats>();
   readonly levelNanos: number[] = [0, 0, 0, 0, 0];
@@ -200,13 +215,8 @@ export class RunCollector {
   }
 
   private noteFailure(e: JobEnd): void {
-    const code = e.errorCode ?? 'KERNEL_FAILED';
-    const row = this.failures.get(code);
-    if (row !== undefined) row.jobs++;
-    else {
-      const why = `job ${e.jobId} (${e.class}): ${e.error ?? e.state}`;
-      this.failures.set(code, { jobs: 1, first: why.slice(0, MAX_REASON) });
-    }
+    const why = `job ${e.jobId} (${e.class}): ${e.error ?? e.state}`;
+    countFailure(this.failures, e.errorCode ?? 'KERNEL_FAILED', why);
   }
 
   get elapsedNanos(): number {

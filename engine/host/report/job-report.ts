@@ -10,7 +10,7 @@ import type { Executor } from '../../runtime/executor/executor.ts';
 import type { TrinoController } from '../../runtime/workload/trino-controller.ts';
 import { toChromeTrace, type ChromeTrace } from '../trace/chrome-trace.ts';
 import type { TraceWindow } from '../trace/trace-window.ts';
-import type { RunCollector } from './collector.ts';
+import { failuresField, type RunCollector } from './collector.ts';
 import { ms3, round3, type RunReport } from './report.ts';
 import type { TrinoStats } from './trino-stats.ts';
 
@@ -96,9 +96,7 @@ export function jobReport(run: JobRunEnd): RunReport {
       spansDropped: collector.trace?.droppedSpans ?? collector.spansDropped,
       splitsRejected: c.rejectedSplits,
     },
-    ...(collector.failures.size === 0
-      ? {}
-      : { failures: Object.fromEntries([...collector.failures].map(([k, v]) => [k, { ...v }])) }),
+    ...failuresField(collector.failures),
     executorStats: collector.executorStats.read(scale, endNanos),
   };
   // A declared class's jobs all have its priority: the report says it whether or not one ended

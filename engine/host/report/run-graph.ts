@@ -23,6 +23,7 @@ import { checkedGraph, listSettings } from '../graph/graph-docs.ts';
 import { TappedBackend } from '../graph/tapped-backend.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import type { ClassReport } from './class-stats.ts';
+import { countFailure, failuresField, type FailureRow } from './collector.ts';
 import { GraphProgressTap, type GraphProgress } from './graph-progress.ts';
 import { ms3, round3, type DagReport, type RunReport } from './report.ts';
 import { Jain } from './summary-stats.ts';
@@ -52,7 +53,7 @@ export interface GraphOutcome {
   })[];
   classes: Record<string, ClassReport>;
   /** Graphs that did not succeed, by code: the report's `failures`. */
-  failures: Map<string, { jobs: number; first: string }>;
+  failures: Map<string, FailureRow>;
   makespanNanos: number;
   dispatches: number;
   trace: TraceWindow | null;
@@ -294,9 +295,6 @@ export async function runGraphs(
   return out;
 }
 
-/** Longest reason a failure row keeps (as a job run's, collector.ts). */
-const MAX_REASON = 300;
-
 /**
  * A graph that did not succeed, as a job run's failures are counted: by code, the first one's
  * reason — the root cause, or why nodes were cancelled when none failed.
@@ -306,14 +304,8 @@ function noteFailure(
   name: string,
   cause: { node: string; message: string } | null,
 ): void {
-  const code = cause === null ? 'CANCELLED' : 'KERNEL_FAILED';
-  const row = failures.get(code);
-  if (row !== undefined) {
-    row.jobs++;
-    return;
-  }
   const why = cause === null ? 'nodes cancelled' : `node ${cause.node}: ${cause.message}`;
-  failures.set(code, { jobs: 1, first: `graph ${name}: ${why}`.slice(0, MAX_REASON) });
+  countFailure(failures, cause === null ? 'CANCELLED' : 'KERNEL_FAILED', `graph ${name}: ${why}`);
 }
 
 /** A graph of a list that a fail-fast failure before it kept from running. */
@@ -413,9 +405,7 @@ export function graphReport(
       spansDropped: g.trace?.droppedSpans ?? 0,
       splitsRejected: 0,
     },
-    ...(g.failures.size === 0
-      ? {}
-      : { failures: Object.fromEntries([...g.failures].map(([k, v]) => [k, { ...v }])) }),
+    ...failuresField(g.failures),
     dag: g.dag,
     dags: g.dags,
   };
