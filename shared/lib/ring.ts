@@ -38,6 +38,9 @@ export class Ring<T> {
   ) {
     if (!Number.isInteger(capacity) || capacity < 0)
       throw new RangeError(`Ring capacity must be an integer >= 0, got ${capacity}`);
+    // A NaN budget would switch the bound off without a word (`held > NaN` is never true).
+    if (limit !== undefined && !(limit.budget >= 0))
+      throw new RangeError(`Ring budget must be a number >= 0, got ${limit.budget}`);
   }
 
   /** The total cost of the items held (0 without a budget). */
@@ -69,7 +72,7 @@ export class Ring<T> {
     if (this.items.length < this.capacity) this.items.push(item);
     else this.items[slot] = item;
     if (this.limit !== undefined) {
-      const cost = this.limit.cost(item);
+      const cost = Math.max(0, this.limit.cost(item) || 0); // NaN or negative: free
       this.held += cost - (this.costs[slot] ?? 0); // the item overwritten, if any, is let go
       this.costs[slot] = cost;
     }
