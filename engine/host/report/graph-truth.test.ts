@@ -291,3 +291,30 @@ describe('a graph of zero costs', () => {
     expect(report.dag).toMatchObject({ utilization: 0, efficiency: 1 });
   });
 });
+
+describe('a graph stopped by fail-fast', () => {
+  it('counts the work of the nodes it cancelled while they ran', async () => {
+    const { report } = await runWorkload(
+      graphWorkload({
+        nodes: [
+          { id: 'R', cost: 1 },
+          { id: 'B', cost: 10, failProbability: 1, retries: 2 },
+          { id: 'C', cost: 100 },
+          { id: 'D', cost: 5 },
+          { id: 'E', cost: 5 },
+        ],
+        edges: [
+          { from: 'R', to: 'B' },
+          { from: 'R', to: 'C' },
+          { from: 'B', to: 'D' },
+          { from: 'C', to: 'E' },
+        ],
+      }),
+    );
+    // R 1 ms, B's three attempts 30 ms, C 30 ms until cancelled at 31 ms: both workers busy
+    // but for R's first millisecond. Before: W 31 ms (C left out), utilization 0.5.
+    expect(report.makespanMs).toBe(31);
+    expect(report.dag).toMatchObject({ workMs: 61, utilization: 0.984 });
+    expect(report.workers.utilization).toBe(0.984);
+  });
+});
