@@ -18,7 +18,7 @@ import {
 } from '../data/chart-window.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { heldSpanMs, normalizeRange, type TimeRange } from '../data/range-stats.ts';
-import { POINT_CAPACITY } from '../data/telemetry.ts';
+import { POINT_CAPACITY, POINT_SAMPLES_BUDGET } from '../data/telemetry.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 
 /** Engine time as the charts' x axes write it (seconds since the engine started). */
@@ -110,7 +110,12 @@ export function RangeBar() {
         className="hint"
         data-testid="range-held"
         data-oldest-ms={oldest}
-        title={`the app keeps the last ${POINT_CAPACITY} frames: at this pace ≈ ${formatMs(capacityMs)}`}
+        title={
+          // Fewer when the frames' sample buckets reach their bound (telemetry.ts).
+          points.dropped > 0 && points.size < POINT_CAPACITY
+            ? `the app keeps ${points.size} frames now, not ${POINT_CAPACITY}: their sample buckets reached its bound of ${POINT_SAMPLES_BUDGET.toLocaleString('en-US')} numbers`
+            : `the app keeps the last ${POINT_CAPACITY} frames: at this pace ≈ ${formatMs(capacityMs)}`
+        }
       >
         {historyText(held)}
       </span>
