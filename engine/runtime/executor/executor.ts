@@ -43,7 +43,7 @@ import { DEFAULT_STARVATION_MS, type JobQueries } from './executor-queries.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
 import type { ExecutorStats } from './executor-stats.ts';
 import { fairGroups } from './fair-groups.ts';
-import type { JobBook, JobEnd, SplitEnd, TaskEnd } from './job-book.ts';
+import type { JobBook, JobEnd, SplitEnd, SplitParked, TaskEnd } from './job-book.ts';
 import type { JobSpec, SplitSpec } from './job-spec.ts';
 import { TrailKind, type JobTrail } from './job-trail.ts';
 import type { Knobs } from './knobs.ts';
@@ -57,7 +57,7 @@ import type { SplitBook } from './split-book.ts';
 import { concurrencyRows, type TargetsByClass, type TargetSummary } from './task-concurrency.ts';
 import type { TenantRow } from './tenants.ts';
 
-export type { ExecutorOptions, JobEnd, SplitEnd, TaskEnd, TenantRow, WaitVisitor };
+export type { ExecutorOptions, JobEnd, SplitEnd, SplitParked, TaskEnd, TenantRow, WaitVisitor };
 
 type Listener<T> = (value: T) => void;
 
@@ -378,6 +378,10 @@ export class Executor {
   }
   onSplitEnd(fn: Listener<SplitEnd>): () => void {
     return this.book.onSplitEnd(fn);
+  }
+  /** A split that blocks (its quantum ended `blocked`), and again when it wakes. */
+  onSplitParked(fn: Listener<SplitParked>): () => void {
+    return this.book.onSplitParked(fn);
   }
 
   /**

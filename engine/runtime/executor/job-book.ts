@@ -69,6 +69,13 @@ export interface TaskEnd {
   endNanos: number;
 }
 
+/** A split blocked (its quantum ended `blocked`: it waits, holding no worker), or woke again. */
+export interface SplitParked {
+  splitId: number;
+  jobId: number;
+  blocked: boolean;
+}
+
 export interface SplitEnd {
   splitId: number;
   jobId: number;
@@ -119,6 +126,7 @@ export class JobBook {
   private readonly jobEnd: Listener<JobEnd>[] = [];
   private readonly taskEnd: Listener<TaskEnd>[] = [];
   private readonly splitEnd: Listener<SplitEnd>[] = [];
+  private readonly splitParked: Listener<SplitParked>[] = [];
   private waiters: (() => void)[] = [];
 
   constructor(recentCapacity: number) {
@@ -134,6 +142,16 @@ export class JobBook {
   }
   onSplitEnd(fn: Listener<SplitEnd>): () => void {
     return subscribe(this.splitEnd, fn);
+  }
+  onSplitParked(fn: Listener<SplitParked>): () => void {
+    return subscribe(this.splitParked, fn);
+  }
+
+  /** Tells the listeners that `split` blocked (`blocked`) or woke. */
+  parked(split: ExecSplit, blocked: boolean): void {
+    if (this.splitParked.length === 0) return;
+    const e: SplitParked = { splitId: split.id, jobId: split.job.id, blocked };
+    for (const fn of this.splitParked) fn(e);
   }
 
   live(id: number): ExecJob | undefined {

@@ -66,8 +66,11 @@ export class QuantumEnds {
     private readonly spans: SpanRing,
     private readonly trail: JobTrail,
     private readonly execStats: ExecutorStats,
-    /** Live jobs counted (job-book.ts `counts.live`): drain waits for none. */
-    private readonly jobs: { readonly counts: { readonly live: number } },
+    /** Live jobs counted (job-book.ts `counts.live`): drain waits for none; and who is told of blocks. */
+    private readonly jobs: {
+      readonly counts: { readonly live: number };
+      parked(split: ExecSplit, blocked: boolean): void;
+    },
     private readonly endings: SplitEndings,
   ) {
     this.runningOn = dispatcher.runningOn;
@@ -249,6 +252,7 @@ export class QuantumEnds {
         this.live.move(split, SplitState.blocked);
         const wakeAt = now + Math.max(0, end.blockedNanos ?? 0);
         split.cancelTimer = this.backend.setTimer(wakeAt, () => this.wake(split, 'woken'));
+        this.jobs.parked(split, true);
         return;
       }
       case 'finished':
@@ -308,6 +312,7 @@ export class QuantumEnds {
     if (split.state !== SplitState.blocked && split.state !== SplitState.retrying) return;
     const now = this.backend.now();
     if (reason === 'retry') split.readySince = now; // aging restarts: a failing task must not climb
+    else this.jobs.parked(split, false);
     this.requeue(split, now, reason);
     this.dispatcher.pump();
   }
