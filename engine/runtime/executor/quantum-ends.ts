@@ -311,7 +311,8 @@ export class QuantumEnds {
     split.cancelTimer = null;
     if (split.state !== SplitState.blocked && split.state !== SplitState.retrying) return;
     const now = this.backend.now();
-    if (reason === 'retry') split.readySince = now; // aging restarts: a failing task must not climb
+    if (reason === 'retry')
+      split.readySince = now; // aging restarts: a failing task must not climb
     else this.jobs.parked(split, false);
     this.requeue(split, now, reason);
     this.dispatcher.pump();
