@@ -22,6 +22,13 @@ export type { KernelName, ModuleRef, SplitWork } from '../../shared/job.ts';
 /** The reason of a dispatch failed by `failProbability`, the same on every backend. */
 export const INJECTED_FAILURE = 'injected failure (failProbability)';
 
+/**
+ * The floor of the automatic hard limit (`hardKillAfterMs: 0`): max(10 × a dispatch's quantum,
+ * this). The one figure the executor's settings, the threads backend's watchdog and a central
+ * graph run's default read.
+ */
+export const HARD_KILL_FLOOR_NANOS = 5_000_000_000;
+
 export interface Dispatch {
   readonly splitId: number;
   readonly workerId: number;

@@ -8,6 +8,7 @@ import {
   engineConfigSchema,
   type EngineConfig,
 } from '../../../shared/config.ts';
+import { HARD_KILL_FLOOR_NANOS } from '../backend.ts';
 import type { SchedLabError } from '../../../shared/errors.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
 
@@ -34,9 +35,6 @@ export interface EngineSettings {
   readonly runawayNanos: number;
   readonly splitConcurrencyAdjustNanos: number;
 }
-
-/** The floor of the automatic hard limit (`hardKillAfterMs: 0`). */
-export const HARD_KILL_FLOOR_NANOS = 5_000_000_000;
 
 export function toNanos(ms: number): number {
   return Math.round(ms * NS_PER_MS);

@@ -6,11 +6,9 @@
  * word is read only between units and by `ctx.shouldYield()`, so such a module holds its worker
  * for good.
  */
-import type { Dispatch } from '../backend.ts';
+import { HARD_KILL_FLOOR_NANOS, type Dispatch } from '../backend.ts';
 import type { PoolWorker } from './pool-worker.ts';
 
-/** The floor of the automatic limit (0): max(10 × the dispatch's quantum, this). */
-export const HARD_KILL_AUTO_FLOOR_NANOS = 5_000_000_000;
 /** The watchdog looks 4 times per limit, but at most every 250 ms and at least every 5 ms. */
 const SWEEPS_PER_LIMIT = 4;
 const MAX_PERIOD_MS = 250;
@@ -30,7 +28,7 @@ export function allowedNanos(d: Dispatch): number {
 
 /** The limit for `d`: `afterNanos`, or when 0 (auto) max(10 × its quantum, 5 s). */
 export function hardLimitFor(d: Dispatch, afterNanos: number): number {
-  return afterNanos > 0 ? afterNanos : Math.max(10 * d.quantumNanos, HARD_KILL_AUTO_FLOOR_NANOS);
+  return afterNanos > 0 ? afterNanos : Math.max(10 * d.quantumNanos, HARD_KILL_FLOOR_NANOS);
 }
 
 const ms = (nanos: number) => `${Math.round(nanos / 1e5) / 10} ms`;

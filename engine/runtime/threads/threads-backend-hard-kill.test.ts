@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SplitWork } from '../backend.ts';
 import { Driver, fixture, MS } from './fixtures/driver.ts';
-import { allowedNanos, hardLimitFor, HARD_KILL_AUTO_FLOOR_NANOS } from './hard-kill.ts';
+import { HARD_KILL_FLOOR_NANOS } from '../backend.ts';
+import { allowedNanos, hardLimitFor } from './hard-kill.ts';
 import { ThreadsBackend } from './threads-backend.ts';
 
 // The hard limit (hardKillAfterMs) on real worker threads: a user module that never gives its
@@ -92,7 +93,7 @@ describe('ThreadsBackend hard limit', { timeout: 60_000 }, () => {
     expect(allowedNanos({ ...module, work: stuck('loops') })).toBe(20 * MS);
     expect(allowedNanos({ ...module, work: { ...spin, perCallNanos: 1e9 } })).toBe(Infinity);
     // Auto (0): ten quanta, at least 5 s; an explicit limit as given.
-    expect(hardLimitFor({ ...module, work: spin }, 0)).toBe(HARD_KILL_AUTO_FLOOR_NANOS);
+    expect(hardLimitFor({ ...module, work: spin }, 0)).toBe(HARD_KILL_FLOOR_NANOS);
     expect(hardLimitFor({ ...module, quantumNanos: 1e9, work: spin }, 0)).toBe(10e9);
     expect(hardLimitFor({ ...module, work: spin }, 300 * MS)).toBe(300 * MS);
   });
