@@ -3,8 +3,8 @@
  * pure, for both the CLI's traces (engine/host/trace) and the app's export (renderer):
  * - `M` events: the process name, and per worker a `thread_name` and `thread_sort_index`
  *   (tid = worker + 1, because tid 0 reads as "no thread");
- * - an `X` slice per quantum, named `class #job`, `cat` its level, args job / task / split /
- *   level / outcome / class; slices on one thread never overlap (one that would start before its
+ * - an `X` slice per quantum, named `class #job` (a graph node's slice by its node id), `cat` its
+ *   level, args job / task / split / level / outcome / class (and node); slices on one thread never overlap (one that would start before its
  *   predecessor ended is clipped to that end);
  * - `C` counters per sample: `queue depth`, `level clock ms` (the queue's internal level clock,
  *   `LevelRow.scheduledNanos`), `charged ms` (time charged to each level, `LevelRow.chargedNanos`,
@@ -50,6 +50,8 @@ export interface TraceSlice {
   cls: string;
   /** What `edges` name this slice's node by (default `splitId`). */
   flowKey?: number;
+  /** A graph node's id: the slice's name (else `class #job`) and its `node` arg. */
+  node?: string;
 }
 
 /** Per-level values at one moment; `labels` names the rows (`L0` … by default). */
@@ -212,7 +214,7 @@ function addSlices(
     const end = Math.max(ts, us(s.endNanos, t0));
     lastEnd = end;
     const ev: TraceEvent = {
-      name: `${s.cls || 'job'} #${s.jobId}`,
+      name: s.node ?? `${s.cls || 'job'} #${s.jobId}`,
       cat: label(s.startNanos, s.level),
       ph: 'X',
       pid: PID,
@@ -226,6 +228,7 @@ function addSlices(
         level: s.level,
         outcome: s.outcome,
         class: s.cls,
+        ...(s.node === undefined ? {} : { node: s.node }),
       },
     };
     events.push(ev);

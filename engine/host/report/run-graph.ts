@@ -364,6 +364,7 @@ function addToTrace(
       level: 0,
       outcome: s.outcome,
       cls,
+      node: s.node,
     });
   }
   for (let v = 0; v < graph.nodeCount; v++) {

@@ -63,8 +63,8 @@ export interface RunBuffers {
   /**
    * Sampled spans, `SPANS_PER_WORKER` per worker: node, outcome, start and end (integer ns since
    * the run's origin, `threads/clock.ts`). A span starts when the worker takes the node (at the
-   * end of its previous span when it took the node straight after that one) and ends once the
-   * node's successors are released.
+   * end of its previous span when that node alone released it) and ends when its kernel returns,
+   * before its successors are released; a node that never ran has none (worker-loop.ts).
    */
   readonly spanNode: SharedArrayBuffer;
   readonly spanOutcome: SharedArrayBuffer;

@@ -209,6 +209,45 @@ describe('StealingExecutor', () => {
     expect(every.spans.length).toBeLessThanOrEqual(2 * SAMPLED_SPANS);
   }, 30_000);
 
+  it("a trace never shows a node starting before a predecessor's span ended, and a skipped node has no span", async () => {
+    // Wide layers of tiny nodes keep both workers stealing: a successor a thief takes the moment
+    // it is released must still start after its predecessor's span (once read after the release).
+    const g = compileDocument(
+      parseGraphDocument({ generator: 'layered-random', levels: 40, width: 50, seed: 3 }),
+    );
+    for (let round = 0; round < 20; round++) {
+      const r = await executor.run(g, { sampleEvery: 1 });
+      const byNode = new Map(r.spans.map((sp) => [sp.nodeIndex, sp]));
+      const early: string[] = [];
+      for (let v = 0; v < g.nodeCount; v++) {
+        const from = byNode.get(v);
+        for (let k = g.successorStart[v]!; k < g.successorStart[v + 1]!; k++) {
+          const to = byNode.get(g.successors[k]!);
+          if (from !== undefined && to !== undefined && to.startNanos < from.endNanos)
+            early.push(`${from.node} → ${to.node} by ${from.endNanos - to.startNanos} ns`);
+        }
+      }
+      expect(early).toEqual([]);
+    }
+    // continue mode: the failing node's span says failed; its descendants never ran, no span.
+    const failing = compileDocument(
+      parseGraphDocument({
+        nodes: [
+          { id: 'bad', kernel: 'fail' },
+          { id: 'after', kernel: 'add' },
+          { id: 'other', kernel: 'add' },
+        ],
+        edges: [{ from: 'bad', to: 'after' }],
+      }),
+    );
+    const r = await executor.run(failing, { errorMode: 'continue', sampleEvery: 1 });
+    expect(stateNames(r.states)).toEqual(['failed', 'skipped', 'succeeded']);
+    expect(r.spans.map((sp) => `${sp.node}:${sp.outcome}`).sort()).toEqual([
+      'bad:failed',
+      'other:finished',
+    ]);
+  }, 30_000);
+
   it('reports every time as integer ns from the run start, within the makespan', async () => {
     const g = compileDocument(
       parseGraphDocument({ generator: 'binary-tree', depth: 7, kernel: 'spin-us', cost: 0.02 }),

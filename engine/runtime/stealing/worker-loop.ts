@@ -150,8 +150,12 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
   /** Runs node `node` (or skips/cancels it); releases successors; returns one to run in place. */
   const process = (node: number): number => {
     let outcome = SUCCEEDED;
+    const executedBefore = executed;
     const sampled = untilSample > 0 && --untilSample === 0;
-    const spanStart = sampled ? (boundary >= 0 ? boundary : now()) : 0;
+    // The last span's end is this one's start only when that node alone released this one: a
+    // node with several predecessors may have been released here after another worker's
+    // predecessor ended later than that, so its start is read now.
+    const spanStart = sampled ? (boundary >= 0 && inDegree[node]! <= 1 ? boundary : now()) : 0;
     boundary = -1;
     if (verify) {
       Atomics.add(v.runCount, node, 1);
@@ -187,6 +191,18 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
     }
     states[node] = outcome;
     if (verify) v.finishStamp[node] = Atomics.add(ctl, CTL_CLOCK, 1);
+    // A span is the time the node ran: it ends before its successors are released (a thief may
+    // start one at once, and the trace must not show it starting before its predecessor ended),
+    // and a node that never ran (skipped, or stopped before its kernel) has none.
+    const ran = executed !== executedBefore;
+    if (sampled && ran) {
+      const i = spanBase + (spansWritten++ % SPANS_PER_WORKER);
+      v.spanNode[i] = node;
+      v.spanOutcome[i] = outcome;
+      v.spanStart[i] = spanStart;
+      v.spanEnd[i] = boundary = now();
+    }
+    if (sampled) untilSample = sampleEvery;
     completed++;
     const poison = outcome === FAILED || outcome === SKIPPED;
     if (outcome === FAILED && failFast) {
@@ -216,15 +232,6 @@ export function runWorkerLoop(v: RunViews, o: LoopOptions): LoopStats {
         Atomics.add(ctl, CTL_EPOCH, 1);
         Atomics.notify(ctl, CTL_EPOCH, pushed);
       }
-    }
-    if (sampled) {
-      // A span ends once the node's successors are released (the node's whole cost to run).
-      const i = spanBase + (spansWritten++ % SPANS_PER_WORKER);
-      v.spanNode[i] = node;
-      v.spanOutcome[i] = outcome;
-      v.spanStart[i] = spanStart;
-      v.spanEnd[i] = boundary = now();
-      untilSample = sampleEvery;
     }
     return next;
   };

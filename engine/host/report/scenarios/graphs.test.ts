@@ -38,6 +38,11 @@ describe('graph workloads', () => {
       const starts = trace!.traceEvents.filter((e) => e.ph === 's');
       const slices = trace!.traceEvents.filter((e) => e.ph === 'X');
       expect(slices.length).toBe(report.dags!.reduce((n, d) => n + d.nodes, 0));
+      // Each slice is named by its node (the chain's n0 … n199), not only its graph's job.
+      const chainNodes = slices.filter((e) => e.args!['job'] === slices[0]!.args!['job']);
+      expect(new Set(chainNodes.map((e) => e.name)).size).toBe(chainNodes.length);
+      expect(chainNodes.map((e) => e.name)).toContain('n199');
+      expect(chainNodes.every((e) => e.args!['node'] === e.name)).toBe(true);
       // Every edge of every graph gets one flow (the chain alone has 199).
       expect(starts.length).toBeGreaterThan(199);
       expect(starts.map((e) => e.id)).toEqual(starts.map((_, i) => i + 1));
