@@ -43,6 +43,11 @@ export class Ring<T> {
       throw new RangeError(`Ring budget must be a number >= 0, got ${limit.budget}`);
   }
 
+  /** The most the items held may cost together (undefined without a budget). */
+  get budget(): number | undefined {
+    return this.limit?.budget;
+  }
+
   /** The total cost of the items held (0 without a budget). */
   get cost(): number {
     return this.held;

@@ -18,7 +18,6 @@ import {
 } from '../data/chart-window.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { heldSpanMs, normalizeRange, type TimeRange } from '../data/range-stats.ts';
-import { POINT_CAPACITY, POINT_SAMPLES_BUDGET } from '../data/telemetry.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 
 /** Engine time as the charts' x axes write it (seconds since the engine started). */
@@ -39,8 +38,9 @@ export function RangeBar() {
   const oldest = points.at(0)?.tMs ?? 0;
   const newest = points.last()?.tMs ?? 0;
   const held = heldSpanMs(points.toArray());
-  // The ring keeps POINT_CAPACITY frames: at the pace frames have come, that much engine time.
-  const capacityMs = points.size > 1 ? (held / (points.size - 1)) * POINT_CAPACITY : 0;
+  // The ring keeps `capacity` frames (POINT_CAPACITY): at the pace frames have come, that much
+  // engine time.
+  const capacityMs = points.size > 1 ? (held / (points.size - 1)) * points.capacity : 0;
   const select = (r: TimeRange) => {
     setRange(r);
     // The Gantt shows the range too, with a little context either side.
@@ -111,10 +111,10 @@ export function RangeBar() {
         data-testid="range-held"
         data-oldest-ms={oldest}
         title={
-          // Fewer when the frames' sample buckets reach their bound (telemetry.ts).
-          points.dropped > 0 && points.size < POINT_CAPACITY
-            ? `the app keeps ${points.size} frames now, not ${POINT_CAPACITY}: their sample buckets reached its bound of ${POINT_SAMPLES_BUDGET.toLocaleString('en-US')} numbers`
-            : `the app keeps the last ${POINT_CAPACITY} frames: at this pace ≈ ${formatMs(capacityMs)}`
+          // Fewer when the frames' sample buckets reach their bound (POINT_SAMPLES_BUDGET).
+          points.dropped > 0 && points.size < points.capacity
+            ? `the app keeps ${points.size} frames now, not ${points.capacity}: their sample buckets reached its bound of ${(points.budget ?? 0).toLocaleString('en-US')} numbers`
+            : `the app keeps the last ${points.capacity} frames: at this pace ≈ ${formatMs(capacityMs)}`
         }
       >
         {historyText(held)}
