@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-testing.ts';
@@ -108,6 +108,11 @@ describe('schedlab run and user modules', () => {
     ]);
     expect(allowed.code, allowed.err).toBe(0);
     expect(JSON.parse(allowed.out)).toMatchObject({ classes: { mod: { jobs: 1, succeeded: 1 } } });
+    // A file: URL names the same module (it was probed as a path relative to the working folder).
+    const url = workloadIn(here, pathToFileURL(join(here, 'mod.mjs')).href);
+    const byUrl = await runCli(['run', url, '--backend', 'threads', '--json']);
+    expect(byUrl.code, byUrl.err).toBe(0);
+    expect(JSON.parse(byUrl.out)).toMatchObject({ classes: { mod: { jobs: 1, succeeded: 1 } } });
   }, 120_000);
 
   it('stops a run with no duration whose module never ends at --time-limit, exit 1', async () => {

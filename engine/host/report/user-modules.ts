@@ -40,7 +40,11 @@ function addUse(uses: ModuleUse[], holder: unknown, path: readonly (string | num
   if (!isModuleRef(k)) return;
   uses.push({
     field: fieldPath([...path, 'kernel', 'module']),
-    ref: k,
+    // The holder's kernel as it is now: after `set`, the checked path (a `file:` URL was probed
+    // as the URL it had been, read as a path relative to the working folder).
+    get ref() {
+      return h.kernel as ModuleRef;
+    },
     set: (p) => (h.kernel = { ...k, module: p }),
   });
 }
