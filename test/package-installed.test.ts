@@ -6,7 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRendererBuilt } from '../engine/host/server/renderer-build.ts';
@@ -121,6 +121,32 @@ s.run('spin', { ms: 1 }, { tenant: 'cjs' })
       workload: 'noisy-tenants',
       config: { policy: 'fair' },
     });
+  });
+
+  it('ships every file its docs link to and the desktop app entry `attach` opens', () => {
+    expect(packed).toContain('electron/attach-entry.mjs');
+    const shipped = (path: string) => packed.some((f) => f === path || f.startsWith(`${path}/`));
+    const broken: string[] = [];
+    for (const doc of packed.filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(join(INSTALLED, doc), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue; // https:, mailto:
+        const path = posix.normalize(posix.join(posix.dirname(doc), target!)).replace(/\/$/, '');
+        if (!shipped(path)) broken.push(`${doc} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('says where the benchmarks run instead of failing to find them', () => {
+    const r = spawnSync(process.execPath, [join(INSTALLED, 'bin', 'schedlab.js'), 'bench'], {
+      cwd: SERVICE,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('bench runs in a checkout of the SchedLab repository');
   });
 
   it('installs no cluster packages; a cluster run says which to install', () => {

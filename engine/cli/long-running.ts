@@ -112,6 +112,17 @@ export async function benchCommand(suites: string[]): Promise<number> {
   // bench/index.ts reads the suites to run from argv, like `npm run bench -- <suite>`, and
   // refuses an unknown name (INVALID_ARGUMENT, listing the suites) before running any.
   process.argv = [process.argv[0] ?? 'node', 'bench/index.ts', ...suites];
-  await import('../../bench/index.ts');
+  try {
+    await import('../../bench/index.ts');
+  } catch (e) {
+    // An installed copy ships no benchmarks: they measure against development packages
+    // (Piscina, Tinypool, BullMQ, …) a service does not install.
+    const missing = e as { code?: unknown; message?: unknown };
+    if (missing.code === 'ERR_MODULE_NOT_FOUND' && String(missing.message).includes('/bench/'))
+      throw new UsageError(
+        'bench runs in a checkout of the SchedLab repository (npm ci, then npm run bench): an installed copy has no benchmarks or their baseline packages',
+      );
+    throw e;
+  }
   return 0;
 }
