@@ -346,6 +346,7 @@ export class Bookkeeping {
   private settleTask(task: ExecTask, jobResult?: unknown, at?: number): void {
     if (task.ended || task.open || task.live.size > 0) return;
     task.ended = true;
+    task.job.taskEnded();
     this.live.tasks.delete(task.id);
     this.endedTargets.taskEnded(task);
     this.execStats.taskEnded(task);
@@ -356,7 +357,7 @@ export class Bookkeeping {
       job.state === 'running' ? 'succeeded' : (job.state as TaskEnd['state']),
       now,
     );
-    if (job.state === 'running' && job.openTasks === 0 && allEnded(job)) {
+    if (job.state === 'running' && job.openTasks === 0 && job.allTasksEnded) {
       const failed = job.error !== undefined;
       this.book.end(job, failed ? 'failed' : 'succeeded', now, jobResult);
       this.ticker.ensure();
@@ -415,9 +416,4 @@ export class Bookkeeping {
     this.backend.cancel(s.id);
     this.finishSplit(s, SplitState.cancelled);
   }
-}
-
-function allEnded(job: ExecJob): boolean {
-  for (let i = 0; i < job.taskCount; i++) if (!job.taskAt(i).ended) return false;
-  return true;
 }
