@@ -272,64 +272,86 @@ const submittedJobSchema = jobSpecSchema.superRefine((job, ctx) => {
   }
 });
 
+/**
+ * Strict: a misspelt field is refused naming it (`findJobs` with `limt` returned 100 rows, a
+ * `compare` with `durationMS` ran 30 s), as `configure` and the job itself always were.
+ */
 export const commandSchemas = {
-  configure: z.object({ ...base, type: z.literal('configure'), config: engineConfigPatchSchema }),
-  setPolicy: z.object({ ...base, type: z.literal('setPolicy'), policy: policyNameSchema }),
-  setWorkers: z.object({
-    ...base,
-    type: z.literal('setWorkers'),
-    workers: z.number().int().min(1).max(256),
-  }),
-  submitJob: z.object({ ...base, type: z.literal('submitJob'), job: submittedJobSchema }),
-  cancelJob: z.object({ ...base, type: z.literal('cancelJob'), jobId: z.number().int().min(0) }),
-  reprioritize: z.object({
-    ...base,
-    type: z.literal('reprioritize'),
-    jobId: z.number().int().min(0),
-    priority: prioritySchema,
-  }),
+  configure: z
+    .object({ ...base, type: z.literal('configure'), config: engineConfigPatchSchema })
+    .strict(),
+  setPolicy: z.object({ ...base, type: z.literal('setPolicy'), policy: policyNameSchema }).strict(),
+  setWorkers: z
+    .object({
+      ...base,
+      type: z.literal('setWorkers'),
+      workers: z.number().int().min(1).max(256),
+    })
+    .strict(),
+  submitJob: z.object({ ...base, type: z.literal('submitJob'), job: submittedJobSchema }).strict(),
+  cancelJob: z
+    .object({ ...base, type: z.literal('cancelJob'), jobId: z.number().int().min(0) })
+    .strict(),
+  reprioritize: z
+    .object({
+      ...base,
+      type: z.literal('reprioritize'),
+      jobId: z.number().int().min(0),
+      priority: prioritySchema,
+    })
+    .strict(),
   /**
    * Interrupts a running split now (Trino's interrupt of a runaway split): it fails with
    * `INTERRUPTED` (or retries); answers `{ splitId, jobId, workerId }`. A split that is not
    * running is `UNKNOWN_ID` naming `splitId`.
    */
-  interruptSplit: z.object({
-    ...base,
-    type: z.literal('interruptSplit'),
-    splitId: z.number().int().min(0),
-  }),
-  pause: z.object({ ...base, type: z.literal('pause') }),
-  resume: z.object({ ...base, type: z.literal('resume') }),
+  interruptSplit: z
+    .object({
+      ...base,
+      type: z.literal('interruptSplit'),
+      splitId: z.number().int().min(0),
+    })
+    .strict(),
+  pause: z.object({ ...base, type: z.literal('pause') }).strict(),
+  resume: z.object({ ...base, type: z.literal('resume') }).strict(),
   /** Runs a workload document (schema owned by the workloads module; validated there). */
-  loadWorkload: z.object({ ...base, type: z.literal('loadWorkload'), workload: z.unknown() }),
-  runPreset: z.object({
-    ...base,
-    type: z.literal('runPreset'),
-    preset: z.string().min(1).max(128),
-    options: z.record(z.string(), z.unknown()).optional(),
-  }),
-  snapshot: z.object({ ...base, type: z.literal('snapshot') }),
+  loadWorkload: z
+    .object({ ...base, type: z.literal('loadWorkload'), workload: z.unknown() })
+    .strict(),
+  runPreset: z
+    .object({
+      ...base,
+      type: z.literal('runPreset'),
+      preset: z.string().min(1).max(128),
+      options: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict(),
+  snapshot: z.object({ ...base, type: z.literal('snapshot') }).strict(),
   /** Graph policy / executor / error mode for the next graph runs (see `graphConfigPatchSchema`). */
-  configureGraph: z.object({
-    ...base,
-    type: z.literal('configureGraph'),
-    config: graphConfigPatchSchema,
-  }),
+  configureGraph: z
+    .object({
+      ...base,
+      type: z.literal('configureGraph'),
+      config: graphConfigPatchSchema,
+    })
+    .strict(),
   /**
    * Stops the running workload's arrivals, then cancels every queued and running job and a
    * running graph run; answers `{ cancelled }`, the number of jobs (a graph run counts as one)
    * it cancelled. A preset switch that cancels: `cancelAll`, then `runPreset`.
    */
-  cancelAll: z.object({ ...base, type: z.literal('cancelAll') }),
+  cancelAll: z.object({ ...base, type: z.literal('cancelAll') }).strict(),
   /** Restarts the window of the frames' `latency` and `wait` tables (`Frame.statsSinceNanos`). */
-  resetStats: z.object({ ...base, type: z.literal('resetStats') }),
+  resetStats: z.object({ ...base, type: z.literal('resetStats') }).strict(),
   /** Sim backend: how many virtual ms pass per real ms while running live. */
-  setSpeed: z.object({
-    ...base,
-    type: z.literal('setSpeed'),
-    /** `max`: as fast as the host keeps up (frames still go out at the frame rate). */
-    speed: speedSchema,
-  }),
+  setSpeed: z
+    .object({
+      ...base,
+      type: z.literal('setSpeed'),
+      /** `max`: as fast as the host keeps up (frames still go out at the frame rate). */
+      speed: speedSchema,
+    })
+    .strict(),
   /**
    * The app's live session moves to another backend (`Snapshot.backends` lists those on offer),
    * like a preset switch: `cancel` cancels the old backend's jobs first (`cancelAll`) and switches
@@ -339,51 +361,61 @@ export const commandSchemas = {
    * are for `sim`. Answers `{ backend, mode, cancelled }` (cancel) or `{ backend, mode, draining }`
    * (drain: the live jobs left to finish).
    */
-  setBackend: z.object({
-    ...base,
-    type: z.literal('setBackend'),
-    backend: z.enum(BACKEND_NAMES),
-    mode: z.enum(['drain', 'cancel']),
-    speed: speedSchema.optional(),
-    seed: z.number().int().min(0).max(MAX_SEED).optional(),
-  }),
+  setBackend: z
+    .object({
+      ...base,
+      type: z.literal('setBackend'),
+      backend: z.enum(BACKEND_NAMES),
+      mode: z.enum(['drain', 'cancel']),
+      speed: speedSchema.optional(),
+      seed: z.number().int().min(0).max(MAX_SEED).optional(),
+    })
+    .strict(),
   /**
    * Runs one seeded workload (a preset, or a workload document) once per config on a fresh
    * simulator, apart from the live session, and answers with one report per config.
    */
-  compare: z.object({
-    ...base,
-    type: z.literal('compare'),
-    preset: z.string().min(1).max(128).optional(),
-    /** A workload document (schema owned by the workloads module; validated there). */
-    workload: z.unknown().optional(),
-    configs: z.array(compareConfigSchema).min(2).max(4),
-    seed: z.number().int().min(0).max(MAX_SEED).optional(),
-    durationMs: z.number().gt(0).max(COMPARE_MAX_DURATION_MS).optional(),
-  }),
+  compare: z
+    .object({
+      ...base,
+      type: z.literal('compare'),
+      preset: z.string().min(1).max(128).optional(),
+      /** A workload document (schema owned by the workloads module; validated there). */
+      workload: z.unknown().optional(),
+      configs: z.array(compareConfigSchema).min(2).max(4),
+      seed: z.number().int().min(0).max(MAX_SEED).optional(),
+      durationMs: z.number().gt(0).max(COMPARE_MAX_DURATION_MS).optional(),
+    })
+    .strict(),
   /**
    * Searches live jobs and the ended ones the engine still remembers (`shared/lib/job-query.ts`
    * says the query language); answers `FindJobsResult`, at most `limit` rows. Read-only.
    */
-  findJobs: z.object({
-    ...base,
-    type: z.literal('findJobs'),
-    query: z.string().max(JOB_QUERY_MAX_CHARS),
-    limit: z.number().int().min(1).max(FIND_JOBS_MAX_LIMIT).optional(),
-  }),
+  findJobs: z
+    .object({
+      ...base,
+      type: z.literal('findJobs'),
+      query: z.string().max(JOB_QUERY_MAX_CHARS),
+      limit: z.number().int().min(1).max(FIND_JOBS_MAX_LIMIT).optional(),
+    })
+    .strict(),
   /** One job's splits, their timelines and its priority changes: answers `JobDetail`. Read-only. */
-  jobDetail: z.object({ ...base, type: z.literal('jobDetail'), jobId: z.number().int().min(0) }),
+  jobDetail: z
+    .object({ ...base, type: z.literal('jobDetail'), jobId: z.number().int().min(0) })
+    .strict(),
   /**
    * Replaces every tenant's weight under `fair` (the library's `setTenantWeights`): those named
    * get theirs, every other tenant 1. Answers `TenantWeights`.
    */
-  setTenantWeights: z.object({
-    ...base,
-    type: z.literal('setTenantWeights'),
-    weights: tenantWeightsSchema,
-  }),
+  setTenantWeights: z
+    .object({
+      ...base,
+      type: z.literal('setTenantWeights'),
+      weights: tenantWeightsSchema,
+    })
+    .strict(),
   /** The tenant weights now: answers `TenantWeights`. Read-only. */
-  tenantWeights: z.object({ ...base, type: z.literal('tenantWeights') }),
+  tenantWeights: z.object({ ...base, type: z.literal('tenantWeights') }).strict(),
 } as const;
 
 export type CommandType = keyof typeof commandSchemas;

@@ -25,8 +25,15 @@ export function splitGraphConfig(message: unknown): SplitConfigure {
   if (!GRAPH_KEYS.some((k) => Object.hasOwn(config, k))) return { message, graph: null };
   const engine: Record<string, unknown> = {};
   const graph: Record<string, unknown> = {};
+  // Own properties, whatever the name: `target[k] = v` with k `__proto__` set the copy's
+  // prototype, so `{"__proto__": {"quantumMs": 5}}` beside a graph key was applied as config.
   for (const [k, v] of Object.entries(config))
-    ((GRAPH_KEYS as readonly string[]).includes(k) ? graph : engine)[k] = v;
+    Object.defineProperty((GRAPH_KEYS as readonly string[]).includes(k) ? graph : engine, k, {
+      value: v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   const parsed = graphConfigPatchSchema.safeParse(graph);
   if (!parsed.success) throw zodToError(parsed.error, 'INVALID_CONFIG');
   return { message: { ...m, config: engine }, graph: parsed.data };

@@ -50,7 +50,12 @@ export function parseCommand(msg: unknown): Command {
     throw zodToError(parsed.error, 'INVALID_CONFIG');
   }
   // A bad job is the fault the executor's `submitJob` reports for the same spec (shared/job.ts).
-  if (type === 'submitJob' && issue && issue.path[0] === 'job' && issue.path.length > 1) {
+  if (
+    type === 'submitJob' &&
+    issue &&
+    issue.path[0] === 'job' &&
+    (issue.path.length > 1 || unknownKey)
+  ) {
     throw zodToError(parsed.error, 'INVALID_ARGUMENT');
   }
   throw zodToError(parsed.error, 'BAD_MESSAGE');

@@ -149,6 +149,28 @@ describe('Session commands', () => {
       code: 'BAD_MESSAGE',
       field: 'speed',
     });
+    // A misspelt field is refused naming it, not dropped (`limt` returned 100 rows).
+    expect(await fails(s, { type: 'findJobs', query: '', limt: 1 })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'limt',
+    });
+    expect(await fails(s, { type: 'pause', extra: true })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      field: 'extra',
+    });
+    // One inside the job is the job's fault, as any other bad job field.
+    expect(
+      await fails(s, {
+        type: 'submitJob',
+        job: { class: 'a', tasks: [{ splits: [] }], priority: 3 },
+      }),
+    ).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'job.priority' });
+    // A `__proto__` key beside a graph setting is refused as it is alone (it was applied).
+    const proto = JSON.parse(
+      '{"type":"configure","config":{"__proto__":{"quantumMs":5},"graphPolicy":"fifo"}}',
+    ) as unknown;
+    expect(await fails(s, proto)).toMatchObject({ code: 'INVALID_CONFIG', field: '__proto__' });
+    expect(s.executor.config.quantumMs).not.toBe(5);
     // Nothing above changed the engine.
     expect(s.executor.events.total).toBe(0);
     expect(s.executor.counters.submitted).toBe(0);
