@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PolicyName } from '../../../shared/config.ts';
 import type { Frame, JobSpecWire, SplitSpecWire } from '../../../shared/protocol.ts';
-import type { SplitSpec } from '../../runtime/executor/job-spec.ts';
+import type { JobSpec, SplitSpec } from '../../runtime/executor/job-spec.ts';
 import { MS } from '../../runtime/executor/testing.ts';
 import { Session } from './session.ts';
 
@@ -118,6 +118,16 @@ async function play(actions: Action[]): Promise<void> {
   for (const a of actions) {
     switch (a.kind) {
       case 'submit': {
+        // A job with an open task is a host's own (the protocol refuses one: no command closes
+        // it), submitted to the executor as a host that feeds its tasks does.
+        if (a.job.tasks.some((t) => t.open === true)) {
+          const id = s.executor.submitJob(a.job as JobSpec);
+          if (s.executor.jobRow(id)?.state !== 'rejected') {
+            jobs.push(id);
+            tasks.push(...s.executor.taskIds(id));
+          }
+          break;
+        }
         const r = await s.handleCommand({ type: 'submitJob', job: a.job });
         if (r.ok) {
           jobs.push(r['jobId'] as number);

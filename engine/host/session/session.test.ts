@@ -176,6 +176,39 @@ describe('Session commands', () => {
     expect(s.executor.counters.submitted).toBe(0);
   });
 
+  it('refuses an oversized job or weights by their count first, and an open task', async () => {
+    const s = new Session();
+    // 20,000 bad splits: the count is what is wrong first (each split was checked before it).
+    const bad = { kind: 'leaf', work: { kernel: 'spin', totalNanos: -1 } };
+    expect(
+      await fails(s, {
+        type: 'submitJob',
+        job: { class: 'a', tasks: [{ splits: Array.from({ length: 20_000 }, () => bad) }] },
+      }),
+    ).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      field: 'job.tasks',
+      message: 'job.tasks must hold at most 10000 splits in all, got 20000',
+    });
+    expect(
+      await fails(s, {
+        type: 'submitJob',
+        job: { class: 'a', tasks: Array.from({ length: 10_001 }, () => ({ splits: [] })) },
+      }),
+    ).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'job.tasks' });
+    // An open task would wait for a closeTask no command sends: a job that never ends.
+    expect(
+      await fails(s, {
+        type: 'submitJob',
+        job: { class: 'a', tasks: [{ splits: [], open: true }] },
+      }),
+    ).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'job.tasks[0].open' });
+    const weights = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`t${i}`, 0]));
+    const tooMany = await fails(s, { type: 'setTenantWeights', weights });
+    expect(tooMany.message).toContain('must name at most 10000 tenants, got 20000');
+    expect(s.executor.counters.submitted).toBe(0);
+  });
+
   it('a full queue rejects a submitted job with QUEUE_FULL', async () => {
     const s = new Session({ config: { maxQueued: 3 } });
     expect(await fails(s, { type: 'submitJob', job: job('a', 4) })).toMatchObject({
