@@ -18,6 +18,9 @@ test('noisy-tenants: tenants are the groups, weights show, and a weight set live
     });
     await expect(groups).toHaveAttribute('data-shares', /initech ×2=/, { timeout: 30_000 });
     await expect(groups).toHaveAttribute('data-shares', /acme=/);
+    // Every bar is named on screen (recharts drew one name of two, where they did not fit).
+    await expect(groups).toContainText('acme');
+    await expect(groups).toContainText('initech ×2');
     // The tenants panel names every tenant, with its weight.
     const initech = page.locator('[data-testid="tenant-row"][data-tenant="initech"]');
     await expect(initech).toHaveAttribute('data-weight', '2');

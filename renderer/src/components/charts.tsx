@@ -18,7 +18,7 @@ import {
 } from 'recharts';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from '../context.ts';
-import { chartPoints, lastSpan } from '../data/chart-window.ts';
+import { chartPoints, lastSpanOf } from '../data/chart-window.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { depthSeries, rangePoints, selectionRates } from '../data/derive.ts';
 import { seriesColor } from '../data/palette.ts';
@@ -170,9 +170,8 @@ export function LevelShareChart() {
   );
 }
 
-/** Engine time the live selections rates are taken over, and the frames looked at for it. */
+/** Engine time the live selections rates are taken over. */
 const SELECTION_WINDOW_MS = 5_000;
-const SELECTION_TAIL = 64;
 
 export function SelectionsChart() {
   useTelemetryTick();
@@ -183,7 +182,7 @@ export function SelectionsChart() {
   // apart): the hint says the span the rates are taken over.
   const points =
     range === null
-      ? lastSpan(telemetry.points.tail(SELECTION_TAIL), SELECTION_WINDOW_MS)
+      ? lastSpanOf(telemetry.points, SELECTION_WINDOW_MS)
       : rangePoints(telemetry, range);
   const rows = selectionRates(points);
   const spanMs = (points.at(-1)?.tMs ?? 0) - (points[0]?.tMs ?? 0);

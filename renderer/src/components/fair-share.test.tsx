@@ -40,4 +40,24 @@ describe('the fair share panel', () => {
     expect(weighted).toContain('service in proportion to weight for their age');
     expect(weighted).toContain('gold ×3=0.7500');
   });
+
+  it.each([
+    ['two', ['acme', 'globex']],
+    ['three', ['acme', 'globex', 'initech']],
+  ])('names every bar with its group, %s groups', (_, labels) => {
+    const groups = labels.map((l, i) => row(l, 100 * (i + 1)));
+    const html = render({
+      unit: 'tenant',
+      count: groups.length,
+      totalNanos: groups.reduce((a, g) => a + g.serviceNanos, 0),
+      groups,
+      others: { groups: 0, serviceNanos: 0 },
+      byClass: [],
+      jain: 0.9,
+    });
+    // What the page shows (the text of the bars' element, not its data attributes).
+    const bars = /data-testid="fair-groups".*?>(.*)$/s.exec(html)?.[1] ?? '';
+    const text = bars.replace(/<[^>]*>/g, ' ');
+    for (const label of labels) expect(text).toContain(label);
+  });
 });

@@ -3,7 +3,6 @@
  * policy uses: split, task, job or tenant), the same per job class, and Jain's index over the
  * groups (docs/metrics.md "fair groups").
  */
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp } from '../context.ts';
 import {
   classShares,
@@ -12,25 +11,32 @@ import {
   type GroupShare,
 } from '../data/policy-units.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
-import { axis, Empty, tooltipStyle } from './panel.tsx';
+import { Empty } from './panel.tsx';
 
-/** A horizontal bar per row of shares (fair groups, classes). */
+/**
+ * A horizontal bar per row of shares (fair groups, classes), each named beside it. Plain
+ * elements, not a chart: a chart's category axis leaves out the names that do not fit its
+ * height, and a bar without its group's name says nothing.
+ */
 function ShareBars({ rows, testId }: { rows: GroupShare[]; testId: string }) {
-  const data = rows.map((r) => ({ ...r, pct: r.share * 100 }));
   return (
     <div
+      className="share-bars"
       data-testid={testId}
       data-shares={rows.map((r) => `${r.label}=${r.share.toFixed(4)}`).join(';')}
     >
-      <ResponsiveContainer width="100%" height={Math.max(60, 18 * data.length + 24)}>
-        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
-          <CartesianGrid stroke="var(--grid)" horizontal={false} />
-          <XAxis type="number" domain={[0, 100]} unit="%" {...axis} />
-          <YAxis type="category" dataKey="label" width={130} {...axis} />
-          <Tooltip {...tooltipStyle} formatter={(v) => `${Number(v).toFixed(1)} %`} />
-          <Bar dataKey="pct" name="service" fill="var(--accent)" isAnimationActive={false} />
-        </BarChart>
-      </ResponsiveContainer>
+      {rows.map((r) => {
+        const pct = `${(r.share * 100).toFixed(1)} %`;
+        return (
+          <div className="share-bar" key={r.label} title={`${r.label}: ${pct} of the service`}>
+            <span className="share-bar-label">{r.label}</span>
+            <span className="share-bar-track">
+              <span className="share-bar-fill" style={{ width: `${r.share * 100}%` }} />
+            </span>
+            <span className="num">{pct}</span>
+          </div>
+        );
+      })}
     </div>
   );
 }

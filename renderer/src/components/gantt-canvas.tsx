@@ -21,8 +21,8 @@ import { inFlightQuanta, laneLayout, type InFlight } from '../data/gantt-lanes.t
 import { formatMs } from '../data/gantt-viewport.ts';
 import { laneGroups } from '../data/node-lanes.ts';
 import { spanProbe } from '../data/gantt-probe.ts';
+import { spanTipRows } from '../data/gantt-tip.ts';
 import { normalizeRange } from '../data/range-stats.ts';
-import { SPAN_OUTCOMES } from '../../../shared/protocol.ts';
 
 const GUTTER = 72;
 /** Room for `node · worker N` labels when the lanes are grouped by node. */
@@ -296,17 +296,7 @@ export function GanttCanvas() {
       const workerName = layout.groups?.labels[lane] ?? String(lane);
       let rows: [string, string][];
       if (i >= 0) {
-        const sp = telemetry.spans;
-        const cls = telemetry.classNames[sp.cls[i]!] ?? '?';
-        rows = [
-          ['job', `${sp.job[i]} (${cls})`],
-          ['task', String(sp.task[i])],
-          ['split', String(sp.split[i])],
-          ['level', String(sp.level[i])],
-          ['duration', formatMs(sp.end[i]! - sp.start[i]!)],
-          ['outcome', SPAN_OUTCOMES[sp.outcome[i]!] ?? '?'],
-          ['worker', workerName],
-        ];
+        rows = spanTipRows(telemetry, i, workerName);
       } else if (q !== undefined) {
         rows = [
           ['job', q.job === null ? '?' : String(q.job)],

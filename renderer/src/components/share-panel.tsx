@@ -142,11 +142,11 @@ export function PriorityDetail() {
   const w = levelShares(telemetry, windowMs, f.config.levelTimeMultiplier);
   const boosts = new Map((w?.rows ?? []).map((r) => [r.label, r.boosts]));
   const reported = w !== null && w.rows.some((r) => r.boosts !== null);
-  // Where frames are further apart than the window, the boosts are over the last interval.
-  const covered = w?.coveredMs ?? 0;
+  // The span the boosts cover, where it is not the window (as the share readout says it): less
+  // after a reload, policy switch or reset; more where frames are further apart than the window.
   const label =
-    covered > windowMs * 1.1 + 150
-      ? formatMs(covered)
+    w !== null && coverage(w, windowMs) !== ''
+      ? formatMs(w.coveredMs)
       : (SHARE_WINDOWS.find((x) => x.ms === windowMs)?.label ?? formatMs(windowMs));
   return (
     <div className="priority-detail" data-testid="priority-detail">

@@ -5,6 +5,7 @@
  * of context on each side, from anywhere in the history ring — that is how the charts scroll
  * back, by the range bar's buttons or its scroll slider (`scrollRange`, `scrollPosition`).
  */
+import type { Ring } from '../../../shared/lib/ring.ts';
 import type { TimeRange } from './range-stats.ts';
 
 /** Engine time a live chart draws: its title says "last 60 s". */
@@ -37,16 +38,29 @@ export function lastSpan<T extends { tMs: number }>(all: readonly T[], ms: numbe
   return all.slice(Math.max(0, firstWithin(all, ms) - 1));
 }
 
+/**
+ * `lastSpan` of a whole ring, copying only the points it returns. Taken by engine time, not by a
+ * count of frames: while paused, frames keep coming with one engine time, and any fixed tail of
+ * them would soon span nothing.
+ */
+export function lastSpanOf<T extends { tMs: number }>(ring: Ring<T>, ms: number): T[] {
+  const from = Math.max(0, firstWithinAt(ring.size, (i) => ring.at(i)!, ms) - 1);
+  return ring.tail(ring.size - from);
+}
+
 /** The index of the first point less than `ms` older than the newest (points in time order). */
 function firstWithin(all: readonly { tMs: number }[], ms: number): number {
-  const last = all.at(-1);
-  if (last === undefined) return 0;
-  const from = last.tMs - ms;
+  return firstWithinAt(all.length, (i) => all[i]!, ms);
+}
+
+function firstWithinAt(size: number, at: (i: number) => { tMs: number }, ms: number): number {
+  if (size === 0) return 0;
+  const from = at(size - 1).tMs - ms;
   let lo = 0;
-  let hi = all.length - 1;
+  let hi = size - 1;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (all[mid]!.tMs > from) hi = mid;
+    if (at(mid).tMs > from) hi = mid;
     else lo = mid + 1;
   }
   return lo;

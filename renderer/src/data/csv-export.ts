@@ -4,13 +4,11 @@
  * empty level is caught up), `charged_ms` (time charged to the level, cumulative: what level
  * shares are taken from; where the series keeps it), `selections` and `aging_boosts` (PRIO only:
  * cumulative aging boosts of the band, empty for other policies). Every row names the policy
- * and config it was taken under (the row's own when the series keeps it, else the export's).
+ * and config it was taken under: its own frame's (telemetry keeps it), else the export's where
+ * the policy is the same, else none.
  */
 import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
 import type { FramePoint } from './telemetry.ts';
-
-/** What a series point may carry beyond `FramePoint` (kept where telemetry keeps them). */
-type PointExtras = { config?: EngineConfig };
 
 export interface CsvContext {
   /** The policy and config now, for rows that do not carry their own. */
@@ -19,7 +17,7 @@ export interface CsvContext {
 }
 
 export function seriesCsv(
-  points: readonly (FramePoint & PointExtras)[],
+  points: readonly FramePoint[],
   levels: number,
   context: CsvContext = {},
 ): string {
@@ -46,11 +44,15 @@ export function seriesCsv(
     'config',
   ];
   const rows = points.map((p) => {
-    const config = p.config ?? context.config;
+    // A row without its own config (a snapshot's history) borrows the export's only under the
+    // same policy: another policy's row was taken under another config.
+    const policy = p.policy ?? context.policy;
+    const config =
+      p.config ?? (policy === (context.config?.policy ?? policy) ? context.config : undefined);
     return [
       p.seq,
       round(p.tMs),
-      p.policy ?? context.policy ?? '',
+      policy ?? '',
       ...lv.map((l) => (has(p, l) ? (p.depth[l] ?? 0) : '')),
       ...lv.map((l) => (has(p, l) ? round(p.levelMs[l] ?? 0) : '')),
       ...lv.map((l) => (p.chargedMs === null || !has(p, l) ? '' : round(p.chargedMs[l] ?? 0))),

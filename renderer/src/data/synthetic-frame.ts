@@ -82,6 +82,8 @@ export interface SyntheticFrameOptions {
   spans?: readonly SyntheticSpan[];
   depth?: readonly number[];
   levelMs?: readonly number[];
+  /** Cumulative selections per level (default 0). */
+  selections?: readonly number[];
   /** Cumulative charged time per level (ms); absent = the host does not report it. */
   chargedMs?: readonly number[];
   /** PRIO: cumulative aging boosts per band; absent = not reported. */
@@ -115,7 +117,7 @@ export function syntheticFrame(o: SyntheticFrameOptions): Frame {
       label: o.labels?.[l] ?? `L${l}`,
       depth: d,
       scheduledNanos: Math.round((o.levelMs?.[l] ?? 0) * 1e6),
-      selections: 0,
+      selections: o.selections?.[l] ?? 0,
       minPriority: null,
       ...(o.chargedMs === undefined
         ? {}

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { bucketOf } from '../../../shared/lib/histogram.ts';
+import type { HistoryPoint } from '../../../shared/protocol.ts';
 import { depthSeries, levelShares } from './derive.ts';
+import { rangeSummaries } from './range-stats.ts';
 import { buildTrace } from './trace-export.ts';
 import { seriesCsv } from './csv-export.ts';
 import { syntheticFrame } from './synthetic-frame.ts';
@@ -114,6 +117,42 @@ describe('Telemetry', () => {
     // The depth chart has 4 s of rows at once.
     const { rows } = depthSeries(t.points.tail(600));
     expect(rows.at(-1)!['t']! - rows[0]!['t']!).toBeCloseTo(3.92, 5);
+  });
+
+  it('a snapshot keeps the samples of its last history point, so Distributions counts what the tables count', () => {
+    // Each history point's frame recorded `k + 1` waits of 2 ms for class `a`.
+    const history: HistoryPoint[] = [1, 2, 3].map((k) => {
+      const waits = { maxNanos: 2e6, sumNanos: (k + 1) * 2e6, buckets: [bucketOf(2000), k + 1] };
+      return {
+        seq: k,
+        timeNanos: k * 100e6,
+        depth: [0],
+        scheduledNanos: [0],
+        selections: [0],
+        utilization: 0,
+        succeeded: 0,
+        submitted: 0,
+        live: 0,
+        samples: {
+          latency: { byClass: {}, byBand: {} },
+          wait: { byClass: { a: waits }, byBand: {} },
+        },
+      };
+    });
+    // The snapshot's frame is the last point's frame, state now: it carries no samples.
+    const frame = syntheticFrame({ seq: 3, timeMs: 310 });
+    const t = new Telemetry();
+    t.ingestSnapshot({
+      type: 'snapshot',
+      frame,
+      history,
+      spans: frame.spans,
+      events: [],
+      policies: ['mlfq'],
+      frameHz: 10,
+    });
+    const waits = rangeSummaries(t.points.toArray(), 'wait', 'byClass').get('a');
+    expect(waits?.count).toBe(2 + 3 + 4);
   });
 
   it('the share panel reads charged time, not the level a span had at dispatch', () => {
@@ -264,5 +303,21 @@ describe('exports', () => {
         .map(Number),
     ).toEqual(boosts);
     expect(fifo!.split(',').slice(col, col + 5)).toEqual(['', '', '', '', '']);
+  });
+
+  it('gives each row the config of its own frame, not the config at export time', () => {
+    const t = new Telemetry();
+    t.ingestFrame(syntheticFrame({ seq: 1, timeMs: 100, config: { policy: 'mlfq' } }));
+    t.ingestFrame(syntheticFrame({ seq: 2, timeMs: 200, config: { policy: 'priority' } }));
+    // As the export view calls it: the latest frame's policy and config for rows without one.
+    const latest = t.latest!;
+    const csv = seriesCsv(t.points.toArray(), 5, { policy: latest.policy, config: latest.config });
+    const [, mlfq, prio] = csv.trim().split('\n');
+    // The config is the last column, quoted JSON with its quotes doubled.
+    const config = (row: string) =>
+      JSON.parse(row.slice(row.indexOf('"') + 1, -1).replaceAll('""', '"')) as { policy: string };
+    expect(mlfq!.split(',')[2]).toBe('mlfq');
+    expect(config(mlfq!).policy).toBe('mlfq');
+    expect(config(prio!).policy).toBe('priority');
   });
 });

@@ -5,7 +5,7 @@
  *
  * Engine time is integer ns; everything stored here is ms, the unit the UI speaks.
  */
-import type { PolicyName } from '../../../shared/config.ts';
+import type { EngineConfig, PolicyName } from '../../../shared/config.ts';
 import {
   historyPoint,
   samplesCost,
@@ -54,6 +54,12 @@ export interface FramePoint {
   oldestWaitMs: number | null;
   /** Latency and wait samples recorded since the previous point (`Frame.samples`); null when not reported. */
   samples: FrameSamples | null;
+  /**
+   * The config the point's frame ran under (the CSV's `config`), so an export after a policy
+   * switch does not give the past today's config; absent for a snapshot's history points, which
+   * carry none.
+   */
+  config?: EngineConfig;
 }
 
 /** A frame's own fields fill in what its history point may lack (an older `historyPoint`). */
@@ -127,6 +133,8 @@ export class Telemetry {
    */
   readonly laneEndMs: number[] = [];
   private readonly classIndex = new Map<string, number>();
+  /** The points' config, shared while it does not change (each frame brings its own copy). */
+  private config: { value: EngineConfig; json: string } | null = null;
   latest: Frame | null = null;
   /** Wall time (ms since the epoch) the latest frame arrived, to tell a current frame from a stale one. */
   receivedAtMs = 0;
@@ -162,7 +170,9 @@ export class Telemetry {
   /**
    * A (re)connecting client starts over from the host's snapshot: spans, events, and the series
    * of the frames it missed (`history`), so charts show their window at once. A history point of
-   * the snapshot's own seq gives way to the snapshot's frame (the same frame, state now).
+   * the snapshot's own seq gives way to the snapshot's frame (the same frame, state now), but its
+   * samples stay: the snapshot's frame carries none, and without them the range tables and
+   * Distributions would count fewer than the live tables.
    */
   ingestSnapshot(snapshot: Snapshot): void {
     this.spans.clear();
@@ -176,10 +186,12 @@ export class Telemetry {
     this.skippedSpans = 0;
     this.addSpans(snapshot.spans);
     this.addEvents(snapshot.events);
+    let ownSamples: FrameSamples | undefined;
     for (const p of snapshot.history ?? []) {
       if (p.seq < snapshot.frame.seq) this.points.push(pointOf(p));
+      else if (p.seq === snapshot.frame.seq) ownSamples = p.samples;
     }
-    this.addFrame(snapshot.frame, false);
+    this.addFrame(snapshot.frame, false, ownSamples);
     this.notify();
   }
 
@@ -203,7 +215,7 @@ export class Telemetry {
     return idx;
   }
 
-  private addFrame(frame: Frame, withSpans: boolean): void {
+  private addFrame(frame: Frame, withSpans: boolean, carried?: FrameSamples): void {
     this.latest = frame;
     this.receivedAtMs = Date.now();
     this.jobs = frame.jobs;
@@ -213,7 +225,16 @@ export class Telemetry {
       this.addSpans(frame.spans);
       this.addEvents(frame.events);
     }
-    this.points.push(pointOf(historyPoint(frame), frame));
+    const point = pointOf(historyPoint(frame), frame);
+    if (point.samples === null && carried !== undefined) point.samples = carried;
+    point.config = this.sharedConfig(frame.config);
+    this.points.push(point);
+  }
+
+  private sharedConfig(config: EngineConfig): EngineConfig {
+    const json = JSON.stringify(config);
+    if (this.config?.json !== json) this.config = { value: config, json };
+    return this.config.value;
   }
 
   private addSpans(cols: SpanColumns): void {
