@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { outputBufferSchema } from './config.ts';
 import { PRIORITY_MAX, PRIORITY_MIN } from './lib/priority-bands.ts';
-import { MAX_EXPORT_CHARS, MAX_MODULE_CHARS, MAX_WORK_MS } from './limits.ts';
+import { MAX_CALLS_PER_SPLIT, MAX_EXPORT_CHARS, MAX_MODULE_CHARS, MAX_WORK_MS } from './limits.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
 
@@ -60,7 +60,16 @@ export const splitWorkSchema = z
      */
     failProbability: z.number().min(0).max(1).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((w, ctx) => {
+    if (w.perCallNanos === undefined) return;
+    const calls = Math.ceil(w.totalNanos / w.perCallNanos);
+    if (calls > MAX_CALLS_PER_SPLIT) {
+      const least = Math.ceil(w.totalNanos / MAX_CALLS_PER_SPLIT);
+      const message = `must be >= totalNanos / ${MAX_CALLS_PER_SPLIT} (${least}): a split makes at most ${MAX_CALLS_PER_SPLIT} calls, this one ${calls}`;
+      ctx.addIssue({ code: 'custom', message, path: ['perCallNanos'] });
+    }
+  });
 
 export const splitSpecSchema = z
   .object({ kind: z.enum(['leaf', 'intermediate']), work: splitWorkSchema })

@@ -56,6 +56,14 @@ export const MAX_EXPORT_CHARS = MAX_LABEL_CHARS;
  */
 export const MAX_MODULE_EXPORTS = 1024;
 
+/**
+ * Calls one split makes (`totalNanos / perCallNanos`), each a quantum of its own: a `perCallMs` of 0
+ * became 1 ns, so a 1 s split made 10^9 calls and a run of a few such splits ran for hours with no
+ * output. A workload's drawn per-call time is raised to `totalMs / MAX_CALLS_PER_SPLIT` where it is
+ * below it; a job a client submits is refused (`perCallNanos`).
+ */
+export const MAX_CALLS_PER_SPLIT = 100_000;
+
 /** Splits in one job: `tasks × (splits.leaf + splits.intermediate)`. */
 export const MAX_SPLITS_PER_JOB = 10_000;
 /** Jobs one class submits (`arrival.count`), and tasks a Trino spec runs (`totalTasks`). */

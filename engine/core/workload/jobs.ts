@@ -7,17 +7,31 @@ import type { JobSpec, SplitSpec, SplitWork } from '../../../shared/job.ts';
 import type { JobClass, TrinoSpec, WorkSpec } from '../../../shared/workload.ts';
 import { sampleNanos } from './distributions.ts';
 import type { Rng } from '../../../shared/lib/rng.ts';
+import { MAX_CALLS_PER_SPLIT } from '../../../shared/limits.ts';
 import { generateSplit, simpleSplit, type SplitCost } from './trino-generators.ts';
 
 const MS = 1_000_000;
 
 export type Kernel = WorkSpec['kernel'];
 
-/** Multiplies every time of a split's cost by `scale` (threads `timeScale`); never below 1 ns. */
+/**
+ * The shortest call a split of `totalNanos` may make: at most `MAX_CALLS_PER_SPLIT` calls, each a
+ * quantum (a drawn `perCallMs` below it is raised to it; docs/limits.md).
+ */
+export function leastPerCall(totalNanos: number): number {
+  return Math.ceil(totalNanos / MAX_CALLS_PER_SPLIT);
+}
+
+/**
+ * Multiplies every time of a split's cost by `scale` (threads `timeScale`); never below 1 ns, nor
+ * more calls than `MAX_CALLS_PER_SPLIT`.
+ */
 export function scaleCost(cost: SplitCost, scale: number): SplitCost {
-  if (scale === 1) return cost;
-  const s = (x: number) => Math.max(1, Math.round(x * scale));
-  const out = { totalNanos: s(cost.totalNanos), perCallNanos: s(cost.perCallNanos) };
+  const s = (x: number) => (scale === 1 ? x : Math.max(1, Math.round(x * scale)));
+  const totalNanos = s(cost.totalNanos);
+  const perCallNanos = Math.max(s(cost.perCallNanos), leastPerCall(totalNanos));
+  if (scale === 1 && perCallNanos === cost.perCallNanos) return cost;
+  const out = { totalNanos, perCallNanos };
   return cost.blockedNanosPerCall === undefined
     ? out
     : { ...out, blockedNanosPerCall: Math.round(cost.blockedNanosPerCall * scale) };
@@ -38,8 +52,10 @@ export function drawWork(rng: Rng, w: WorkSpec, scale = 1): SplitWork {
   // A zero-time split still has to be dispatched once to finish.
   const totalNanos = r(sampleNanos(rng, w.totalMs ?? { kind: 'fixed', ms: 0 }));
   let work: SplitWork = { ...base, totalNanos };
-  if (w.perCallMs !== undefined)
-    work = { ...work, perCallNanos: Math.max(1, r(sampleNanos(rng, w.perCallMs))) };
+  if (w.perCallMs !== undefined) {
+    const drawn = r(sampleNanos(rng, w.perCallMs));
+    work = { ...work, perCallNanos: Math.max(1, drawn, leastPerCall(totalNanos)) };
+  }
   if (w.blockedMs !== undefined)
     work = { ...work, blockedNanosPerCall: r(sampleNanos(rng, w.blockedMs)) };
   return work;

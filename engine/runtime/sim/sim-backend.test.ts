@@ -102,10 +102,11 @@ describe('SimBackend', () => {
   });
 
   it('a call shorter than a nanosecond still moves the clock, and the run ends', () => {
-    // `perCallNanos: 1e-300` (accepted by submitJob) ran quanta that took no time, for ever: the
-    // clock stayed put and every other job starved until `cancelAll`.
+    // `perCallNanos: 1e-300` (accepted by submitJob then; now refused past MAX_CALLS_PER_SPLIT
+    // calls) ran quanta that took no time, for ever: the clock stayed put and every other job
+    // starved until `cancelAll`. A call under a nanosecond still counts as one.
     const { sim, ex, ends } = simRig({ workers: 1, quantumMs: 1 });
-    ex.submitJob(oneTaskJob('tiny', intermediates(1, spin(0.002, { perCallNanos: 1e-300 }))));
+    ex.submitJob(oneTaskJob('tiny', intermediates(1, spin(0.002, { perCallNanos: 0.05 }))));
     ex.submitJob(oneTaskJob('other', intermediates(1, spin(1))));
     sim.runUntil(1000 * MS);
     expect(ends.map((e) => [e.class, e.state]).sort()).toEqual([
