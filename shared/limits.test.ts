@@ -101,6 +101,11 @@ describe('workload size limits', () => {
       splitsPerTask: 100,
       generator: 'intermediate',
     });
+    // An empty list runs nothing and reported success with 0 jobs: refused as trino's and graph's.
+    expect(refusal(() => parseWorkload({ classes: [] }))).toEqual({
+      field: 'classes',
+      message: 'classes must have at least 1 entry',
+    });
     const trino = (specs: object[]) => ({ durationMs: 1000, trino: { specs, timeline: [] } });
     expect(() => parseWorkload(trino([spec('a')]))).not.toThrow();
     const r = refusal(() => parseWorkload(trino([spec('a'), spec('b')])));

@@ -246,7 +246,7 @@ export const workloadSchema = z
      * workload starts. Absent: the weights stay as they are.
      */
     tenantWeights: tenantWeightsSchema.optional(),
-    classes: z.array(jobClassSchema).max(MAX_CLASSES).optional(),
+    classes: z.array(jobClassSchema).min(1).max(MAX_CLASSES).optional(),
     trino: trinoSchema.optional(),
     /** A graph document or a list of them (one run each), validated by shared/graph.ts. */
     graph: z.unknown().optional(),

@@ -103,16 +103,18 @@ describe('schedlab run and compare flags', () => {
     );
   }, 60_000);
 
-  it('--time-limit stops a run even inside one step of simulated time holding 10^9 calls', async () => {
-    // One split of a second of work in calls of 1 ns: a billion dispatches inside the first
-    // 100 ms step, which the limit was only looked at between (the run went on for hours).
+  it('--time-limit stops a run even inside one step of simulated time holding 10^7 calls', async () => {
+    // 10,000 splits of 1 ms on one worker, each in the most calls a split may make (100,000 of
+    // 10 ns): ten million dispatches inside the first 100 ms step, which the limit was only
+    // looked at between (a split of 1 ns calls went on for hours before calls were bounded).
     const tiny = tmpFile('tiny-calls.json', {
+      config: { workers: 1 },
       classes: [
         {
           name: 'a',
           arrival: { kind: 'once' },
-          splits: { leaf: 1 },
-          work: { totalMs: 1000, perCallMs: 0.000001 },
+          splits: { intermediate: 10_000 },
+          work: { totalMs: 1, perCallMs: 0 },
         },
       ],
     });

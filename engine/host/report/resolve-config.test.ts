@@ -42,6 +42,16 @@ describe('resolveConfig and timeScale', () => {
     }
   });
 
+  it('checks the threads block on every backend, so a file fails alike wherever it runs', () => {
+    const bad = { ...withScale(1), threads: { workers: 0 } };
+    for (const backend of ['sim', 'threads'] as const) {
+      expect(() => resolveConfig(bad, backend), backend).toThrow('threads.workers must be >= 1');
+      expect(() => workloadPatch(bad, backend), backend).toThrow('threads.workers must be >= 1');
+    }
+    // Applied on threads only.
+    expect(resolveConfig({ ...withScale(1), threads: { workers: 3 } }, 'sim').workers).toBe(36);
+  });
+
   it('the live app checks a workload’s scaled patch the same way, before applying it', () => {
     expect(workloadPatch(withScale(0.1), 'threads')).toMatchObject({ quantumMs: 100 });
     expect(workloadPatch(withScale(0.1), 'sim')).toMatchObject({ quantumMs: 1000 });

@@ -39,8 +39,11 @@ export function resolveConfig(
   backend: BackendKind,
   overrides: EngineConfigPatch = {},
 ): EngineConfig {
+  // The `threads` block is checked on every backend (it is applied on threads only), so a file
+  // passes or fails alike wherever it runs: `threads.workers: 0` ran on sim and failed on threads.
+  const threadsPatch = checkConfigPatch(workload.threads, ['threads']);
   const layers: [unknown, string[]][] = [[workload.config, ['config']]];
-  if (backend === 'threads') layers.push([workload.threads, ['threads']]);
+  if (backend === 'threads') layers.push([threadsPatch, ['threads']]);
   layers.push([overrides, []]);
   let merged: Record<string, unknown> = { ...DEFAULT_ENGINE_CONFIG };
   for (const [patch, prefix] of layers) {
@@ -64,9 +67,10 @@ export function resolveConfig(
  */
 export function workloadPatch(workload: Workload, backend: BackendKind): EngineConfigPatch {
   const threads = backend === 'threads';
+  const threadsPatch = checkConfigPatch(workload.threads, ['threads']); // checked everywhere
   const patch = {
     ...checkConfigPatch(workload.config, ['config']),
-    ...(threads ? checkConfigPatch(workload.threads, ['threads']) : {}),
+    ...(threads ? threadsPatch : {}),
   };
   if (!threads) return patch;
   const scaled = engineConfigPatchSchema.safeParse(scaleConfigTimes(patch, workload.timeScale));
