@@ -101,6 +101,16 @@ describe('workload size limits', () => {
       splitsPerTask: 100,
       generator: 'intermediate',
     });
+    // A graph's node costs run as written: a timeScale was taken and ignored.
+    expect(
+      refusal(() =>
+        parseWorkload({ timeScale: 0.01, graph: { nodes: [{ id: 'a', cost: 3000 }] } }),
+      ),
+    ).toEqual({
+      field: 'timeScale',
+      message:
+        'timeScale is not taken by a graph workload: its node costs run as written on every backend',
+    });
     // An empty list runs nothing and reported success with 0 jobs: refused as trino's and graph's.
     expect(refusal(() => parseWorkload({ classes: [] }))).toEqual({
       field: 'classes',

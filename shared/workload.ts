@@ -231,7 +231,8 @@ export const workloadSchema = z
     /**
      * threads backend only: every time in the workload is multiplied by this — arrivals, split
      * costs, the duration, and the engine's time settings (`config`, `threads` and `--set`
-     * values such as quantumMs), which are all written in workload time.
+     * values such as quantumMs), which are all written in workload time. Job workloads only: a
+     * graph workload's node costs run as written (another scale is refused).
      */
     timeScale: positive.default(1),
     /** Executor settings this workload wants (validated by the executor's config schema). */
@@ -270,6 +271,14 @@ export const workloadSchema = z
         message:
           'is not taken by a graph workload, which runs until its graphs end (no --duration); bound its wall time with --time-limit',
         path: ['durationMs'],
+      });
+    }
+    if (w.graph !== undefined && w.timeScale !== 1) {
+      // It was ignored: a node of 3,000 ms at 0.01 ran 3 s on threads, and the report said so.
+      ctx.addIssue({
+        code: 'custom',
+        message: 'is not taken by a graph workload: its node costs run as written on every backend',
+        path: ['timeScale'],
       });
     }
     if (w.graph !== undefined) checkGraphField(w.graph, ctx);
