@@ -1,7 +1,12 @@
 // One client's commands on a link driven by hand: a burst received in one turn (as `ws` delivers
 // the messages of one TCP chunk) is answered at most MAX_COMMANDS_IN_FLIGHT at a time.
 import { describe, expect, it } from 'vitest';
-import { ClientLink, MAX_COMMANDS_IN_FLIGHT, type LinkSocket } from './client-link.ts';
+import {
+  ClientLink,
+  MAX_COMMANDS_IN_FLIGHT,
+  STALLED_AFTER_MS,
+  type LinkSocket,
+} from './client-link.ts';
 import type { AnyHostSession } from './host-session.ts';
 
 /** A session whose every answer takes a few ms, counting how many it builds at once. */
@@ -90,5 +95,38 @@ describe('a client link across a snapshot', () => {
     expect(frames).toHaveLength(1);
     expect(frames[0]).toEqual({ type: 'frame', frame: { seq: 5 } }); // no skips since the snapshot
     expect(link.stats.skipped).toEqual({ frames: 3, spans: 30 }); // the host's own count goes on
+  });
+});
+
+describe('a client that reads nothing', () => {
+  it('is dropped once it has had no frame for STALLED_AFTER_MS, so it does not hold its place', () => {
+    // Before: frames were coalesced for it for good, and 32 such clients held every place the
+    // server has: every other client was refused TOO_MANY_CLIENTS until they went.
+    let now = 0;
+    const limits = { highWaterBytes: 1000, maxBufferedBytes: 1 << 20, now: () => now };
+    const stuck = socket();
+    (stuck as { bufferedAmount: number }).bufferedAmount = 5000; // never drains
+    const reading = socket();
+    const closed: number[] = [];
+    stuck.close = (code) => closed.push(code);
+    const stalled = new ClientLink(stuck, new SlowSession(), limits);
+    const fine = new ClientLink(reading, new SlowSession(), limits);
+    const frame = (n: number) => ({ json: `{"seq":${n}}`, spans: 0 });
+    for (let n = 1; now <= STALLED_AFTER_MS; n++, now += 100) {
+      stalled.offerFrame(frame(n));
+      fine.offerFrame(frame(n));
+    }
+    expect(stalled.stats.dropped).toBe(false); // at 30 s: not yet
+    now += 100;
+    stalled.offerFrame(frame(0));
+    fine.offerFrame(frame(0));
+    expect(stalled.stats.dropped).toBe(true);
+    expect(closed).toEqual([1008]);
+    expect(stuck.sent.at(-1)).toMatchObject({
+      type: 'error',
+      error: { code: 'CLIENT_TOO_SLOW', field: 'stalledAfterMs' },
+    });
+    expect(fine.stats.dropped).toBe(false);
+    expect(fine.stats.sent).toBe(302);
   });
 });

@@ -11,6 +11,8 @@
  * instead: a reply that would leave more than `maxBufferedBytes` unsent — a client asking for
  * snapshots faster than it reads them — gets the client told `CLIENT_TOO_SLOW` and dropped.
  * Other clients are unaffected, and the server holds at most the budget plus one reply for it.
+ * A client that gets no frame for `STALLED_AFTER_MS` while frames come (it reads nothing) is
+ * dropped too, so it does not hold one of the server's places for good.
  * At most `MAX_COMMANDS_IN_FLIGHT` of a client's commands are answered at once: replies are built
  * before they are written, so the budget alone did not bound them.
  */
@@ -33,7 +35,18 @@ export interface LinkLimits {
   readonly highWaterBytes: number;
   /** Unsent bytes (replies included) above which the client is dropped. */
   readonly maxBufferedBytes: number;
+  /** A client sent no frame this long while frames came is dropped (default `STALLED_AFTER_MS`). */
+  readonly stalledAfterMs?: number;
+  /** The clock (ms) the stall is measured by; `performance.now` unless a test drives it. */
+  readonly now?: () => number;
 }
+
+/**
+ * A client whose socket stays too full for any frame this long reads nothing: it is dropped
+ * (`CLIENT_TOO_SLOW`). Coalescing kept such a client's memory bounded but not its place: 32 that
+ * never read held every place a server has, and every other client was refused for good.
+ */
+export const STALLED_AFTER_MS = 30_000;
 
 const OPEN = 1;
 /** A client's commands answered at once; each one past it is refused `TOO_MANY_COMMANDS`. */
@@ -57,12 +70,18 @@ export class ClientLink {
   private dropped = false;
   /** Its commands received and not yet answered. */
   private inFlight = 0;
+  private readonly now: () => number;
+  /** When it last got a frame (or connected). */
+  private lastFrameAt: number;
 
   constructor(
     private readonly socket: LinkSocket,
     private readonly session: AnyHostSession,
     private readonly limits: LinkLimits,
-  ) {}
+  ) {
+    this.now = limits.now ?? (() => performance.now());
+    this.lastFrameAt = this.now();
+  }
 
   /**
    * Frames sent and skipped so far, the most bytes ever left unsent to this client, and whether
@@ -99,10 +118,17 @@ export class ClientLink {
   }
 
   offerFrame(frame: PreparedFrame): void {
-    if (this.socket.readyState !== OPEN) return;
+    if (this.socket.readyState !== OPEN || this.dropped) return;
     if (this.pending !== undefined) this.skip(this.pending);
     this.pending = frame;
     this.flush();
+    const stalledMs = this.now() - this.lastFrameAt;
+    if (this.pending !== undefined && stalledMs > (this.limits.stalledAfterMs ?? STALLED_AFTER_MS))
+      this.drop({
+        code: 'CLIENT_TOO_SLOW',
+        message: `read no frame for ${Math.round(stalledMs / 1000)} s; disconnected`,
+        field: 'stalledAfterMs',
+      });
   }
 
   /** Parses and answers one message; a message it cannot read gets a coded error, nothing else. */
@@ -167,6 +193,7 @@ export class ClientLink {
     const spans = this.skipped.spans - this.atSnapshot.spans;
     const skipped = frames === 0 ? '' : `,"skipped":{"frames":${frames},"spans":${spans}}`;
     this.sentFrames++;
+    this.lastFrameAt = this.now();
     this.write(`{"type":"frame"${skipped},"frame":${frame.json}}`, false);
   }
 
@@ -194,17 +221,21 @@ export class ClientLink {
   private overBudget(bytes: number): boolean {
     if (this.dropped) return true;
     if (this.socket.bufferedAmount + bytes <= this.limits.maxBufferedBytes) return false;
-    this.dropped = true;
-    this.pending = undefined;
-    const error: ErrorInfo = {
+    this.drop({
       code: 'CLIENT_TOO_SLOW',
       message: `more than ${this.limits.maxBufferedBytes} bytes of replies left unread; disconnected`,
       field: 'maxBufferedBytes',
-    };
+    });
+    return true;
+  }
+
+  /** Tells the client why (if it ever reads it) and closes; a socket that never reads is cut. */
+  private drop(error: ErrorInfo): void {
+    this.dropped = true;
+    this.pending = undefined;
     this.socket.send(JSON.stringify({ type: 'error', error }), () => {});
     this.socket.close(1008, 'client too slow');
     setTimeout(() => this.socket.terminate(), TERMINATE_AFTER_MS).unref();
-    return true;
   }
 }
 
