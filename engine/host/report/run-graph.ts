@@ -161,6 +161,27 @@ function graphName(doc: GraphDocument, i: number): string {
   return `${'generator' in doc ? doc.generator : 'graph'}-${i}`;
 }
 
+/** Events the simulator runs between two looks at the wall clock (a graph's: 15 µs each here). */
+const EVENTS_PER_SLICE = 1 << 10;
+/** Wall time a simulated graph run goes on before it gives the event loop a turn (ms). */
+const YIELD_EVERY_MS = 20;
+
+/**
+ * Runs the simulator to idle in slices, giving the event loop a turn every few ms of wall time: a
+ * `compare` of a large graph in a live session, driven to idle in one call, held it 20 s without
+ * a frame or an answer to anyone (as `driveSim` does for job runs).
+ */
+async function runSimToIdle(sim: SimBackend): Promise<void> {
+  let turn = performance.now();
+  while (!sim.idle) {
+    sim.runUntilIdle(EVENTS_PER_SLICE);
+    if (performance.now() - turn >= YIELD_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turn = performance.now();
+    }
+  }
+}
+
 export async function runGraphs(
   workload: Workload,
   docs: readonly GraphDocument[],
@@ -217,11 +238,10 @@ export async function runGraphs(
         graph,
         // The run's hard limit reaches its graphs' nodes (it was printed but not applied).
         stealing === null
-          ? { backend: run, hardKillAfterMs: config.hardKillAfterMs }
-          : { backend: run, stealing, hardKillAfterMs: config.hardKillAfterMs },
+          ? { backend: run, hardKillAfterMs: config.hardKillAfterMs, driveSim: false }
+          : { backend: run, stealing, hardKillAfterMs: config.hardKillAfterMs, driveSim: false },
       );
-      // Behind a tap the sim is not recognised as one, so it is run to idle here instead.
-      if (run !== backend && backend instanceof SimBackend) backend.runUntilIdle();
+      if (backend instanceof SimBackend) await runSimToIdle(backend);
       const result = await pending;
       const s = result.executor === 'stealing' ? result.steals : 0;
       const counts = {

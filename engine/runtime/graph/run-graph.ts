@@ -21,6 +21,11 @@ export interface GraphExecutors {
   readonly history?: CostHistory;
   /** Central runs' hard limit (`CentralRunOptions.hardKillAfterMs`): the run's setting. */
   readonly hardKillAfterMs?: number;
+  /**
+   * On a `SimBackend`, run it to idle here, in one call (default); false: the caller drives it
+   * (a host's report runs it in slices, so its event loop gets turns: `runSimToIdle`).
+   */
+  readonly driveSim?: boolean;
 }
 
 export type GraphRunResult =
@@ -67,6 +72,6 @@ export async function runCompiledGraph(
       ? {}
       : { hardKillAfterMs: executors.hardKillAfterMs }),
   });
-  if (backend instanceof SimBackend) backend.runUntilIdle();
+  if (backend instanceof SimBackend && executors.driveSim !== false) backend.runUntilIdle();
   return { executor: 'central', ...(await done) };
 }

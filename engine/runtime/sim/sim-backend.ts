@@ -172,7 +172,7 @@ export class SimBackend implements Backend {
     ) {
       if (n++ >= maxEvents) return false;
       this.step(heap);
-      if ((n & WATCH_EVERY) === 0) this.look();
+      if ((this.eventsRun & WATCH_EVERY) === 0) this.look();
     }
     if (t > this.clock) this.clock = t;
     return true;
@@ -188,12 +188,18 @@ export class SimBackend implements Backend {
     this.watchdog = check;
   }
 
+  /** No event pending: nothing will happen until something is started or scheduled. */
+  get idle(): boolean {
+    return this.nextHeap() === null;
+  }
+
   /** Runs until no event is pending (or `maxEvents` have run: a guard against endless loads). */
   runUntilIdle(maxEvents = Number.MAX_SAFE_INTEGER): void {
     let n = 0;
     for (let heap = this.nextHeap(); heap !== null && n++ < maxEvents; heap = this.nextHeap()) {
       this.step(heap);
-      if ((n & WATCH_EVERY) === 0) this.look();
+      // Counted over every call (not this one's): a caller driving in short slices is watched too.
+      if ((this.eventsRun & WATCH_EVERY) === 0) this.look();
     }
   }
 
