@@ -31,3 +31,22 @@ describe('the Distributions panel with nothing to draw', () => {
     expect(html).not.toContain('waiting for frames');
   });
 });
+
+describe('the Distributions panel of a client the host skipped frames for', () => {
+  it('says how many frames in its window never arrived, whose samples it cannot count', () => {
+    // Before: it silently counted fewer than the tables (3 of 4), which the host counts whole.
+    const telemetry = new Telemetry();
+    const frame = (seq: number) => ({
+      ...syntheticFrame({ seq, timeMs: seq * 100 }),
+      statsSinceNanos: 0,
+      samples: { latency: { byClass: {}, byBand: {} }, wait: { byClass: {}, byBand: {} } },
+    });
+    telemetry.ingestFrame(frame(1));
+    expect(render(telemetry)).not.toContain('distributions-skipped');
+    telemetry.ingestFrame(frame(5), { frames: 3, spans: 0 });
+    telemetry.ingestFrame(frame(7), { frames: 4, spans: 0 });
+    const html = render(telemetry);
+    expect(html).toContain('data-testid="distributions-skipped" data-frames="4"');
+    expect(html).toContain('4 frames in this window skipped for this client');
+  });
+});

@@ -49,6 +49,9 @@ export function DistributionsPanel() {
     p: summaryPercentiles(s),
   }));
   const reported = hasSamples(points) || f === null || f.samples !== undefined;
+  // Frames the host skipped for this client carried samples that never arrived: the tables (the
+  // host's own) count them, this panel cannot.
+  const skipped = points.reduce((n, p) => n + (p.skippedBefore ?? 0), 0);
   return (
     <Panel
       title="Distributions"
@@ -71,6 +74,13 @@ export function DistributionsPanel() {
         </div>
       }
     >
+      {skipped > 0 && (
+        <p className="muted" data-testid="distributions-skipped" data-frames={skipped}>
+          {skipped} frame{skipped === 1 ? '' : 's'} in this window skipped for this client (it read
+          too slowly): their samples are not in these distributions, which may count fewer than the
+          tables
+        </p>
+      )}
       {!reported ? (
         <p className="muted">This host does not report samples, so no distribution is drawn.</p>
       ) : lines.length === 0 ? (

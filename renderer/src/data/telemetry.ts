@@ -55,6 +55,11 @@ export interface FramePoint {
   /** Latency and wait samples recorded since the previous point (`Frame.samples`); null when not reported. */
   samples: FrameSamples | null;
   /**
+   * Frames the host skipped for this client just before this one (it read too slowly): their
+   * samples never arrived, so a distribution over this point misses them (and says so).
+   */
+  skippedBefore?: number;
+  /**
    * The config the point's frame ran under (the CSV's `config`), so an export after a policy
    * switch does not give the past today's config; absent for a snapshot's history points, which
    * carry none.
@@ -196,11 +201,14 @@ export class Telemetry {
   }
 
   ingestFrame(frame: Frame, skipped?: { frames: number; spans: number }): void {
+    const before = this.skippedFrames;
     if (skipped !== undefined) {
       this.skippedFrames = skipped.frames;
       this.skippedSpans = skipped.spans;
     }
     this.addFrame(frame, true);
+    const newly = this.skippedFrames - before;
+    if (newly > 0) this.points.last()!.skippedBefore = newly;
     this.notify();
   }
 
