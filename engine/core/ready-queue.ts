@@ -84,6 +84,11 @@ export interface ReadyQueue<S extends ReadySplit = ReadySplit> {
   remove(split: S): boolean;
   /** After a quantum: the executor has already added `quantumNanos` to the group and the split. */
   charge(split: S, quantumNanos: number, now: number): void;
+  /**
+   * A split taken to run came back without running a quantum (a queued dispatch that never
+   * started) and is not offered again: no charge follows. Optional: only `fair` tracks taken splits.
+   */
+  released?(split: S): void;
   /** Periodic re-evaluation (aging); a no-op for policies without time-dependent priority. */
   tick(now: number): void;
   /** Removes and returns every queued split, most urgent first. */

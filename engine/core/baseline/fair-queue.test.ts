@@ -60,6 +60,46 @@ describe('FairQueue', () => {
     expect(picks.filter((p) => p === 1).length).toBeLessThanOrEqual(4);
   });
 
+  it('a group whose split is running is not idle: a new split of it keeps the group’s lead', () => {
+    // Before: any group with nothing queued counted as idle, so a weight-3 tenant keeping two
+    // runs going on two workers was pulled up to the floor at each new run: a share of 0.5, not
+    // 0.75. Here its long split runs while the other group's split cycles.
+    const queue = new FairQueue(10 * MS);
+    const heavy = { ...makeGroup('heavy'), weight: 3 };
+    const light = makeGroup('light');
+    const running = makeSplit(1, heavy);
+    const cycling = makeSplit(2, light);
+    queue.offer(running);
+    queue.offer(cycling);
+    expect(queue.take()).toBe(running); // away for a long quantum
+    for (let i = 0; i < 5; i++) {
+      expect(queue.take()).toBe(cycling);
+      runQuantum(queue, cycling, 10 * MS);
+      queue.offer(cycling, 0, 'requeue');
+    }
+    expect(queue.minVruntime).toBe(40 * MS);
+    queue.offer(makeSplit(3, heavy)); // a new run while `running` runs
+    expect(queue.vruntimeOf(heavy)).toBe(0); // not raised to 40 − 2 × 10 / 3 ms
+    expect(queue.take()!.id).toBe(3); // its lead holds: it goes first
+    // With nothing queued or running (its one split ended), a group is idle again: capped.
+    const idleQueue = new FairQueue(10 * MS);
+    const g = { ...makeGroup('g'), weight: 3 };
+    const other = makeSplit(10, makeGroup('other'));
+    idleQueue.offer(other);
+    const once = makeSplit(11, g);
+    idleQueue.offer(once);
+    expect(idleQueue.take()).toBe(other);
+    expect(idleQueue.take()).toBe(once);
+    runQuantum(idleQueue, once, 1 * MS); // ends: back, not re-offered
+    for (let i = 0; i < 5; i++) {
+      runQuantum(idleQueue, other, 10 * MS);
+      idleQueue.offer(other, 0, 'requeue');
+      expect(idleQueue.take()).toBe(other);
+    }
+    idleQueue.offer(makeSplit(12, g));
+    expect(idleQueue.vruntimeOf(g)).toBe(idleQueue.minVruntime - (2 * 10 * MS) / 3);
+  });
+
   it('raises a woken group to the minimum so it cannot monopolise on return', () => {
     const queue = new FairQueue();
     const [busy1, busy2, sleeper] = [makeGroup('busy1'), makeGroup('busy2'), makeGroup('sleeper')];

@@ -37,6 +37,8 @@ interface GroupState<S> extends HeapNode {
   vruntime: number;
   head: SplitNode<S> | null;
   tail: SplitNode<S> | null;
+  /** Its splits taken to run and not yet back (charged, offered again or released). */
+  away: number;
 }
 
 /** Below this many remembered groups, idle ones are never swept. */
@@ -60,6 +62,11 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
   private largest = 0;
   private scheduledNanos = 0;
   private selections = 0;
+  /**
+   * Splits taken and not yet back, by id, with their group: a group whose splits run is not idle
+   * (`placement`). At most the splits running or queued behind a worker.
+   */
+  private readonly away = new Map<number, GroupState<S>>();
 
   /**
    * `quantumNanos`: the dispatch quantum, what an idle group given new work may keep two of
@@ -93,6 +100,7 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
 
   offer(split: S, _now?: number, reason: OfferReason = 'new'): void {
     const idle = this.index.idleNode(split.id); // throws DUPLICATE_ID when queued
+    this.back(split.id);
     const state = this.stateOf(split.group);
     const least = this.placement(state, reason);
     const raised = state.vruntime < least;
@@ -118,7 +126,21 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     this.unlink(node);
     if (state.vruntime > this.floor) this.floor = state.vruntime;
     this.selections++;
+    this.away.set(split.id, state);
+    state.away++;
     return split;
+  }
+
+  released(split: S): void {
+    this.back(split.id);
+  }
+
+  /** A taken split is back (charged, offered again or released): its group counts it no more. */
+  private back(id: number): void {
+    const state = this.away.get(id);
+    if (state === undefined) return;
+    this.away.delete(id);
+    state.away--;
   }
 
   remove(split: S): boolean {
@@ -130,6 +152,7 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
 
   /** The executor has already added the quantum to `group.scheduledNanos`. */
   charge(split: S, quantumNanos: number, _now?: number): void {
+    this.back(split.id);
     this.scheduledNanos += quantumNanos;
     const known = this.states.get(split.group);
     if (known === undefined) {
@@ -176,14 +199,16 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
    * is raised to the floor. A group with nothing queued that gets a new (or retried) split keeps at
    * most two quanta of credit, as CFS lets a waking task keep part of a latency period: one that
    * sat idle for a minute came back with a minute's credit and took the workers for that long,
-   * while a light tenant's call of up to two quanta still passes a backlog unbroken, and one whose
-   * split runs now loses nothing. Two of the dispatch quantum, in the group's own vruntime (over
+   * while a light tenant's call of up to two quanta still passes a backlog unbroken. A group whose
+   * splits run now (taken, not yet back) is not idle and loses nothing: counted idle, a tenant of
+   * weight 3 keeping two runs going on two workers lost its lead at each new run (a share of 0.5,
+   * not 0.75). Two of the dispatch quantum, in the group's own vruntime (over
    * its own weight): the largest quantum charged to anyone, over that group's weight, let one
    * overrunning call or one tenant of weight 0.01 hand every returning group 98 quanta at once.
    */
   private placement(state: GroupState<S>, reason: OfferReason): number {
     if (reason === 'woken') return this.floor;
-    if (state.head === null && (reason === 'new' || reason === 'retry')) {
+    if (state.head === null && state.away === 0 && (reason === 'new' || reason === 'retry')) {
       const quantum = this.quantumNanos > 0 ? this.quantumNanos : this.largest;
       return this.floor - (2 * quantum) / (state.group.weight ?? 1);
     }
@@ -218,19 +243,20 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
       head: null,
       tail: null,
       heapIndex: -1,
+      away: 0,
     };
     this.states.set(group, state);
     return state;
   }
 
   /**
-   * Forgets groups with nothing queued once they dominate the table, or the queue is empty
-   * (amortised O(1): each sweep drops every group it passes but the queued ones).
+   * Forgets groups with nothing queued or running once they dominate the table, or the queue is
+   * empty (amortised O(1): each sweep drops every group it passes but the queued and running).
    */
   private sweepIdle(): void {
     if (this.states.size < SWEEP_FLOOR || this.states.size < 2 * this.groups.size) return;
     for (const [group, state] of this.states) {
-      if (state.head === null) this.states.delete(group);
+      if (state.head === null && state.away === 0) this.states.delete(group);
     }
   }
 }

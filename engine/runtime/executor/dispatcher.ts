@@ -126,18 +126,19 @@ export class Dispatcher {
 
   /**
    * Queues splits behind busy workers, one per worker a round (so the policy's order is spread
-   * over them), while a worker's queued splits are expected to run within one quantum (or the
-   * backend's `queueAheadNanos`, when longer): at least one, the first as the single queued
-   * dispatch always was, then more only while the expected time is below that, so a split
-   * expected to take a whole quantum ends a batch. With the backend's `bindLeadNanos` the first
-   * waits until the running quantum's expected end is that close, and a pump is timed for then.
+   * over them), while a worker's queued splits are expected to run within one quantum
+   * (`quantumMs`; or the backend's `queueAheadNanos`, when longer): at least one, the first as
+   * the single queued dispatch always was, then more only while the expected time is below that,
+   * so a split expected to take a whole quantum ends a batch. With the backend's `bindLeadNanos`
+   * the first waits until the running quantum's expected end is that close, and a pump is timed
+   * for then.
    */
   private fillQueues(): void {
     const backend = this.backend;
-    const quantum = Math.max(
-      this.knobs.settings.dispatchQuantumNanos,
-      backend.queueAheadNanos ?? 0,
-    );
+    // The configured quantum, not the dispatch quantum: under non-preemptive `priority` that is a
+    // whole run (1e15 ns), and every waiting run of a known kernel was committed behind the busy
+    // workers in arrival order, so priority 0 and 90 ran interleaved and aging never applied.
+    const quantum = Math.max(this.knobs.settings.quantumNanos, backend.queueAheadNanos ?? 0);
     const runningOn = this.runningOn;
     const lead = backend.bindLeadNanos;
     let opens = Infinity;

@@ -63,6 +63,32 @@ describe('executor pipeline on real worker threads', () => {
     expect(ex.counters.staleEnds).toBe(0);
   });
 
+  it('under non-preemptive priority commits at most a quantum of known work: waiting runs go by priority', async () => {
+    // Before: the look-ahead was the dispatch quantum, a whole run (1e15 ns) here, so every
+    // waiting run of a known kernel was committed behind the busy worker in arrival order:
+    // priorities 90 and 0 ran interleaved, and aging never applied.
+    const { ex, ends } = rig(1, { policy: 'priority', quantumMs: 10 });
+    const run = (cls: string, basePriority: number, ms: number) =>
+      ex.submitJob(oneTaskJob(cls, intermediates(1, spin(ms)), { basePriority }));
+    await ended(ends, run('warm', 50, 20)); // the spin kernel is known: ~20 ms a run
+    const busy = run('busy', 50, 200);
+    await new Promise((r) => setTimeout(r, 20)); // it runs now
+    const low = [1, 2, 3, 4].map(() => run('low', 90, 20));
+    const urgent = [1, 2, 3, 4].map(() => run('urgent', 0, 20));
+    await ended(ends, busy);
+    await Promise.all([...low, ...urgent].map((id) => ended(ends, id)));
+    const order = ends.slice(2).map((e) => e.class);
+    // One low run may have been committed behind the busy one (a quantum's worth): then every
+    // urgent run before the other low ones.
+    expect(order.slice(order.indexOf('urgent'), order.indexOf('urgent') + 4)).toEqual([
+      'urgent',
+      'urgent',
+      'urgent',
+      'urgent',
+    ]);
+    expect(order.indexOf('urgent')).toBeLessThanOrEqual(1);
+  }, 60_000);
+
   it('queues behind busy workers, and through resizes runs every split once', async () => {
     const { ex, ends } = rig(2, { policy: 'mlfq', quantumMs: 2 });
     let queuedBehind = 0;

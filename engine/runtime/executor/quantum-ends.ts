@@ -226,6 +226,7 @@ export class QuantumEnds {
   /** A queued dispatch that never started: back to the queue, or ended if it was cancelled. */
   private unstarted(split: ExecSplit, end: QuantumEnd): void {
     const now = this.backend.now();
+    this.knobs.queue.released?.(split); // taken, never run: no charge comes for it
     if (split.state === SplitState.cancelling)
       this.endings.finishSplit(split, SplitState.cancelled);
     else if (end.outcome === 'yielded') this.requeue(split, now, 'requeue');
