@@ -89,6 +89,12 @@ export interface ReadyQueue<S extends ReadySplit = ReadySplit> {
    * started) and is not offered again: no charge follows. Optional: only `fair` tracks taken splits.
    */
   released?(split: S): void;
+  /**
+   * Whether `running`'s group, charged `expectedNanos` more, would still be chosen before the
+   * queue's next split (of another group): then that split is not committed ahead of it (the
+   * executor's pipeline). Optional: only `fair` answers.
+   */
+  defers?(running: S, expectedNanos: number): boolean;
   /** Periodic re-evaluation (aging); a no-op for policies without time-dependent priority. */
   tick(now: number): void;
   /** Removes and returns every queued split, most urgent first. */

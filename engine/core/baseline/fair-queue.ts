@@ -135,6 +135,13 @@ export class FairQueue<S extends ReadySplit = ReadySplit> implements ReadyQueue<
     this.back(split.id);
   }
 
+  defers(running: S, expectedNanos: number): boolean {
+    const state = this.states.get(running.group);
+    const next = this.groups.peek();
+    if (state === undefined || next === undefined || next === state) return false;
+    return state.vruntime + expectedNanos / (running.group.weight ?? 1) < next.vruntime;
+  }
+
   /** A taken split is back (charged, offered again or released): its group counts it no more. */
   private back(id: number): void {
     const state = this.away.get(id);

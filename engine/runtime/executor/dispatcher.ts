@@ -141,6 +141,7 @@ export class Dispatcher {
     const quantum = Math.max(this.knobs.settings.quantumNanos, backend.queueAheadNanos ?? 0);
     const runningOn = this.runningOn;
     const lead = backend.bindLeadNanos;
+    if (this.yieldsFirst()) return; // once a pump: O(workers)
     let opens = Infinity;
     for (let more = true; more;) {
       more = false;
@@ -167,6 +168,23 @@ export class Dispatcher {
       }
     }
     if (opens !== Infinity && this.knobs.queue.size > 0) this.bindAt(opens);
+  }
+
+  /**
+   * `fair`: a split running now that yielded before (so comes back after its quantum) whose group
+   * would then still be chosen before the queue's next: nothing is committed ahead of it. Without
+   * this, where every run was running or committed, each yield found its worker's next run chosen
+   * already, from the only other group queued: a weight-3 tenant keeping two runs going on two
+   * workers got half the service, not three quarters.
+   */
+  private yieldsFirst(): boolean {
+    const defers = this.knobs.queue.defers;
+    if (defers === undefined) return false;
+    for (const running of this.runningOn) {
+      if (running === null || running === undefined || !running.requeued) continue;
+      if (defers.call(this.knobs.queue, running, this.expectedNanos(running))) return true;
+    }
+    return false;
   }
 
   /** Pumps again at `at`, when a running quantum comes within `bindLeadNanos` of its end. */

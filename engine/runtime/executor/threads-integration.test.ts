@@ -159,7 +159,9 @@ describe('executor over ThreadsBackend', { timeout: 20_000 }, () => {
           of(doomed)?.error?.includes(INJECTED_FAILURE),
         ],
         flaky: of(flaky)?.state,
-        retriesAtLeast: ex.counters.retries >= 4,
+        // The doomed split that fails the job retried twice first; its sibling, cancelled then,
+        // may not have (on a loaded machine it had once: 3 retries, and the flaky job's none).
+        retriesAtLeast: ex.counters.retries >= 2,
       };
     };
     const sim = new SimBackend({ workers: 2, seed: 3 });
