@@ -100,6 +100,24 @@ describe('FairQueue', () => {
     expect(idleQueue.vruntimeOf(g)).toBe(idleQueue.minVruntime - (2 * 10 * MS) / 3);
   });
 
+  it('defers a commit behind a running split whose group would still come first on its return', () => {
+    const queue = new FairQueue(10 * MS);
+    const [a, b] = [makeGroup('a'), makeGroup('b')];
+    const running = makeSplit(1, a);
+    queue.offer(running);
+    queue.offer(makeSplit(2, b));
+    expect(queue.take()).toBe(running); // a: 0, b: 0
+    // Back after 10 ms, a would be at 10 ms, b is at 0: b goes first, so b may be committed.
+    expect(queue.defers(running, 10 * MS)).toBe(false);
+    runQuantum(queue, queue.take()!, 30 * MS); // b served 30 ms
+    queue.offer(makeSplit(3, b));
+    // Now a, at 0 + 10 ms, still comes before b at 30 ms: nothing of b ahead of it.
+    expect(queue.defers(running, 10 * MS)).toBe(true);
+    // Its own group's next split may go behind it.
+    queue.offer(makeSplit(4, a));
+    expect(queue.defers(running, 10 * MS)).toBe(false);
+  });
+
   it('raises a woken group to the minimum so it cannot monopolise on return', () => {
     const queue = new FairQueue();
     const [busy1, busy2, sleeper] = [makeGroup('busy1'), makeGroup('busy2'), makeGroup('sleeper')];
