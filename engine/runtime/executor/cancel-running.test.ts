@@ -47,4 +47,31 @@ describe('a running split when its job is cancelled', () => {
     ]);
     expect(r.level0).toBe(40);
   });
+
+  it.each(['finish-quantum', 'cooperative'] as const)(
+    '%s: its last quantum moves no live task between levels, and its ended row counts it',
+    (mode) => {
+      // Before: the quantum's end moved the ended task up a level, so running tasks per level
+      // went to −1 and +1 at each such cancel (−8 after eight), and the cancelled job's row kept
+      // the time it had when cancelled (0 here, where its split showed the quantum).
+      const { sim, ex } = simRig({
+        workers: 1,
+        quantumMs: 300,
+        policy: 'fifo',
+        levelThresholdsMs: [0, 50, 1000, 10_000, 60_000],
+        cancelRunning: mode,
+      });
+      for (let i = 0; i < 3; i++) {
+        const id = ex.submitJob(
+          oneTaskJob('c', intermediates(1, spin(1000, { perCallNanos: 200 * MS }))),
+        );
+        sim.runUntil(sim.now() + 30 * MS);
+        ex.cancelJob(id);
+        sim.runUntilIdle();
+        expect(ex.executorStats().tasksPerLevel.running).toEqual([0, 0, 0, 0, 0]);
+        const ran = mode === 'finish-quantum' ? 200 : 30;
+        expect(ex.jobRow(id)).toMatchObject({ state: 'cancelled', scheduledNanos: ran * MS });
+      }
+    },
+  );
 });

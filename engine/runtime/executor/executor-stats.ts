@@ -41,6 +41,9 @@ export class ExecutorStats {
 
   /** After a quantum charged the task: it may have moved up a level. */
   taskCharged(task: ExecTask): void {
+    // A quantum that ran on after its task ended (its job was cancelled) moves no live task: it
+    // drove the running count below zero, one a cancel.
+    if (task.ended) return;
     const level = this.levelOf(task.scheduledNanos);
     if (level === task.statLevel) return;
     this.running[task.statLevel]!--;

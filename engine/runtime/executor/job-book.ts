@@ -293,6 +293,15 @@ export class JobBook {
     return out;
   }
 
+  /**
+   * A quantum of an ended job's split ended (it ran on, cancelling, after the job was cancelled):
+   * its row, made at the end, takes the time that quantum added (Trino charges the whole quantum).
+   */
+  chargedAfterEnd(job: ExecJob): void {
+    const r = this.troubled.find((x) => x.id === job.id);
+    if (r !== undefined) r.scheduledNanos = job.scheduledNanos;
+  }
+
   /** A live job's row, or an ended one's while the history still holds it. */
   row(id: number): JobRow | undefined {
     const job = this.liveById.get(id);

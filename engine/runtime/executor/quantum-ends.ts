@@ -70,6 +70,7 @@ export class QuantumEnds {
     private readonly jobs: {
       readonly counts: { readonly live: number };
       parked(split: ExecSplit, blocked: boolean): void;
+      chargedAfterEnd(job: ExecSplit['job']): void;
     },
     private readonly endings: SplitEndings,
   ) {
@@ -201,6 +202,7 @@ export class QuantumEnds {
       end.outcome === 'failed' ? (end.errorCode ?? 'KERNEL_FAILED') : undefined,
     );
     if (split.state === SplitState.cancelling) {
+      if (split.job.state !== 'running') this.jobs.chargedAfterEnd(split.job);
       if (split.cancelAfterQuantum) this.backend.cancel(split.id);
       this.endings.finishSplit(split, SplitState.cancelled);
     } else {
