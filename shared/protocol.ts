@@ -378,9 +378,11 @@ export const commandSchemas = {
    * like a preset switch: `cancel` cancels the old backend's jobs first (`cancelAll`) and switches
    * at once; `drain` stops the old workload's arrivals, lets its live jobs finish on the old
    * backend (frames say so in `backendSwitch`) and then switches. The new backend runs the preset
-   * that was running, with the knobs as they are; clients get a fresh snapshot. `speed` and `seed`
-   * are for `sim`. Answers `{ backend, mode, cancelled }` (cancel) or `{ backend, mode, draining }`
-   * (drain: the live jobs left to finish).
+   * that was running as a launch there would: the preset's own knobs for that backend, then the
+   * launch config (knobs changed live do not carry over, nor a pause; docs/live-backends.md);
+   * clients get a fresh snapshot. `speed` and `seed` are for `sim`. Answers
+   * `{ backend, mode, cancelled }` (cancel) or `{ backend, mode, draining }` (drain: the live jobs
+   * left to finish).
    */
   setBackend: z
     .object({

@@ -238,12 +238,14 @@ export interface Backend {
    */
   setHardKill?(afterNanos: number): void;
   /**
-   * Stops the quantum running on `workerId` now, on request (the executor's `interruptSplit`),
-   * through the hard limit's path: its worker is terminated and replaced and the quantum ends
-   * `failed` with `INTERRUPTED`. False when the worker runs nothing. Optional: without it the
+   * Stops the quantum of split `splitId` running on `workerId` now, on request (the executor's
+   * `interruptSplit`), through the hard limit's path: its worker is terminated and replaced and
+   * the quantum ends `failed` with `INTERRUPTED`. False when the worker runs nothing, or another
+   * split: an end the worker had published is delivered first, and the split queued behind it
+   * may be running by then (it was killed in the named split's place). Optional: without it the
    * executor cancels the quantum (it stops at its next unit of work) and fails it itself.
    */
-  interrupt?(workerId: number, why: string): boolean;
+  interrupt?(workerId: number, why: string, splitId: number): boolean;
   /** The machine a worker id runs on, where there are several (cluster: the node's name). */
   workerNode?(workerId: number): string | undefined;
   /**

@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fixture } from '../../runtime/threads/fixtures/driver.ts';
 import { ThreadsBackend } from '../../runtime/threads/index.ts';
 import { Executor, type JobEnd } from '../../runtime/executor/index.ts';
-import { intermediates, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import { intermediates, MS, oneTaskJob, spin } from '../../runtime/executor/testing.ts';
+import type { Dispatch } from '../../runtime/backend.ts';
+import { SimBackend } from '../../runtime/sim/sim-backend.ts';
 import { Session } from './session.ts';
 
 describe('interruptSplit (simulator)', () => {
@@ -47,6 +49,41 @@ describe('interruptSplit (simulator)', () => {
       ok: false,
       error: { code: 'BAD_MESSAGE', field: 'splitId' },
     });
+  });
+
+  it('a quantum that had just ended is not interrupted, nor the split the worker took next', () => {
+    // On threads, `interrupt` first delivers an end the worker had published: the named split
+    // was requeued and the worker took the next one, which the interrupt then killed in its place
+    // (the named job succeeded, an untouched one failed INTERRUPTED). Modelled here: a backend
+    // whose end for the quantum is already out when the interrupt comes.
+    class Published extends SimBackend {
+      readonly onWorker: number[] = [];
+      override start(d: Dispatch): void {
+        this.onWorker[d.workerId] = d.splitId;
+        super.start(d);
+      }
+      interrupt(workerId: number, why: string, splitId: number): boolean {
+        this.runUntil(this.now() + 10 * MS); // the end published before the interrupt
+        if (this.onWorker[workerId] !== splitId) return false;
+        this.cancel(splitId);
+        return why.length > 0;
+      }
+    }
+    const sim = new Published({ workers: 1 });
+    const ex = new Executor(sim, { workers: 1, quantumMs: 10, policy: 'fifo' });
+    const ends: JobEnd[] = [];
+    ex.onJobEnd((e) => ends.push(e));
+    const named = ex.submitJob(oneTaskJob('named', intermediates(1, spin(30))));
+    const other = ex.submitJob(oneTaskJob('other', intermediates(1, spin(30))));
+    sim.runUntil(5 * MS);
+    expect(() => ex.interruptSplit(1)).toThrow(
+      expect.objectContaining({ code: 'UNKNOWN_ID', field: 'splitId' }),
+    );
+    sim.runUntilIdle();
+    expect(ends.map((e) => [e.jobId, e.state])).toEqual([
+      [named, 'succeeded'],
+      [other, 'succeeded'],
+    ]);
   });
 
   it('a job with retries left retries the interrupted split', () => {

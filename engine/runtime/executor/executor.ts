@@ -515,9 +515,21 @@ export class Executor {
     }
     split.interrupted = true;
     const worker = split.worker;
-    this.record('interrupt', `split ${splitId} (job ${split.job.id}) on worker ${worker}`);
     const why = `interrupted: split ${splitId} on request`;
-    if (this.backend.interrupt?.(worker, why) !== true) this.backend.cancel(splitId);
+    const stopped = this.backend.interrupt?.(worker, why, splitId);
+    // The backend first delivers an end its worker had published: the quantum may have ended
+    // just now (the split requeued, done or blocked), and the worker run another split. (When it
+    // stopped the split, the split may have ended already too: failed INTERRUPTED.)
+    if (stopped !== true && (split.state !== SplitState.running || split.worker !== worker)) {
+      split.interrupted = false;
+      throw new SchedLabError(
+        'UNKNOWN_ID',
+        `splitId: split ${splitId} is no longer running (its quantum had just ended)`,
+        'splitId',
+      );
+    }
+    this.record('interrupt', `split ${splitId} (job ${split.job.id}) on worker ${worker}`);
+    if (stopped !== true) this.backend.cancel(splitId);
     return { jobId: split.job.id, workerId: worker };
   }
 

@@ -337,10 +337,10 @@ export class ThreadsBackend implements Backend {
   }
 
   /** Interrupts the quantum on `workerId` now (Backend.interrupt): the hard limit's kill. */
-  interrupt(workerId: number, why: string): boolean {
+  interrupt(workerId: number, why: string, splitId: number): boolean {
     const worker = this.workers.get(workerId);
     worker?.drainEnds(); // an end already published is not interrupted
-    if (this.closed || worker === undefined || worker.running === null) return false;
+    if (this.closed || worker === undefined || worker.running?.splitId !== splitId) return false;
     this.kill(worker, why, false, 'INTERRUPTED');
     return true;
   }
