@@ -148,8 +148,32 @@ function copySpans(
         });
       }
     }
+    afterPredecessors(graph, spans);
     return spans.sort((a, b) => a.startNanos - b.startNanos);
   };
+}
+
+/**
+ * A node started after its predecessors ended (it was released by the last of them), but each
+ * worker reads its own clock, and two threads' readings differ by up to a few µs under load: a
+ * successor's span read as starting before its predecessor's end is moved to that end, as it ran.
+ */
+function afterPredecessors(graph: CompiledGraph, spans: GraphSpan[]): void {
+  const byNode = new Map<number, GraphSpan>();
+  for (const s of spans) byNode.set(s.nodeIndex, s);
+  for (const s of spans) {
+    for (
+      let k = graph.successorStart[s.nodeIndex]!;
+      k < graph.successorStart[s.nodeIndex + 1]!;
+      k++
+    ) {
+      const next = byNode.get(graph.successors[k]!) as
+        { startNanos: number; endNanos: number } | undefined;
+      if (next === undefined || next.startNanos >= s.endNanos) continue;
+      next.startNanos = s.endNanos;
+      if (next.endNanos < next.startNanos) next.endNanos = next.startNanos;
+    }
+  }
 }
 
 /**
