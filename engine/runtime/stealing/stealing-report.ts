@@ -159,19 +159,23 @@ function copySpans(
  * successor's span read as starting before its predecessor's end is moved to that end, as it ran.
  */
 function afterPredecessors(graph: CompiledGraph, spans: GraphSpan[]): void {
-  const byNode = new Map<number, GraphSpan>();
+  type Times = { startNanos: number; endNanos: number };
+  const byNode = new Map<number, Times>();
   for (const s of spans) byNode.set(s.nodeIndex, s);
-  for (const s of spans) {
-    for (
-      let k = graph.successorStart[s.nodeIndex]!;
-      k < graph.successorStart[s.nodeIndex + 1]!;
-      k++
-    ) {
-      const next = byNode.get(graph.successors[k]!) as
-        { startNanos: number; endNanos: number } | undefined;
-      if (next === undefined || next.startNanos >= s.endNanos) continue;
-      next.startNanos = s.endNanos;
-      if (next.endNanos < next.startNanos) next.endNanos = next.startNanos;
+  // Until nothing moves: a span moved may push its own successors' (a few passes; spans are a
+  // bounded sample).
+  for (let pass = 0, moved = true; moved && pass <= spans.length; pass++) {
+    moved = false;
+    for (const s of spans) {
+      const end = byNode.get(s.nodeIndex)!.endNanos;
+      const to = graph.successorStart[s.nodeIndex + 1]!;
+      for (let k = graph.successorStart[s.nodeIndex]!; k < to; k++) {
+        const next = byNode.get(graph.successors[k]!);
+        if (next === undefined || next.startNanos >= end) continue;
+        next.startNanos = end;
+        if (next.endNanos < end) next.endNanos = end;
+        moved = true;
+      }
     }
   }
 }
