@@ -158,7 +158,7 @@ describe('Session commands', () => {
       code: 'BAD_MESSAGE',
       field: 'extra',
     });
-    // One inside the job is the job's fault, as any other bad job field.
+    // One inside the job is the job's fault, like every other bad job field.
     expect(
       await fails(s, {
         type: 'submitJob',
