@@ -21,6 +21,7 @@ import { SimBackend } from '../../runtime/sim/index.ts';
 import { StealingExecutor } from '../../runtime/stealing/stealing-executor.ts';
 import { checkedGraph, listSettings } from '../graph/graph-docs.ts';
 import { TappedBackend } from '../graph/tapped-backend.ts';
+import { EventLoopTurns } from './event-loop-turns.ts';
 import { TraceWindow } from '../trace/trace-window.ts';
 import type { ClassReport } from './class-stats.ts';
 import { countFailure, failuresField, type FailureRow } from './collector.ts';
@@ -163,22 +164,17 @@ function graphName(doc: GraphDocument, i: number): string {
 
 /** Events the simulator runs between two looks at the wall clock (a graph's: 15 µs each here). */
 const EVENTS_PER_SLICE = 1 << 10;
-/** Wall time a simulated graph run goes on before it gives the event loop a turn (ms). */
-const YIELD_EVERY_MS = 20;
 
 /**
  * Runs the simulator to idle in slices, giving the event loop a turn every few ms of wall time: a
  * `compare` of a large graph in a live session, driven to idle in one call, held it 20 s without
- * a frame or an answer to anyone (as `driveSim` does for job runs).
+ * a frame or an answer to anyone (as `driveSim` does for job runs: `EventLoopTurns`).
  */
 async function runSimToIdle(sim: SimBackend): Promise<void> {
-  let turn = performance.now();
+  const turns = new EventLoopTurns();
   while (!sim.idle) {
     sim.runUntilIdle(EVENTS_PER_SLICE);
-    if (performance.now() - turn >= YIELD_EVERY_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      turn = performance.now();
-    }
+    await turns.take();
   }
 }
 

@@ -25,6 +25,7 @@ import { ms3, type RunReport } from './report.ts';
 import { levelFunction, resolveConfig, type BackendKind } from './resolve-config.ts';
 import { TrinoStats } from './trino-stats.ts';
 import type { GraphProgress } from './graph-progress.ts';
+import { EventLoopTurns } from './event-loop-turns.ts';
 import { graphDocuments, graphReport, runGraphs } from './run-graph.ts';
 import { statusLine } from './trino-status.ts';
 import { runOnThreads } from './threads-loop.ts';
@@ -360,8 +361,6 @@ export function runExecutorOptions(
 }
 
 /** The simulator's clock in 100 ms steps until the stop, or until every job has ended. */
-/** Wall time a simulated run goes on before it gives the event loop a turn (ms). */
-const YIELD_EVERY_MS = 20;
 
 async function driveSim(
   backend: SimBackend,
@@ -375,7 +374,7 @@ async function driveSim(
   },
 ): Promise<void> {
   let t = origin;
-  let turn = performance.now();
+  const turns = new EventLoopTurns();
   for (;;) {
     t = Math.min(t + SIM_STEP, stopAt);
     backend.runUntil(t); // the time limit is looked at inside it too (`SimBackend.watch`)
@@ -384,10 +383,7 @@ async function driveSim(
     // The host's event loop gets a turn every few ms of wall time: a `compare` of a large
     // workload in a live session held it for the whole column (50 s without a frame or an
     // answer to anyone).
-    if (performance.now() - turn >= YIELD_EVERY_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      turn = performance.now();
-    }
+    await turns.take();
     const limit = hooks.pastLimit();
     if (limit !== null) throw limit;
     if (t - origin > SIM_LIMIT || hooks.noMoreWork()) {
