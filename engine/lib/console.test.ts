@@ -108,6 +108,35 @@ describe('Scheduler.serveConsole', () => {
     }
   });
 
+  it('a read-only console refuses a message past 64 KiB unparsed; with allowControl it is read', async () => {
+    // Its commands are a few hundred bytes. At the server's 16 MiB cap, one message of JSON held
+    // the service's event loop for seconds before it was refused READ_ONLY.
+    const big = JSON.stringify({
+      id: 1,
+      command: { type: 'findJobs', query: 'x'.repeat(100_000) },
+    });
+    const replies = async (allowControl: boolean) => {
+      const served = await s.serveConsole({ build: false, allowControl });
+      try {
+        const client = new Client(socketUrl(served.url, served.token));
+        await client.next((m) => m['type'] === 'snapshot');
+        client.ws.send(big);
+        const m = await client.next((x) => x['type'] === 'error' || x['type'] === 'reply');
+        client.ws.close();
+        return m;
+      } finally {
+        await served.close();
+      }
+    };
+    const readOnly = await replies(false);
+    expect(readOnly).toMatchObject({ type: 'error', error: { code: 'MESSAGE_TOO_LARGE' } });
+    expect((readOnly['error'] as { message: string }).message).toContain('65536 bytes');
+    // With control a workload document may be large: this one is read, and refused for its query.
+    const control = await replies(true);
+    expect(control).toMatchObject({ type: 'reply', result: { ok: false } });
+    expect(control).not.toMatchObject({ error: { code: 'MESSAGE_TOO_LARGE' } });
+  });
+
   it('refuses a socket without the token', async () => {
     const served = await s.serveConsole({ build: false });
     try {

@@ -102,12 +102,17 @@ export async function serveSchedulerConsole(
   if (options.build !== false) ensureRendererBuilt(root, options.log ?? (() => {}));
   const session = sessionFor(executor, options.frameHz ?? 10);
   session.start();
-  const host = options.allowControl === true ? session : readOnly(session);
+  const control = options.allowControl === true;
+  const host = control ? session : readOnly(session);
   try {
     const server = await startServer({
       session: host,
       staticDir: rendererDir(root),
       port: options.port ?? 0,
+      // A read-only client has nothing large to send: each command it may send fits in far less.
+      // At the server's own cap (16 MiB, for workload documents) one message cost 1.4-3.5 s of
+      // the service's event loop to parse, only to be refused READ_ONLY.
+      ...(control ? {} : { maxMessageBytes: READ_ONLY_MAX_MESSAGE_BYTES }),
       ...(token === undefined ? {} : { token }),
     });
     return {
@@ -140,6 +145,13 @@ function sessionFor(executor: Executor, frameHz: number): Session {
   }
   return session;
 }
+
+/**
+ * The largest message a read-only console takes (bytes): a `findJobs` query is at most 200
+ * characters, so its commands are a few hundred bytes; past this, `MESSAGE_TOO_LARGE` and the
+ * connection closes, before any of it is parsed.
+ */
+export const READ_ONLY_MAX_MESSAGE_BYTES = 64 * 1024;
 
 /** Commands that only read: answered even by a read-only console. */
 const READ_ONLY_COMMANDS = new Set(['snapshot', 'findJobs', 'jobDetail', 'tenantWeights']);
