@@ -20,6 +20,8 @@ export interface SpanInput {
   cls: number;
   /** Index into the outcome-name table (yielded, blocked, finished, …). */
   outcome: number;
+  /** A graph node's id (a graph run's span, `SpanColumns.node`); absent for other jobs' spans. */
+  node?: string;
 }
 
 const BATCHES = 4096;
@@ -28,6 +30,11 @@ export class GanttSpans extends SpanRing {
   /** Palette slots computed once at push, so drawing never hashes per span per frame. */
   readonly jobColor: Uint8Array;
   readonly clsColor: Uint8Array;
+  /**
+   * A graph node's id per slot, null for other jobs' spans. Not interned with the class names: a
+   * graph has up to 2^20 nodes, and the strings are the frames' own (one per node a frame names).
+   */
+  readonly nodeId: (string | null)[];
   /** Per pushed batch: the latest end time in it and `total` before it. */
   private readonly batchEnd: Float64Array;
   private readonly batchFirst: Float64Array;
@@ -39,6 +46,7 @@ export class GanttSpans extends SpanRing {
     super(capacity);
     this.jobColor = new Uint8Array(capacity);
     this.clsColor = new Uint8Array(capacity);
+    this.nodeId = new Array<string | null>(capacity).fill(null);
     this.batchEnd = new Float64Array(BATCHES);
     this.batchFirst = new Float64Array(BATCHES);
   }
@@ -80,6 +88,7 @@ export class GanttSpans extends SpanRing {
       const i = this.slotAt(this.total);
       this.jobColor[i] = categoricalIndex(s.job);
       this.clsColor[i] = s.cls % CATEGORICAL.length;
+      this.nodeId[i] = s.node ?? null;
     }
     this.record(s.worker, s.startMs, s.endMs, s.job, s.task, s.split, s.level, s.outcome, s.cls);
     if (this.open && s.endMs > this.batchEnd[this.batchHead]!)

@@ -36,4 +36,18 @@ describe('the Gantt tooltip', () => {
     const rows = new Map(spanTipRows(t, t.spans.slot(0), '0'));
     expect(rows.get('level')).toBe('L2');
   });
+
+  it('names a graph node’s span by its node id first', () => {
+    const t = new Telemetry();
+    const frame = syntheticFrame({
+      seq: 1,
+      timeMs: 100,
+      spans: [{ worker: 0, startMs: 10, endMs: 90, job: 9, level: 0, cls: 'etl' }],
+    });
+    const names = [...frame.spans.names, 'extract'];
+    t.ingestFrame({ ...frame, spans: { ...frame.spans, names, node: [names.length - 1] } });
+    const rows = spanTipRows(t, t.spans.slot(0), '0');
+    expect(rows[0]).toEqual(['node', 'extract']);
+    expect(new Map(rows).get('job')).toBe('9 (etl)');
+  });
 });

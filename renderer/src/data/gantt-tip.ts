@@ -10,7 +10,9 @@ import type { Telemetry } from './telemetry.ts';
 export function spanTipRows(t: Telemetry, i: number, worker: string): [string, string][] {
   const sp = t.spans;
   const cls = t.classNames[sp.cls[i]!] ?? '?';
+  const node = sp.nodeId[i];
   return [
+    ...(node === null || node === undefined ? [] : [['node', node] as [string, string]]),
     ['job', `${sp.job[i]} (${cls})`],
     ['task', String(sp.task[i])],
     ['split', String(sp.split[i])],

@@ -18,7 +18,7 @@ import {
   type SpanColumns,
 } from '../../../shared/protocol.ts';
 import { Ring } from '../../../shared/lib/ring.ts';
-import { GanttSpans } from './gantt-spans.ts';
+import { GanttSpans, type SpanInput } from './gantt-spans.ts';
 
 const NS_PER_MS = 1e6;
 
@@ -255,7 +255,7 @@ export class Telemetry {
         for (let w = this.laneEndMs.length; w < worker; w++) this.laneEndMs.push(-Infinity);
         this.laneEndMs[worker] = endMs;
       }
-      this.spans.push({
+      const span: SpanInput = {
         worker: cols.worker[i] ?? 0,
         startMs: (cols.start[i] ?? 0) / NS_PER_MS,
         endMs: (cols.end[i] ?? 0) / NS_PER_MS,
@@ -265,7 +265,11 @@ export class Telemetry {
         level: cols.level[i] ?? 0,
         cls: local[cols.cls[i] ?? 0] ?? 0,
         outcome: cols.outcome[i] ?? 0,
-      });
+      };
+      // A graph run's span names its node (`SpanColumns.node`, an index into the frame's names).
+      const node = cols.node?.[i] ?? -1;
+      if (node >= 0 && cols.names[node] !== undefined) span.node = cols.names[node];
+      this.spans.push(span);
     }
     this.spans.endBatch();
   }

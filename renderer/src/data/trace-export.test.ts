@@ -91,6 +91,27 @@ describe('the app trace', () => {
     ]);
   });
 
+  it('names a graph node’s slice by its node id, as the CLI’s trace does', () => {
+    // The frames name each graph span's node (`spans.node`, an index into `spans.names`); the
+    // app's trace named every slice `class #job` (`chain #9` for all three nodes).
+    const t = new Telemetry();
+    const frame = syntheticFrame({
+      seq: 1,
+      timeMs: 100,
+      spans: [
+        { worker: 0, startMs: 0, endMs: 20, job: 9, level: 0, cls: 'chain' },
+        { worker: 1, startMs: 30, endMs: 50, job: 9, level: 0, cls: 'chain' },
+        { worker: 0, startMs: 60, endMs: 70, job: 4, level: 0, cls: 'web' },
+      ],
+    });
+    const names = [...frame.spans.names, 'extract', 'load'];
+    const node = [names.indexOf('extract'), names.indexOf('load'), -1];
+    t.ingestFrame({ ...frame, spans: { ...frame.spans, names, node } });
+    const slices = buildTrace(t, 0, 100).traceEvents.filter((e) => e.ph === 'X');
+    expect(slices.map((e) => e.name).sort()).toEqual(['extract', 'load', 'web #4']);
+    expect(slices[0]!.args).toMatchObject({ node: 'extract', job: 9 });
+  });
+
   it('says what policy and config it was taken under', () => {
     const doc = buildTrace(telemetry(), 0, 1000);
     expect(doc.metadata).toMatchObject({

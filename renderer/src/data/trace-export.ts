@@ -57,6 +57,8 @@ export function buildTrace(
       level: ring.level[i]!,
       outcome: SPAN_OUTCOMES[ring.outcome[i]!] ?? 'unknown',
       cls: t.classNames[ring.cls[i]!] ?? 'unknown',
+      // A graph node's slice is named by its node id, as the CLI's trace names it.
+      ...(ring.nodeId[i] === null ? {} : { node: ring.nodeId[i]! }),
       // A graph run's spans: `task` is the graph, `split` the node (shared/protocol.ts).
       ...(run !== null && ring.job[i] === run.jobId
         ? { flowKey: nodeKey(ring.task[i]!, ring.split[i]!) }
