@@ -86,8 +86,10 @@ export interface QuantumEnd {
   readonly result?: unknown;
   /**
    * True when the dispatch never started: the backend could not hand it to the worker (the
-   * cluster: Redis refused to store it, or lost it restarting empty). No quantum, no time, no
-   * span: the split goes back to the queue (its outcome is `yielded`, `ranNanos` 0).
+   * cluster: Redis refused to store it, or lost it restarting empty), or took it back from behind
+   * a running quantum (threads: cancelled, revoked, its worker retired). No quantum, no time, no
+   * span: the split goes back to the queue (its outcome `yielded`, or `cancelled`; `ranNanos` 0).
+   * Any other end of a dispatch queued behind a running one ran, ahead of it or after it.
    */
   readonly unstarted?: boolean;
 }

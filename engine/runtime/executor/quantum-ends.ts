@@ -143,7 +143,10 @@ export class QuantumEnds {
       // Never the head on its worker: its wait ended only now (it ran, or it comes back).
       this.dispatcher.began(split, Math.max(split.dispatchedAt, end.startNanos));
       // Handed back before it started (cancelled, or its worker retired or lost): no quantum.
-      if (end.outcome !== 'failed') return this.unstarted(split, end);
+      // Any other end of it ran there ahead of the running one (a cluster node takes its queued
+      // quanta in no set order): a quantum like any other. Taken for one handed back, its time
+      // was never counted or charged, and a yielded one ran its work again.
+      if (end.unstarted === true && end.outcome !== 'failed') return this.unstarted(split, end);
     }
     const ran = end.ranNanos;
     const now = this.backend.now();

@@ -52,7 +52,16 @@ export function unstartedEnd(
   at: number,
   outcome: Unstarted,
 ): QuantumEnd {
-  return { splitId, workerId, startNanos: at, endNanos: at, ranNanos: 0, workNanos: 0, outcome };
+  return {
+    splitId,
+    workerId,
+    startNanos: at,
+    endNanos: at,
+    ranNanos: 0,
+    workNanos: 0,
+    outcome,
+    unstarted: true,
+  };
 }
 
 /** A split that could not run to a report: its worker died (`WORKER_LOST`) or its input failed. */
