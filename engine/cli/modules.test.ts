@@ -48,6 +48,8 @@ export const notAFunction = 1;
   writeFileSync(join(here, 'mod.mjs'), body);
   writeFileSync(join(elsewhere, 'mod.mjs'), body);
   writeFileSync(join(here, 'broken.mjs'), 'export function work( {');
+  // Its namespace is a thenable: `import()` adopted it and never settled (probe and worker hung).
+  writeFileSync(join(here, 'then.mjs'), `${body}export function then() {}\n`);
   symlinkSync(join(elsewhere, 'mod.mjs'), join(here, 'link.mjs'));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -114,6 +116,20 @@ describe('schedlab run and user modules', () => {
     expect(byUrl.code, byUrl.err).toBe(0);
     expect(JSON.parse(byUrl.out)).toMatchObject({ classes: { mod: { jobs: 1, succeeded: 1 } } });
   }, 120_000);
+
+  it('runs a module that also exports a function named then', async () => {
+    const r = await runCli([
+      'run',
+      workloadIn(here, join(here, 'then.mjs')),
+      '--backend',
+      'threads',
+      '--json',
+      '--time-limit',
+      '20s',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ classes: { mod: { jobs: 1, succeeded: 1 } } });
+  }, 60_000);
 
   it('stops a run with no duration whose module never ends at --time-limit, exit 1', async () => {
     const file = workloadIn(here, join(here, 'mod.mjs'), 'forever');

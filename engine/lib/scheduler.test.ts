@@ -36,6 +36,14 @@ describe('Scheduler.run on real worker threads', () => {
     expect(await s.run('spin', { ms: 2 })).toBeUndefined();
   });
 
+  it('runs a module that also exports a function named then (its namespace is a thenable)', async () => {
+    // `import()` adopted the namespace as a promise that never settled: each run hung its worker
+    // until the hard kill, which blamed the run's function (QUANTUM_OVERRUN_KILLED).
+    const module = new URL('./fixtures/then-export.mjs', import.meta.url);
+    expect(await s.run({ module }, 3)).toBe('default:3');
+    expect(await s.run({ module, export: 'then' })).toBeUndefined();
+  });
+
   it('a task that yields is cut into quanta and resumes with its state', async () => {
     const before = s.stats().quanta;
     expect(await s.run(task('quanta'), { left: 4 })).toBe(4);
@@ -475,6 +483,43 @@ describe('Scheduler.close', () => {
     await s.close({ cancel: true });
     await draining;
     expect(await stuck).toMatchObject({ code: 'ENGINE_CLOSED' });
+  });
+});
+
+describe('Scheduler.close, continued', () => {
+  it('a { cancel: true } close during a draining one resolves once the workers have stopped', async () => {
+    // Before: the shared promise resolved at once (the executor's second close returned while
+    // the first still closed the backend): a service that then exited lost its runs' finally.
+    const stepper = {
+      module: new URL('../runtime/threads/fixtures/yielding.mjs', import.meta.url),
+      export: 'stepper',
+    };
+    const words = new Int32Array(new SharedArrayBuffer(5 * 4));
+    const s = new Scheduler({ workers: 1, quantumMs: 60_000 });
+    const run = failure(s.run(stepper, { words, label: 'a', steps: 1e6 }));
+    await until(() => words[1]! >= 2);
+    const draining = s.close();
+    await new Promise((r) => setTimeout(r, 30));
+    void s.close({ cancel: true });
+    await draining;
+    expect(words[2]).toBe(1); // the call's finally ran in its thread before close resolved
+    expect(await run).toMatchObject({ code: 'ENGINE_CLOSED' });
+  });
+
+  it('a bad argument is INVALID_ARGUMENT naming it, and the scheduler goes on taking runs', async () => {
+    // Before: close(null) threw a TypeError after the scheduler had stopped taking runs, and no
+    // shutdown started (its workers kept the process alive); { cancel: 'yes' } drained.
+    const s = new Scheduler({ workers: 1 });
+    const bad = [null, 'cancel', { cancel: 'yes' }, { cancle: true }] as unknown[];
+    const fields = [];
+    for (const options of bad) {
+      const e = await failure(s.close(options as { cancel?: boolean }));
+      expect(e.code).toBe('INVALID_ARGUMENT');
+      fields.push(e.field);
+    }
+    expect(fields).toEqual(['options', 'options', 'cancel', 'cancle']);
+    expect(await s.run(task(), 2)).toBe(4);
+    await s.close();
   });
 });
 

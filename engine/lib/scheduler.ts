@@ -18,6 +18,7 @@ import type { LevelRow } from '../../shared/protocol.ts';
 import { Executor, type JobEnd } from '../runtime/executor/index.ts';
 import { ThreadsBackend } from '../runtime/threads/index.ts';
 import {
+  checkKnownKeys,
   checkRunOptions,
   LIBRARY_DEFAULTS,
   NO_OPTIONS,
@@ -276,8 +277,13 @@ export class Scheduler {
    * drains first and cancels on a deadline, as Piscina's `close()` then `destroy()`: it hung).
    */
   close(options: { readonly cancel?: boolean } = {}): Promise<void> {
+    let cancel: boolean;
+    try {
+      cancel = closeCancels(options);
+    } catch (e) {
+      return Promise.reject(e as Error); // nothing changed: a typo must not half-close it
+    }
     this.closing = true;
-    const cancel = options.cancel === true;
     if (this.closed === null) return (this.closed = this.shutdown(cancel));
     // The executor's close cancels every live run and lets the draining shutdown go on.
     // Not awaited: the promise returned is the draining shutdown's, which goes on once this has
@@ -319,6 +325,24 @@ export class Scheduler {
     if (end.cause !== undefined) error.cause = rebuilt(end.cause);
     return error;
   }
+}
+
+const CLOSE_OPTIONS: ReadonlySet<string> = new Set(['cancel']);
+
+/**
+ * Whether `close(options)` cancels; a bad argument is `INVALID_ARGUMENT` naming it. `close(null)`
+ * threw a TypeError after the scheduler had stopped taking runs, and no shutdown ever started;
+ * `{ cancel: 'yes' }` drained.
+ */
+function closeCancels(options: unknown): boolean {
+  if (options === undefined) return false;
+  if (options === null || typeof options !== 'object')
+    throw invalidArgument('options', 'must be an object: { cancel?: boolean }');
+  checkKnownKeys(options, CLOSE_OPTIONS, 'a close option');
+  const cancel = (options as { cancel?: unknown }).cancel;
+  if (cancel !== undefined && typeof cancel !== 'boolean')
+    throw invalidArgument('cancel', 'must be true or false');
+  return cancel === true;
 }
 
 /**

@@ -315,8 +315,11 @@ export class Session {
 
   async close(): Promise<void> {
     this.stop();
-    await this.graphs.close();
+    // The executor first: a graph node cancelled mid-quantum holds its run open until that
+    // quantum is back, and with the sim no longer driven it comes back only as the close ends it.
+    this.graphs.cancel();
     await this.executor.close();
+    await this.graphs.close();
   }
 
   /** The graph run's edges on its frames while they are few (`GraphFrame.edges`). */

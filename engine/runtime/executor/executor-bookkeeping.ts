@@ -308,6 +308,7 @@ export class Bookkeeping {
     this.traceEnd(split, now);
     if (wasAdmittedLeaf && !wasCancelling) this.releaseLeaf(split.task);
     if (!wasCancelling) this.book.splitEnded(split, to, now, result);
+    else this.book.offWorker(split, now);
     // A one-split job's result is its job's too, if the job ends just below.
     const jobResult = split.job.totalSplits === 1 ? result : undefined;
     if (split.task.live.delete(split)) this.settleTask(split.task, jobResult, now);
@@ -387,6 +388,15 @@ export class Bookkeeping {
     this.ticker.ensure();
   }
 
+  /**
+   * Ends every split cancelled while its quantum ran (`cancelling`) as if that quantum had
+   * returned: the backend closed, and a quantum still out then never returns.
+   */
+  endCancelling(): void {
+    const out = [...this.live.splits.values()].filter((s) => s.state === SplitState.cancelling);
+    for (const s of out) this.finishSplit(s, SplitState.cancelled);
+  }
+
   private cancelSplit(s: ExecSplit): void {
     switch (s.state) {
       case SplitState.queued:
@@ -402,7 +412,7 @@ export class Bookkeeping {
         this.finishSplit(s, SplitState.cancelling);
         s.task.live.delete(s);
         if (s.leaf) this.releaseLeaf(s.task);
-        this.book.splitEnded(s, SplitState.cancelled, this.backend.now());
+        this.book.splitEnded(s, SplitState.cancelled, this.backend.now(), undefined, true);
         if (this.knobs.cfg.cancelRunning === 'cooperative') this.backend.cancel(s.id);
         // Trino's removeTask: the runner finishes `processFor` and is charged the whole quantum;
         // the backend is told once it has ended, to drop what it keeps for the split.

@@ -43,7 +43,14 @@ import { DEFAULT_STARVATION_MS, type JobQueries } from './executor-queries.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
 import type { ExecutorStats } from './executor-stats.ts';
 import { fairGroups } from './fair-groups.ts';
-import type { JobBook, JobEnd, SplitEnd, SplitParked, TaskEnd } from './job-book.ts';
+import type {
+  JobBook,
+  JobEnd,
+  SplitEnd,
+  SplitOffWorker,
+  SplitParked,
+  TaskEnd,
+} from './job-book.ts';
 import type { JobSpec, SplitSpec } from './job-spec.ts';
 import { TrailKind, type JobTrail } from './job-trail.ts';
 import type { Knobs } from './knobs.ts';
@@ -57,7 +64,16 @@ import type { SplitBook } from './split-book.ts';
 import { concurrencyRows, type TargetsByClass, type TargetSummary } from './task-concurrency.ts';
 import type { TenantRow } from './tenants.ts';
 
-export type { ExecutorOptions, JobEnd, SplitEnd, SplitParked, TaskEnd, TenantRow, WaitVisitor };
+export type {
+  ExecutorOptions,
+  JobEnd,
+  SplitEnd,
+  SplitOffWorker,
+  SplitParked,
+  TaskEnd,
+  TenantRow,
+  WaitVisitor,
+};
 
 type Listener<T> = (value: T) => void;
 
@@ -379,6 +395,13 @@ export class Executor {
   onSplitEnd(fn: Listener<SplitEnd>): () => void {
     return this.book.onSplitEnd(fn);
   }
+  /**
+   * A split cancelled while its quantum ran (its end told with `stillRunning`), once that quantum
+   * has returned (or, queued behind another, was handed back unstarted): its whole time.
+   */
+  onSplitOffWorker(fn: Listener<SplitOffWorker>): () => void {
+    return this.book.onSplitOffWorker(fn);
+  }
   /** A split that blocks (its quantum ended `blocked`), and again when it wakes. */
   onSplitParked(fn: Listener<SplitParked>): () => void {
     return this.book.onSplitParked(fn);
@@ -580,14 +603,26 @@ export class Executor {
   }
 
   /** Cancels every live job and closes the backend; a `drain` waiting then resolves. */
-  async close(): Promise<void> {
-    if (this.dispatcher.closed) return;
+  /**
+   * Cancels every live job and closes the backend. A second call returns the first's promise: it
+   * returned at once, so a caller awaiting it (the library's drain-then-cancel `close`) went on
+   * while the workers were still stopping.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private closing: Promise<void> | null = null;
+
+  private async shutdown(): Promise<void> {
     for (const job of this.book.liveJobs()) {
       this.bookkeeping.endJob(job, 'cancelled', 'engine closed', 'CANCELLED');
     }
     this.dispatcher.closed = true;
     this.ticker.stop();
     await this.backend.close();
+    this.bookkeeping.endCancelling();
     const waiters = this.quantumEnds.drainWaiters;
     this.quantumEnds.drainWaiters = [];
     for (const resolve of waiters) resolve();

@@ -3,6 +3,7 @@ export {
   type ExecutorOptions,
   type JobEnd,
   type SplitEnd,
+  type SplitOffWorker,
   type TaskEnd,
   type TenantRow,
   type WaitVisitor,

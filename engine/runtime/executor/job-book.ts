@@ -92,6 +92,20 @@ export interface SplitEnd {
   result?: unknown;
   /** Why a graph job's split failed (`Executor.ownSplitFailures`): the kernel's message. */
   error?: string;
+  /**
+   * Cancelled while a quantum of it ran: `scheduledNanos` is its time before that quantum, which
+   * is charged when it returns (`onSplitOffWorker` says when, with the split's whole time).
+   */
+  stillRunning?: true;
+}
+
+/** A split cancelled while its quantum ran (`SplitEnd.stillRunning`), off its worker now. */
+export interface SplitOffWorker {
+  splitId: number;
+  jobId: number;
+  /** All of its time, the quantum that ran on after its end included. */
+  scheduledNanos: number;
+  endNanos: number;
 }
 
 type Listener<T> = (value: T) => void;
@@ -127,6 +141,7 @@ export class JobBook {
   private readonly taskEnd: Listener<TaskEnd>[] = [];
   private readonly splitEnd: Listener<SplitEnd>[] = [];
   private readonly splitParked: Listener<SplitParked>[] = [];
+  private readonly splitOffWorker: Listener<SplitOffWorker>[] = [];
   private waiters: (() => void)[] = [];
 
   constructor(recentCapacity: number) {
@@ -145,6 +160,9 @@ export class JobBook {
   }
   onSplitParked(fn: Listener<SplitParked>): () => void {
     return subscribe(this.splitParked, fn);
+  }
+  onSplitOffWorker(fn: Listener<SplitOffWorker>): () => void {
+    return subscribe(this.splitOffWorker, fn);
   }
 
   /** Tells the listeners that `split` blocked (`blocked`) or woke. */
@@ -209,7 +227,13 @@ export class JobBook {
     }
   }
 
-  splitEnded(split: ExecSplit, state: SplitState, now: number, result?: unknown): void {
+  splitEnded(
+    split: ExecSplit,
+    state: SplitState,
+    now: number,
+    result?: unknown,
+    stillRunning = false,
+  ): void {
     const name = SPLIT_STATE_NAMES[state] as SplitEnd['state'];
     if (name === 'succeeded') this.counts.splitsSucceeded++;
     else if (name === 'failed') this.counts.splitsFailed++;
@@ -233,7 +257,20 @@ export class JobBook {
     else if (name === 'failed' && split.errorCode !== undefined) e.errorCode = split.errorCode;
     if (result !== undefined) e.result = result;
     if (name === 'failed' && job.splitError !== undefined) e.error = job.splitError;
+    if (stillRunning) e.stillRunning = true;
     for (const fn of this.splitEnd) fn(e);
+  }
+
+  /** A split that ended while its quantum ran (`splitEnded`, `stillRunning`) is off its worker. */
+  offWorker(split: ExecSplit, now: number): void {
+    if (this.splitOffWorker.length === 0) return;
+    const e: SplitOffWorker = {
+      splitId: split.id,
+      jobId: split.job.id,
+      scheduledNanos: split.scheduledNanos,
+      endNanos: now,
+    };
+    for (const fn of this.splitOffWorker) fn(e);
   }
 
   taskEnded(task: ExecTask, state: TaskEnd['state'], now: number): void {

@@ -140,6 +140,42 @@ describe('a graph run as one executor job', () => {
     expect(ends.map((e) => e.state)).toEqual(['cancelled']);
   });
 
+  it('cancel: the work of a node cancelled while it ran counts, as the Gantt shows it', async () => {
+    // Node 2 of the chain runs 10–15 ms, in 1 ms quanta (spin): cancelled at 12.5 ms, it has run
+    // about 2.5 ms on a worker. Its split ends once its running quantum returns; the graph run
+    // had marked the node cancelled with no work at the cancel, so W missed all of its quanta.
+    const g = compileDocument(parseGraphDocument({ generator: 'chain', length: 10, cost: 5 }));
+    const { sim, ex } = simRig({ workers: 2, quantumMs: 1 });
+    const run = new ExecutorGraph(ex, g);
+    sim.runUntil(12.5 * MS);
+    run.cancel();
+    sim.runUntilIdle();
+    const report = await run.done;
+    const spans = ex.spans.read(0).columns;
+    let spanned = 0;
+    for (let i = 0; i < spans.count; i++) {
+      if (spans.job[i] === report.jobId) spanned += spans.end[i]! - spans.start[i]!;
+    }
+    expect(spanned).toBeGreaterThan(11 * MS);
+    expect(report.workNanos).toBe(spanned);
+    expect(report.counts.cancelled).toBe(8);
+  });
+
+  it('the executor closing while a node runs still ends the run with its report', async () => {
+    // A node cancelled mid-quantum is waited for until that quantum is back; a closed backend
+    // never sends it, and the run must not wait for it for ever.
+    const g = compileDocument(parseGraphDocument({ generator: 'chain', length: 10, cost: 5 }));
+    const { sim, ex } = simRig({ workers: 2, quantumMs: 1 });
+    const run = new ExecutorGraph(ex, g);
+    sim.runUntil(12.5 * MS);
+    await ex.close();
+    const report = await Promise.race([
+      run.done,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 2_000)),
+    ]);
+    expect(report?.counts).toMatchObject({ succeeded: 2, cancelled: 8 });
+  });
+
   it('a user cancelling the job from the executor stops the graph too', async () => {
     const g = compileDocument(parseGraphDocument({ generator: 'chain', length: 10, cost: 5 }));
     const { sim, ex } = simRig({ workers: 2 });

@@ -17,7 +17,7 @@ import type { GraphErrorMode, GraphPolicy } from '../../../shared/graph.ts';
 import type { CompiledGraph } from '../../core/graph/compile.ts';
 import { GraphRun, type GraphReport } from '../../core/graph/graph-run.ts';
 import type { SplitWork } from '../backend.ts';
-import type { Executor, SplitEnd } from '../executor/index.ts';
+import type { Executor, SplitEnd, SplitOffWorker } from '../executor/index.ts';
 import { kernelWorks } from './kernel-works.ts';
 
 export interface ExecutorGraphOptions {
@@ -65,6 +65,12 @@ export class ExecutorGraph {
    * ready nodes waited: 16 nodes sleeping 50 ms on 2 workers took 400 ms on the simulator, not 50.
    */
   private readonly blocked = new Set<number>();
+  /**
+   * Nodes cancelled while a quantum of theirs ran, by split, with the time told at their end: the
+   * run waits for that quantum's time (`offWorker`), so its work counts every quantum the Gantt
+   * shows. Ended without it, a node cancelled mid-quantum lost that quantum from `workNanos`.
+   */
+  private readonly onWorker = new Map<number, { node: number; ranNanos: number }>();
   private splits = 0;
   private settled = false;
   private readonly unsubscribe: () => void;
@@ -95,6 +101,9 @@ export class ExecutorGraph {
     const ends = executor.onSplitEnd((e) => {
       if (e.jobId === this.jobId) this.guard(() => this.ended(e));
     });
+    const offWorker = executor.onSplitOffWorker((e) => {
+      if (e.jobId === this.jobId) this.guard(() => this.offWorker(e));
+    });
     const parks = executor.onSplitParked((e) => {
       if (e.jobId !== this.jobId || !this.nodeOf.has(e.splitId)) return;
       if (!e.blocked) {
@@ -108,6 +117,7 @@ export class ExecutorGraph {
     });
     this.unsubscribe = () => {
       ends();
+      offWorker();
       parks();
     };
     this.guard(() => this.release());
@@ -122,7 +132,7 @@ export class ExecutorGraph {
     if (this.settled) return;
     try {
       fn();
-      if (this.run.finished) this.finish();
+      if (this.run.finished && this.onWorker.size === 0) this.finish();
     } catch (e) {
       this.settled = true;
       this.unsubscribe();
@@ -168,13 +178,24 @@ export class ExecutorGraph {
       ranNanos: ran,
     });
     if (e.state === 'succeeded') this.run.succeeded(v, e.endNanos, ran);
-    else if (e.state === 'cancelled') this.run.cancelled(v, e.endNanos, ran);
-    else {
+    else if (e.state === 'cancelled') {
+      this.run.cancelled(v, e.endNanos, ran);
+      // Its quantum runs on: the run ends once that quantum's time is in (`offWorker`).
+      if (e.stillRunning === true) this.onWorker.set(e.splitId, { node: v, ranNanos: ran });
+    } else {
       const wasStopped = this.run.stopped;
       this.run.failed(v, e.endNanos, ran, e.error ?? e.errorCode ?? 'KERNEL_FAILED');
       if (!wasStopped && this.run.stopped) return this.stop();
     }
     if (!this.run.stopped) this.release();
+  }
+
+  /** A node cancelled while it ran is off its worker: the time it ran on counts in the work. */
+  private offWorker(e: SplitOffWorker): void {
+    const late = this.onWorker.get(e.splitId);
+    if (late === undefined) return;
+    this.onWorker.delete(e.splitId);
+    this.run.addWork(e.endNanos, e.scheduledNanos - late.ranNanos, late.node);
   }
 
   /**

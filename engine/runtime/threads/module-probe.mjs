@@ -7,7 +7,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 if (workerData.tsx) (await import('tsx/esm/api')).register();
 try {
-  const ns = await import(workerData.url);
+  // Through a module re-exporting the namespace, as user-module.ts loads it: a namespace with a
+  // `then` export is a thenable, which `import()` adopts, so it never settles.
+  const source = `import * as ns from ${JSON.stringify(workerData.url)}; export { ns };`;
+  const { ns } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
   parentPort.postMessage(
     typeof ns[workerData.exportName] === 'function'
       ? null

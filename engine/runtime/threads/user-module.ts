@@ -78,12 +78,30 @@ async function importFunction(module: string, exportName: string): Promise<UserF
   if (!url.startsWith('file:')) {
     throw new Error(`module must be an absolute path or a file URL, got ${module}`);
   }
-  const ns = (await import(url)) as Record<string, unknown>;
-  const fn = ns[exportName];
+  const fn = (await importWrapped(url)).ns[exportName];
   if (typeof fn !== 'function') {
     throw new Error(`module ${module} has no function export ${exportName}`);
   }
   return fn as UserFunction;
+}
+
+/**
+ * The module at `url` through a one-line module that re-exports its namespace as `ns`. `import()`
+ * resolves with the namespace, so a namespace with a `then` export (a module exporting a function
+ * named `then`) is taken for a promise and adopted: the import never settled, and each run of any
+ * of its exports hung its worker until the hard kill blamed the run's function. The wrapper's own
+ * namespace has no `then`; `ns` must not pass through a promise either (an async return adopts it).
+ */
+async function importWrapped(url: string): Promise<{ ns: Record<string, unknown> }> {
+  const wrapper = `data:text/javascript,${encodeURIComponent(`import * as ns from ${JSON.stringify(url)}; export { ns };`)}`;
+  try {
+    return (await import(wrapper)) as { ns: Record<string, unknown> };
+  } catch (e) {
+    // "Cannot find module … imported from data:…": the wrapper is ours, not the user's.
+    if (e instanceof Error && e.message.includes(wrapper))
+      e.message = e.message.replace(` imported from ${wrapper}`, '').replace(wrapper, url);
+    throw e;
+  }
 }
 
 /**
