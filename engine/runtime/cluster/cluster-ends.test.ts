@@ -2,7 +2,7 @@
 // than the work it had left (README: "we never charge more than the work could have used").
 import { describe, expect, it } from 'vitest';
 import type { Dispatch } from '../backend.ts';
-import { grantedNanos } from './cluster-ends.ts';
+import { grantedNanos, lostEnd } from './cluster-ends.ts';
 
 const MS = 1e6;
 const dispatch = (work: Dispatch['work'], quantumMs: number, doneMs = 0): Dispatch => ({
@@ -29,5 +29,17 @@ describe('a lost quantum’s grant', () => {
     expect(grantedNanos(dispatch(calls, 10, 90))).toBe(10 * MS);
     const module = { kernel: { module: '/m.mjs' }, totalNanos: 0 };
     expect(grantedNanos(dispatch(module, 1000))).toBe(1000 * MS);
+  });
+});
+
+describe('a lost quantum’s span', () => {
+  it('is what it is charged, not the time until the loss was noticed', () => {
+    // A 50 ms call lost with its node, noticed 2.8 s after it started: the Gantt drew 2.8 s and
+    // the report's scheduled time (a sum of spans) counted it, beside a busy time of 50 ms.
+    const calls = { kernel: 'spin' as const, totalNanos: 600 * MS, perCallNanos: 50 * MS };
+    const end = lostEnd(dispatch(calls, 1000), 100 * MS, 2900 * MS, 'node n1 lost');
+    expect(end.ranNanos).toBe(50 * MS);
+    expect([end.startNanos, end.endNanos]).toEqual([100 * MS, 150 * MS]);
+    expect(end).toMatchObject({ outcome: 'failed', errorCode: 'WORKER_LOST' });
   });
 });
