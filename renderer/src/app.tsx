@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from './context.ts';
 import { BackendPicker } from './components/backend-picker.tsx';
 import { sendCommand } from './data/commands.ts';
+import { shortcutOf } from './data/shortcuts.ts';
 import { canControl, VIEWS, type ViewName } from './store/app-store.ts';
 import { CompareView } from './views/compare-view.tsx';
 import { ControlsView } from './views/controls-view.tsx';
@@ -18,12 +19,6 @@ const TITLES: Record<ViewName, string> = {
   compare: 'Compare',
   export: 'Export',
 };
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (el === null || typeof el.tagName !== 'string') return false;
-  return el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName);
-}
 
 /** Focuses the job search of the view, or the Live view's when this view has none. */
 function focusSearch(store: ReturnType<typeof useApp>['store']): void {
@@ -48,19 +43,17 @@ function useShortcuts() {
         s.selectJob(null);
         return;
       }
-      if (isTyping(e.target)) return;
-      if (e.key === '/') {
-        e.preventDefault();
-        focusSearch(store);
-      } else if (e.key === ' ') {
-        e.preventDefault();
+      const shortcut = shortcutOf(e.key, e.target);
+      if (shortcut === null) return;
+      // '/' is not also typed into the search it focuses; space does not also scroll the page.
+      if (shortcut.kind === 'search' || shortcut.kind === 'pause') e.preventDefault();
+      if (shortcut.kind === 'search') focusSearch(store);
+      else if (shortcut.kind === 'pause') {
         if (canControl(s))
           void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' });
-      } else if (e.key === '+' || e.key === '=') viewport.zoom(1 / 1.5, s.follow ? 1 : 0.5);
-      else if (e.key === '-' || e.key === '_') viewport.zoom(1.5, s.follow ? 1 : 0.5);
-      else if (e.key === 'f') s.setFollow(!s.follow);
-      else if (e.key >= '1' && e.key <= '5') s.setView(VIEWS[Number(e.key) - 1]!);
-      else return;
+      } else if (shortcut.kind === 'zoom') viewport.zoom(shortcut.factor, s.follow ? 1 : 0.5);
+      else if (shortcut.kind === 'follow') s.setFollow(!s.follow);
+      else s.setView(VIEWS[shortcut.index]!);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -222,9 +215,9 @@ export function App() {
       <Notice />
       <footer className="app-footer">
         <span>
-          <kbd>space</kbd> pause · <kbd>+</kbd>/<kbd>−</kbd> zoom · <kbd>f</kbd> follow ·{' '}
-          <kbd>1</kbd>–<kbd>5</kbd> views · <kbd>/</kbd> search jobs · <kbd>Esc</kbd> clear the
-          selection
+          <kbd>space</kbd> pause (on a button: presses it) · <kbd>+</kbd>/<kbd>−</kbd> zoom ·{' '}
+          <kbd>f</kbd> follow · <kbd>1</kbd>–<kbd>5</kbd> views · <kbd>/</kbd> search jobs ·{' '}
+          <kbd>Esc</kbd> clear the selection
         </span>
       </footer>
     </div>

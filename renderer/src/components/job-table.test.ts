@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { JobRow } from '../../../shared/protocol.ts';
-import { ROW_HEIGHT, outcomeText, visibleRows } from './job-table.tsx';
+import type { CommandResult, FindJobsResult, JobRow } from '../../../shared/protocol.ts';
+import { createAppStore } from '../store/app-store.ts';
+import type { ClientCommand, Transport } from '../transport/transport.ts';
+import { ROW_HEIGHT, emptyText, outcomeText, reprioritize, visibleRows } from './job-table.tsx';
 
 describe('virtualized job table', () => {
   it('renders only the rows in view plus a small overscan, however many jobs there are', () => {
@@ -45,5 +47,71 @@ describe('job outcome column', () => {
     expect(outcomeText(row({ state: 'succeeded', result: '{"rows":20}' }))).toBe('→ {"rows":20}');
     expect(outcomeText(row({ state: 'succeeded' }))).toBe('');
     expect(outcomeText(row({ state: 'running', endNanos: null }))).toBe('');
+  });
+});
+
+describe('a job’s priority box', () => {
+  /** A host that answers each command with the next of `answers` (ok when they run out). */
+  function host(answers: CommandResult[] = []) {
+    const sent: ClientCommand[] = [];
+    const transport = {
+      host: 'browser',
+      send: (c: ClientCommand) => {
+        sent.push(c);
+        return Promise.resolve(answers.shift() ?? { ok: true });
+      },
+    } as unknown as Transport;
+    return { transport, sent, store: createAppStore({ status: 'open' }) };
+  }
+
+  it('sends a plain whole number from 0 to 100', async () => {
+    const h = host();
+    expect(await reprioritize(h.transport, h.store, 4, ' 7 ')).toBe(true);
+    expect(await reprioritize(h.transport, h.store, 4, '100')).toBe(true);
+    expect(h.sent).toEqual([
+      { type: 'reprioritize', jobId: 4, priority: 7 },
+      { type: 'reprioritize', jobId: 4, priority: 100 },
+    ]);
+  });
+
+  it.each(['', '  ', '0x10', '1e1', '7.5', '-1', '101', 'abc'])(
+    'refuses %j in the app, naming the field and its range, and sends nothing',
+    async (text) => {
+      const h = host();
+      expect(await reprioritize(h.transport, h.store, 4, text)).toBe(false);
+      expect(h.sent).toEqual([]);
+      expect(h.store.getState().notice).toEqual({
+        kind: 'error',
+        text: 'reprioritize: priority must be a whole number from 0 to 100',
+        command: 'reprioritize',
+      });
+    },
+  );
+
+  it('a set that succeeds clears the error notice an earlier set left', async () => {
+    const h = host([{ ok: false, error: { code: 'UNKNOWN_ID', message: 'no job 4' } }]);
+    await reprioritize(h.transport, h.store, 4, '7');
+    expect(h.store.getState().notice?.text).toBe('reprioritize: no job 4 (UNKNOWN_ID)');
+    await reprioritize(h.transport, h.store, 4, '8');
+    expect(h.store.getState().notice).toBeNull();
+  });
+});
+
+describe('the job table with no rows to list', () => {
+  const found = { jobs: [], matched: 0, more: 0, endedKept: 0 } as unknown as FindJobsResult;
+
+  it('says searching… only until the engine answers the search', () => {
+    expect(emptyText(true, { value: null, error: null })).toBe('searching…');
+    expect(emptyText(true, { value: found, error: null })).toBe('No job matches.');
+  });
+
+  it('says nothing more once a bad query’s error is the answer (the error shows below)', () => {
+    expect(emptyText(true, { value: null, error: 'unknown field "colour"' })).toBeNull();
+  });
+
+  it('without a search, says how to get jobs', () => {
+    expect(emptyText(false, { value: null, error: null })).toBe(
+      'No jobs yet: run a preset or submit one.',
+    );
   });
 });

@@ -5,12 +5,14 @@
  * bounded rows; the headers sort; a click on a row selects its job.
  */
 import { useEffect, useState } from 'react';
-import type { JobRow } from '../../../shared/protocol.ts';
+import type { FindJobsResult, JobRow } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
-import { sendCommand } from '../data/commands.ts';
-import { canControl } from '../store/app-store.ts';
+import { refuse, sendCommand } from '../data/commands.ts';
+import { priorityOf } from '../data/validate.ts';
+import { canControl, type AppStore } from '../store/app-store.ts';
+import type { Transport } from '../transport/transport.ts';
 import { nextSort, sortJobs, type JobSort, type SortKey } from '../data/job-find.ts';
-import { useJobSearch } from '../hooks/use-job-query.ts';
+import { useJobSearch, type Answer } from '../hooks/use-job-query.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 
 export const ROW_HEIGHT = 32;
@@ -41,6 +43,34 @@ export function visibleRows(
   return [first, Math.max(first, last)];
 }
 
+/** What the table says when it lists no job; null when the search's error under it says it. */
+export function emptyText(searching: boolean, search: Answer<FindJobsResult>): string | null {
+  if (!searching) return 'No jobs yet: run a preset or submit one.';
+  // A refused query is an answer too: waiting on would say "searching…" forever.
+  if (search.error !== null) return null;
+  return search.value === null ? 'searching…' : 'No job matches.';
+}
+
+/** Sets a live job's base priority from the text of its box. */
+export async function reprioritize(
+  transport: Transport,
+  store: AppStore,
+  jobId: number,
+  text: string,
+): Promise<boolean> {
+  const checked = priorityOf(text);
+  if (!checked.ok) {
+    refuse(store, 'reprioritize', checked.message);
+    return false;
+  }
+  const r = await sendCommand(transport, store, {
+    type: 'reprioritize',
+    jobId,
+    priority: checked.priority,
+  });
+  return r.ok;
+}
+
 function Row({ job, top, selected }: { job: JobRow; top: number; selected: boolean }) {
   const { transport, store } = useApp();
   const [prio, setPrio] = useState(String(job.basePriority));
@@ -55,12 +85,7 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
     if (!editing) setPrio(String(job.basePriority));
   }, [job.basePriority, editing]);
   const apply = async () => {
-    await sendCommand(transport, store, {
-      type: 'reprioritize',
-      jobId: job.id,
-      priority: Number(prio),
-    });
-    setEditing(false);
+    if (await reprioritize(transport, store, job.id, prio)) setEditing(false);
   };
   return (
     <div
@@ -186,6 +211,7 @@ export function JobTable({ height: fixed }: { height?: number } = {}) {
   const height = fixed ?? Math.max(240, window.innerHeight - 230);
   const jobs = sortJobs(searching ? (search.value?.jobs ?? []) : telemetry.jobs, sort);
   const [first, last] = visibleRows(scrollTop, height, jobs.length);
+  const empty = emptyText(searching, search);
   // The host bounds the rows it sends; say how many live jobs that leaves out.
   const live = telemetry.latest?.counters.live ?? 0;
   const hidden = live - telemetry.jobs.filter((j) => j.state === 'running').length;
@@ -194,13 +220,11 @@ export function JobTable({ height: fixed }: { height?: number } = {}) {
       <SearchBox query={query} onChange={setQuery} />
       <Head sort={sort} onSort={(key) => setSort(nextSort(sort, key))} />
       {jobs.length === 0 ? (
-        <div className="empty small">
-          {searching
-            ? search.value === null
-              ? 'searching…'
-              : 'No job matches.'
-            : 'No jobs yet: run a preset or submit one.'}
-        </div>
+        empty !== null && (
+          <div className="empty small" data-testid="job-table-empty">
+            {empty}
+          </div>
+        )
       ) : (
         <div
           className="job-scroll"

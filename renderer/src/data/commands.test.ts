@@ -27,6 +27,7 @@ describe('a refused command in the UI', () => {
     expect(store.getState().notice).toEqual({
       kind: 'error',
       text: 'configure: workers must be >= 1 (INVALID_CONFIG)',
+      command: 'configure',
     });
   });
 

@@ -17,12 +17,19 @@ export async function sendCommand<C extends ClientCommand>(
   const s = store.getState();
   if (result.ok) {
     if (field !== undefined) s.setFieldError(field, null);
+    // The command now works: its earlier error no longer holds.
+    else if (s.notice?.kind === 'error' && s.notice.command === command.type) s.setNotice(null);
   } else if (field !== undefined) {
     s.setFieldError(field, result.error.message);
   } else {
-    s.setNotice({ kind: 'error', text: `${command.type}: ${errorText(result.error)}` });
+    refuse(store, command.type, errorText(result.error));
   }
   return result;
+}
+
+/** A command's failure (the engine's, or the app's own check) as the notice line. */
+export function refuse(store: AppStore, command: ClientCommand['type'], text: string): void {
+  store.getState().setNotice({ kind: 'error', text: `${command}: ${text}`, command });
 }
 
 /**

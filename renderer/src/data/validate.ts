@@ -5,6 +5,7 @@
  */
 import { engineConfigPatchSchema, type EngineConfigPatch } from '../../../shared/config.ts';
 import { graphConfigPatchSchema, type GraphConfigPatch } from '../../../shared/protocol.ts';
+import { PRIORITY_MAX, PRIORITY_MIN } from '../../../shared/lib/priority-bands.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
 
 export type FieldCheck =
@@ -28,4 +29,20 @@ export function checkField(field: string, value: unknown): FieldCheck {
 /** Parses a number field's text; NaN for text that is not a number. */
 export function numberOf(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text);
+}
+
+export type PriorityCheck = { ok: true; priority: number } | { ok: false; message: string };
+
+/**
+ * A PRIO priority typed in a box: a plain decimal whole number in range. `Number` alone would
+ * take '' as 0 and '0x10' as 16, sending a priority the user never typed.
+ */
+export function priorityOf(text: string): PriorityCheck {
+  const t = text.trim();
+  const n = /^\d{1,3}$/.test(t) ? Number(t) : Number.NaN;
+  if (n >= PRIORITY_MIN && n <= PRIORITY_MAX) return { ok: true, priority: n };
+  return {
+    ok: false,
+    message: `priority must be a whole number from ${PRIORITY_MIN} to ${PRIORITY_MAX}`,
+  };
 }

@@ -6,9 +6,16 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { POLICY_NAMES, type EngineConfig, type PolicyName } from '../../../shared/config.ts';
-import type { BackendName, Frame, GraphConfig, Snapshot } from '../../../shared/protocol.ts';
+import type {
+  BackendName,
+  CompareResultWire,
+  Frame,
+  GraphConfig,
+  Snapshot,
+} from '../../../shared/protocol.ts';
 import type { ConnectionStatus } from '../transport/transport.ts';
 import type { TimeRange } from '../data/range-stats.ts';
+import { DEFAULT_FORMS, type ConfigForm } from '../data/compare-rows.ts';
 
 export const VIEWS = ['live', 'controls', 'workloads', 'compare', 'export'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -43,8 +50,11 @@ export interface AppState {
   workerCount: number;
   /** Engine (or client-side schema) errors keyed by config field. */
   fieldErrors: Record<string, string>;
-  /** One line the user should see (command failures outside Controls). */
-  notice: { kind: 'error' | 'info'; text: string } | null;
+  /**
+   * One line the user should see (command failures outside Controls); `command`: the command
+   * an error is about, so that command's next success clears it (data/commands.ts).
+   */
+  notice: { kind: 'error' | 'info'; text: string; command?: string } | null;
   hasSnapshot: boolean;
   /** The host refuses commands that act (`Snapshot.readOnly`: a service's read-only console). */
   readOnly: boolean;
@@ -65,7 +75,27 @@ export interface AppState {
   knobsOpen: boolean;
   /** `Frame.tenantWeightsVersion`: null from a host that does not report tenant weights. */
   tenantWeightsVersion: number | null;
+  compare: CompareState;
 }
+
+/**
+ * The Compare view's form, its run and the run's answer: kept here, not in the view, so leaving
+ * the tab while a comparison runs loses neither the form nor the result (data/compare-run.ts).
+ */
+export interface CompareState {
+  /** A preset's name, `COMPARE_FILE` for a workload file, null: the view's default preset. */
+  preset: string | null;
+  doc: { name: string; doc: unknown } | null;
+  durationS: number;
+  seed: string;
+  forms: ConfigForm[];
+  running: boolean;
+  error: string | null;
+  result: CompareResultWire | null;
+}
+
+/** The Compare view's workload choice that means "the file below", not a preset. */
+export const COMPARE_FILE = '__file__';
 
 export interface AppActions {
   setView(view: ViewName): void;
@@ -82,6 +112,7 @@ export interface AppActions {
   /** Selects a range (and stops following), or with null goes back to following live. */
   setRange(range: TimeRange | null): void;
   setKnobsOpen(open: boolean): void;
+  setCompare(patch: Partial<CompareState>): void;
   applyFrame(frame: Frame): void;
   applySnapshot(snapshot: Snapshot): void;
 }
@@ -126,6 +157,16 @@ export function initialState(theme: Theme = 'dark'): AppState {
     range: null,
     knobsOpen: false,
     tenantWeightsVersion: null,
+    compare: {
+      preset: null,
+      doc: null,
+      durationS: 30,
+      seed: '',
+      forms: [...DEFAULT_FORMS],
+      running: false,
+      error: null,
+      result: null,
+    },
   };
 }
 
@@ -188,6 +229,7 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
     setJobQuery: (jobQuery) => set({ jobQuery }),
     setRange: (range) => set(range === null ? { range, follow: true } : { range, follow: false }),
     setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
+    setCompare: (patch) => set({ compare: { ...get().compare, ...patch } }),
     applyFrame: (frame) => {
       const delta = frameDelta(get(), frame);
       if (Object.keys(delta).length > 0) set(delta);

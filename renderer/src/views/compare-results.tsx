@@ -42,7 +42,8 @@ export function CompareTable({ result }: { result: CompareResultWire }) {
                 <td
                   key={i}
                   className="num"
-                  data-value={row.values[i]}
+                  // A run with no figure here (the cell's dash) has no value to state.
+                  data-value={Number.isNaN(row.values[i]) ? undefined : row.values[i]}
                   style={i === best ? { color: 'var(--ok)', fontWeight: 600 } : undefined}
                 >
                   {cell}

@@ -1,28 +1,25 @@
 /**
  * Compare: the same seeded workload under 2–4 configs on the simulator (docs/design.md §7). The engine
  * runs each config on a fresh simulator of its own (the `compare` command), so the live session
- * keeps running; this view only builds the command and lays the reports side by side.
+ * keeps running; this view only builds the command and lays the reports side by side. The form,
+ * the run and its answer are the app store's `compare` (run by data/compare-run.ts), so they
+ * outlive the view when the user switches tabs mid-run.
  */
-import { useState } from 'react';
-import type { CompareResultWire } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
-import { errorText } from '../data/commands.ts';
-import { canControl } from '../store/app-store.ts';
+import { comparePreset, runCompare } from '../data/compare-run.ts';
+import { canControl, COMPARE_FILE as FILE } from '../store/app-store.ts';
 import {
   DEFAULT_FORMS,
-  buildCompare,
   fitForms,
   isGraphWorkload,
   nextPolicy,
   policyChoices,
-  type CompareSource,
   type ConfigForm,
 } from '../data/compare-rows.ts';
 import { CompareChart, CompareTable } from './compare-results.tsx';
 import { CompareCdfs, CompareSeries } from './compare-series.tsx';
 
 const DURATIONS_S = [5, 10, 30, 60] as const;
-const FILE = '__file__';
 const NUMBER_INPUTS = [
   ['workers', 'workers', 'workload’s'],
   ['quantumMs', 'quantum (ms)', 'workload’s'],
@@ -91,36 +88,18 @@ function ConfigCard(props: {
 const cardStyle = { border: '1px solid var(--border)', borderRadius: 6, padding: 8 } as const;
 
 export function CompareView() {
-  const { transport } = useApp();
+  const { transport, store } = useApp();
   const presets = useAppState((s) => s.presets);
   const graphPresets = useAppState((s) => s.graphPresets);
-  const [preset, setPreset] = useState<string>(
-    presets.includes('interactive-vs-scan') ? 'interactive-vs-scan' : (presets[0] ?? FILE),
-  );
-  const [doc, setDoc] = useState<{ name: string; doc: unknown } | null>(null);
-  const [durationS, setDurationS] = useState<number>(30);
-  const [seed, setSeed] = useState('');
-  const [forms, setForms] = useState<ConfigForm[]>([...DEFAULT_FORMS]);
-  const [running, setRunning] = useState(false);
+  // The form, the run and its answer live in the store: they outlive this view (a tab switch).
+  const form = useAppState((s) => s.compare);
+  const setCompare = useAppState((s) => s.setCompare);
   const control = useAppState(canControl);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<CompareResultWire | null>(null);
+  const { doc, durationS, seed, forms, running, error, result } = form;
+  const preset = comparePreset(form.preset, presets);
+  const setForms = (next: ConfigForm[]) => setCompare({ forms: next });
   const graph = preset === FILE ? isGraphWorkload(doc?.doc) : graphPresets.includes(preset);
-
-  const run = async () => {
-    let source: CompareSource;
-    if (preset !== FILE) source = { kind: 'preset', preset };
-    else if (doc !== null) source = { kind: 'workload', doc: doc.doc };
-    else return setError('workload: choose a workload file first');
-    const built = buildCompare(source, forms, durationS * 1000, seed);
-    if (!built.ok) return setError(built.message);
-    setError(null);
-    setRunning(true);
-    const r = await transport.send(built.command);
-    setRunning(false);
-    if (!r.ok) return setError(errorText(r.error));
-    setResult(r);
-  };
+  const run = () => runCompare(transport, store);
 
   return (
     <div className="compare" data-testid="view-compare">
@@ -137,14 +116,14 @@ export function CompareView() {
                 data-testid="compare-source"
                 value={preset}
                 onChange={(e) => {
-                  setPreset(e.target.value);
                   const next = e.target.value;
-                  setForms(
-                    fitForms(
+                  setCompare({
+                    preset: next,
+                    forms: fitForms(
                       forms,
                       next === FILE ? isGraphWorkload(doc?.doc) : graphPresets.includes(next),
                     ),
-                  );
+                  });
                 }}
               >
                 {presets.map((p) => (
@@ -160,7 +139,7 @@ export function CompareView() {
               <select
                 data-testid="compare-duration"
                 value={durationS}
-                onChange={(e) => setDurationS(Number(e.target.value))}
+                onChange={(e) => setCompare({ durationS: Number(e.target.value) })}
               >
                 {DURATIONS_S.map((s) => (
                   <option key={s} value={s}>
@@ -181,11 +160,13 @@ export function CompareView() {
                     if (file === undefined) return;
                     try {
                       const parsed: unknown = JSON.parse(await file.text());
-                      setDoc({ name: file.name, doc: parsed });
-                      setForms(fitForms(forms, isGraphWorkload(parsed)));
-                      setError(null);
+                      setCompare({
+                        doc: { name: file.name, doc: parsed },
+                        forms: fitForms(forms, isGraphWorkload(parsed)),
+                        error: null,
+                      });
                     } catch (err) {
-                      setError(`${file.name} is not JSON: ${String(err)}`);
+                      setCompare({ error: `${file.name} is not JSON: ${String(err)}` });
                     }
                   }}
                 />
@@ -197,7 +178,7 @@ export function CompareView() {
                 data-testid="compare-seed"
                 placeholder="the workload's"
                 value={seed}
-                onChange={(e) => setSeed(e.target.value)}
+                onChange={(e) => setCompare({ seed: e.target.value })}
               />
             </label>
           </div>

@@ -21,6 +21,8 @@ export interface FieldDef {
   options?: readonly string[];
   /** Graph-run choice (`configureGraph`); may be unset, so the document decides. */
   graph?: boolean;
+  /** The values the engine takes, as the label states them (`knobRange`). */
+  range?: string;
   /** A slider next to the number input. */
   slider?: boolean;
   /** The knob may be null (an empty input sends it); `nullText` says what null means. */
@@ -36,17 +38,24 @@ type NumberKnob = {
 
 /**
  * A numeric knob's input range and step from its schema (a nullable knob's number schema); a
- * minimum the schema excludes (m > 1) starts the input one step above it.
+ * minimum the schema excludes (m > 1) starts the input one step above it, while the label says
+ * what the engine takes (`> 1 – 16`: 1.05 is accepted, though no step lands on it).
  */
 export function knobRange(
   key: NumberKnob,
   step: number,
-): { min: number; max: number; step: number } {
+): { min: number; max: number; step: number; range: string } {
   const knob = engineConfigShape[key];
   const schema = knob instanceof ZodNullable ? (knob.unwrap() as z.ZodNumber) : knob;
   const low = schema.minValue ?? 0;
-  const min = schema.safeParse(low).success ? low : low + step;
-  return { min, max: schema.maxValue ?? Number.MAX_SAFE_INTEGER, step };
+  const inclusive = schema.safeParse(low).success;
+  const max = schema.maxValue ?? Number.MAX_SAFE_INTEGER;
+  return {
+    min: inclusive ? low : low + step,
+    max,
+    step,
+    range: `${inclusive ? '' : '> '}${low} – ${max}`,
+  };
 }
 
 export const GROUPS: { title: string; note: string; fields: FieldDef[] }[] = [

@@ -12,7 +12,7 @@ import { sendCommand } from '../data/commands.ts';
 import { checkField, numberOf } from '../data/validate.ts';
 
 import { GROUPS, WEIGHTS_GROUP, type FieldDef } from './control-fields.ts';
-import { CommitInput, FieldShell, READ_ONLY_HELP } from './field-parts.tsx';
+import { CommitInput, CommitSlider, FieldShell, READ_ONLY_HELP } from './field-parts.tsx';
 import { TenantWeightsField } from './tenant-weights-field.tsx';
 
 /** Knobs the engine's config schema does not (yet) have are shown, disabled, with a note. */
@@ -52,6 +52,7 @@ function Field({ def }: { def: FieldDef }) {
   const picked = def.kind === 'select' || def.kind === 'bool';
   const [draft, setDraft] = useState<string>(display(echo));
   const [editing, setEditing] = useState(false);
+  const [moved, setMoved] = useState(false);
   const [busy, setBusy] = useState(false);
 
   // Follow the engine's echo unless the user is typing.
@@ -139,20 +140,20 @@ function Field({ def }: { def: FieldDef }) {
     input = (
       <div className="field-inputs">
         {def.slider === true && (
-          <input
-            type="range"
-            data-testid={`slider-${def.key}`}
+          <CommitSlider
+            field={def.key}
             min={def.min}
             max={def.max}
             step={def.step}
             value={Number.isFinite(numberOf(draft)) ? numberOf(draft) : (def.min ?? 0)}
             disabled={!enabled}
-            onChange={(e) => {
-              setEditing(true);
-              setDraft(e.target.value);
+            moved={moved}
+            onMoved={(m) => {
+              setMoved(m);
+              if (m) setEditing(true);
             }}
-            onPointerUp={(e) => void apply((e.target as HTMLInputElement).value)}
-            onKeyUp={(e) => void apply((e.target as HTMLInputElement).value)}
+            onDraft={setDraft}
+            onCommit={(text) => void apply(text)}
           />
         )}
         <CommitInput
@@ -180,7 +181,7 @@ function Field({ def }: { def: FieldDef }) {
     <FieldShell
       field={def.key}
       label={def.label}
-      range={def.min !== undefined ? `${def.min} – ${def.max}` : ''}
+      range={def.range ?? ''}
       help={
         !known(def.key)
           ? 'not in the engine’s configuration yet'

@@ -64,7 +64,7 @@ export function ExportView() {
             for queue depth, each level's charged time and its level clock, and a marker for every
             knob change.
           </p>
-          <div className="radio-row">
+          <div className="radio-row" role="radiogroup" aria-label="trace window">
             {WINDOWS.map((w, i) => (
               <label key={w.label} className={choice === i ? 'chip active' : 'chip'}>
                 <input

@@ -1,7 +1,7 @@
 /**
  * What every knob's field shares (controls-view.tsx `Field`, tenant-weights-field.tsx): the frame
- * of label, range, help, the engine's echo and the error, and the text input applied with Enter or
- * on leaving it.
+ * of label, range, help, the engine's echo and the error, the text input applied with Enter or
+ * on leaving it, and the slider applied on letting go.
  */
 import type { ReactNode } from 'react';
 
@@ -44,7 +44,9 @@ export function FieldShell(props: {
 
 /**
  * A text input the user edits freely: Enter or leaving it (while editing) commits, Escape drops
- * the edit. The caller keeps the draft and whether it is being edited.
+ * the edit. The caller keeps the draft and whether it is being edited, which starts with the
+ * first keystroke, not with focus: a field only passed through (Tab) sends nothing, and keeps
+ * showing the engine's value, which another client may change meanwhile.
  */
 export function CommitInput(props: {
   field: string;
@@ -69,8 +71,10 @@ export function CommitInput(props: {
       inputMode={props.inputMode}
       value={props.value}
       disabled={props.disabled}
-      onFocus={() => props.onEdit(true)}
-      onChange={(e) => props.onDraft(e.target.value)}
+      onChange={(e) => {
+        props.onEdit(true);
+        props.onDraft(e.target.value);
+      }}
       onBlur={() => {
         if (props.editing) props.onCommit();
       }}
@@ -78,6 +82,47 @@ export function CommitInput(props: {
         if (e.key === 'Enter') props.onCommit();
         if (e.key === 'Escape') props.onCancel();
       }}
+    />
+  );
+}
+
+/**
+ * A slider beside a number field: dragging or arrow keys move the draft, and letting go (pointer
+ * or key up) commits it, only when it moved: the key up of the Tab that reached it, or a click
+ * that leaves it where it was, sends nothing. The caller keeps whether it moved.
+ */
+export function CommitSlider(props: {
+  field: string;
+  min: number | undefined;
+  max: number | undefined;
+  step: number | undefined;
+  value: number;
+  disabled: boolean;
+  moved: boolean;
+  onMoved(moved: boolean): void;
+  onDraft(text: string): void;
+  onCommit(text: string): void;
+}) {
+  const release = (text: string) => {
+    if (!props.moved) return;
+    props.onMoved(false);
+    props.onCommit(text);
+  };
+  return (
+    <input
+      type="range"
+      data-testid={`slider-${props.field}`}
+      min={props.min}
+      max={props.max}
+      step={props.step}
+      value={props.value}
+      disabled={props.disabled}
+      onChange={(e) => {
+        props.onMoved(true);
+        props.onDraft(e.target.value);
+      }}
+      onPointerUp={(e) => release(e.currentTarget.value)}
+      onKeyUp={(e) => release(e.currentTarget.value)}
     />
   );
 }

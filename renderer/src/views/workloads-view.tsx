@@ -5,6 +5,7 @@ import { schemaError } from '../../../shared/schema-error.ts';
 import { useApp, useAppState } from '../context.ts';
 import { switchPreset, type SwitchChoice } from '../data/preset-switch.ts';
 import { errorText } from '../data/commands.ts';
+import { priorityOf } from '../data/validate.ts';
 import { JobDetailPanel } from '../components/job-detail.tsx';
 import { JobTable } from '../components/job-table.tsx';
 import { canControl } from '../store/app-store.ts';
@@ -139,9 +140,15 @@ function SubmitJob() {
 
   const submit = async () => {
     const n = Number(splits);
+    // As the jobs table's: an empty box was priority 0 (urgent), '0x10' 16.
+    const checked = priorityOf(priority);
+    if (!checked.ok) {
+      setResult({ ok: false, text: checked.message });
+      return;
+    }
     const job = {
       class: cls,
-      basePriority: Number(priority),
+      basePriority: checked.priority,
       tasks: [
         {
           splits: Array.from(
