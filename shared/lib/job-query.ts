@@ -20,6 +20,11 @@ export const JOB_QUERY_MAX_CHARS = 200;
 export interface JobQuery {
   id?: number;
   state?: JobStateName;
+  /**
+   * Two terms no job can both match (`id:1 id:2`, `running state:failed`): every term must
+   * match, so nothing does. The later term used to replace the earlier one.
+   */
+  none?: true;
   /** Lower-case substrings: every one must be in the class. */
   class: string[];
   tenant: string[];
@@ -52,11 +57,13 @@ export function parseJobQuery(text: string): JobQuery {
     const lower = value.toLowerCase();
     if (key === 'id' || (key === null && /^\d+$/.test(value))) {
       if (!/^\d+$/.test(value)) throw new Error(`'${term}': an id is a whole number`);
+      if (q.id !== undefined && q.id !== Number(value)) q.none = true;
       q.id = Number(value);
     } else if (key === 'state' || (key === null && isState(lower))) {
       if (!isState(lower)) {
         throw new Error(`'${term}': no state '${value}' (known: ${JOB_STATE_NAMES.join(', ')})`);
       }
+      if (q.state !== undefined && q.state !== lower) q.none = true;
       q.state = lower;
     } else if (key === 'class') q.class.push(lower);
     else if (key === 'tenant') q.tenant.push(lower);
@@ -70,6 +77,7 @@ function isState(s: string): s is JobStateName {
 }
 
 export function matchesJob(q: JobQuery, job: JobFields): boolean {
+  if (q.none === true) return false;
   if (q.id !== undefined && job.id !== q.id) return false;
   if (q.state !== undefined && job.state !== q.state) return false;
   const cls = job.class.toLowerCase();

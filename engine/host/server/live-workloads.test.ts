@@ -76,6 +76,23 @@ describe('live workloads', () => {
     expect(c.quanta).toBeGreaterThan(0);
   });
 
+  it('a graph preset applies its settings too, once its graph is ready (diamond: 2 workers)', async () => {
+    // Before: a graph workload's `config` was dropped silently: diamond ran on whatever workers
+    // the session had (its FIFO-against-critical-path contrast needs two).
+    const { session } = simSession(false);
+    session.executor.configure({ workers: 8 });
+    const result = await session.handleCommand({ type: 'runPreset', preset: 'diamond' });
+    expect(result).toMatchObject({ ok: true });
+    expect(session.executor.config.workers).toBe(2);
+    // A bad one changes nothing: its settings are checked before anything starts.
+    const bad = await session.handleCommand({
+      type: 'loadWorkload',
+      workload: { name: 'g', config: { workers: 0 }, graph: { generator: 'chain', length: 3 } },
+    });
+    expect(bad).toMatchObject({ ok: false, error: { field: 'config.workers' } });
+    expect(session.executor.config.workers).toBe(2);
+  });
+
   it('with loop, starts over once a round has drained, so the app never goes idle', async () => {
     // One round = three jobs of two 100 ms splits, arriving at 0, 200 and 400 ms.
     const workload = {

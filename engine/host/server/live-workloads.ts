@@ -16,6 +16,7 @@
  * graph still running. A document naming a user module runs only when the module lies in one of
  * the `modules` directories the operator allowed (engine/host/report/user-modules.ts).
  */
+import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { graphConfigPatchSchema, type WorkloadStarted } from '../../../shared/protocol.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { prefixField } from '../../../shared/schema-error.ts';
@@ -67,6 +68,21 @@ export interface LiveWorkloadOptions {
   readonly modules?: readonly string[];
 }
 
+/**
+ * A workload's settings for the engine, checked before the engine is touched: a bad document
+ * changes nothing, its settings with the engine's too (a guarantee over the engine's driver limit
+ * used to stop the running workload, then be refused).
+ */
+function checkedPatch(workload: Workload, ctx: WorkloadContext): EngineConfigPatch {
+  const patch = workloadPatch(workload, ctx.backend.kind);
+  try {
+    mergeConfig(ctx.executor.config, patch);
+  } catch (e) {
+    throw e instanceof SchedLabError && e.field !== undefined ? prefixField(e, ['config']) : e;
+  }
+  return patch;
+}
+
 export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads {
   let running: Running | null = null;
 
@@ -92,8 +108,13 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
     extra?: Record<string, unknown>,
   ): Promise<WorkloadStarted> => {
     if (workload.graph !== undefined) {
+      // Its settings too, as `schedlab run` takes them (diamond's two workers): once the graph is
+      // ready, so a bad graph changes nothing. They were dropped, silently.
+      const patch = checkedPatch(workload, ctx);
       try {
-        return await startGraph(workload.name, workload.graph, ctx, extra);
+        const started = await startGraph(workload.name, workload.graph, ctx, extra);
+        ctx.executor.configure(patch);
+        return started;
       } catch (e) {
         // One document is checked as if bare; in a workload it sits under `graph` (a list's
         // entries are already named `graph[i]`). An abandoned preparation names no field.
@@ -112,15 +133,7 @@ export function liveWorkloads(options: LiveWorkloadOptions = {}): LiveWorkloads 
         `options.${given[0]}`,
       );
     }
-    // Validate before touching the engine: a bad document changes nothing — its settings with
-    // the engine's too (a guarantee over the engine's driver limit used to stop the running
-    // workload, then be refused).
-    const patch = workloadPatch(workload, ctx.backend.kind);
-    try {
-      mergeConfig(ctx.executor.config, patch);
-    } catch (e) {
-      throw e instanceof SchedLabError && e.field !== undefined ? prefixField(e, ['config']) : e;
-    }
+    const patch = checkedPatch(workload, ctx);
     running?.stop();
     ctx.graphs.cancel();
     ctx.executor.configure(patch);

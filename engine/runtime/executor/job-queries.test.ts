@@ -45,6 +45,20 @@ describe('findJobs: search beyond the frame rows, bounded answers', () => {
     expect(ex.findJobs('cancelled').jobs[0]).toMatchObject({ id: b, errorCode: 'CANCELLED' });
   });
 
+  it('terms that no job can both match match nothing: every term must match (docs/jobs.md)', () => {
+    // Before: the later id or state replaced the earlier (`state:succeeded running` listed the
+    // running jobs, `id:1 id:2` job 2).
+    const { ex, sim } = simRig({ workers: 2, policy: 'fifo', quantumMs: 10 });
+    const a = ex.submitJob(oneTaskJob('batch', intermediates(1, spin(5))));
+    const b = ex.submitJob(oneTaskJob('batch', intermediates(1, spin(60_000))));
+    sim.runUntil(100 * MS);
+    expect(ex.findJobs('state:succeeded running').matched).toBe(0);
+    expect(ex.findJobs('running state:succeeded').matched).toBe(0);
+    expect(ex.findJobs(`id:${a} id:${b}`).matched).toBe(0);
+    // The same term twice is still that term.
+    expect(ex.findJobs(`id:${b} ${b} running`).jobs.map((j) => j.id)).toEqual([b]);
+  });
+
   it('a bad query is a coded error naming the query', () => {
     const { ex } = simRig();
     for (const q of ['colour:red', 'state:asleep', 'id:x', 'class:']) {
