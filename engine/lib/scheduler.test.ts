@@ -154,6 +154,17 @@ describe('Scheduler.run on real worker threads', () => {
     expect(await s.run(task(), 2)).toBe(4);
   });
 
+  it("a task's error of megabytes rejects its run with its first 2,000 characters", async () => {
+    // Before: a 10 MB message reached the rejection (and every report on the way) whole.
+    const e = await failure(s.run(task('throwsHuge'), 10_000_000));
+    expect(e.code).toBe('KERNEL_FAILED');
+    expect(e.message.length).toBeLessThan(2_100);
+    expect(e.message).toMatch(/m…$/);
+    const cause = e.cause as Error;
+    expect(cause.message).toHaveLength(2_000);
+    expect(cause.stack!.length).toBeLessThanOrEqual(8_000);
+  });
+
   it("a task's error is the rejection's cause: its name, message, code and the worker's stack", async () => {
     const error = await failure(s.run(task('badWidth'), 7));
     expect(error).toMatchObject({

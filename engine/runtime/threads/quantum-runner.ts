@@ -344,7 +344,8 @@ export function moduleName(ref: ModuleRef): string {
  */
 export function reason(error: unknown): string {
   try {
-    if (error instanceof Error) return `${String(error.name)}: ${String(error.message)}`;
+    if (error instanceof Error)
+      return `${clipped(String(error.name), 200)}: ${clipped(String(error.message), MAX_THROWN_MESSAGE)}`;
     const like = errorLike(error);
     if (like !== null) return `${like.name}: ${like.message}`;
     return String(error);
@@ -359,8 +360,18 @@ function unreadable(thrown: unknown): string {
   return `a thrown ${kind} that cannot be made text`;
 }
 
-/** How much of a thrown plain object's own message is kept (it travels in every report). */
+/**
+ * How much of a thrown value's message is kept (it travels in every report, and into the run's
+ * rejection): an `Error` with a 10 MB message rejected its run with all of it.
+ */
 const MAX_THROWN_MESSAGE = 2_000;
+/** How much of a thrown `Error`'s stack is kept (it begins with the message). */
+const MAX_THROWN_STACK = 8_000;
+
+/** `text` cut to `max` characters, the last one `…` when something was cut. */
+function clipped(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
 
 /**
  * A thrown object that is not an `Error` but reads like one (`throw { message, code }`, an error
@@ -391,11 +402,11 @@ function failure(error: unknown): { error: string; cause?: ErrorCause } {
       return like === null ? { error: reason(error) } : { error: reason(error), cause: like };
     }
     const cause: { -readonly [K in keyof ErrorCause]: ErrorCause[K] } = {
-      name: String(error.name),
-      message: String(error.message),
+      name: clipped(String(error.name), 200),
+      message: clipped(String(error.message), MAX_THROWN_MESSAGE),
     };
     const stack: unknown = error.stack;
-    if (typeof stack === 'string') cause.stack = stack;
+    if (typeof stack === 'string') cause.stack = clipped(stack, MAX_THROWN_STACK);
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' || typeof code === 'number') cause.code = code;
     return { error: reason(error), cause };

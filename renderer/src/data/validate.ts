@@ -35,14 +35,15 @@ export type PriorityCheck = { ok: true; priority: number } | { ok: false; messag
 
 /**
  * A PRIO priority typed in a box: a plain decimal whole number in range. `Number` alone would
- * take '' as 0 and '0x10' as 16, sending a priority the user never typed.
+ * take '' as 0 and '0x10' as 16, sending a priority the user never typed. `field`: the name the
+ * refusal gives it (a submitted job's is `basePriority`).
  */
-export function priorityOf(text: string): PriorityCheck {
+export function priorityOf(text: string, field = 'priority'): PriorityCheck {
   const t = text.trim();
   const n = /^\d{1,3}$/.test(t) ? Number(t) : Number.NaN;
   if (n >= PRIORITY_MIN && n <= PRIORITY_MAX) return { ok: true, priority: n };
   return {
     ok: false,
-    message: `priority must be a whole number from ${PRIORITY_MIN} to ${PRIORITY_MAX}`,
+    message: `${field} must be a whole number from ${PRIORITY_MIN} to ${PRIORITY_MAX}`,
   };
 }

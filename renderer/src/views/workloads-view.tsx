@@ -141,7 +141,7 @@ function SubmitJob() {
   const submit = async () => {
     const n = Number(splits);
     // As the jobs table's: an empty box was priority 0 (urgent), '0x10' 16.
-    const checked = priorityOf(priority);
+    const checked = priorityOf(priority, 'basePriority');
     if (!checked.ok) {
       setResult({ ok: false, text: checked.message });
       return;
