@@ -232,6 +232,49 @@ describe('the command channel', () => {
   });
 });
 
+describe('the command channel’s bounds, as a browser-mode client’s', () => {
+  const own = { senderFrame: { url: 'app://schedlab/index.html' } };
+
+  it('answers at most 32 commands at once; the next is refused TOO_MANY_COMMANDS', async () => {
+    // Before: a page's thousand commands were all at work in the session at once.
+    const session = new HandSession();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    session.handleCommand = (command: unknown) => {
+      session.commands.push(command);
+      return held.then(() => ({ ok: true }));
+    };
+    serveCommands(session);
+    const handler = fake.handlers.get(COMMAND_CHANNEL)!;
+    const answers = Array.from({ length: 40 }, () => handler(own, { type: 'snapshot' }));
+    const refused = await Promise.all(answers.slice(32));
+    expect(
+      refused.every((r) => (r as { error?: { code: string } }).error?.code === 'TOO_MANY_COMMANDS'),
+    ).toBe(true);
+    expect(session.commands).toHaveLength(32);
+    release();
+    await Promise.all(answers.slice(0, 32));
+    // Answered, they free their places.
+    await expect(handler(own, { type: 'snapshot' })).resolves.toEqual({ ok: true });
+  });
+
+  it('refuses a command over 16 MiB, or not made of JSON values, before the session sees it', async () => {
+    const session = new HandSession();
+    serveCommands(session);
+    const handler = fake.handlers.get(COMMAND_CHANNEL)!;
+    const big = { type: 'loadWorkload', workload: { name: 'x'.repeat(17 << 20) } };
+    await expect(handler(own, big)).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'MESSAGE_TOO_LARGE', field: 'message' },
+    });
+    await expect(handler(own, { type: 'submitJob', job: { n: 1n } })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'BAD_MESSAGE' },
+    });
+    expect(session.commands).toEqual([]);
+  });
+});
+
 describe('the frame port', () => {
   it('hands each page load a fresh port with a snapshot first, then frames', () => {
     const session = new HandSession();

@@ -5,15 +5,16 @@
  *     new Piscina({ filename, maxThreads: 4 })       (unchanged; add `policy` if not mlfq)
  *     await pool.run(input, { name: 'resize' })      →  await pool.run(input, { name: 'resize', tenant })
  *
- * Only Piscina's common surface: `filename`, `maxThreads`, `maxQueue`, `run(input, { name,
- * signal })`, `queueSize`, `destroy()`, `close()`. Runs reject with `SchedLabError`s (an abort is
+ * Only Piscina's common surface: `filename`, `name`, `maxThreads`, `maxQueue`, `run(input, {
+ * name, signal, transferList })` (an input wrapped by Piscina's `move` moves), `queueSize`,
+ * `destroy()`, `close({ force })`. Runs reject with `SchedLabError`s (an abort is
  * `CANCELLED`, not Piscina's `AbortError`; a full queue is `QUEUE_FULL`).
  */
 import { availableParallelism } from 'node:os';
 import { engineConfigShape } from '../../shared/config.ts';
 import { invalidArgument, SchedLabError } from '../../shared/errors.ts';
 import { reason } from '../runtime/threads/quantum-runner.ts';
-import type { RunOptions, SchedulerOptions } from './options.ts';
+import { checkKnownKeys, type RunOptions, type SchedulerOptions } from './options.ts';
 import { Scheduler } from './scheduler.ts';
 import { checkExportName, moduleHref } from './task.ts';
 
@@ -31,6 +32,8 @@ export interface PoolOptions extends SchedulerOptions {
    * `'auto'` for the square of the thread count, as Piscina. `maxQueued` means the same and wins.
    */
   readonly maxQueue?: number | 'auto';
+  /** The export a run calls when it names none (Piscina's `name`); default `default`. */
+  readonly name?: string;
 }
 
 export interface PoolRunOptions extends RunOptions {
@@ -42,12 +45,14 @@ export class Pool {
   /** The scheduler underneath: `configure`, `stats`, `serveConsole`. */
   readonly scheduler: Scheduler;
   private readonly filename: string | URL;
+  private readonly defaultName: string | undefined;
 
   constructor(options: PoolOptions) {
     const {
       filename,
       maxThreads,
       maxQueue,
+      name: defaultName,
       minThreads: _minThreads,
       idleTimeout: _idleTimeout,
       ...rest
@@ -55,6 +60,8 @@ export class Pool {
     // Checked now, as Piscina's own constructor would fail on it: not at every run.
     moduleHref(filename, 'filename');
     this.filename = filename as string | URL;
+    checkExportName(defaultName, 'name');
+    this.defaultName = defaultName;
     const workers = rest.workers ?? maxThreads;
     const settings: SchedulerOptions = workers === undefined ? rest : { ...rest, workers };
     const bound = queueBound(maxQueue, workers);
@@ -97,8 +104,11 @@ export class Pool {
       error.cause = e;
       return Promise.reject(error);
     }
+    const exportName = (name as string | undefined) ?? this.defaultName;
     const task =
-      name === undefined ? { module: this.filename } : { module: this.filename, export: name };
+      exportName === undefined
+        ? { module: this.filename }
+        : { module: this.filename, export: exportName };
     return this.scheduler.run<R>(task, input, runOptions);
   }
 
@@ -107,11 +117,28 @@ export class Pool {
     return this.scheduler.close({ cancel: true });
   }
 
-  /** Lets every run end, then stops the workers (Piscina's `close`). */
-  close(): Promise<void> {
-    return this.scheduler.close();
+  /**
+   * Lets every run end, then stops the workers (Piscina's `close`); `{ force: true }` cancels
+   * what is queued and running instead (`destroy`; Piscina's lets a running task finish). Its
+   * options were dropped: `force` drained everything, silently.
+   */
+  close(options?: { readonly force?: boolean }): Promise<void> {
+    if (options === undefined) return this.scheduler.close();
+    try {
+      if (options === null || typeof options !== 'object')
+        throw invalidArgument('options', 'must be an object: { force?: boolean }');
+      checkKnownKeys(options, CLOSE_OPTIONS, 'a close option');
+      const force: unknown = options.force;
+      if (force !== undefined && typeof force !== 'boolean')
+        throw invalidArgument('force', 'must be true or false');
+      return this.scheduler.close({ cancel: force === true });
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
   }
 }
+
+const CLOSE_OPTIONS: ReadonlySet<string> = new Set(['force']);
 
 /** `maxQueued`'s range, as the engine's schema states it. */
 const MAX_QUEUED_RANGE = {

@@ -1,5 +1,6 @@
 // The library on real worker threads: results, cooperation, cancelling, errors, tenants, closing.
 import { getEventListeners } from 'node:events';
+import { move } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pool } from './pool.ts';
 import { Scheduler } from './scheduler.ts';
@@ -595,6 +596,22 @@ describe("transferList (Piscina's): what the input moves to the worker instead o
     expect(copied.byteLength).toBe(10);
   });
 
+  it("an input wrapped by Piscina's move() moves: the task gets the view, the caller's is detached", async () => {
+    // Before: the wrapper's keys are symbols, which structured clone drops: the task got `{}`
+    // and the caller kept its buffer, without an error.
+    const view = new Uint8Array(3001).fill(2);
+    expect(await s.run(task('sumBytes'), move(view))).toEqual({ sum: 6002, byteLength: 3001 });
+    expect(view.byteLength).toBe(0);
+    const buffer = filled(10, 1);
+    expect(await s.run(task('sumBytes'), move(buffer))).toEqual({ sum: 10, byteLength: 10 });
+    expect(buffer.byteLength).toBe(0);
+    // What it names is checked as a transferList is: moved already, it is refused by name.
+    expect(await failure(s.run(task('sumBytes'), move(buffer)))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      field: 'transferList[0]',
+    });
+  });
+
   it('a run suspended in ctx.yield() keeps its moved input across quanta (it is sent once)', async () => {
     const before = s.stats().quanta;
     const moved = filled(3500, 1);
@@ -722,6 +739,36 @@ describe('Pool, the Piscina-shaped front', () => {
     } finally {
       await pool.destroy();
     }
+  });
+
+  it('runs a Piscina task file compiled to CommonJS: tsc’s default export, an object of arrows', async () => {
+    // Before: `has no function export` for both (Node's named-export detection misses them;
+    // Piscina looks in module.exports).
+    const tsc = new Pool({ filename: new URL('./fixtures/cjs-tsc.cjs', import.meta.url) });
+    const arrows = new Pool({
+      filename: new URL('./fixtures/cjs-arrows.cjs', import.meta.url),
+      name: 'resize', // Piscina's default export name
+    });
+    try {
+      expect(await tsc.run(1)).toBe('tsc:1');
+      expect(await arrows.run(2)).toBe('resized:2');
+      expect(await arrows.run(3, { name: 'resize' })).toBe('resized:3');
+    } finally {
+      await Promise.all([tsc.destroy(), arrows.destroy()]);
+    }
+    expect(() => new Pool({ filename: TASKS, name: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'name' }),
+    );
+  });
+
+  it('close({ force: true }) cancels what is queued and running; a bad option is refused', async () => {
+    // Before: close() dropped its options, so Piscina's force drained every run.
+    const pool = new Pool({ filename: TASKS, maxThreads: 1 });
+    const runs = [1, 2, 3].map(() => failure(pool.run({ ms: 2000, label: 'x' }, { name: 'work' })));
+    await expect(pool.close({ force: 'yes' } as never)).rejects.toMatchObject({ field: 'force' });
+    await expect(pool.close({ drain: true } as never)).rejects.toMatchObject({ field: 'drain' });
+    await pool.close({ force: true });
+    for (const run of runs) expect(await run).toMatchObject({ code: 'ENGINE_CLOSED' });
   });
 
   it("takes Piscina's maxQueue ('auto': threads squared) and reports queueSize", async () => {

@@ -29,6 +29,7 @@ import {
 import type { ErrorCause, SplitWork } from '../runtime/backend.ts';
 import type { ConsoleOptions, RunningConsole } from './console.ts';
 import { aborted, RunWatches } from './run-watch.ts';
+import { checkTransferList, unwrapMoved } from '../runtime/threads/transfer.ts';
 import { taskWork, type Task } from './task.ts';
 
 /** One tenant as `stats()` shows it. */
@@ -142,7 +143,7 @@ export class Scheduler {
         throw new SchedLabError('ENGINE_CLOSED', 'the scheduler is closed', 'scheduler');
       }
       const { cls, priority, tenant, signal, timeoutMs, transferList } = checkRunOptions(options);
-      const work = withTransfer(taskWork(task, input), transferList);
+      const work = withTransfer(taskWork(task, inputOf(input)), movedWith(input, transferList));
       if (typeof work.kernel !== 'string' && !this.backend.admitModule(work.kernel)) {
         throw invalidArgument(
           'task',
@@ -325,6 +326,28 @@ export class Scheduler {
     if (end.cause !== undefined) error.cause = rebuilt(end.cause);
     return error;
   }
+}
+
+/**
+ * An input wrapped by Piscina's `move(value)` (or `ctx.move`) is its value, and moves what the
+ * wrapper names: structured clone keeps none of the wrapper's symbol keys, so the task got `{}`
+ * and the buffer stayed with the caller, without a word.
+ */
+function inputOf(input: unknown): unknown {
+  return typeof input === 'object' && input !== null ? unwrapMoved(input).value : input;
+}
+
+/** `transferList` with what a moved input names (checked as `transferList` is). */
+function movedWith(
+  input: unknown,
+  transferList: CheckedRun['transferList'],
+): CheckedRun['transferList'] {
+  if (typeof input !== 'object' || input === null) return transferList;
+  const { transfer } = unwrapMoved(input);
+  if (transfer === undefined) return transferList;
+  const all = [...(transferList ?? []), ...transfer];
+  checkTransferList(all);
+  return all;
 }
 
 const CLOSE_OPTIONS: ReadonlySet<string> = new Set(['cancel']);

@@ -32,6 +32,9 @@ import { createToken } from './token.ts';
 
 export { HOST };
 
+/** The largest client message by default (a workload document fits easily): 16 MiB. */
+export const MAX_MESSAGE_BYTES = 16 << 20;
+
 export interface ServerOptions {
   session: AnyHostSession;
   /** The built renderer (`dist/renderer`). */
@@ -65,7 +68,7 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const token = options.token ?? createToken();
   const highWater = options.highWaterBytes ?? 1 << 20;
-  const maxMessage = options.maxMessageBytes ?? 16 << 20;
+  const maxMessage = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const budget = options.maxBufferedBytes ?? 64 << 20;
   const maxClients = options.maxClients ?? MAX_CLIENTS;
   const links = new Map<WebSocket, ClientLink>();

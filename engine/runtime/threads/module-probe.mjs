@@ -11,8 +11,12 @@ try {
   // `then` export is a thenable, which `import()` adopts, so it never settles.
   const source = `import * as ns from ${JSON.stringify(workerData.url)}; export { ns };`;
   const { ns } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
+  // As user-module.ts `exportOf`: a CommonJS module's `module.exports` (the namespace's default)
+  // is searched too, where Node's named-export detection missed the function.
+  const name = workerData.exportName;
+  const cjs = typeof ns.default === 'object' && ns.default !== null ? ns.default : {};
   parentPort.postMessage(
-    typeof ns[workerData.exportName] === 'function'
+    typeof ns[name] === 'function' || typeof cjs[name] === 'function'
       ? null
       : `has no function export ${workerData.exportName}`,
   );

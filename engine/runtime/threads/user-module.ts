@@ -78,11 +78,25 @@ async function importFunction(module: string, exportName: string): Promise<UserF
   if (!url.startsWith('file:')) {
     throw new Error(`module must be an absolute path or a file URL, got ${module}`);
   }
-  const fn = (await importWrapped(url)).ns[exportName];
+  const fn = exportOf((await importWrapped(url)).ns, exportName);
   if (typeof fn !== 'function') {
     throw new Error(`module ${module} has no function export ${exportName}`);
   }
   return fn as UserFunction;
+}
+
+/**
+ * The export `name` of a module namespace, or, as Piscina finds it, of a CommonJS module's
+ * `module.exports` (the namespace's `default`) where Node's named-export detection missed it: an
+ * object of arrow functions (`module.exports = { resize: (x) => … }`), or `tsc`'s CommonJS output
+ * of a default export (`exports.default = main` with `__esModule`, read as `default.default`).
+ */
+function exportOf(ns: Record<string, unknown>, name: string): unknown {
+  if (typeof ns[name] === 'function') return ns[name];
+  const cjs = ns['default'];
+  if (typeof cjs !== 'object' || cjs === null) return ns[name];
+  const inner = (cjs as Record<string, unknown>)[name];
+  return typeof inner === 'function' ? inner : ns[name];
 }
 
 /**
