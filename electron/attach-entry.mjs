@@ -1,4 +1,4 @@
-// The Electron entry of `schedlab attach` (`electron electron/attach-entry.mjs --attach=URL`): runs
+// The Electron entry of `schedlab attach` (`SCHEDLAB_ATTACH_URL=URL electron electron/attach-entry.mjs`): runs
 // the compiled attach main (dist/lib/electron, built by `npm run build`), no TypeScript loader.
 import { existsSync } from 'node:fs';
 

@@ -3,12 +3,13 @@
  * own, one window on the service's console (attach-window.ts). Quits when the window closes.
  */
 import { app } from 'electron';
-import { attachUrlOf, createAttachWindow } from './attach-window.ts';
+import { ATTACH_ENV, attachUrlOf, createAttachWindow } from './attach-window.ts';
 
-const url = attachUrlOf(process.argv);
+const url = attachUrlOf(process.env);
+delete process.env[ATTACH_ENV]; // the token: not handed on to the app's child processes
 app.enableSandbox();
 if (url === null) {
-  console.error('schedlab attach: --attach=http://127.0.0.1:PORT/?token=… is required');
+  console.error(`schedlab attach: ${ATTACH_ENV}=http://127.0.0.1:PORT/?token=… is required`);
   app.exit(2);
 } else {
   void app.whenReady().then(() => {

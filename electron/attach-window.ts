@@ -7,19 +7,22 @@
  * links open in the browser once the user confirms), no permissions granted.
  */
 import { BrowserWindow } from 'electron';
+import { ATTACH_URL_ENV } from '../shared/transport.ts';
 import { LOCKED_DOWN, lockDown } from './window.ts';
 
-/** The argument that carries the console's URL: `--attach=http://127.0.0.1:PORT/?token=…`. */
-export const ATTACH_ARG = '--attach=';
+/** Where the console's URL comes from (`schedlab attach` sets it). */
+export const ATTACH_ENV = ATTACH_URL_ENV;
 
-/** The console URL in `argv`, or null when there is none or it is not loopback http. */
-export function attachUrlOf(argv: readonly string[]): URL | null {
-  const arg = argv.find((a) => a.startsWith(ATTACH_ARG));
-  if (arg === undefined) return null;
+/** Loopback names a console URL may use (as `schedlab attach` takes them). */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The console URL in `env`, or null when there is none or it is not loopback http. */
+export function attachUrlOf(env: Readonly<Record<string, string | undefined>>): URL | null {
+  const text = env[ATTACH_ENV];
+  if (text === undefined) return null;
   try {
-    const url = new URL(arg.slice(ATTACH_ARG.length));
-    const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost';
-    return url.protocol === 'http:' && loopback ? url : null;
+    const url = new URL(text);
+    return url.protocol === 'http:' && LOOPBACK.has(url.hostname) ? url : null;
   } catch {
     return null;
   }

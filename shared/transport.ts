@@ -17,6 +17,13 @@ export const COMMAND_CHANNEL = 'schedlab:command';
 export const PORT_MESSAGE = 'schedlab:port';
 /** WebSocket path of browser mode; the token travels as `?token=`. */
 export const WS_PATH = '/ws';
+/**
+ * The environment variable `schedlab attach` hands the desktop app a console's URL in, token
+ * included: not an argument, which any local user can read in the process list (`ps`,
+ * /proc/PID/cmdline) for as long as the window is open; a process's environment only its owner
+ * can.
+ */
+export const ATTACH_URL_ENV = 'SCHEDLAB_ATTACH_URL';
 
 // The schemas are built by functions called under a pure annotation, so a bundle that needs only
 // the constants above (the Electron preload) leaves zod out.

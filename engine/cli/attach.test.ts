@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ATTACH_URL_ENV } from '../../shared/transport.ts';
 import { Scheduler } from '../lib/scheduler.ts';
 import { main } from './cli.ts';
 import { memoryIo } from './io.ts';
@@ -85,7 +86,8 @@ describe('schedlab attach opens the desktop app, or the browser when there is no
   /** A script at `dir/name` that writes its arguments, one a line, to `dir/name.args`. */
   function standIn(name: string): string {
     const file = join(dir, name);
-    writeFileSync(file, `#!/bin/sh\nprintf '%s\\n' "$@" > "${file}.args"\n`);
+    const env = `printf '%s' "$${ATTACH_URL_ENV}" > "${file}.env"`;
+    writeFileSync(file, `#!/bin/sh\n${env}\nprintf '%s\\n' "$@" > "${file}.args"\n`);
     chmodSync(file, 0o755);
     return `${file}.args`;
   }
@@ -113,7 +115,11 @@ describe('schedlab attach opens the desktop app, or the browser when there is no
       expect(io.text.out).toContain('opening it in the desktop app');
       const args = await argsOf(electronArgs);
       expect(args.some((a) => a.endsWith(join('electron', 'attach-entry.mjs')))).toBe(true);
-      expect(args).toContain(`--attach=${url}`);
+      // The token is in its environment, not in its arguments (any local user reads those).
+      expect(args.join(' ')).not.toContain(new URL(url).searchParams.get('token')!);
+      expect(readFileSync(electronArgs.replace(/\.args$/, '.env'), 'utf8')).toBe(url);
+      // As root Chromium's OS sandbox is off (--no-sandbox): said, not done silently.
+      if (process.getuid?.() === 0) expect(io.text.err).toMatch(/without Chromium's OS sandbox/);
       expect(existsSync(browserArgs)).toBe(false);
     },
   );

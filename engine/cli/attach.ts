@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { findElectronBinary } from '../host/electron-binary.mjs';
+import { ATTACH_URL_ENV } from '../../shared/transport.ts';
 import { COMPILED } from '../runtime/compiled.ts';
 import type { CliIo } from './io.ts';
 import { UsageError } from './usage-error.ts';
@@ -67,11 +68,19 @@ export const ATTACH_ENTRY = fileURLToPath(
 
 /** The desktop app on the console (detached: `attach` returns, the window stays). */
 function openInElectron(binary: string, url: string, io: CliIo): void {
-  const env = { ...process.env };
+  // The URL (token included) goes in the environment, not the arguments, which every local
+  // user can read in the process list while the window is open (ATTACH_URL_ENV).
+  const env: NodeJS.ProcessEnv = { ...process.env, [ATTACH_URL_ENV]: url };
   delete env.ELECTRON_RUN_AS_NODE; // would turn the binary into a plain Node
-  // Chromium refuses to run as root with its OS sandbox; the page keeps `sandbox: true`.
+  // Chromium refuses to run as root with its OS sandbox; the page keeps `sandbox: true`, which
+  // without the OS sandbox holds back far less: said, not done silently.
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const args = [...(asRoot ? ['--no-sandbox'] : []), ATTACH_ENTRY, `--attach=${url}`];
+  if (asRoot) {
+    io.err(
+      "running as root: the desktop app runs without Chromium's OS sandbox (--no-sandbox); attach as another user, or with --browser, to keep it\n",
+    );
+  }
+  const args = [...(asRoot ? ['--no-sandbox'] : []), ATTACH_ENTRY];
   const child = spawn(binary, args, { stdio: 'ignore', detached: true, env });
   child.on('error', (e) =>
     io.err(`the desktop app did not start (${e.message}): open the URL above\n`),
