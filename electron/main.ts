@@ -24,6 +24,10 @@ import { createAppWindow } from './window.ts';
 const root = fileURLToPath(
   new URL(import.meta.url.endsWith('.js') ? '../../..' : '..', import.meta.url),
 );
+// Its own name, so its own user-data folder (~/.config/SchedLab on Linux), where the folders
+// allowed to run code are remembered, and its own single-instance lock: started by Electron's
+// default app with no package.json beside it, it was "Electron", a folder every such app shares.
+app.setName('SchedLab');
 // e2e runs point this at a throw-away folder so they never touch the user's remembered config.
 if (process.env.SCHEDLAB_USER_DATA) app.setPath('userData', process.env.SCHEDLAB_USER_DATA);
 

@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const STAND_IN = `
 const say = (what) => console.log('electron:' + what);
 export const app = {
-  setPath() {}, enableSandbox: () => say('enableSandbox'),
+  setPath() {}, setName: (name) => say('setName ' + name), enableSandbox: () => say('enableSandbox'),
   requestSingleInstanceLock: () => false, quit: () => say('quit'),
   exit: (code) => say('exit ' + code), whenReady: () => new Promise(() => {}), on() {},
 };
@@ -59,13 +59,17 @@ describe('the Electron entries', () => {
 
   it('the app entry loads the compiled main process, which sets up and quits as a second instance', () => {
     const out = runEntry('electron/entry.mjs');
+    // Named before anything reads its user-data folder or takes the single-instance lock.
+    expect(out.split('\n')[0]).toBe('electron:setName SchedLab');
     expect(out).toContain('electron:registerSchemes');
     expect(out).toContain('electron:enableSandbox');
     expect(out).toContain('electron:quit');
   });
 
-  it('the attach entry loads the compiled attach main, which exits 2 without --attach', () => {
-    expect(runEntry('electron/attach-entry.mjs')).toContain('electron:exit 2');
+  it('the attach entry loads the compiled attach main, which exits 2 without a console URL', () => {
+    const out = runEntry('electron/attach-entry.mjs');
+    expect(out).toContain('electron:setName SchedLab attach');
+    expect(out).toContain('electron:exit 2');
   });
 
   it('the compiled `schedlab attach` points Electron at an entry that exists', async () => {
