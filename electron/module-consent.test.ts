@@ -137,6 +137,51 @@ describe('asking before a module runs from a new folder', () => {
     expect(asked).toEqual([join(dir, 'x'), join(dir, 'x')]);
   });
 
+  it('asks one question at a time: loads naming several folders wait for the one on screen', async () => {
+    // Before: twenty loads naming twenty folders opened twenty dialogs at once.
+    const open: string[] = [];
+    let most = 0;
+    const releases: ((yes: boolean) => void)[] = [];
+    const review = moduleConsent({
+      allowed: [],
+      ask: (d) => {
+        open.push(d);
+        most = Math.max(most, open.length);
+        return new Promise<boolean>((resolve) =>
+          releases.push((yes) => {
+            open.splice(open.indexOf(d), 1);
+            resolve(yes);
+          }),
+        );
+      },
+    });
+    const loads = ['a', 'b', 'c'].map((f) => review(load([module(`${f}/m.mjs`)])));
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(releases).toHaveLength(i + 1);
+      releases[i]!(true);
+    }
+    expect(await Promise.all(loads)).toEqual([null, null, null]);
+    expect(most).toBe(1);
+  });
+
+  it('leaves a job past the splits limit to the session, looking at none of its paths', async () => {
+    // Before: 200,000 splits naming distinct paths held the main process 4 s in realpath, for a
+    // job the session then refused.
+    const { asked, ask } = asker();
+    const review = moduleConsent({ allowed: [], ask });
+    const m = module('big/m.mjs');
+    // Distinct references to one file (a URL's fragment is not part of its path).
+    const url = pathToFileURL(m).href;
+    const split = (i: number) => ({ kind: 'leaf', work: { kernel: { module: `${url}#${i}` } } });
+    const job = {
+      class: 'c',
+      tasks: [{ splits: Array.from({ length: 10_001 }, (_, i) => split(i)) }],
+    };
+    expect(await review({ type: 'submitJob', job })).toBeNull();
+    expect(asked).toEqual([]);
+  });
+
   it('does not ask for allowed folders (or below them), other commands, or missing files', async () => {
     const { asked, ask } = asker();
     const review = moduleConsent({ allowed: [dir], ask });

@@ -10,6 +10,7 @@ import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SchedLabError } from '../shared/errors.ts';
+import { MAX_SPLITS_PER_JOB } from '../shared/limits.ts';
 import type { CommandError } from '../shared/protocol.ts';
 import { jobModuleUses, moduleUses, type ModuleUse } from '../engine/host/report/user-modules.ts';
 
@@ -45,10 +46,19 @@ export function moduleConsent(options: ModuleConsentOptions): CommandReview {
   // One answer per directory for the session; a pending one is shared by concurrent loads.
   const answers = new Map<string, Promise<boolean>>();
 
+  // One question on screen at a time: twenty loads naming twenty folders opened twenty dialogs
+  // at once. The next is asked once the one before is answered (or went unanswered).
+  let asking: Promise<unknown> = Promise.resolve();
+  const askInTurn = (dir: string, module: string): Promise<boolean> => {
+    const turn = asking.then(() => options.ask(dir, module));
+    asking = turn.catch(() => undefined);
+    return turn;
+  };
+
   const decide = (dir: string, module: string): Promise<boolean> => {
     let answer = answers.get(dir);
     if (answer === undefined) {
-      answer = options.ask(dir, module).then(
+      answer = askInTurn(dir, module).then(
         (yes) => {
           if (yes && !allowed.includes(dir)) {
             allowed.push(dir);
@@ -75,6 +85,9 @@ export function moduleConsent(options: ModuleConsentOptions): CommandReview {
     else if (type === 'loadWorkload' && typeof workload === 'object' && workload !== null) {
       uses = moduleUses(workload as Record<string, unknown>);
     } else return null;
+    // Past a job's limit of splits the session refuses it without running anything: nothing to
+    // ask about, and 200,000 splits of distinct paths held the main process 4 s in realpath.
+    if (uses.length > MAX_SPLITS_PER_JOB) return null;
     // A job names its module once a split: each path is looked at once (10,000 splits of one
     // module made 10,000 realpath calls on the main process).
     const looked = new Set<string>();
