@@ -77,6 +77,22 @@ export function checkKnownKeys(options: object, known: ReadonlySet<string>, what
   }
 }
 
+/**
+ * The one flag of a close's options (`scheduler.close({ cancel })`, `pool.close({ force })`),
+ * false when they are absent; anything else is `INVALID_ARGUMENT` naming it, before anything
+ * changes (`close(null)` threw a TypeError after the scheduler had stopped taking runs).
+ */
+export function closeFlag(options: unknown, key: string): boolean {
+  if (options === undefined) return false;
+  if (options === null || typeof options !== 'object')
+    throw invalidArgument('options', `must be an object: { ${key}?: boolean }`);
+  checkKnownKeys(options, new Set([key]), 'a close option');
+  const flag = (options as Record<string, unknown>)[key];
+  if (flag !== undefined && typeof flag !== 'boolean')
+    throw invalidArgument(key, 'must be true or false');
+  return flag === true;
+}
+
 /** A run's options as `run` uses them: each read once, then checked. */
 export interface CheckedRun {
   readonly cls: string;

@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { engineConfigShape } from '../../shared/config.ts';
 import { invalidArgument, SchedLabError } from '../../shared/errors.ts';
 import { reason } from '../runtime/threads/quantum-runner.ts';
-import { checkKnownKeys, type RunOptions, type SchedulerOptions } from './options.ts';
+import { closeFlag, type RunOptions, type SchedulerOptions } from './options.ts';
 import { Scheduler } from './scheduler.ts';
 import { checkExportName, moduleHref } from './task.ts';
 
@@ -123,22 +123,15 @@ export class Pool {
    * options were dropped: `force` drained everything, silently.
    */
   close(options?: { readonly force?: boolean }): Promise<void> {
-    if (options === undefined) return this.scheduler.close();
+    let force: boolean;
     try {
-      if (options === null || typeof options !== 'object')
-        throw invalidArgument('options', 'must be an object: { force?: boolean }');
-      checkKnownKeys(options, CLOSE_OPTIONS, 'a close option');
-      const force: unknown = options.force;
-      if (force !== undefined && typeof force !== 'boolean')
-        throw invalidArgument('force', 'must be true or false');
-      return this.scheduler.close({ cancel: force === true });
+      force = closeFlag(options, 'force');
     } catch (e) {
       return Promise.reject(e as Error);
     }
+    return this.scheduler.close({ cancel: force });
   }
 }
-
-const CLOSE_OPTIONS: ReadonlySet<string> = new Set(['force']);
 
 /** `maxQueued`'s range, as the engine's schema states it. */
 const MAX_QUEUED_RANGE = {

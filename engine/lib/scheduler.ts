@@ -18,8 +18,8 @@ import type { LevelRow } from '../../shared/protocol.ts';
 import { Executor, type JobEnd } from '../runtime/executor/index.ts';
 import { ThreadsBackend } from '../runtime/threads/index.ts';
 import {
-  checkKnownKeys,
   checkRunOptions,
+  closeFlag,
   LIBRARY_DEFAULTS,
   NO_OPTIONS,
   type CheckedRun,
@@ -29,7 +29,7 @@ import {
 import type { ErrorCause, SplitWork } from '../runtime/backend.ts';
 import type { ConsoleOptions, RunningConsole } from './console.ts';
 import { aborted, RunWatches } from './run-watch.ts';
-import { checkTransferList, unwrapMoved } from '../runtime/threads/transfer.ts';
+import { checkTransferList, isMoved, unwrapMoved } from '../runtime/threads/transfer.ts';
 import { taskWork, type Task } from './task.ts';
 
 /** One tenant as `stats()` shows it. */
@@ -143,7 +143,9 @@ export class Scheduler {
         throw new SchedLabError('ENGINE_CLOSED', 'the scheduler is closed', 'scheduler');
       }
       const { cls, priority, tenant, signal, timeoutMs, transferList } = checkRunOptions(options);
-      const work = withTransfer(taskWork(task, inputOf(input)), movedWith(input, transferList));
+      const work = isMoved(input)
+        ? movedWork(task, input, transferList)
+        : withTransfer(taskWork(task, input), transferList);
       if (typeof work.kernel !== 'string' && !this.backend.admitModule(work.kernel)) {
         throw invalidArgument(
           'task',
@@ -280,7 +282,7 @@ export class Scheduler {
   close(options: { readonly cancel?: boolean } = {}): Promise<void> {
     let cancel: boolean;
     try {
-      cancel = closeCancels(options);
+      cancel = closeFlag(options, 'cancel');
     } catch (e) {
       return Promise.reject(e as Error); // nothing changed: a typo must not half-close it
     }
@@ -329,43 +331,15 @@ export class Scheduler {
 }
 
 /**
- * An input wrapped by Piscina's `move(value)` (or `ctx.move`) is its value, and moves what the
- * wrapper names: structured clone keeps none of the wrapper's symbol keys, so the task got `{}`
- * and the buffer stayed with the caller, without a word.
+ * The work of a run whose input Piscina's `move(value)` (or `ctx.move`) wrapped: its value, moving
+ * what the wrapper names, checked as `transferList` is. Structured clone keeps none of the
+ * wrapper's symbol keys: the task got `{}` and the buffer stayed with the caller, without a word.
  */
-function inputOf(input: unknown): unknown {
-  return typeof input === 'object' && input !== null ? unwrapMoved(input).value : input;
-}
-
-/** `transferList` with what a moved input names (checked as `transferList` is). */
-function movedWith(
-  input: unknown,
-  transferList: CheckedRun['transferList'],
-): CheckedRun['transferList'] {
-  if (typeof input !== 'object' || input === null) return transferList;
-  const { transfer } = unwrapMoved(input);
-  if (transfer === undefined) return transferList;
-  const all = [...(transferList ?? []), ...transfer];
+function movedWork(task: Task, input: unknown, transferList: CheckedRun['transferList']) {
+  const { value, transfer } = unwrapMoved(input);
+  const all = [...(transferList ?? []), ...(transfer ?? [])];
   checkTransferList(all);
-  return all;
-}
-
-const CLOSE_OPTIONS: ReadonlySet<string> = new Set(['cancel']);
-
-/**
- * Whether `close(options)` cancels; a bad argument is `INVALID_ARGUMENT` naming it. `close(null)`
- * threw a TypeError after the scheduler had stopped taking runs, and no shutdown ever started;
- * `{ cancel: 'yes' }` drained.
- */
-function closeCancels(options: unknown): boolean {
-  if (options === undefined) return false;
-  if (options === null || typeof options !== 'object')
-    throw invalidArgument('options', 'must be an object: { cancel?: boolean }');
-  checkKnownKeys(options, CLOSE_OPTIONS, 'a close option');
-  const cancel = (options as { cancel?: unknown }).cancel;
-  if (cancel !== undefined && typeof cancel !== 'boolean')
-    throw invalidArgument('cancel', 'must be true or false');
-  return cancel === true;
+  return withTransfer(taskWork(task, value), all);
 }
 
 /**

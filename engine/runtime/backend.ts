@@ -115,6 +115,31 @@ export interface MutableEnd {
   result: unknown;
 }
 
+/** How a dispatch that never started ends: offered again, or cancelled. */
+export type Unstarted = 'yielded' | 'cancelled';
+
+/**
+ * The end of a dispatch that never started (`QuantumEnd.unstarted`): taken back from behind a
+ * running quantum (threads), or never handed to its worker (the cluster). No time, no work.
+ */
+export function unstartedEnd(
+  splitId: number,
+  workerId: number,
+  at: number,
+  outcome: Unstarted = 'yielded',
+): QuantumEnd {
+  return {
+    splitId,
+    workerId,
+    startNanos: at,
+    endNanos: at,
+    ranNanos: 0,
+    workNanos: 0,
+    outcome,
+    unstarted: true,
+  };
+}
+
 export function newEnd(): MutableEnd {
   return {
     splitId: 0,

@@ -38,13 +38,20 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SchedLabError } from '../../../shared/errors.ts';
-import type { Backend, BackendEvents, Dispatch, QuantumEnd, SplitWork } from '../backend.ts';
+import {
+  unstartedEnd,
+  type Backend,
+  type BackendEvents,
+  type Dispatch,
+  type QuantumEnd,
+  type SplitWork,
+} from '../backend.ts';
 import { nanosSince, originNow } from '../threads/clock.ts';
 import { FaultInjector } from '../threads/fault-injection.ts';
 import { checkCount, checkCut } from '../threads/threads-options.ts';
 import { WallTimers } from '../threads/wall-timers.ts';
 import { failedEnd } from '../threads/quantum-ends.ts';
-import { grantedNanos, lostEnd, measuredEnd, unstartedEnd } from './cluster-ends.ts';
+import { grantedNanos, lostEnd, measuredEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
 import { Flights, type Flight } from './flights.ts';
 import { sendFault } from './json-value.ts';
@@ -360,7 +367,8 @@ export class ClusterBackend implements Backend {
       // that refuses every add (out of memory, say) is not asked again in the same turn for good.
       .catch(() => {
         setTimeout(() => {
-          if (!this.closed) this.endFlight(jobId, unstartedEnd(dispatch, this.now()));
+          if (!this.closed)
+            this.endFlight(jobId, unstartedEnd(dispatch.splitId, dispatch.workerId, this.now()));
         }, ADD_RETRY_MS);
       });
   }
@@ -545,7 +553,11 @@ export class ClusterBackend implements Backend {
   private readonly settler: Settler = {
     completed: (jobId, result) => this.completed(jobId, result),
     failed: (jobId, reason) => this.bullFailed(jobId, reason),
-    unstarted: (flight) => this.endFlight(flight.jobId, unstartedEnd(flight.dispatch, this.now())),
+    unstarted: (flight) =>
+      this.endFlight(
+        flight.jobId,
+        unstartedEnd(flight.dispatch.splitId, flight.dispatch.workerId, this.now()),
+      ),
   };
 
   private assertOpen(): void {

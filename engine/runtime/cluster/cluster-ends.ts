@@ -27,21 +27,6 @@ export function measuredEnd(
   };
 }
 
-/** A quantum that never ran (or whose record Redis lost): no time, no work; offered again. */
-export function unstartedEnd(dispatch: Dispatch, at: number): QuantumEnd {
-  const { splitId, workerId } = dispatch;
-  return {
-    splitId,
-    workerId,
-    startNanos: at,
-    endNanos: at,
-    ranNanos: 0,
-    workNanos: 0,
-    outcome: 'yielded',
-    unstarted: true,
-  };
-}
-
 /**
  * A quantum lost with its node (or failed by BullMQ): `WORKER_LOST`, its work lost. No node
  * measured it, so it is charged by rule (README, "Running on several machines"): the wall

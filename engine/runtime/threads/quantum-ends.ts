@@ -43,27 +43,6 @@ export function refillEnd(end: MutableEnd, report: QuantumReport, workerId: numb
   return end as QuantumEnd;
 }
 
-export type Unstarted = 'yielded' | 'cancelled';
-
-/** A queued dispatch taken back before it started: no time, no work. */
-export function unstartedEnd(
-  splitId: number,
-  workerId: number,
-  at: number,
-  outcome: Unstarted,
-): QuantumEnd {
-  return {
-    splitId,
-    workerId,
-    startNanos: at,
-    endNanos: at,
-    ranNanos: 0,
-    workNanos: 0,
-    outcome,
-    unstarted: true,
-  };
-}
-
 /** A split that could not run to a report: its worker died (`WORKER_LOST`) or its input failed. */
 export function failedEnd(
   splitId: number,

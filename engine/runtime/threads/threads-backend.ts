@@ -23,11 +23,13 @@ import type { ResourceLimits, Transferable } from 'node:worker_threads';
 import { SchedLabError } from '../../../shared/errors.ts';
 import {
   newEnd,
+  unstartedEnd,
   type Backend,
   type BackendEvents,
   type Dispatch,
   type ModuleRef,
   type QuantumEnd,
+  type Unstarted,
 } from '../backend.ts';
 import { nanosSince, originNow } from './clock.ts';
 import { CONTROL, MAX_QUEUED, NO_SPLIT } from './control.ts';
@@ -38,7 +40,7 @@ import { ModuleIds, postDispatch } from './flat-messages.ts';
 import { FaultInjector } from './fault-injection.ts';
 import { HardKill } from './hard-kill.ts';
 import { Outbox } from './outbox.ts';
-import { failedEnd, measuredEnd, refillEnd, unstartedEnd, type Unstarted } from './quantum-ends.ts';
+import { failedEnd, measuredEnd, refillEnd } from './quantum-ends.ts';
 import {
   checkCount,
   checkResourceLimits,

@@ -91,11 +91,14 @@ export function moved<T>(value: T): T {
   return wrapper as T;
 }
 
+/** Whether `value` is wrapped to move (`moved`, Piscina's `move`). */
+export function isMoved(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && K_TRANSFERABLE in value;
+}
+
 /** What a task returned, unwrapped: its value, and what it moves when it was wrapped. */
 export function unwrapMoved(result: unknown): { value: unknown; transfer?: Transferable[] } {
-  if (typeof result !== 'object' || result === null || !(K_TRANSFERABLE in result)) {
-    return { value: result };
-  }
+  if (!isMoved(result)) return { value: result };
   const wrapper = result as Moved;
   const t = wrapper[K_TRANSFERABLE];
   return { value: wrapper[K_VALUE], transfer: Array.isArray(t) ? [...t] : [t as Transferable] };
