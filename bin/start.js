@@ -36,7 +36,16 @@ function parseArgs(argv) {
 function launchElectron(binary) {
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE; // would turn the binary into a plain Node
-  const child = spawn(binary, [fileURLToPath(new URL('../electron/entry.mjs', import.meta.url))], {
+  // Chromium refuses to run as root with its OS sandbox: it exited at once, and start with it,
+  // with neither a window nor browser mode. As `schedlab attach` does: without it, said.
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (asRoot) {
+    console.error(
+      "start: running as root: the desktop app runs without Chromium's OS sandbox (--no-sandbox); run as another user, or with --browser, to keep it",
+    );
+  }
+  const entry = fileURLToPath(new URL('../electron/entry.mjs', import.meta.url));
+  const child = spawn(binary, [...(asRoot ? ['--no-sandbox'] : []), entry], {
     cwd: root,
     stdio: 'inherit',
     env,
