@@ -3,7 +3,12 @@
 // check, and the frame port handed to each page load with a snapshot first.
 import { EventEmitter } from 'node:events';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMMAND_CHANNEL, PORT_MESSAGE } from '../shared/transport.ts';
+import {
+  COMMAND_CHANNEL,
+  FRAME_ACK,
+  MAX_UNACKED_FRAMES,
+  PORT_MESSAGE,
+} from '../shared/transport.ts';
 import type { AnyHostSession } from '../engine/host/server/host-session.ts';
 
 const fake = vi.hoisted(() => {
@@ -106,8 +111,8 @@ class HandSession implements AnyHostSession {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-  spanCount() {
-    return 0;
+  spanCount(frame: unknown) {
+    return (frame as { spans?: number }).spans ?? 0;
   }
   emit(frame: unknown) {
     for (const l of this.listeners) l(frame);
@@ -306,5 +311,43 @@ describe('the frame port', () => {
     session.emit({ seq: 3 });
     expect(fake.ports[1]?.posted).toHaveLength(2);
     expect(fake.ports[1]?.closed).toBe(true);
+  });
+
+  it('sends a page that stops reading one frame more, not every frame since, and says what it skipped', () => {
+    const session = new HandSession();
+    const contents = Object.assign(new EventEmitter(), { postMessage: () => {} });
+    const stop = streamFramesTo(contents as never, session);
+    contents.emit('did-finish-load');
+    const port = fake.ports[0]! as unknown as EventEmitter & { posted: unknown[] };
+    const frames = () => port.posted.filter((m) => (m as { type: string }).type === 'frame');
+    // A hung page: 1,000 frames come, it acknowledges none.
+    for (let seq = 1; seq <= 1000; seq++) session.emit({ seq, spans: 3 });
+    expect(frames()).toHaveLength(MAX_UNACKED_FRAMES);
+    // It takes one: the newest frame follows, with the count of those it never got.
+    port.emit('message', { data: FRAME_ACK });
+    const skippedFrames = 1000 - MAX_UNACKED_FRAMES - 1;
+    expect(frames().at(-1)).toEqual({
+      type: 'frame',
+      skipped: { frames: skippedFrames, spans: skippedFrames * 3 },
+      frame: { seq: 1000, spans: 3 },
+    });
+    // Caught up: frames flow again, one per acknowledgement, the skips still counted.
+    for (let i = 0; i < MAX_UNACKED_FRAMES; i++) port.emit('message', { data: FRAME_ACK });
+    session.emit({ seq: 1001, spans: 3 });
+    expect(frames().at(-1)).toMatchObject({
+      frame: { seq: 1001 },
+      skipped: { frames: skippedFrames },
+    });
+    // Anything else the page posts is not an acknowledgement.
+    for (let seq = 1002; seq < 1010; seq++) session.emit({ seq, spans: 0 });
+    const sent = frames().length;
+    port.emit('message', { data: 'schedlab:frame-ack?' });
+    session.emit({ seq: 1010, spans: 0 });
+    expect(frames()).toHaveLength(sent);
+    // A reload starts over: a fresh port, nothing owed, no skips.
+    contents.emit('did-finish-load');
+    session.emit({ seq: 1011, spans: 0 });
+    expect(fake.ports[1]?.posted.at(-1)).toEqual({ type: 'frame', frame: { seq: 1011, spans: 0 } });
+    stop();
   });
 });

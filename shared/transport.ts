@@ -15,6 +15,13 @@ import { z } from 'zod';
 export const COMMAND_CHANNEL = 'schedlab:command';
 /** Name of the message that hands the renderer its frame port (main → preload → page). */
 export const PORT_MESSAGE = 'schedlab:port';
+/**
+ * What the page posts back on that port for each frame it has taken: the main process sends a
+ * page at most `MAX_UNACKED_FRAMES` frames ahead of it and holds the newest one back meanwhile
+ * (a page that stops reading costs one frame, and the app says how many it missed).
+ */
+export const FRAME_ACK = 'schedlab:frame-ack';
+export const MAX_UNACKED_FRAMES = 4;
 /** WebSocket path of browser mode; the token travels as `?token=`. */
 export const WS_PATH = '/ws';
 /**

@@ -19,6 +19,7 @@
 import { SchedLabError, type ErrorInfo } from '../../../shared/errors.ts';
 import { schemaError } from '../../../shared/schema-error.ts';
 import { clientMessageSchema, type Skipped } from '../../../shared/transport.ts';
+import { FrameCoalescer } from './frame-coalescer.ts';
 import type { AnyHostSession } from './host-session.ts';
 
 /** The part of a `ws` WebSocket a link uses (so tests can drive a socket by hand). */
@@ -61,10 +62,8 @@ export interface PreparedFrame {
 }
 
 export class ClientLink {
-  private pending: PreparedFrame | undefined;
-  private readonly skipped: Skipped = { frames: 0, spans: 0 };
-  /** `skipped` when the last snapshot was sent: frames carry the skips since. */
-  private readonly atSnapshot: Skipped = { frames: 0, spans: 0 };
+  /** The one frame held back while the socket is full, and the skips (frame-coalescer.ts). */
+  private readonly held = new FrameCoalescer<PreparedFrame>();
   private sentFrames = 0;
   private peakBuffered = 0;
   private dropped = false;
@@ -90,7 +89,7 @@ export class ClientLink {
   get stats(): { sent: number; skipped: Skipped; peakBufferedBytes: number; dropped: boolean } {
     return {
       sent: this.sentFrames,
-      skipped: { ...this.skipped },
+      skipped: this.held.total,
       peakBufferedBytes: this.peakBuffered,
       dropped: this.dropped,
     };
@@ -111,19 +110,16 @@ export class ClientLink {
    * skips from before a switch on the same connection stayed in its "spans dropped".
    */
   sendSnapshot(): void {
-    this.pending = undefined; // the state it would have brought is in the snapshot
-    this.atSnapshot.frames = this.skipped.frames;
-    this.atSnapshot.spans = this.skipped.spans;
+    this.held.snapshotSent();
     this.write(JSON.stringify({ type: 'snapshot', snapshot: this.session.snapshot() }));
   }
 
   offerFrame(frame: PreparedFrame): void {
     if (this.socket.readyState !== OPEN || this.dropped) return;
-    if (this.pending !== undefined) this.skip(this.pending);
-    this.pending = frame;
+    this.held.offer(frame, frame.spans);
     this.flush();
     const stalledMs = this.now() - this.lastFrameAt;
-    if (this.pending !== undefined && stalledMs > (this.limits.stalledAfterMs ?? STALLED_AFTER_MS))
+    if (this.held.holding && stalledMs > (this.limits.stalledAfterMs ?? STALLED_AFTER_MS))
       this.drop({
         code: 'CLIENT_TOO_SLOW',
         message: `read no frame for ${Math.round(stalledMs / 1000)} s; disconnected`,
@@ -185,21 +181,16 @@ export class ClientLink {
   }
 
   private flush(): void {
-    const frame = this.pending;
-    if (frame === undefined || this.socket.readyState !== OPEN) return;
+    if (!this.held.holding || this.socket.readyState !== OPEN) return;
     if (this.socket.bufferedAmount > this.limits.highWaterBytes) return;
-    this.pending = undefined;
-    const frames = this.skipped.frames - this.atSnapshot.frames;
-    const spans = this.skipped.spans - this.atSnapshot.spans;
-    const skipped = frames === 0 ? '' : `,"skipped":{"frames":${frames},"spans":${spans}}`;
+    const { frame, skipped } = this.held.take()!;
+    const skips =
+      skipped === undefined
+        ? ''
+        : `,"skipped":{"frames":${skipped.frames},"spans":${skipped.spans}}`;
     this.sentFrames++;
     this.lastFrameAt = this.now();
-    this.write(`{"type":"frame"${skipped},"frame":${frame.json}}`, false);
-  }
-
-  private skip(frame: PreparedFrame): void {
-    this.skipped.frames++;
-    this.skipped.spans += frame.spans;
+    this.write(`{"type":"frame"${skips},"frame":${frame.json}}`, false);
   }
 
   private sendError(error: ErrorInfo, id?: number): void {
@@ -232,7 +223,7 @@ export class ClientLink {
   /** Tells the client why (if it ever reads it) and closes; a socket that never reads is cut. */
   private drop(error: ErrorInfo): void {
     this.dropped = true;
-    this.pending = undefined;
+    this.held.clear();
     this.socket.send(JSON.stringify({ type: 'error', error }), () => {});
     this.socket.close(1008, 'client too slow');
     setTimeout(() => this.socket.terminate(), TERMINATE_AFTER_MS).unref();

@@ -1,10 +1,12 @@
 /**
  * Electron: commands go through the preload's narrow bridge (`window.schedlab.command`), frames
  * and snapshots arrive over a MessagePort the preload hands over with
- * `window.postMessage('schedlab:port', '*', [port])`.
+ * `window.postMessage('schedlab:port', '*', [port])`. Each frame taken is acknowledged on that
+ * port (`FRAME_ACK`), which is how the main process paces a page that falls behind.
  */
 import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
 import {
+  FRAME_ACK,
   PORT_MESSAGE,
   type SchedlabBridge,
   type Skipped,
@@ -42,13 +44,20 @@ export function createElectronTransport(bridge: Bridge, target: Window = window)
   const onWindowMessage = (ev: MessageEvent) => {
     if (ev.data !== PORT_MESSAGE || ev.ports[0] === undefined) return;
     port?.close();
-    port = ev.ports[0];
-    port.onmessage = (m: MessageEvent) => {
+    const own = ev.ports[0];
+    port = own;
+    own.onmessage = (m: MessageEvent) => {
       const msg = m.data as SnapshotMessage<Snapshot> | FrameMessage<Frame> | null;
-      if (msg?.type === 'frame') frames.emit(msg.frame, msg.skipped);
-      else if (msg?.type === 'snapshot') snapshots.emit(msg.snapshot);
+      if (msg?.type === 'frame') {
+        try {
+          frames.emit(msg.frame, msg.skipped);
+        } finally {
+          // Taken: the main process sends the next one (it holds back what this page cannot take).
+          own.postMessage(FRAME_ACK);
+        }
+      } else if (msg?.type === 'snapshot') snapshots.emit(msg.snapshot);
     };
-    port.start();
+    own.start();
     setStatus('open');
   };
   target.addEventListener('message', onWindowMessage);
