@@ -39,7 +39,7 @@ describe('constructor options', () => {
     );
   });
 
-  it('a misspelt setting names itself, and configure(null) is refused, not a no-op', async () => {
+  it('a misspelt setting names itself, and configure(null) or configure() is refused, not a no-op', async () => {
     // Before: the field was `config` (the message named the key), and null changed nothing quietly.
     expect(() => new Scheduler({ polcy: 'fair' } as unknown as SchedulerOptions)).toThrow(
       expect.objectContaining({ code: 'INVALID_CONFIG', field: 'polcy' }),
@@ -51,6 +51,13 @@ describe('constructor options', () => {
       );
       expect(() => s.configure(null as never)).toThrow(
         expect.objectContaining({ code: 'INVALID_CONFIG' }),
+      );
+      // A patch left out is the same mistake as null (it answered the config and changed nothing).
+      expect(() => (s.configure as (p?: unknown) => unknown)()).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_CONFIG',
+          message: expect.stringMatching(/object/),
+        }),
       );
     } finally {
       await s.close();

@@ -46,6 +46,8 @@ export class Pool {
   readonly scheduler: Scheduler;
   private readonly filename: string | URL;
   private readonly defaultName: string | undefined;
+  /** The queue bound came from Piscina's `maxQueue`: a full queue's refusal names that. */
+  private readonly boundByMaxQueue: boolean;
 
   constructor(options: PoolOptions) {
     const {
@@ -66,6 +68,7 @@ export class Pool {
     const settings: SchedulerOptions = workers === undefined ? rest : { ...rest, workers };
     const bound = queueBound(maxQueue, workers);
     const maxQueued = rest.maxQueued ?? bound;
+    this.boundByMaxQueue = rest.maxQueued === undefined && bound !== undefined;
     try {
       this.scheduler = new Scheduler(
         maxQueued === undefined ? settings : { ...settings, maxQueued },
@@ -109,7 +112,8 @@ export class Pool {
       exportName === undefined
         ? { module: this.filename }
         : { module: this.filename, export: exportName };
-    return this.scheduler.run<R>(task, input, runOptions);
+    const run = this.scheduler.run<R>(task, input, runOptions);
+    return this.boundByMaxQueue ? run.catch(renameQueueBound) : run;
   }
 
   /** Cancels what is queued or running and stops the workers (Piscina's `destroy`). */
@@ -131,6 +135,20 @@ export class Pool {
     }
     return this.scheduler.close({ cancel: force });
   }
+}
+
+/** A run refused by the queue bound, named as the caller wrote it (`maxQueue`). */
+function renameQueueBound(e: unknown): never {
+  if (e instanceof SchedLabError && e.code === 'QUEUE_FULL' && e.field === 'maxQueued') {
+    const renamed = new SchedLabError(
+      e.code,
+      e.message.replace(/\bmaxQueued\b/g, 'maxQueue'),
+      'maxQueue',
+    );
+    renamed.cause = e.cause;
+    throw renamed;
+  }
+  throw e;
 }
 
 /** `maxQueued`'s range, as the engine's schema states it. */

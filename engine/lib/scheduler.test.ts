@@ -792,7 +792,11 @@ describe('Pool, the Piscina-shaped front', () => {
         const outcomes = await settled;
         const refused = outcomes.filter((o) => o.status === 'rejected');
         expect(refused).toHaveLength(37);
-        for (const r of refused) expect(r.reason).toMatchObject({ code: 'QUEUE_FULL' });
+        // It names what the caller wrote, maxQueue, not the engine's maxQueued.
+        for (const r of refused) {
+          expect(r.reason).toMatchObject({ code: 'QUEUE_FULL', field: 'maxQueue' });
+          expect((r.reason as Error).message).toMatch(/maxQueue 2 reached/);
+        }
         expect(pool.queueSize).toBe(0);
       } finally {
         await pool.destroy();

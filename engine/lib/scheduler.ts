@@ -173,7 +173,9 @@ export class Scheduler {
 
   /** Changes engine settings live (validated first: a bad value changes nothing). */
   configure(patch: EngineConfigPatch): EngineConfig {
-    return this.executor.configure(patch);
+    // A patch left out is refused as null is, not taken as an empty one: `configure()` was
+    // surely meant to change something.
+    return this.executor.configure(patch ?? (null as never));
   }
 
   get config(): EngineConfig {
