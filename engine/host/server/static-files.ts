@@ -41,6 +41,12 @@ export function resolveDecoded(root: string, decoded: string): string | null {
   return full.startsWith(base) ? full : null;
 }
 
+/** Whether `path` is a plain file (a folder, a device or nothing at all is not served). */
+export async function isPlainFile(path: string): Promise<boolean> {
+  const info = await stat(path).catch(() => null);
+  return info !== null && info.isFile();
+}
+
 /** Streams the file with its headers; answers 404 when it is not a plain file. */
 export async function sendFile(
   res: ServerResponse,
