@@ -75,9 +75,17 @@ export async function handleHttp(
   // The page and the source maps (which hold the source) need the token; built scripts and
   // styles hold no secrets.
   if ((page || target.path.endsWith('.map')) && proof === null) {
+    const offered = tokenOffered(req, target.query, ctx.port);
+    // A browser opening the page (a reload after a restart) gets words, not the JSON for a tab.
+    if (page && wantsHtml(req)) {
+      res
+        .writeHead(401, { 'content-type': 'text/html; charset=utf-8' })
+        .end(unauthorizedPage(offered));
+      return;
+    }
     res
       .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
-      .end(unauthorizedBody(tokenOffered(req, target.query, ctx.port)));
+      .end(unauthorizedBody(offered));
     return;
   }
   if (page) {
@@ -150,12 +158,38 @@ function noSocketBody(): string {
  * across a server restart finds out here that its session ended.
  */
 export function unauthorizedBody(offered = true): string {
-  const error: ErrorInfo = {
+  return `${JSON.stringify({ ok: false, error: unauthorizedError(offered) })}\n`;
+}
+
+/** Whether the request is a browser's navigation (it takes HTML before anything else). */
+function wantsHtml(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? '';
+  return /(^|,)\s*text\/html\b/.test(accept);
+}
+
+/** The same refusal as a page a person reads: the message and its code, no script. */
+function unauthorizedPage(offered: boolean): string {
+  const { code, message } = unauthorizedError(offered);
+  return [
+    '<!doctype html><meta charset="utf-8"><title>SchedLab: not this session</title>',
+    '<body style="font: 16px system-ui, sans-serif; max-width: 40em; margin: 3em auto">',
+    '<h1>This SchedLab console needs the URL it printed</h1>',
+    `<p>${escapeHtml(message[0]!.toUpperCase() + message.slice(1))}.</p>`,
+    `<p><code>${code}</code></p>`,
+    '',
+  ].join('\n');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function unauthorizedError(offered: boolean): ErrorInfo {
+  return {
     code: 'UNAUTHORIZED',
     message: offered
       ? "this URL's token is not this server's: the session it opened has ended (the server restarted or stopped); open the URL SchedLab printed, token included"
       : 'this URL has no token: open the URL SchedLab printed, token included (it ends in ?token=…)',
     field: 'token',
   };
-  return `${JSON.stringify({ ok: false, error })}\n`;
 }

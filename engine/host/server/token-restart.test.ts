@@ -88,6 +88,16 @@ describe('a tab left open across a restart with a new token', () => {
       });
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+      // A browser reloading the page reads it in words, not as raw JSON.
+      const reload = await fetch(`${url.origin}/?token=${stale.searchParams.get('token')}`, {
+        headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      });
+      expect(reload.status).toBe(401);
+      expect(reload.headers.get('content-type')).toMatch(/text\/html/);
+      const words = await reload.text();
+      expect(words).toContain('the session it opened has ended (the server restarted or stopped)');
+      expect(words).toContain('UNAUTHORIZED');
+      expect(words).not.toContain('"ok":false');
       // No token at all is told as such, not as a session that ended.
       const bare = await fetch(`${url.origin}/`);
       expect(bare.status).toBe(401);
