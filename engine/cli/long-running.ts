@@ -1,6 +1,5 @@
 /** `schedlab serve` (browser mode) and `schedlab bench`: commands that run until stopped. */
 import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
 import { SchedLabError } from '../../shared/errors.ts';
 import { MAX_PORT } from '../../shared/limits.ts';
 import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
@@ -8,7 +7,7 @@ import { allowedDirs } from '../host/report/user-modules.ts';
 import { parseRedisUrl } from '../runtime/cluster/redis-url.ts';
 import { parseCommandArgs, pipelineFlag, seedOf } from './args.ts';
 import type { CliIo } from './io.ts';
-import { driveFromLines } from './serve-commands.ts';
+import { boundedLines, driveFromLines } from './serve-commands.ts';
 import { UsageError } from './usage-error.ts';
 
 import { COMPILED } from '../runtime/compiled.ts';
@@ -80,14 +79,22 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   io.out(
     `SchedLab browser mode: ${mode.url}\n(Ctrl-C to stop; commands on stdin, one a line: cancelAll, resetStats, or JSON)\n`,
   );
-  const lines = createInterface({ input: process.stdin, terminal: false });
-  void driveFromLines(lines, (command) => mode.handleCommand(command), io.out);
+  let stopping = false;
+  void driveFromLines(
+    boundedLines(process.stdin),
+    (command) => mode.handleCommand(command),
+    io.out,
+  ).catch((e: unknown) => {
+    // Stopping destroys stdin under the reader: that is no fault.
+    if (!stopping) io.err(`schedlab: stdin: ${e instanceof Error ? e.message : String(e)}\n`);
+  });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  lines.close();
+  stopping = true;
+  process.stdin.destroy();
   await mode.close();
   return 0;
 }
