@@ -188,7 +188,7 @@ function unauthorizedError(offered: boolean): ErrorInfo {
   return {
     code: 'UNAUTHORIZED',
     message: offered
-      ? "this URL's token is not this server's: the session it opened has ended (the server restarted or stopped); open the URL SchedLab printed, token included"
+      ? "this URL's token is not this server's: it was mistyped, or the session it opened has ended (the server restarted or stopped); open the URL SchedLab printed, token included"
       : 'this URL has no token: open the URL SchedLab printed, token included (it ends in ?token=…)',
     field: 'token',
   };

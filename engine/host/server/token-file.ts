@@ -4,7 +4,7 @@
  * the user's state directory) so a restarted server keeps the URL an open tab already has.
  * A kept file is created on first use, readable by its owner only.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SchedLabError } from '../../../shared/errors.ts';
@@ -12,6 +12,8 @@ import { createToken } from './token.ts';
 
 /** URL-safe (it goes in the page URL unescaped), long enough not to be guessed. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+/** The largest token file read: a token and room for blank lines, nothing like a log. */
+export const MAX_TOKEN_FILE_BYTES = 4096;
 
 export interface TokenChoice {
   /** A token given outright. */
@@ -43,7 +45,19 @@ export function resolveToken(choice: TokenChoice): string | undefined {
   const file = choice.tokenFile;
   if (file === undefined) return undefined;
   try {
-    if (existsSync(file)) return checkToken(readFileSync(file, 'utf8').trim(), 'tokenFile');
+    // Looked at before it is opened: a FIFO blocked the open for good, /dev/zero was read until
+    // memory ran out, and a 1 GB file took seconds to be refused.
+    const info = statSync(file, { throwIfNoEntry: false });
+    if (info !== undefined) {
+      if (!info.isFile()) throw tokenFileError(file, 'is not a regular file');
+      if (info.size > MAX_TOKEN_FILE_BYTES) {
+        throw tokenFileError(
+          file,
+          `is ${info.size} bytes, over the limit of ${MAX_TOKEN_FILE_BYTES}`,
+        );
+      }
+      return checkToken(readFileSync(file, 'utf8').trim(), 'tokenFile');
+    }
     const token = createToken();
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, `${token}\n`, { mode: 0o600 });
@@ -53,10 +67,10 @@ export function resolveToken(choice: TokenChoice): string | undefined {
     if (e instanceof SchedLabError) throw e;
     // A directory, a file it may not read, a folder it may not write: the path is the user's.
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    throw new SchedLabError(
-      'INVALID_ARGUMENT',
-      `tokenFile ${file} cannot be read or made (${why})`,
-      'tokenFile',
-    );
+    throw tokenFileError(file, `cannot be read or made (${why})`);
   }
+}
+
+function tokenFileError(file: string, what: string): SchedLabError {
+  return new SchedLabError('INVALID_ARGUMENT', `tokenFile ${file} ${what}`, 'tokenFile');
 }

@@ -1,6 +1,15 @@
 // A server restart and an open tab: a kept token keeps the URL; a new token answers the old tab's
 // page and socket with HTTP 401 and a coded error it can show.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +65,29 @@ describe('serve --token-file / --keep-token', () => {
     });
   });
 
+  it('a token file that is no regular file or too large is refused at once, unread', () => {
+    const fifo = join(root, 'token.fifo');
+    execFileSync('mkfifo', [fifo]); // no writer: opening it blocked for good
+    const big = join(root, 'big-token');
+    writeFileSync(big, '');
+    truncateSync(big, 1 << 30); // 1 GB sparse: read whole before it was refused
+    const cases: [string, RegExp][] = [
+      [big, /is 1073741824 bytes, over the limit of 4096$/],
+      [root, /is not a regular file$/],
+      [fifo, /is not a regular file$/],
+      ['/dev/zero', /is not a regular file$/], // read until memory ran out
+    ];
+    for (const [file, message] of cases) {
+      expect(() => resolveToken({ tokenFile: file }), file).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_ARGUMENT',
+          field: 'tokenFile',
+          message: expect.stringMatching(message),
+        }),
+      );
+    }
+  });
+
   it('the default file is in the user’s state directory', () => {
     expect(defaultTokenFile({ XDG_STATE_HOME: '/x/state' })).toBe('/x/state/schedlab/token');
     expect(defaultTokenFile({})).toMatch(/\.local\/state\/schedlab\/token$/);
@@ -95,7 +127,9 @@ describe('a tab left open across a restart with a new token', () => {
       expect(reload.status).toBe(401);
       expect(reload.headers.get('content-type')).toMatch(/text\/html/);
       const words = await reload.text();
-      expect(words).toContain('the session it opened has ended (the server restarted or stopped)');
+      expect(words).toContain(
+        'it was mistyped, or the session it opened has ended (the server restarted or stopped)',
+      );
       expect(words).toContain('UNAUTHORIZED');
       expect(words).not.toContain('"ok":false');
       // No token at all is told as such, not as a session that ended.
