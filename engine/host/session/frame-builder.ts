@@ -16,7 +16,8 @@ import {
   type SpanColumns,
 } from '../../../shared/protocol.ts';
 import { DEFAULT_STARVATION_MS, type Executor } from '../../runtime/executor/index.ts';
-import type { LatencyStats, OpenSample } from './stats.ts';
+import type { LatencyStats, OpenSamples } from './stats.ts';
+import { PopulationCache, type PopulationFigures } from './population-figures.ts';
 import { formatMs } from '../../../shared/lib/format.ts';
 
 export interface AlarmThresholds {
@@ -35,11 +36,11 @@ export interface FrameBuilderOptions {
    * The waits in progress now (splits ready but not running). They count in the frame's wait
    * percentiles and give `oldestWaitMs`; without it only ended waits count.
    */
-  readonly waitsInProgress?: () => readonly OpenSample[];
+  readonly waitsInProgress?: OpenSamples;
   /** Sim sessions: the live loop's pace now (`Frame.speed`). */
   readonly speed?: () => number | 'max';
   /** The queued times in progress now (leaf splits held by admission), for `queued`. */
-  readonly queuedInProgress?: () => readonly OpenSample[];
+  readonly queuedInProgress?: OpenSamples;
 }
 
 export class FrameBuilder {
@@ -52,6 +53,7 @@ export class FrameBuilder {
   private lastUtilization = 0;
   private readonly maxSpans: number;
   private readonly maxJobs: number;
+  private readonly population = new PopulationCache();
 
   constructor(
     private readonly executor: Executor,
@@ -69,11 +71,11 @@ export class FrameBuilder {
     this.starvationMs = options.alarms?.starvationMs ?? DEFAULT_STARVATION_MS;
   }
 
-  private readonly waitsInProgress: (() => readonly OpenSample[]) | null;
+  private readonly waitsInProgress: OpenSamples | null;
   /** Trino's executor statistics (report/executor-stats.ts), as a report has them. */
   private readonly executorStats: ExecutorStatsView;
   private readonly speed: (() => number | 'max') | null;
-  private readonly queuedInProgress: (() => readonly OpenSample[]) | null;
+  private readonly queuedInProgress: OpenSamples | null;
   private readonly urgentMs: number;
   /** The starvation alarm's bound, which the `starving` warning uses too (ms). */
   readonly starvationMs: number;
@@ -133,16 +135,15 @@ export class FrameBuilder {
       this.lastUtilization = utilization;
       this.seq++;
     }
-    const open = this.waitsInProgress?.() ?? null;
-    const wait = this.stats.wait.read(open ?? []);
-    let oldestWaitNanos = 0;
-    if (open === null) oldestWaitNanos = ex.oldestWaitNanos();
-    else for (const s of open) if (s.nanos > oldestWaitNanos) oldestWaitNanos = s.nanos;
-    const oldestWaitMs = oldestWaitNanos / 1e6;
+    const figures = this.population.get(
+      liveCount(ex),
+      { policy: ex.policyName, config: ex.config, statsSince: this.stats.sinceNanos() },
+      consume,
+      () => this.populationFigures(),
+    );
     const runaway = ex.runawaySplits();
-    const alarms = this.alarms(wait, oldestWaitMs);
+    const alarms = this.alarms(figures.wait, figures.oldestWaitMs);
     if (runaway.length > 0) alarms.push(stuckAlarm(runaway, ex.config.runawayAfterMs));
-    const warnings = ex.jobWarnings(this.starvationMs);
     return {
       type: 'frame',
       seq: this.seq,
@@ -155,10 +156,9 @@ export class FrameBuilder {
       counters: ex.counters,
       latency: this.stats.latency.read(),
       statsSinceNanos: this.stats.sinceNanos(),
-      wait,
-      fairness: ex.fairness(),
-      // Under `fair` only: one pass over the live groups, which other policies do not need.
-      ...(ex.policyName === 'fair' ? { fairGroups: ex.fairGroups() } : {}),
+      wait: figures.wait,
+      fairness: figures.fairness,
+      ...(figures.fairGroups === undefined ? {} : { fairGroups: figures.fairGroups }),
       ...this.tenants(),
       tenantWeightsVersion: ex.tenantWeightsVersion,
       utilization,
@@ -169,17 +169,45 @@ export class FrameBuilder {
       eventsDropped: this.eventsDropped,
       jobs: ex.jobs(this.maxJobs),
       alarms,
-      queued: this.stats.queued.read(this.queuedInProgress?.() ?? []),
-      oldestWaitMs,
+      queued: figures.queued,
+      oldestWaitMs: figures.oldestWaitMs,
       runawaySplits: runaway,
       executorStats: this.executorStats.read(),
       ...(ex.config.initialSplitConcurrency === null
         ? {}
         : { taskConcurrency: ex.taskConcurrency() }),
-      warnings: warnings.slice(0, FRAME_MAX_WARNINGS),
-      warningsMore: Math.max(0, warnings.length - FRAME_MAX_WARNINGS),
+      warnings: figures.warnings,
+      warningsMore: figures.warningsMore,
       ...(this.speed === null ? {} : { speed: this.speed() }),
       ...(consume ? { samples: this.sendSamples(now) } : {}),
+    };
+  }
+
+  /** The figures that pass over every live run (population-figures.ts: how often). */
+  private populationFigures(): PopulationFigures {
+    const ex = this.executor;
+    const open = this.waitsInProgress;
+    let oldestWaitNanos = 0;
+    const wait = this.stats.wait.read(
+      open === null
+        ? undefined
+        : (visit) =>
+            open((cls, priority, nanos) => {
+              if (nanos > oldestWaitNanos) oldestWaitNanos = nanos;
+              visit(cls, priority, nanos);
+            }),
+    );
+    if (open === null) oldestWaitNanos = ex.oldestWaitNanos();
+    const warnings = ex.jobWarnings(this.starvationMs);
+    return {
+      wait,
+      queued: this.stats.queued.read(this.queuedInProgress ?? undefined),
+      oldestWaitMs: oldestWaitNanos / 1e6,
+      fairness: ex.fairness(),
+      // Under `fair` only: one pass over the live groups, which other policies do not need.
+      ...(ex.policyName === 'fair' ? { fairGroups: ex.fairGroups() } : {}),
+      warnings: warnings.slice(0, FRAME_MAX_WARNINGS),
+      warningsMore: Math.max(0, warnings.length - FRAME_MAX_WARNINGS),
     };
   }
 
@@ -233,4 +261,10 @@ function stuckAlarm(runaway: readonly RunawaySplit[], afterMs: number): Alarm {
     kind: 'stuck-worker',
     message: `${named}${more} overran the quantum by more than ${afterMs} ms`,
   };
+}
+
+/** Live jobs, or the splits waiting and queued when a few jobs hold many (graphs, Trino). */
+function liveCount(ex: Executor): number {
+  const c = ex.counters;
+  return Math.max(c.live, c.splitsQueued + c.splitsWaiting);
 }

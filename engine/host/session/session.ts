@@ -24,7 +24,7 @@ import { SessionGraphs } from '../graph/session-graphs.ts';
 import { commandId, errorInfo, parseCommand } from './parse-command.ts';
 import { FrameBuilder, type AlarmThresholds } from './frame-builder.ts';
 import { SeriesHistory } from './series-history.ts';
-import { LatencyStats, type OpenSample } from './stats.ts';
+import { LatencyStats } from './stats.ts';
 import { CommandRunner } from './run-command.ts';
 import type { WorkloadHandler } from './workload-handler.ts';
 
@@ -134,20 +134,14 @@ export class Session {
     this.frames = new FrameBuilder(this.executor, this.stats, {
       ...frameOptions,
       ...(this.backend instanceof SimBackend ? { speed: () => this.speed } : {}),
-      waitsInProgress: () => {
-        const open: OpenSample[] = [];
+      waitsInProgress: (visit) =>
         executor.forEachWaitInProgress((cls, nanos, priority) =>
-          open.push({ cls: className(cls), priority, nanos }),
-        );
-        return open;
-      },
-      queuedInProgress: () => {
-        const open: OpenSample[] = [];
+          visit(className(cls), priority, nanos),
+        ),
+      queuedInProgress: (visit) =>
         executor.forEachQueuedInProgress((cls, nanos, priority) =>
-          open.push({ cls: className(cls), priority, nanos }),
-        );
-        return open;
-      },
+          visit(className(cls), priority, nanos),
+        ),
     });
     this.executor.onJobEnd((e) => {
       // Succeeded jobs only, as a headless report's latency (report/class-stats.ts).
