@@ -829,7 +829,11 @@ export interface JobRow {
    * code 7`); at most `JOB_ROW_TEXT_MAX` characters. Optional: added after the first release.
    */
   error?: string;
-  /** The catalogue code of `error`: `KERNEL_FAILED`, `WORKER_LOST`, `CANCELLED`, `QUEUE_FULL`. */
+  /**
+   * The catalogue code of `error`: `KERNEL_FAILED`, `WORKER_LOST`, `CANCELLED`, `QUEUE_FULL`; a
+   * library run cancelled by its `timeoutMs` is `TIMEOUT` (its signal's abort: `CANCELLED`, the
+   * abort's reason in `error`).
+   */
   errorCode?: ErrorCode;
   /** The tenant it was submitted for (`JobSpec.tenant`). Optional: added with `findJobs`. */
   tenant?: string;

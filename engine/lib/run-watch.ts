@@ -23,8 +23,11 @@ export class RunWatches {
   private readonly runs = new Map<number, Watch>();
   private readonly bySignal = new Map<AbortSignal, SignalRuns>();
 
-  /** `cancel(id)` cancels run `id` in the executor; its end then reads the reason by `end`. */
-  constructor(private readonly cancel: (id: number) => void) {}
+  /**
+   * `cancel(id, why)` cancels run `id` in the executor (its row says `why`); its end then reads
+   * the reason by `end`.
+   */
+  constructor(private readonly cancel: (id: number, why: SchedLabError) => void) {}
 
   get size(): number {
     return this.runs.size;
@@ -77,7 +80,7 @@ export class RunWatches {
     const watch = this.runs.get(id);
     if (watch === undefined || watch.reason !== undefined) return;
     watch.reason = reason;
-    this.cancel(id);
+    this.cancel(id, reason);
   }
 }
 

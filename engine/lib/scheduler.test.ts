@@ -2,6 +2,7 @@
 import { getEventListeners } from 'node:events';
 import { move } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobRow } from '../../shared/protocol.ts';
 import { Pool } from './pool.ts';
 import { Scheduler } from './scheduler.ts';
 
@@ -134,6 +135,32 @@ describe('Scheduler.run on real worker threads', () => {
   it('timeoutMs cancels a run that does not end in time', async () => {
     const error = await failure(s.run(task('forever'), 0, { timeoutMs: 50 }));
     expect(error).toMatchObject({ code: 'TIMEOUT', field: 'timeoutMs' });
+  });
+
+  it("a run's row in the console says whether its timeout or its signal cancelled it", async () => {
+    // Both read `cancelled by request`, `CANCELLED`, as a cancel from the console does.
+    const one = new Scheduler({ workers: 1 });
+    try {
+      await failure(one.run(task('forever'), 0, { class: 'timed', timeoutMs: 50 }));
+      const ac = new AbortController();
+      const aborted = failure(one.run(task('forever'), 0, { class: 'aborted', signal: ac.signal }));
+      setTimeout(() => ac.abort(new Error('client went away')), 50);
+      await aborted;
+      const rows = (one as unknown as { executor: { jobs(): JobRow[] } }).executor.jobs();
+      const row = (cls: string) => rows.find((r) => r.class === cls);
+      expect(row('timed')).toMatchObject({
+        state: 'cancelled',
+        errorCode: 'TIMEOUT',
+        error: 'the run did not end within timeoutMs 50',
+      });
+      expect(row('aborted')).toMatchObject({
+        state: 'cancelled',
+        errorCode: 'CANCELLED',
+        error: 'the run was aborted: Error: client went away',
+      });
+    } finally {
+      await one.close({ cancel: true });
+    }
   });
 
   it('a cancelled run whose call never returns counts cancelled, not running or queued', async () => {

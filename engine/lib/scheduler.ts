@@ -102,8 +102,13 @@ export class Scheduler {
   private console: RunningConsole | null = null;
   /** A `serveConsole` call not yet listening. */
   private consoleStarting: Promise<RunningConsole> | null = null;
-  /** Runs with a signal or timeout (the others need nothing beside their job). */
-  private readonly watches = new RunWatches((id) => this.executor.cancelJob(id));
+  /**
+   * Runs with a signal or timeout (the others need nothing beside their job). A run cancelled by
+   * either has its row say which, as its rejection does (both said `cancelled by request`).
+   */
+  private readonly watches = new RunWatches((id, why) =>
+    this.executor.cancelJob(id, { message: why.message, code: why.code }),
+  );
 
   /** Starts the worker threads (see `ready()`); bad options throw `INVALID_CONFIG`. */
   constructor(options: SchedulerOptions = {}) {

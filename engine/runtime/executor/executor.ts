@@ -14,7 +14,7 @@ import {
   type EngineConfigPatch,
   type PolicyName,
 } from '../../../shared/config.ts';
-import { SchedLabError } from '../../../shared/errors.ts';
+import { SchedLabError, type ErrorCode } from '../../../shared/errors.ts';
 import type { SpanRing } from '../../../shared/lib/span-ring.ts';
 import { tenantWeightsSchema } from '../../../shared/job.ts';
 import {
@@ -63,6 +63,9 @@ import { mergeConfig, zodToError } from './settings.ts';
 import type { SplitBook } from './split-book.ts';
 import { concurrencyRows, type TargetsByClass, type TargetSummary } from './task-concurrency.ts';
 import type { TenantRow } from './tenants.ts';
+
+/** A cancel's words when nobody says why: the console's cancel, `cancelAll`. */
+const BY_REQUEST = { message: 'cancelled by request', code: 'CANCELLED' } as const;
 
 export type {
   ExecutorOptions,
@@ -507,11 +510,18 @@ export class Executor {
     this.events.push({ timeNanos: this.backend.now(), kind, detail });
   }
 
-  /** Cancels a live job: queued splits leave the queue, running ones stop at their next unit. */
-  cancelJob(jobId: number): boolean {
+  /**
+   * Cancels a live job: queued splits leave the queue, running ones stop at their next unit.
+   * `why`: what its row says (a library run's timeout or abort says which, with its code; by
+   * default `cancelled by request`, `CANCELLED`).
+   */
+  cancelJob(
+    jobId: number,
+    why: { readonly message: string; readonly code: ErrorCode } = BY_REQUEST,
+  ): boolean {
     const job = this.book.live(jobId);
     if (job === undefined) return false;
-    this.bookkeeping.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
+    this.bookkeeping.endJob(job, 'cancelled', why.message, why.code);
     this.record('cancel', `job ${jobId}`);
     return true;
   }
@@ -520,7 +530,7 @@ export class Executor {
   cancelAll(): number {
     const jobs = this.book.liveJobs();
     for (const job of jobs)
-      this.bookkeeping.endJob(job, 'cancelled', 'cancelled by request', 'CANCELLED');
+      this.bookkeeping.endJob(job, 'cancelled', BY_REQUEST.message, BY_REQUEST.code);
     if (jobs.length > 0) this.record('cancel', `all live jobs: ${jobs.length}`);
     return jobs.length;
   }
