@@ -50,10 +50,19 @@ export function parseCommandArgs<O extends Options>(
 }
 
 export function seedOf(s: string | undefined): number | undefined {
-  if (s === undefined) return undefined;
+  return s === undefined ? undefined : integerFlag(s, '--seed', 0, MAX_SEED);
+}
+
+/**
+ * A flag's whole number, written in decimal digits only: `Number()` took `0x1F92`, `1e3`,
+ * `8081.0` and `''` (0) for a port or a thread count.
+ */
+export function integerFlag(s: string, flag: string, min: number, max: number): number {
   const n = /^\d+$/.test(s) ? Number(s) : NaN;
-  if (!Number.isSafeInteger(n) || n > MAX_SEED)
-    throw new UsageError(`--seed ${s === '' ? "''" : s}: must be an integer from 0 to ${MAX_SEED}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(
+      `${flag} ${s === '' ? "''" : s}: must be an integer from ${min} to ${max}`,
+    );
   return n;
 }
 

@@ -5,7 +5,7 @@ import { MAX_PORT } from '../../shared/limits.ts';
 import { isPreset, PRESET_NAMES } from '../core/workload/presets/index.ts';
 import { allowedDirs } from '../host/report/user-modules.ts';
 import { parseRedisUrl } from '../runtime/cluster/redis-url.ts';
-import { parseCommandArgs, pipelineFlag, seedOf } from './args.ts';
+import { integerFlag, parseCommandArgs, pipelineFlag, seedOf } from './args.ts';
 import type { CliIo } from './io.ts';
 import { boundedLines, driveFromLines } from './serve-commands.ts';
 import { UsageError } from './usage-error.ts';
@@ -48,9 +48,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       `--preset ${values.preset}: no such preset (${PRESET_NAMES.join(', ')})`,
       'preset',
     );
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > MAX_PORT)
-    throw new UsageError(`--port ${values.port}: must be an integer in 0..${MAX_PORT}`);
+  const port = values.port === undefined ? 0 : integerFlag(values.port, '--port', 0, MAX_PORT);
   const { serveBrowserMode } = await import('../host/server/browser-mode.ts');
   const { defaultTokenFile } = await import('../host/server/token-file.ts');
   const sim = backend === 'sim';
@@ -109,7 +107,8 @@ function serveBackend(value: string | undefined): 'threads' | 'sim' | 'cluster' 
 function serveSpeed(value: string | undefined): number | 'max' {
   if (value === undefined) return 1;
   if (value === 'max') return 'max';
-  const speed = Number(value);
+  // Decimal only, as every other flag: `Number()` took `0x10`, `1e3` and `''`.
+  const speed = /^(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
   if (!(speed > 0 && speed <= 1e6))
     throw new UsageError(`--speed ${value}: must be a number in (0, 1000000] or max`);
   return speed;

@@ -153,13 +153,19 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     progress?.clear();
   }
+  // The report first: a trace that cannot be written (a full disk) must not cost the run's results.
+  io.out(
+    values.json === true
+      ? `${JSON.stringify(reportJson(result.report), null, 2)}\n`
+      : `${formatReport(result.report, result.wallMs)}\n`,
+  );
   if (tracePath !== undefined && result.trace !== null) {
     try {
       writeFileSync(tracePath, JSON.stringify(result.trace));
     } catch (e) {
       // The path is the user's (a full disk, a folder, no permission): theirs to fix, exit 2.
       const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      throw new UsageError(`--trace ${tracePath}: cannot be written (${why})`);
+      throw new UsageError(`--trace ${tracePath}: cannot be written (${why}); the report is above`);
     }
     const dropped = result.report.counters.spansDropped;
     const lost = dropped > 0 ? `; ${dropped} older quanta are not in it (spansDropped)` : '';
@@ -167,11 +173,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       `trace: ${result.trace.traceEvents.length} events written to ${tracePath}${lost} (open in https://ui.perfetto.dev)\n`,
     );
   }
-  io.out(
-    values.json === true
-      ? `${JSON.stringify(reportJson(result.report), null, 2)}\n`
-      : `${formatReport(result.report, result.wallMs)}\n`,
-  );
   return 0;
 }
 

@@ -18,6 +18,13 @@ describe('schedlab serve flags', () => {
     // A negative number is the flag's value, refused naming the flag (it was "ambiguous").
     [['--backend', 'sim', '--seed', '-1'], '--seed -1: must be an integer from 0 to 4294967295'],
     [['--port', '-5'], '--port'],
+    // Decimal digits only (`Number()` listened on 8082 for 0x1F92, on a random port for '').
+    [['--port', '0x1F92'], '--port 0x1F92: must be an integer from 0 to 65535'],
+    [['--port', '1e3'], '--port 1e3: must be an integer from 0 to 65535'],
+    [['--port', '8081.0'], '--port 8081.0: must be an integer from 0 to 65535'],
+    [['--port', ''], "--port '': must be an integer from 0 to 65535"],
+    [['--backend', 'sim', '--speed', '0x10'], '--speed 0x10: must be a number in (0, 1000000]'],
+    [['--backend', 'sim', '--speed', ''], '--speed : must be a number'],
     [['stray'], "serve takes no argument 'stray'"],
   ])('%j is refused', async (argv, message) => {
     const r = await serve(...argv);
@@ -36,7 +43,7 @@ describe('schedlab serve flags', () => {
     try {
       const r = await serve('--backend', 'sim', '--token-file', dir);
       expect(r.code).toBe(2);
-      expect(r.err).toContain(`tokenFile ${dir} cannot be read or made (EISDIR)`);
+      expect(r.err).toContain(`tokenFile ${dir} is not a regular file`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -114,4 +114,22 @@ describe('schedlab usage and bad input', () => {
       );
     }
   });
+
+  it('a trace that cannot be written at the end keeps the report: printed, then the error, exit 2', async () => {
+    // /dev/full takes the open and fails the write (ENOSPC): only the error was printed.
+    const r = await cli('run', 'interactive-vs-scan', '--json', '--trace', '/dev/full');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toMatchObject({ workload: 'interactive-vs-scan' });
+    expect(r.err).toMatch(
+      /^schedlab: --trace \/dev\/full: cannot be written \(ENOSPC\); the report is above\n$/,
+    );
+  });
+
+  it('worker --threads takes decimal digits only', async () => {
+    for (const threads of ['0x2', '2.0', '1e1', '']) {
+      const r = await cli('worker', '--redis', 'redis://127.0.0.1:1', '--threads', threads);
+      expect(r).toMatchObject({ code: 2, out: '' });
+      expect(r.err).toContain(`must be an integer from 1 to 256`);
+    }
+  });
 });

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { CliIo } from './io.ts';
-import { parseCommandArgs } from './args.ts';
+import { integerFlag, parseCommandArgs } from './args.ts';
 import { UsageError } from './usage-error.ts';
 import { loadClusterModule } from '../runtime/cluster/optional-packages.ts';
 
@@ -26,9 +26,10 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
     throw new UsageError(
       'worker needs --redis URL (redis://127.0.0.1:6379, or redis://:password@host:port)',
     );
-  const threads = values.threads === undefined ? availableParallelism() : Number(values.threads);
-  if (!Number.isInteger(threads) || threads < 1 || threads > 256)
-    throw new UsageError(`--threads ${values.threads}: must be an integer from 1 to 256`);
+  const threads =
+    values.threads === undefined
+      ? availableParallelism()
+      : integerFlag(values.threads, '--threads', 1, 256);
   const { WorkerNode } = await loadClusterModule(() => import('../runtime/cluster/worker-node.ts'));
   const node = await WorkerNode.start({
     redis: values.redis,
