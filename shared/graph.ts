@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { moduleRefSchema, retriesSchema } from './job.ts';
+import { boundedArray } from './lib/bounds.ts';
 import {
   MAX_CLASSES,
   MAX_GRAPH_EDGES,
@@ -95,8 +96,8 @@ const seed = z.number().int().min(0).max(MAX_SEED).default(1);
 
 export const explicitGraphSchema = z
   .object({
-    nodes: z.array(graphNodeSchema).min(1).max(MAX_GRAPH_NODES),
-    edges: z.array(graphEdgeSchema).max(MAX_GRAPH_EDGES).default([]),
+    nodes: boundedArray(graphNodeSchema, MAX_GRAPH_NODES, 1),
+    edges: boundedArray(graphEdgeSchema, MAX_GRAPH_EDGES).default([]),
     ...runShape,
   })
   .strict();

@@ -7,8 +7,15 @@
  */
 import { z } from 'zod';
 import { outputBufferSchema } from './config.ts';
+import { boundedArray, nestsDeeperThan } from './lib/bounds.ts';
 import { PRIORITY_MAX, PRIORITY_MIN } from './lib/priority-bands.ts';
-import { MAX_CALLS_PER_SPLIT, MAX_EXPORT_CHARS, MAX_MODULE_CHARS, MAX_WORK_MS } from './limits.ts';
+import {
+  MAX_CALLS_PER_SPLIT,
+  MAX_EXPORT_CHARS,
+  MAX_JSON_DEPTH,
+  MAX_MODULE_CHARS,
+  MAX_WORK_MS,
+} from './limits.ts';
 
 export const KERNEL_NAMES = ['hash', 'sort', 'compress', 'matmul', 'spin', 'sleep'] as const;
 
@@ -44,11 +51,30 @@ export const moduleRefSchema = z
   .strict();
 export const kernelSchema = z.union([z.enum(KERNEL_NAMES), moduleRefSchema]);
 
+/**
+ * Inputs found no deeper than `MAX_JSON_DEPTH`: a class's input is shared by every split it draws,
+ * and each drawn job is checked again by the executor, so it is walked once, not once a split.
+ */
+const shallowInputs = new WeakSet<object>();
+
+/**
+ * A split's input for a user's module: any value, nested at most `MAX_JSON_DEPTH` deep. Deeper
+ * overflowed the stack of whatever copied it (the module check, a worker's message): an uncoded
+ * engine failure.
+ */
+export const workInputSchema = z.unknown().superRefine((input, ctx) => {
+  if (typeof input !== 'object' || input === null || shallowInputs.has(input)) return;
+  if (nestsDeeperThan(input, MAX_JSON_DEPTH)) {
+    const message = `must nest arrays and objects at most ${MAX_JSON_DEPTH} deep`;
+    ctx.addIssue({ code: 'custom', message });
+  } else shallowInputs.add(input);
+});
+
 /** Serializable description of a split's work; crosses the worker boundary as is. */
 export const splitWorkSchema = z
   .object({
     kernel: kernelSchema,
-    input: z.unknown().optional(),
+    input: workInputSchema.optional(),
     /** Total work, expressed as the time it takes (ns); each time at most a workload's (a day). */
     totalNanos: workNanos,
     perCallNanos: workNanos.gt(0).optional(),
@@ -75,7 +101,7 @@ export const splitSpecSchema = z
   .object({ kind: z.enum(['leaf', 'intermediate']), work: splitWorkSchema })
   .strict();
 
-export const splitSpecsSchema = z.array(splitSpecSchema).max(1_000_000);
+export const splitSpecsSchema = boundedArray(splitSpecSchema, 1_000_000);
 
 export const taskSpecSchema = z
   .object({
@@ -104,7 +130,7 @@ export const jobSpecSchema = z
      * (engine/runtime/executor/records.ts `TenantGroup`). Absent: the job is its own group.
      */
     tenant: z.string().min(1).max(MAX_TENANT_NAME).optional(),
-    tasks: z.array(taskSpecSchema).min(1).max(100_000),
+    tasks: boundedArray(taskSpecSchema, 100_000, 1),
   })
   .strict();
 

@@ -4,14 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { parseEngineConfig } from './config.ts';
 import { SchedLabError } from './errors.ts';
 import { parseGraphDocument } from './graph.ts';
+import { jobSpecSchema } from './job.ts';
 import {
   MAX_ARRIVALS,
   MAX_CLASSES,
   MAX_DESCRIPTION_CHARS,
   MAX_GRAPH_EDGES,
   MAX_GRAPH_NODES,
+  MAX_JSON_DEPTH,
   MAX_LABEL_CHARS,
   MAX_SPLITS_PER_JOB,
+  MAX_TIMELINE_STEPS,
   MAX_TRINO_OUTSTANDING,
   MAX_WORKLOAD_SPLITS,
 } from './limits.ts';
@@ -210,6 +213,123 @@ describe('graph size limits', () => {
       message: `graph must hold <= ${MAX_GRAPH_EDGES} edges in all its graphs (holds ${362 * 4_191_960})`,
     });
     expect(() => parseWorkload({ graph: [dense] })).not.toThrow();
+  });
+});
+
+/** An entry that counts every look into it: a list refused by its length is never looked into. */
+function lookCounter(): { entry: object; looks: () => number } {
+  let looks = 0;
+  const look =
+    <A extends unknown[], R>(f: (...a: A) => R) =>
+    (...a: A): R => {
+      looks++;
+      return f(...a);
+    };
+  const entry = new Proxy(
+    {},
+    {
+      get: look(Reflect.get),
+      has: look(Reflect.has),
+      ownKeys: look(Reflect.ownKeys),
+      getOwnPropertyDescriptor: look(Reflect.getOwnPropertyDescriptor),
+      getPrototypeOf: look(Reflect.getPrototypeOf),
+    },
+  );
+  return { entry, looks: () => looks };
+}
+
+describe('lists past their limit', () => {
+  // Their entries were each parsed before the length was looked at: a file of 20 million empty
+  // graph nodes was refused after the schema read all of them.
+  const spec = {
+    name: 's',
+    type: 'leaf',
+    concurrentTasks: 1,
+    splitsPerTask: 1,
+    generator: 'fast-leaf',
+  };
+  it.each([
+    ['nodes', MAX_GRAPH_NODES, (l: object[]) => parseGraphDocument({ nodes: l })],
+    [
+      'edges',
+      MAX_GRAPH_EDGES,
+      (l: object[]) => parseGraphDocument({ nodes: [{ id: 'a' }], edges: l }),
+    ],
+    ['graph.nodes', MAX_GRAPH_NODES, (l: object[]) => parseWorkload({ graph: { nodes: l } })],
+    ['classes', MAX_CLASSES, (l: object[]) => parseWorkload({ classes: l })],
+    [
+      'trino.specs',
+      MAX_CLASSES,
+      (l: object[]) => parseWorkload({ durationMs: 1, trino: { specs: l, timeline: [] } }),
+    ],
+    [
+      'trino.timeline',
+      MAX_TIMELINE_STEPS,
+      (l: object[]) => parseWorkload({ durationMs: 1, trino: { specs: [spec], timeline: l } }),
+    ],
+  ])('refuses %s past %i entries by its length, before looking at one', (field, max, parse) => {
+    const { entry, looks } = lookCounter();
+    expect(refusal(() => parse(new Array<object>(max + 1).fill(entry)))).toEqual({
+      field,
+      message: `${field} must have at most ${max} entries`,
+    });
+    expect(looks()).toBe(0);
+    expect(() => parse([entry])).toThrow(); // within the limit, the entry is looked at
+    expect(looks()).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['tasks', 100_000, (l: object[]) => ({ class: 'c', tasks: l })],
+    ['tasks[0].splits', 1_000_000, (l: object[]) => ({ class: 'c', tasks: [{ splits: l }] })],
+  ])('refuses a job’s %s past %i entries by its length', (field, max, job) => {
+    const { entry, looks } = lookCounter();
+    const result = jobSpecSchema.safeParse(job(new Array<object>(max + 1).fill(entry)));
+    expect(result.success).toBe(false);
+    if (!result.success)
+      expect(schemaError(result.error, 'INVALID_ARGUMENT', [], 'job').message).toBe(
+        `${field} must have at most ${max} entries`,
+      );
+    expect(looks()).toBe(0);
+  });
+});
+
+describe('a module’s input', () => {
+  /** `levels` arrays one inside the next. */
+  const nested = (levels: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < levels; i++) v = [v];
+    return v;
+  };
+  const withInput = (input: unknown) =>
+    klass({ work: { kernel: { module: '/abs/ok.mjs' }, input, totalMs: 1 } });
+
+  // 100,000 levels passed the schema and overflowed the stack copying the workload: `schedlab:
+  // engine failure: Maximum call stack size exceeded`, no code, no field.
+  it('refuses a workload’s work.input nested past MAX_JSON_DEPTH, naming the field and limit', () => {
+    const field = 'classes[0].work.input';
+    const message = `${field} must nest arrays and objects at most ${MAX_JSON_DEPTH} deep`;
+    for (const levels of [MAX_JSON_DEPTH + 1, 100_000])
+      expect(refusal(() => parseWorkload({ classes: [withInput(nested(levels))] }))).toEqual({
+        field,
+        message,
+      });
+    const input = nested(MAX_JSON_DEPTH);
+    expect(parseWorkload({ classes: [withInput(input)] }).classes?.[0]?.work.input).toBe(input);
+  });
+
+  it('refuses a job’s split input nested past MAX_JSON_DEPTH as the executor’s error', () => {
+    const work = (input: unknown) => ({ kernel: 'spin', input, totalNanos: 1 });
+    const job = (input: unknown) => ({
+      class: 'c',
+      tasks: [{ splits: [{ kind: 'leaf', work: work(input) }] }],
+    });
+    const result = jobSpecSchema.safeParse(job(nested(100_000)));
+    expect(result.success).toBe(false);
+    if (!result.success)
+      expect(schemaError(result.error, 'INVALID_ARGUMENT', ['job']).message).toBe(
+        `job.tasks[0].splits[0].work.input must nest arrays and objects at most ${MAX_JSON_DEPTH} deep`,
+      );
+    expect(jobSpecSchema.safeParse(job(nested(MAX_JSON_DEPTH))).success).toBe(true);
   });
 });
 

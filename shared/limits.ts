@@ -57,6 +57,16 @@ export const MAX_EXPORT_CHARS = MAX_LABEL_CHARS;
 export const MAX_MODULE_EXPORTS = 1024;
 
 /**
+ * Arrays and objects nested in a value handed to a user's module (`work.input` of a workload's
+ * class or a submitted job's split), and in any value the cluster sends as JSON
+ * (engine/runtime/cluster/json-value.ts). Copying a value recurses once per level: 100,000 levels
+ * (a 200 KB file) overflowed the stack copying the workload, an uncoded engine failure. Here
+ * `structuredClone` overflows Node's default stack at about 2,000 levels of objects (3,300 of
+ * arrays) called from an empty stack; 512 leaves room for its callers' frames.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/**
  * Calls one split makes (`totalNanos / perCallNanos`), each a quantum of its own: a `perCallMs` of 0
  * became 1 ns, so a 1 s split made 10^9 calls and a run of a few such splits ran for hours with no
  * output. A workload's drawn per-call time is raised to `totalMs / MAX_CALLS_PER_SPLIT` where it is

@@ -32,7 +32,9 @@ import {
   prioritySchema,
   retriesSchema,
   tenantWeightsSchema,
+  workInputSchema,
 } from './job.ts';
+import { boundedArray } from './lib/bounds.ts';
 import { schemaError } from './schema-error.ts';
 
 export { KERNEL_NAMES } from './job.ts';
@@ -123,7 +125,7 @@ const simpleGenerator = z.strictObject({
 const workSchema = z
   .strictObject({
     kernel: kernelSchema.default('spin'),
-    input: z.unknown().optional(),
+    input: workInputSchema.optional(),
     totalMs: distributionSchema.optional(),
     perCallMs: distributionSchema.optional(),
     blockedMs: distributionSchema.optional(),
@@ -216,8 +218,8 @@ const trinoSchema = z.strictObject({
   controllerIntervalMs: positive.default(500),
   /** A LEAF task keeps at most this many splits outstanding. */
   maxOutstandingLeafSplits: count(MAX_SPLITS_PER_JOB).default(3),
-  specs: z.array(trinoSpecSchema).min(1).max(MAX_CLASSES),
-  timeline: z.array(timelineStepSchema).max(MAX_TIMELINE_STEPS),
+  specs: boundedArray(trinoSpecSchema, MAX_CLASSES, 1),
+  timeline: boundedArray(timelineStepSchema, MAX_TIMELINE_STEPS),
 });
 export type TrinoSimulation = z.output<typeof trinoSchema>;
 
@@ -247,7 +249,7 @@ export const workloadSchema = z
      * workload starts. Absent: the weights stay as they are.
      */
     tenantWeights: tenantWeightsSchema.optional(),
-    classes: z.array(jobClassSchema).min(1).max(MAX_CLASSES).optional(),
+    classes: boundedArray(jobClassSchema, MAX_CLASSES, 1).optional(),
     trino: trinoSchema.optional(),
     /** A graph document or a list of them (one run each), validated by shared/graph.ts. */
     graph: z.unknown().optional(),

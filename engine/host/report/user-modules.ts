@@ -13,6 +13,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SchedLabError } from '../../../shared/errors.ts';
+import { MAX_JSON_DEPTH } from '../../../shared/limits.ts';
 import { fieldPath } from '../../../shared/schema-error.ts';
 import { probeModule } from '../../runtime/threads/module-probe.ts';
 
@@ -105,7 +106,7 @@ export function checkJobModules<T>(
   dirs: readonly string[],
   probed: Set<string> = new Set(),
 ): Promise<T> {
-  return checkUses(job, jobModuleUses, backend, dirs, probed);
+  return checkUses(job, 'job', jobModuleUses, backend, dirs, probed);
 }
 
 /** The real paths of the allowed directories; a missing one or a file is an error naming it. */
@@ -224,12 +225,29 @@ export async function checkModules<T>(
   dirs: readonly string[],
 ): Promise<T> {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return doc;
-  return checkUses(doc, (d) => moduleUses(d as Record<string, unknown>), backend, dirs);
+  return checkUses(doc, 'workload', (d) => moduleUses(d as Record<string, unknown>), backend, dirs);
+}
+
+/**
+ * A copy to point at the checked files. The schemas hold the values in a document to
+ * `MAX_JSON_DEPTH`, but a bare graph document is copied before its schema runs; a value too deep
+ * to copy (a stack overflow) is its fault, coded, not an engine failure.
+ */
+function copyOf<T>(doc: T, whole: 'workload' | 'job'): T {
+  try {
+    return structuredClone(doc);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    const code = whole === 'job' ? 'INVALID_ARGUMENT' : 'INVALID_WORKLOAD';
+    const message = `${whole} nests too deep to copy (values may nest at most ${MAX_JSON_DEPTH} deep)`;
+    throw new SchedLabError(code, message, whole);
+  }
 }
 
 /** The one check of both: refused on the simulator, confined to `dirs`, loaded once. */
 async function checkUses<T>(
   doc: T,
+  whole: 'workload' | 'job',
   usesOf: (doc: T) => ModuleUse[],
   backend: 'sim' | 'threads' | 'cluster',
   dirs: readonly string[],
@@ -237,7 +255,7 @@ async function checkUses<T>(
 ): Promise<T> {
   // Looked for first on the document itself: most name no module and need no copy.
   if (usesOf(doc).length === 0) return doc;
-  const copy = structuredClone(doc);
+  const copy = copyOf(doc, whole);
   const uses = usesOf(copy);
   if (backend === 'sim') refuseModulesOnSim(uses);
   confineModules(uses, dirs);

@@ -11,9 +11,10 @@
  * and was offered again in the same turn, for good (the coordinator hung). Redis refuses a bulk
  * string over 512 MB as well.
  */
+import { MAX_JSON_DEPTH } from '../../../shared/limits.ts';
 
 /** Deeper than this is refused (a deeper value would overflow the stack that writes it). */
-export const MAX_JSON_DEPTH = 512;
+export { MAX_JSON_DEPTH };
 
 /**
  * The most characters of JSON text a value may need (64 Mi). Counted without escapes, so the
