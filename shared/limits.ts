@@ -105,6 +105,13 @@ export const MAX_GRAPH_EDGES = 4 * MAX_GRAPH_NODES;
 export const MAX_PORT = 65_535;
 
 /**
+ * Configs one `schedlab compare` runs (`--policy` and `--config` together): each is a whole
+ * simulated run and a column of the table, and 3,000 ran for 40 s into a table no one can read.
+ * The app's Compare view takes 4 (protocol.ts), the width of its table.
+ */
+export const MAX_COMPARE_CONFIGS = 16;
+
+/**
  * The largest seed (workloads, graph generators, `--seed`, `setBackend`, `compare`): the PRNG
  * takes 32 bits (shared/lib/rng.ts), so 2^32 drew the same run as 0.
  */

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import type { EngineConfigPatch } from '../../shared/config.ts';
 import type { GraphPolicy } from '../../shared/graph.ts';
 import type { Workload } from '../../shared/workload.ts';
+import { MAX_COMPARE_CONFIGS } from '../../shared/limits.ts';
 import { isPreset, PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
 import {
   compareConfigs,
@@ -183,6 +184,11 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     config: { type: 'string', multiple: true },
   });
   const ref = oneWorkload(positionals, 'compare');
+  const asked = (values.policy?.length ?? 0) + (values.config?.length ?? 0);
+  if (asked > MAX_COMPARE_CONFIGS)
+    throw new UsageError(
+      `compare takes at most ${MAX_COMPARE_CONFIGS} configs (--policy and --config together), got ${asked}`,
+    );
   const seed = seedOf(values.seed);
   const settings = parseSettings(values.set ?? []);
   const durationMs = durationOf(values.duration);

@@ -31,6 +31,9 @@ function parseValue(raw: string): unknown {
 /** Keys that would reach an object's prototype rather than a field of the document. */
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** The largest index an array entry may have. */
+const MAX_ARRAY_INDEX = 2 ** 32 - 2;
+
 /** `classes[1].arrival.rate` → `['classes', 1, 'arrival', 'rate']`. */
 export function parsePath(key: string): (string | number)[] {
   const path: (string | number)[] = [];
@@ -41,7 +44,13 @@ export function parsePath(key: string): (string | number)[] {
     if (FORBIDDEN_KEYS.has(m[1]!))
       throw new UsageError(`--set ${key}: "${m[1]!}" is not allowed in a field path`);
     path.push(m[1]!);
-    for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
+    for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) {
+      const index = Number(idx[1]);
+      // Past 2^32 − 2 an index is no array entry (it set a plain property, ignored).
+      if (!(index <= MAX_ARRAY_INDEX))
+        throw new UsageError(`--set ${key}: index ${idx[1]!} is past any list's end`);
+      path.push(index);
+    }
   }
   return path;
 }
@@ -94,7 +103,15 @@ export function applyWorkloadEdits(
         );
       }
     }
-    (node as Record<string | number, unknown>)[path.at(-1)!] = value;
+    const last = path.at(-1)!;
+    // A list's entry is changed, or one added at its end: past the end it left holes (each
+    // refused as missing) or, far past, a property no one reads (the edit silently ignored).
+    if (Array.isArray(node) && (typeof last !== 'number' || last > node.length)) {
+      throw new UsageError(
+        `--set ${fieldPath(path)}: ${fieldPath(path.slice(0, -1))} has no entry ${String(last)} to change (it has ${node.length})`,
+      );
+    }
+    (node as Record<string | number, unknown>)[last] = value;
   }
 }
 

@@ -76,6 +76,16 @@ describe('schedlab usage and bad input', () => {
         '--set classes[5].arrival.rate: classes has no entry 5 to change',
       ],
       ['name.x=1', '--set name.x: name is not an object'],
+      // Past a list's end: far past, the edit set a property no one reads and ran anyway.
+      [
+        'classes[4294967295]="x"',
+        "--set classes[4294967295]: index 4294967295 is past any list's end",
+      ],
+      [
+        'classes[99999999999999999999].x=1',
+        "--set classes[99999999999999999999].x: index 99999999999999999999 is past any list's end",
+      ],
+      ['classes[7]={}', '--set classes[7]: classes has no entry 7 to change (it has 1)'],
     ];
     for (const [set, message] of expectations) {
       const r = await cli('run', file, '--set', set);
@@ -131,5 +141,15 @@ describe('schedlab usage and bad input', () => {
       expect(r).toMatchObject({ code: 2, out: '' });
       expect(r.err).toContain(`must be an integer from 1 to 256`);
     }
+  });
+
+  it('compare takes at most 16 configs, refused before loading anything', async () => {
+    const argv = ['compare', 'no-such-workload'];
+    for (let i = 0; i < 17; i++) argv.push('--policy', 'fifo');
+    expect(await cli(...argv)).toEqual({
+      code: 2,
+      out: '',
+      err: 'schedlab: compare takes at most 16 configs (--policy and --config together), got 17\n',
+    });
   });
 });
