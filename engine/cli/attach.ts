@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './args.ts';
 import { findElectronBinary } from '../host/electron-binary.mjs';
 import { ATTACH_URL_ENV } from '../../shared/transport.ts';
 import { COMPILED } from '../runtime/compiled.ts';
@@ -19,11 +19,12 @@ import { UsageError } from './usage-error.ts';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export async function attachCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { 'no-open': { type: 'boolean' }, browser: { type: 'boolean' } },
+  const { values, positionals } = parseCommandArgs(argv, {
+    'no-open': { type: 'boolean' },
+    browser: { type: 'boolean' },
   });
+  if (positionals.length > 1)
+    throw new UsageError(`attach takes one URL, got also ${positionals[1]!}`);
   const given = consoleUrl(positionals[0]);
   // The console's page is its root: only it checks the token (a path it does not serve is a 404,
   // token or not), so the check and the window go there whatever path was pasted.

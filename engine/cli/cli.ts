@@ -25,7 +25,7 @@ export const USAGE = `usage: schedlab <command> [options]
                          browser mode: the app over HTTP + WebSocket on 127.0.0.1
       [--backend threads|sim|cluster] [--speed X|max] [--seed N]
       [--token TOKEN | --token-file PATH | --keep-token] [--redis URL (needed by --backend cluster)]
-      [--pipeline on|off (cluster; default on)]
+      [--pipeline on|off (cluster; default on)] [--no-build (serve the renderer as built)]
   attach URL [--no-open] the app on a service's console (scheduler.serveConsole() printed URL):
       [--browser]        the desktop app where Electron exists, else (or with --browser) the browser
   bench [suite…]         run the benchmarks (bench/index.ts)

@@ -4,7 +4,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { EngineConfigPatch } from '../../shared/config.ts';
 import type { GraphPolicy } from '../../shared/graph.ts';
 import type { Workload } from '../../shared/workload.ts';
@@ -227,7 +226,9 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
 }
 
 export function presetsCommand(argv: string[], io: CliIo): number {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } } });
+  const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+  if (positionals.length > 0)
+    throw new UsageError(`presets takes no arguments, got ${positionals[0]!}`);
   const list = PRESET_NAMES.map((name) => ({
     name,
     description: PRESETS[name]?.description ?? '',

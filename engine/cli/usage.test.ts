@@ -152,4 +152,17 @@ describe('schedlab usage and bad input', () => {
       err: 'schedlab: compare takes at most 16 configs (--policy and --config together), got 17\n',
     });
   });
+
+  it('presets and attach refuse a repeated flag and a stray argument', async () => {
+    for (const argv of [
+      ['presets', '--json', '--json'],
+      ['presets', 'extra'],
+      ['attach', 'http://127.0.0.1:1/?token=x', 'http://127.0.0.1:2/?token=y'],
+      ['attach', 'http://127.0.0.1:1/?token=x', '--browser', '--browser'],
+    ]) {
+      const r = await cli(...argv);
+      expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 2, out: '' });
+      expect(r.err).toMatch(/is given twice|takes no arguments|takes one URL/);
+    }
+  });
 });
