@@ -3,9 +3,9 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from './context.ts';
 import { BackendPicker } from './components/backend-picker.tsx';
-import { sendCommand } from './data/commands.ts';
+import { togglePause } from './data/commands.ts';
 import { shortcutOf } from './data/shortcuts.ts';
-import { canControl, VIEWS, type ViewName } from './store/app-store.ts';
+import { canControl, READ_ONLY_REASON, VIEWS, type ViewName } from './store/app-store.ts';
 import { CompareView } from './views/compare-view.tsx';
 import { ControlsView } from './views/controls-view.tsx';
 import { ExportView } from './views/export-view.tsx';
@@ -48,10 +48,8 @@ function useShortcuts() {
       // '/' is not also typed into the search it focuses; space does not also scroll the page.
       if (shortcut.kind === 'search' || shortcut.kind === 'pause') e.preventDefault();
       if (shortcut.kind === 'search') focusSearch(store);
-      else if (shortcut.kind === 'pause') {
-        if (canControl(s))
-          void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' });
-      } else if (shortcut.kind === 'zoom') viewport.zoom(shortcut.factor, s.follow ? 1 : 0.5);
+      else if (shortcut.kind === 'pause') togglePause(transport, store);
+      else if (shortcut.kind === 'zoom') viewport.zoom(shortcut.factor, s.follow ? 1 : 0.5);
       else if (shortcut.kind === 'follow') s.setFollow(!s.follow);
       else s.setView(VIEWS[shortcut.index]!);
     };
@@ -110,11 +108,7 @@ function Header() {
           <>
             <b data-testid="engine-policy">{s.policy ?? '…'}</b>
             {s.readOnly && (
-              <span
-                className="read-only"
-                data-testid="read-only"
-                title="the service serves its console read-only (allowControl is off): this app shows it and changes nothing"
-              >
+              <span className="read-only" data-testid="read-only" title={READ_ONLY_REASON}>
                 read-only
               </span>
             )}
@@ -127,7 +121,9 @@ function Header() {
               ? 'connecting…'
               : s.status === 'ended'
                 ? 'session ended'
-                : 'disconnected'}
+                : s.status === 'stopped'
+                  ? 'server stopped'
+                  : 'disconnected'}
           </span>
         )}
       </div>
@@ -136,8 +132,8 @@ function Header() {
         data-testid="pause-toggle"
         data-paused={s.paused}
         disabled={!s.control}
-        title="space"
-        onClick={() => void sendCommand(transport, store, { type: s.paused ? 'resume' : 'pause' })}
+        title={s.readOnly ? READ_ONLY_REASON : 'space'}
+        onClick={() => togglePause(transport, store)}
       >
         {s.paused ? '▶ Resume' : '❚❚ Pause'}
       </button>
@@ -165,6 +161,16 @@ function Banner() {
         stopped, and the server now running does not accept this page’s token. Open the URL the new
         server printed when it started (<code>http://127.0.0.1:…/?token=…</code>); what you see
         below is the last state this page received.
+      </div>
+    );
+  }
+  if (status === 'stopped') {
+    return (
+      <div className="banner ended" role="alert" data-testid="server-stopped">
+        <b>The server stopped.</b> The SchedLab server this page belonged to closed the connection
+        as it shut down. When it starts again, open the URL it prints (
+        <code>http://127.0.0.1:…/?token=…</code>): it usually listens on a new port, where this page
+        cannot follow. What you see below is the last state this page received.
       </div>
     );
   }

@@ -9,7 +9,7 @@ import { sendCommand } from '../data/commands.ts';
 import { executorPanelRows } from '../data/executor-panel.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
-import { canControl, type AppStore } from '../store/app-store.ts';
+import { canControl, readOnlyReason, type AppStore } from '../store/app-store.ts';
 import type { Transport } from '../transport/transport.ts';
 import { Panel } from './panel.tsx';
 
@@ -45,6 +45,7 @@ export function RunawaySplitRow({
         data-testid={`interrupt-${r.splitId}`}
         // Redrawn with the panel's tick, which reads the store again.
         disabled={!canControl(store.getState())}
+        title={readOnlyReason(store.getState())}
         onClick={() =>
           void sendCommand(transport, store, { type: 'interruptSplit', splitId: r.splitId })
         }

@@ -3,7 +3,7 @@ import type { Alarm, Counters } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
-import { canControl } from '../store/app-store.ts';
+import { canControl, readOnlyReason } from '../store/app-store.ts';
 import { hasSamples, pointsIn, rangeTable } from '../data/range-stats.ts';
 import { alarmsToShow, statsWindowText } from '../data/stats-window.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
@@ -107,12 +107,13 @@ export function Alarms() {
 function ResetStats() {
   const { transport, store } = useApp();
   const control = useAppState(canControl);
+  const readOnly = useAppState(readOnlyReason);
   return (
     <button
       className="btn small"
       data-testid="reset-stats"
       disabled={!control}
-      title="start the latency and wait windows again from now"
+      title={readOnly ?? 'start the latency and wait windows again from now'}
       onClick={() => void sendCommand(transport, store, { type: 'resetStats' })}
     >
       reset

@@ -4,7 +4,7 @@
  */
 import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { CommandResultOf } from '../../../shared/protocol.ts';
-import type { AppStore } from '../store/app-store.ts';
+import { canControl, READ_ONLY_REASON, type AppStore } from '../store/app-store.ts';
 import type { ClientCommand, Transport } from '../transport/transport.ts';
 
 export async function sendCommand<C extends ClientCommand>(
@@ -25,6 +25,19 @@ export async function sendCommand<C extends ClientCommand>(
     refuse(store, command.type, errorText(result.error));
   }
   return result;
+}
+
+/**
+ * The pause shortcut (Space): pauses or resumes the engine. On a read-only host, where the
+ * button is off, it says why in the notice line instead of doing nothing; disconnected, the
+ * banner already says why.
+ */
+export function togglePause(transport: Transport, store: AppStore): void {
+  const s = store.getState();
+  const type = s.paused ? 'resume' : 'pause';
+  if (canControl(s)) void sendCommand(transport, store, { type });
+  else if (s.status === 'open' && s.readOnly)
+    s.setNotice({ kind: 'info', text: `${type}: ${READ_ONLY_REASON}` });
 }
 
 /** A command's failure (the engine's, or the app's own check) as the notice line. */

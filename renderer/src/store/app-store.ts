@@ -252,3 +252,16 @@ export function createAppStore(initial: Partial<AppState> = {}): AppStore {
 export function canControl(s: AppState): boolean {
   return s.status === 'open' && !s.readOnly;
 }
+
+/**
+ * Why every control that acts is off on a read-only host (`Snapshot.readOnly`): the one wording
+ * they all give — a knob's help, a button's title, a line on a disabled panel, the notice of a
+ * shortcut that does nothing.
+ */
+export const READ_ONLY_REASON =
+  'read-only: the service’s console takes no changes (allowControl is off)';
+
+/** `READ_ONLY_REASON` on a read-only host, else undefined (a title that is then left out). */
+export function readOnlyReason(s: AppState): string | undefined {
+  return s.readOnly ? READ_ONLY_REASON : undefined;
+}

@@ -16,8 +16,11 @@ import type { Skipped } from '../../../shared/transport.ts';
 /**
  * `ended`: the host refused this page's token (a restarted server has a new one); reconnecting
  * cannot help, so the transport stops trying and the UI says how to open the new session.
+ * `stopped`: the host closed the connection saying it stops (browser mode's server shutting
+ * down); the transport looks for it on the same port a few times only, since a restarted one
+ * usually listens on another, and the UI says to open the URL it prints when it starts again.
  */
-export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'ended';
+export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'ended' | 'stopped';
 
 /** What the renderer sends: the protocol's commands. */
 export type ClientCommand = Command;

@@ -9,15 +9,16 @@ class FakeSocket {
   sent: string[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((ev: { data: unknown }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null = null;
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
   send(text: string) {
     this.sent.push(text);
   }
-  close() {
-    this.onclose?.();
+  /** Closed by either side; 1006: dropped without a close frame (a blip, a host not there). */
+  close(code = 1006, reason = '') {
+    this.onclose?.({ code, reason });
   }
   host(message: unknown) {
     this.onmessage?.({ data: JSON.stringify(message) });
@@ -168,5 +169,106 @@ describe('WebSocket transport', () => {
     expect(statuses.at(-1)).toBe('ended');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(FakeSocket.all).toHaveLength(3);
+  });
+
+  it('a host that says it stops (1001 "server closing") is looked for a few times, then stopped', async () => {
+    const probes: string[] = [];
+    const t = createWebSocketTransport({
+      url: 'ws://127.0.0.1:1/ws?token=t',
+      socketFactory: (url) => new FakeSocket(url) as unknown as WebSocket,
+      minBackoffMs: 100,
+      maxBackoffMs: 400,
+      stoppedRetries: 3,
+      // Nothing listens on the port any more: the page cannot be fetched.
+      probe: () => {
+        probes.push('probe');
+        return Promise.resolve(null);
+      },
+    });
+    const statuses: ConnectionStatus[] = [];
+    t.onStatus((s) => statuses.push(s));
+    FakeSocket.all[0]!.onopen?.();
+    // As engine/host/server/server.ts closes every socket when it shuts down.
+    FakeSocket.all[0]!.close(1001, 'server closing');
+    expect(statuses.at(-1)).toBe('stopped');
+    // Tried again in case it restarted at once on the same port, saying `stopped` all along.
+    for (let i = 1; i <= 3; i++) {
+      await vi.advanceTimersByTimeAsync(400);
+      expect(FakeSocket.all).toHaveLength(i + 1);
+      FakeSocket.all[i]!.close();
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    expect(probes).toHaveLength(3);
+    expect(new Set(statuses.slice(statuses.indexOf('stopped')))).toEqual(new Set(['stopped']));
+    // Then no more: a restarted service listens on a new port, which this page cannot know.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(FakeSocket.all).toHaveLength(4);
+    expect(statuses.at(-1)).toBe('stopped');
+  });
+
+  it('a host that stops and restarts at once on the same port is reconnected to', async () => {
+    const t = transport();
+    const statuses: ConnectionStatus[] = [];
+    t.onStatus((s) => statuses.push(s));
+    FakeSocket.all[0]!.onopen?.();
+    FakeSocket.all[0]!.close(1001, 'server closing');
+    vi.advanceTimersByTime(100);
+    FakeSocket.all[1]!.onopen?.();
+    expect(statuses.at(-1)).toBe('open');
+    // Open again, a later drop is a blip as any other: reconnecting without end.
+    FakeSocket.all[1]!.close();
+    expect(statuses.at(-1)).toBe('closed');
+    for (let i = 2; i < 12; i++) {
+      vi.advanceTimersByTime(400);
+      expect(FakeSocket.all).toHaveLength(i + 1);
+      FakeSocket.all[i]!.close();
+    }
+    expect(statuses.at(-1)).toBe('closed');
+  });
+
+  it('a socket dropped without 1001 (a network blip) keeps reconnecting, never stopped', async () => {
+    const t = createWebSocketTransport({
+      url: 'ws://127.0.0.1:1/ws?token=t',
+      socketFactory: (url) => new FakeSocket(url) as unknown as WebSocket,
+      minBackoffMs: 100,
+      maxBackoffMs: 400,
+      stoppedRetries: 3,
+      probe: () => Promise.resolve(null),
+    });
+    const statuses: ConnectionStatus[] = [];
+    t.onStatus((s) => statuses.push(s));
+    FakeSocket.all[0]!.onopen?.();
+    FakeSocket.all[0]!.close(1006);
+    for (let i = 1; i <= 10; i++) {
+      await vi.advanceTimersByTimeAsync(400);
+      expect(FakeSocket.all).toHaveLength(i + 1);
+      FakeSocket.all[i]!.close();
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    expect(statuses).not.toContain('stopped');
+    expect(statuses.at(-1)).toBe('closed');
+  });
+
+  it('a stopped host whose page answers again on the port is reconnected to without end', async () => {
+    const t = createWebSocketTransport({
+      url: 'ws://127.0.0.1:1/ws?token=t',
+      socketFactory: (url) => new FakeSocket(url) as unknown as WebSocket,
+      minBackoffMs: 100,
+      maxBackoffMs: 400,
+      stoppedRetries: 1,
+      // Back on the same port (its page answers), its socket not yet taking connections.
+      probe: () => Promise.resolve(200),
+    });
+    const statuses: ConnectionStatus[] = [];
+    t.onStatus((s) => statuses.push(s));
+    FakeSocket.all[0]!.onopen?.();
+    FakeSocket.all[0]!.close(1001, 'server closing');
+    for (let i = 1; i <= 4; i++) {
+      await vi.advanceTimersByTimeAsync(400);
+      expect(FakeSocket.all).toHaveLength(i + 1);
+      FakeSocket.all[i]!.close();
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    expect(statuses.at(-1)).toBe('closed');
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Browser mode: one WebSocket to `ws://<same host>/ws?token=…` carrying the JSON envelopes of
  * shared/transport.ts. After a close it reconnects with exponential backoff; the host sends a
- * snapshot first on every connection, so the UI resumes where the engine is.
+ * snapshot first on every connection, so the UI resumes where the engine is. A host that says it
+ * is stopping (close code 1001) is looked for a few times only, in case it restarts at once on
+ * the same port; then the status stays `stopped`.
  */
 import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
@@ -27,7 +29,19 @@ export interface WebSocketTransportOptions {
    * down. Absent: always reconnect.
    */
   probe?: () => Promise<number | null>;
+  /**
+   * After the host closed the socket saying it stops (`SERVER_STOPPING`): how many times to try
+   * again, in case it restarts at once on the same port, before giving up (default 5).
+   */
+  stoppedRetries?: number;
 }
+
+/**
+ * The close code of a host that stops: browser mode's server closes every socket with 1001
+ * ("going away", reason "server closing") when it shuts down. Restarted, it usually listens on
+ * another port (a service's console takes a free one), so this page cannot find it there.
+ */
+export const SERVER_STOPPING = 1001;
 
 /** The probe for a page served by browser mode: GET the page itself, token and all. */
 export function pageProbe(location: {
@@ -77,6 +91,8 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
   let socket: WebSocket | null = null;
   let status: ConnectionStatus = 'connecting';
   let backoff = minBackoff;
+  // Null while reconnecting without end; after the host said it stops, the tries left.
+  let stoppedTries: number | null = null;
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -86,18 +102,25 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
   };
 
   const reconnect = () => {
+    if (stoppedTries !== null) {
+      // The host stopped and did not come back on this port: the page stays as it is.
+      if (stoppedTries === 0) return;
+      stoppedTries--;
+    }
     timer = setTimeout(connect, backoff);
     backoff = Math.min(maxBackoff, backoff * 2);
   };
 
   const connect = () => {
-    setStatus('connecting');
+    // Looking for a stopped host again is no reconnection to announce: it stays `stopped`.
+    if (stoppedTries === null) setStatus('connecting');
     const ws = factory(opts.url);
     socket = ws;
     let opened = false;
     ws.onopen = () => {
       opened = true;
       backoff = minBackoff;
+      stoppedTries = null;
       setStatus('open');
     };
     ws.onmessage = (ev: MessageEvent) => {
@@ -118,12 +141,13 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
         settle(msg.id, { ok: false, error: msg.error as ErrorInfo });
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (ev: CloseEvent) => {
       if (socket !== ws) return;
       socket = null;
       for (const [id] of pending)
         settle(id, disconnected('the connection closed before the engine answered'));
-      setStatus('closed');
+      if (opened && ev.code === SERVER_STOPPING) stoppedTries = opts.stoppedRetries ?? 5;
+      setStatus(stoppedTries === null ? 'closed' : 'stopped');
       if (closed) return;
       if (opened || opts.probe === undefined) {
         reconnect();
@@ -131,8 +155,16 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
       }
       void opts.probe().then((httpStatus) => {
         if (closed) return;
-        if (httpStatus === 401) setStatus('ended');
-        else reconnect();
+        if (httpStatus === 401) {
+          setStatus('ended');
+          return;
+        }
+        // Something answers on this port again (the host, restarted): reconnect as after a blip.
+        if (httpStatus !== null && stoppedTries !== null) {
+          stoppedTries = null;
+          setStatus('closed');
+        }
+        reconnect();
       });
     };
   };

@@ -7,7 +7,7 @@
  */
 import { useApp, useAppState } from '../context.ts';
 import { comparePreset, runCompare } from '../data/compare-run.ts';
-import { canControl, COMPARE_FILE as FILE } from '../store/app-store.ts';
+import { canControl, COMPARE_FILE as FILE, readOnlyReason } from '../store/app-store.ts';
 import {
   DEFAULT_FORMS,
   fitForms,
@@ -95,6 +95,7 @@ export function CompareView() {
   const form = useAppState((s) => s.compare);
   const setCompare = useAppState((s) => s.setCompare);
   const control = useAppState(canControl);
+  const readOnly = useAppState(readOnlyReason);
   const { doc, durationS, seed, forms, running, error, result } = form;
   const preset = comparePreset(form.preset, presets);
   const setForms = (next: ConfigForm[]) => setCompare({ forms: next });
@@ -207,6 +208,7 @@ export function CompareView() {
               className="btn primary"
               data-testid="compare-run"
               disabled={running || !control}
+              title={readOnly}
               onClick={() => void run()}
             >
               {running ? 'running…' : 'run comparison ▸'}

@@ -10,9 +10,10 @@ import { graphConfigPatchSchema, type Command, type CommandOf } from '../../../s
 import { useApp, useAppState } from '../context.ts';
 import { sendCommand } from '../data/commands.ts';
 import { checkField, numberOf } from '../data/validate.ts';
+import { READ_ONLY_REASON } from '../store/app-store.ts';
 
 import { GROUPS, WEIGHTS_GROUP, type FieldDef } from './control-fields.ts';
-import { CommitInput, CommitSlider, FieldShell, READ_ONLY_HELP } from './field-parts.tsx';
+import { CommitInput, CommitSlider, FieldShell } from './field-parts.tsx';
 import { TenantWeightsField } from './tenant-weights-field.tsx';
 
 /** Knobs the engine's config schema does not (yet) have are shown, disabled, with a note. */
@@ -188,7 +189,7 @@ function Field({ def }: { def: FieldDef }) {
           : !connected
             ? 'disconnected: changes wait for the engine'
             : readOnly
-              ? READ_ONLY_HELP
+              ? READ_ONLY_REASON
               : def.help
       }
       echo={echo === null && def.nullText !== undefined ? def.nullText : display(echo)}

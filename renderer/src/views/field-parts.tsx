@@ -5,10 +5,6 @@
  */
 import type { ReactNode } from 'react';
 
-/** A knob's help on a read-only host (`Snapshot.readOnly`), where it is disabled. */
-export const READ_ONLY_HELP =
-  'read-only: the service’s console takes no changes (allowControl is off)';
-
 export function FieldShell(props: {
   /** The control's key: ids and test ids (`field-…`, `echo-…`, `error-…`) derive from it. */
   field: string;

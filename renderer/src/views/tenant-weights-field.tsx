@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import { MAX_TENANT_WEIGHT, MIN_TENANT_WEIGHT } from '../../../shared/job.ts';
 import { useApp, useAppState } from '../context.ts';
 import { applyWeights, formatWeights, readWeights, WEIGHTS_FIELD } from '../data/tenant-weights.ts';
-import { CommitInput, FieldShell, READ_ONLY_HELP } from './field-parts.tsx';
+import { CommitInput, FieldShell } from './field-parts.tsx';
+import { READ_ONLY_REASON } from '../store/app-store.ts';
 
 export function TenantWeightsField() {
   const { transport, store } = useApp();
@@ -61,7 +62,7 @@ export function TenantWeightsField() {
           : !connected
             ? 'disconnected: changes wait for the engine'
             : readOnly
-              ? READ_ONLY_HELP
+              ? READ_ONLY_REASON
               : 'each tenant’s share of the workers; tenants not named get 1'
       }
       echo={echoText}

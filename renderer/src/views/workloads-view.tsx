@@ -8,7 +8,7 @@ import { errorText } from '../data/commands.ts';
 import { priorityOf } from '../data/validate.ts';
 import { JobDetailPanel } from '../components/job-detail.tsx';
 import { JobTable } from '../components/job-table.tsx';
-import { canControl } from '../store/app-store.ts';
+import { canControl, readOnlyReason } from '../store/app-store.ts';
 import { SwitchQuestion } from '../components/switch-question.tsx';
 
 /** What the host said of a started preset: fitted to this machine's cores, or as written. */
@@ -20,6 +20,8 @@ function presetNotice(preset: string, result: WorkloadStarted | null | undefined
 function Presets() {
   const { transport, store, telemetry } = useApp();
   const presets = useAppState((s) => s.presets);
+  const hasSnapshot = useAppState((s) => s.hasSnapshot);
+  const readOnly = useAppState(readOnlyReason);
   const [running, setRunning] = useState<string | null>(null);
   // A preset picked while the old workload has live jobs: the user chooses drain or cancel.
   const [asking, setAsking] = useState<{ preset: string; live: number } | null>(null);
@@ -62,6 +64,13 @@ function Presets() {
             live. Start <b>{asking.preset}</b> and…
           </SwitchQuestion>
         )}
+        {hasSnapshot && presets.length === 0 && (
+          // A service's console (the library's) runs the service's own jobs: its host has none.
+          <div className="empty small" data-testid="presets-none">
+            This host offers no presets: it runs its own work (a service’s console shows the
+            service’s jobs).
+          </div>
+        )}
         <div className="preset-list">
           {presets.map((p) => (
             <button
@@ -69,6 +78,7 @@ function Presets() {
               className="preset"
               data-testid={`preset-${p}`}
               disabled={running !== null}
+              title={readOnly}
               onClick={() => {
                 const live = telemetry.latest?.counters.live ?? 0;
                 if (live > 0) setAsking({ preset: p, live });
@@ -267,11 +277,18 @@ function SubmitJob() {
 }
 
 export function WorkloadsView() {
-  // A read-only host (a service's console) runs nothing the app sends: every input here is off.
+  // A read-only host (a service's console) runs nothing the app sends: every input here is off,
+  // and a line at the top says why.
   const control = useAppState(canControl);
+  const readOnly = useAppState(readOnlyReason);
   return (
     <div className="workloads" data-testid="view-workloads">
       <fieldset className="workloads-side" disabled={!control} data-testid="workload-inputs">
+        {readOnly !== undefined && (
+          <p className="read-only-note" role="note" data-testid="workloads-read-only">
+            {readOnly}
+          </p>
+        )}
         <Presets />
         <LoadFile />
         <SubmitJob />
