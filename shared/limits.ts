@@ -38,6 +38,14 @@ export const MAX_WORKLOAD_MS = 8_640_000_000;
  * runaway file is refused rather than read until memory runs out.
  */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+/**
+ * Objects and arrays a document file may hold: the largest graph (2^20 node objects, each with a
+ * module kernel object, and 4 × 2^20 edge objects) holds 6.3 M, so 8 M leaves room for the rest. JSON.parse builds
+ * every one before any schema can count them: a 60 MB file of 20 M `{}` took 26 s and 1.9 GB to
+ * be refused, and 85 M under the byte limit ran past 3 GB. Counted on the bytes first (≈ 1 ns a
+ * byte), such a file is refused in well under a second.
+ */
+export const MAX_DOCUMENT_CONTAINERS = 8_000_000;
 
 /**
  * A name or label a document gives and the app shows (a workload's name, a timeline mark, a graph

@@ -1,10 +1,12 @@
 // Small input defects, each answered with a clear error naming what is wrong (or accepted, for a
 // byte-order mark), never silently mis-read.
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_DOCUMENT_CONTAINERS } from '../../shared/limits.ts';
 import { parseWorkload } from '../../shared/workload.ts';
+import { containersPast } from './load.ts';
 import { runCli, tmpFile, TINY_WORKLOAD } from './cli-testing.ts';
 
 describe('prototype keys', () => {
@@ -105,6 +107,26 @@ describe('CLI input edges', () => {
     expect(r.err).toContain(
       'workload /dev/zero: larger than 268435456 bytes (256 MiB), the most a document may be',
     );
+  }, 60_000);
+
+  it('refuses a document of more objects and arrays than any workload holds before parsing it', async () => {
+    // 8,000,001 empty lists (24 MB): JSON.parse built each (20 M took 26 s and 1.9 GB).
+    const dir = mkdtempSync(join(tmpdir(), 'schedlab-containers-'));
+    try {
+      const file = join(dir, 'many.json');
+      writeFileSync(file, `{"nodes":[${'[],'.repeat(MAX_DOCUMENT_CONTAINERS)}[]]}`);
+      const r = await runCli(['run', file]);
+      expect(r).toMatchObject({ code: 2, out: '' });
+      expect(r.err).toContain(
+        `holds more than ${MAX_DOCUMENT_CONTAINERS} objects and arrays, the most a document may`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Counted outside strings only, escapes included; below the limit, nothing is counted.
+    const text = (s: string) => new TextEncoder().encode(s);
+    expect(containersPast(text('{"a":"{{[[\\"{[","b":[{}]}'), 3)).toBe(false);
+    expect(containersPast(text('{"a":"x","b":[{},{}]}'), 3)).toBe(true);
   }, 60_000);
 
   it('runs a bare graph document as a workload named after its file; a cycle is still refused', async () => {

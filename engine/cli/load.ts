@@ -1,7 +1,11 @@
 /** A workload by preset name or JSON file path, with `--set` edits applied, then validated. */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { MAX_DOCUMENT_BYTES, MAX_LABEL_CHARS } from '../../shared/limits.ts';
+import {
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENT_CONTAINERS,
+  MAX_LABEL_CHARS,
+} from '../../shared/limits.ts';
 import { parseWorkload, type Workload } from '../../shared/workload.ts';
 import { isPreset, PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
 import { applyWorkloadEdits, type Settings } from './settings.ts';
@@ -77,8 +81,36 @@ function readBounded(path: string, what: string): string {
       }
       chunks.push(n === CHUNK ? chunk : chunk.subarray(0, n));
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    const bytes = Buffer.concat(chunks, total);
+    if (containersPast(bytes, MAX_DOCUMENT_CONTAINERS)) {
+      throw new UsageError(
+        `${what} ${path}: holds more than ${MAX_DOCUMENT_CONTAINERS} objects and arrays, the most a document may (MAX_DOCUMENT_CONTAINERS)`,
+      );
+    }
+    return bytes.toString('utf8');
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether the JSON text `bytes` opens more than `max` objects and arrays (`{` and `[` outside
+ * strings), counted on the bytes before `JSON.parse` would build them. Malformed text is the
+ * parser's to refuse: this only counts.
+ */
+export function containersPast(bytes: Uint8Array, max: number): boolean {
+  // Fewer bytes than the limit cannot hold more containers: most documents skip the scan.
+  if (bytes.length <= max) return false;
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c)
+        i++; // a backslash: the next byte is escaped
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if ((b === 0x7b || b === 0x5b) && ++count > max) return true;
+  }
+  return false;
 }

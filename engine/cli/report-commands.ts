@@ -7,7 +7,7 @@ import { basename, dirname } from 'node:path';
 import type { EngineConfigPatch } from '../../shared/config.ts';
 import type { GraphPolicy } from '../../shared/graph.ts';
 import type { Workload } from '../../shared/workload.ts';
-import { MAX_COMPARE_CONFIGS } from '../../shared/limits.ts';
+import { MAX_COMPARE_CONFIGS, MAX_WORKLOAD_MS } from '../../shared/limits.ts';
 import { isPreset, PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
 import {
   compareConfigs,
@@ -62,8 +62,14 @@ function runPolicy(
   return { config: { policy: policyOf(policy) } };
 }
 
+/** A workload's longest duration, said as a flag's value (it named `durationMs` in ms). */
+const MAX_DURATION = {
+  ms: MAX_WORKLOAD_MS,
+  text: "2400h (100 days, a workload's longest)",
+} as const;
+
 const durationOf = (text: string | undefined) =>
-  text === undefined ? undefined : parseDuration(text);
+  text === undefined ? undefined : parseDuration(text, '--duration', MAX_DURATION);
 
 /**
  * `--duration` is also the workload's own end, so an open-ended arrival (no `count`) that the

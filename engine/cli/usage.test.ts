@@ -165,4 +165,12 @@ describe('schedlab usage and bad input', () => {
       expect(r.err).toMatch(/is given twice|takes no arguments|takes one URL/);
     }
   });
+
+  it("--duration past a workload's longest names the flag and its unit, not durationMs in ms", async () => {
+    expect(await cli('run', 'interactive-vs-scan', '--duration', '2401h')).toEqual({
+      code: 2,
+      out: '',
+      err: "schedlab: --duration 2401h: must be at most 2400h (100 days, a workload's longest)\n",
+    });
+  });
 });
