@@ -7,9 +7,14 @@
  * backend would (its knobs, the launch config), then closes the old one. Listeners follow the
  * current session; `onReset` fires on each switch so transports send every client a snapshot.
  *
- * States: one session `current`; at most one drain `pending` (a later `setBackend` replaces it,
- * a workload started meanwhile drops it);
- * at most one switch `opening` a session (another is refused until it is done).
+ * A switch readies the new backend first (live-backends.ts `prepareBackend`: the cluster's Redis
+ * connected, a node's workers on offer) and touches the running session only once it is ready;
+ * one that cannot start is answered with why, the session left as it was.
+ *
+ * States: one session `current`; at most one drain `pending`, holding its readied backend (a
+ * later `setBackend` replaces it, a workload started meanwhile drops it);
+ * at most one switch `opening` (readying a backend or opening a session: another is refused
+ * until it is done).
  */
 import { SchedLabError } from '../../../shared/errors.ts';
 import type {
@@ -22,14 +27,19 @@ import type {
 import { commandId, errorInfo, parseCommand } from '../session/index.ts';
 import {
   openLiveSession,
+  prepareBackend,
+  SWITCH_CONNECT_MS,
   type BackendChoice,
   type OpenedSession,
   type OpenOptions,
+  type PreparedBackend,
 } from './live-backends.ts';
 
 interface Drain {
   readonly to: BackendName;
   readonly off: () => void;
+  /** The new backend, readied before the drain began. */
+  readonly ready: PreparedBackend;
 }
 
 export class BackendSwitch {
@@ -92,8 +102,7 @@ export class BackendSwitch {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.pending?.off();
-    this.pending = null;
+    this.dropPending();
     this.unfollow();
     this.current.own?.stop();
     await this.current.session.close();
@@ -131,52 +140,80 @@ export class BackendSwitch {
       ...(cmd.speed === undefined ? {} : { speed: cmd.speed }),
       ...(cmd.seed === undefined ? {} : { seed: cmd.seed }),
     };
+    // What the new backend needs (the cluster: Redis answering, a node's workers) is readied
+    // before anything of the running session is touched: a switch that cannot happen leaves its
+    // jobs, its preset and a drain under way as they were, and its answer says why. Before, the
+    // old jobs were cancelled first and the cluster's Redis waited for 30 s after.
+    this.opening = true;
+    let ready: PreparedBackend;
+    try {
+      ready = await prepareBackend(
+        choice,
+        { ...this.open, preset: this.preset },
+        SWITCH_CONNECT_MS,
+      );
+    } finally {
+      this.opening = false;
+    }
+    if (this.closed) {
+      await ready.close();
+      throw new SchedLabError('ENGINE_CLOSED', 'the live session closed during the switch');
+    }
     // A later switch replaces a drain under way.
-    this.pending?.off();
-    this.pending = null;
+    this.dropPending();
     const old = this.current.session;
     if (cmd.mode === 'cancel') {
       const r = await old.handleCommand({ type: 'cancelAll' });
       const cancelled = r.ok && typeof r['cancelled'] === 'number' ? r['cancelled'] : 0;
-      await this.swap(choice);
+      await this.swap(choice, ready);
       return { backend: cmd.backend, mode: cmd.mode, cancelled };
     }
     old.workloads?.stop?.();
     const live = old.executor.counters.live + (old.graphs.active ? 1 : 0);
     if (live === 0) {
-      await this.swap(choice);
+      await this.swap(choice, ready);
       return { backend: cmd.backend, mode: cmd.mode, draining: 0 };
     }
     const off = old.onFrame((frame) => {
       if (this.pending?.off !== off || frame.counters.live > 0 || old.graphs.active) return;
+      // Another switch is readying its backend: it replaces this drain, or fails and leaves it.
+      if (this.opening) return;
       this.pending = null;
       // Not from inside the session's own frame loop: its listener list is being walked.
       queueMicrotask(() => {
         off();
-        this.swap(choice).catch((e: unknown) => {
+        this.swap(choice, ready).catch((e: unknown) => {
           const why = errorInfo(e).message;
           old.executor.record('backend', `switch to ${choice.backend} failed: ${why}`);
           this.open.log(`switch to ${choice.backend} failed: ${why}`);
         });
       });
     });
-    this.pending = { to: cmd.backend, off };
+    this.pending = { to: cmd.backend, off, ready };
     old.executor.record('backend', `draining ${live} live jobs, then ${cmd.backend}`);
     return { backend: cmd.backend, mode: cmd.mode, draining: live };
   }
 
-  private dropDrain(why: string): void {
-    const pending = this.pending!;
+  /** Ends a drain under way, letting go of the backend it readied. */
+  private dropPending(): Drain | null {
+    const pending = this.pending;
+    if (pending === null) return null;
     pending.off();
     this.pending = null;
+    void pending.ready.close().catch(() => {});
+    return pending;
+  }
+
+  private dropDrain(why: string): void {
+    const pending = this.dropPending()!;
     this.current.session.executor.record('backend', `switch to ${pending.to} dropped: ${why}`);
   }
 
-  /** Opens the new backend's session, moves listeners over, then closes the old one. */
-  private async swap(choice: BackendChoice): Promise<void> {
+  /** Opens the new backend's session on `ready`, moves listeners over, then closes the old one. */
+  private async swap(choice: BackendChoice, ready: PreparedBackend): Promise<void> {
     this.opening = true;
     try {
-      const next = await openLiveSession(choice, { ...this.open, preset: this.preset });
+      const next = await openLiveSession(choice, { ...this.open, preset: this.preset }, ready);
       if (this.closed) {
         await next.session.close();
         throw new SchedLabError('ENGINE_CLOSED', 'the live session closed during the switch');
@@ -204,6 +241,13 @@ export class BackendSwitch {
     frame.backendName = this.current.name;
     if (this.pending !== null) {
       frame.backendSwitch = { to: this.pending.to, live: frame.counters.live };
+    }
+    const own = this.current.alarms?.() ?? [];
+    if (own.length > 0) {
+      // While the backend's own trouble holds (the cluster's Redis away), a split whose end cannot
+      // come is not stuck on its worker: the stuck-worker alarm would blame the user's job.
+      const kept = (frame.alarms ?? []).filter((a) => a.kind !== 'stuck-worker');
+      frame.alarms = [...own, ...kept];
     }
   }
 }

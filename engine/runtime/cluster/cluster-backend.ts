@@ -31,6 +31,8 @@
  * - Redis went away and came back without the job (it restarted empty): `yielded` with no work,
  *   so the split is offered again (its quantum runs again; nothing of it was charged).
  * While Redis is unreachable nothing is dispatched (no worker is idle) and `onAlarm` says so.
+ * Redis refusing writes (an error reply: out of memory, read-only…) is said too, once and then
+ * with a count (refusals.ts, `writesRefused`); a refused dispatch goes back to the executor.
  *
  * `kind` is `threads`: the clock is real and work runs on real threads, so every rule the host
  * has for threads (timeScale, the `threads` config layer) holds here too.
@@ -57,6 +59,7 @@ import { Flights, type Flight } from './flights.ts';
 import { sendFault } from './json-value.ts';
 import { redisReady, unavailable, withTimeout } from './with-timeout.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
+import { Refusals } from './refusals.ts';
 import { WorkerTable } from './worker-table.ts';
 import {
   BIND_LATE_NANOS,
@@ -93,7 +96,14 @@ export interface ClusterBackendOptions {
 }
 
 export interface ClusterAlarm {
-  readonly kind: 'redis-down' | 'redis-up' | 'node-joined' | 'node-lost' | 'node-left';
+  readonly kind:
+    | 'redis-down'
+    | 'redis-up'
+    | 'redis-refused'
+    | 'redis-accepts'
+    | 'node-joined'
+    | 'node-lost'
+    | 'node-left';
   readonly message: string;
 }
 
@@ -126,12 +136,17 @@ export class ClusterBackend implements Backend {
   private lead = BIND_LEAD_NANOS;
   private redisUp = false;
   private closed = false;
+  /** Writes Redis answered with an error (refusals.ts). */
+  private readonly refusals: Refusals;
 
   constructor(private readonly options: ClusterBackendOptions) {
     this.target = parseRedisUrl(options.redis);
     this.cap = checkCount(options.workers ?? 1);
     this.ns = options.namespace ?? DEFAULT_NAMESPACE;
     this.faults = new FaultInjector(options.seed);
+    this.refusals = new Refusals(this.target.display, (line, state) =>
+      this.alarm(state === 'refused' ? 'redis-refused' : 'redis-accepts', line),
+    );
     const connection = connectionOptions(this.target);
     this.redis = new Redis(connection);
     this.redis.on('error', () => {});
@@ -148,6 +163,8 @@ export class ClusterBackend implements Backend {
       leaving: () => {},
       stalled: (ms) => this.redisLost(`has not answered for ${ms} ms`),
       answered: () => this.redisReady(),
+      refused: (why) => this.refusals.refused(why),
+      accepted: () => this.refusals.succeeded(),
     });
   }
 
@@ -181,6 +198,14 @@ export class ClusterBackend implements Backend {
     for (const node of this.fleet.nodes.values())
       if (node.state === 'up') n += node.workerIds.length;
     return n;
+  }
+
+  /**
+   * While Redis refuses writes (its last answer to one was an error reply): what it said and how
+   * many were refused since, else null.
+   */
+  writesRefused(): string | null {
+    return this.refusals.text();
   }
 
   /** The first queued dispatch is chosen this close to the running one's expected end. */
@@ -362,10 +387,15 @@ export class ClusterBackend implements Backend {
         removeOnComplete: { count: 1000 },
         removeOnFail: { count: 1000 },
       })
-      .then(() => (flight.added = true))
+      .then(() => {
+        flight.added = true;
+        this.refusals.succeeded();
+      })
       // Never stored: nothing ran; the split goes back to the executor — after a pause, so a Redis
       // that refuses every add (out of memory, say) is not asked again in the same turn for good.
-      .catch(() => {
+      // A refusal is said (once, then counted), not retried in silence.
+      .catch((e: unknown) => {
+        this.refusals.failed(e);
         setTimeout(() => {
           if (!this.closed)
             this.endFlight(jobId, unstartedEnd(dispatch.splitId, dispatch.workerId, this.now()));

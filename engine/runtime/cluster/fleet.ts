@@ -10,10 +10,18 @@
  * lives `ttlMs`, and the next poll sees it gone: lost by t + `ttlMs` + `pollMs` (3.5 s by
  * default). Right after Redis comes back (it may have restarted empty) no node is declared lost
  * for `ttlMs`, so live nodes have time to beat again.
+ *
+ * A beat can be missing because Redis refused it (out of memory under `noeviction`, a read-only
+ * replica): the node is alive and its writes are not taken. So before a node is declared lost the
+ * coordinator writes a short-lived key of its own (`keys.probe`); refused, no node is declared
+ * lost (`refused` says why) until writes are taken again, and then not for `ttlMs` (the nodes'
+ * beats are taken again within one beat). Before, such a node was said to have stopped
+ * heartbeating. While writes are refused every look writes it, so the end is seen (`accepted`).
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { keys, type HeartbeatTiming, type NodeRecord } from './protocol.ts';
+import { refusalOf } from './refusals.ts';
 
 export type NodeState = 'joining' | 'up' | 'leaving' | 'gone';
 
@@ -40,6 +48,9 @@ export interface FleetHooks {
    */
   stalled(ms: number): void;
   answered(): void;
+  /** Redis refused the test write, replying `why` (fleet header); `accepted`: it took one. */
+  refused(why: string): void;
+  accepted(): void;
 }
 
 export class Fleet {
@@ -51,6 +62,8 @@ export class Fleet {
   private stallReported = false;
   /** No node is declared lost before this wall time (ms): Redis just came back. */
   private graceUntil = 0;
+  /** The last test write was refused (fleet header): each look writes again. */
+  private refusing = false;
   /** Nodes' queues still connecting (each resolves once its node is `up` or gone). */
   private readonly joins = new Set<Promise<void>>();
 
@@ -115,6 +128,10 @@ export class Fleet {
         }
       }
       if (Date.now() < this.graceUntil) return;
+      const missing = [...this.nodes.values()].some((n) => !alive.has(n.record.instance));
+      if ((missing || this.refusing) && !(await this.writable())) return;
+      // Writes are taken again just now: the nodes' beats have `ttlMs` to be taken too.
+      if (Date.now() < this.graceUntil) return;
       // A node alive again rewrites its entry with its next beat (and its queue is made anew).
       for (const instance of dead) {
         if (parseRecord(entries[instance]!) === null) continue; // not a node's entry
@@ -137,11 +154,34 @@ export class Fleet {
         await this.drop(node, why, leaving);
         if (stale) await this.redis.hdel(keys.nodes(this.ns), node.record.instance);
       }
-    } catch {
+    } catch (e) {
       // Redis is down: the backend raises the alarm; the next poll after it returns catches up.
+      // Redis refusing a write it does here (out of memory, say) is said, not swallowed.
+      const why = refusalOf(e);
+      if (why !== null) this.hooks.refused(why);
     } finally {
       this.polling = false;
     }
+  }
+
+  /** Whether Redis takes a write now (fleet header); a refusal goes to `refused`. */
+  private async writable(): Promise<boolean> {
+    try {
+      await this.redis.set(keys.probe(this.ns), '1', 'PX', this.timing.ttlMs);
+    } catch (e) {
+      const why = refusalOf(e);
+      if (why === null) throw e;
+      this.refusing = true;
+      this.hooks.refused(why);
+      return false;
+    }
+    if (this.refusing) {
+      this.refusing = false;
+      // The nodes' beats were refused too: they are taken again within a beat.
+      this.reconnected();
+    }
+    this.hooks.accepted();
+    return true;
   }
 
   private join(record: NodeRecord): void {

@@ -38,4 +38,21 @@ describe('a worker node while Redis is away', { timeout: 60_000 }, () => {
     // Before: the heartbeat, the queue's close and the deregistration each waited for Redis.
     await expect(node.close()).resolves.toBeUndefined();
   });
+
+  it('leaves within a few seconds when Redis stopped answering, saying what it gave up on', async () => {
+    redis = await startTestRedis();
+    const log: string[] = [];
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      namespace: 'outage',
+      log: (line) => log.push(line),
+    });
+    redis.pause(); // its connections stay open: only an unanswered step shows it is away
+    const started = Date.now();
+    await node.close();
+    // Before: 36 s in silence (the queue's close waited out its 30 s bound).
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(log.join('\n')).toMatch(/does not answer: leaving without it/);
+  });
 });

@@ -49,6 +49,8 @@ export const keys = {
   control: (ns: string, instance: string) => `${ns}:ctl:${instance}`,
   /** Quantum ends for one coordinator (`QuantumJob.replyTo`). */
   ends: (ns: string, coordinator: string) => `${ns}:ends:${coordinator}`,
+  /** A coordinator's test write: whether Redis takes writes (fleet.ts), short-lived. */
+  probe: (ns: string) => `${ns}:probe`,
   /** BullMQ queue name (a BullMQ name has no `:`; the namespace is the queue's `prefix`). */
   queue: (instance: string) => `q-${instance}`,
 };

@@ -41,6 +41,7 @@ import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
 import { failedResult, WorkerRunner } from './worker-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { redisReady, unavailable, withTimeout } from './with-timeout.ts';
+import { pipelineRefusal, Refusals } from './refusals.ts';
 
 export interface WorkerNodeOptions {
   readonly redis: string;
@@ -91,6 +92,8 @@ export class WorkerNode {
   private readonly moduleDirs: readonly string[];
   /** Ends not yet written, per coordinator ends list (`reply`). */
   private readonly outbox = new Map<string, string[]>();
+  /** Heartbeats and ends Redis refused (refusals.ts): said once, then with a count. */
+  private readonly refusals: Refusals;
 
   private constructor(
     private readonly options: WorkerNodeOptions,
@@ -110,7 +113,9 @@ export class WorkerNode {
     this.timing = options.heartbeat ?? HEARTBEAT;
     this.log = options.log ?? (() => {});
     this.moduleDirs = resolveModuleDirs(options.moduleDirs ?? []);
-    const connection = connectionOptions(parseRedisUrl(options.redis));
+    const target = parseRedisUrl(options.redis);
+    this.refusals = new Refusals(target.display, (line) => this.log(`redis: ${line}`));
+    const connection = connectionOptions(target);
     this.redis = new Redis(connection);
     this.sub = new Redis(connection);
     for (const client of [this.redis, this.sub]) client.on('error', () => {}); // reconnects
@@ -220,27 +225,52 @@ export class WorkerNode {
         () => true,
         () => false,
       );
-    await bounded(this.heartbeat(), REDIS_STEP_MS);
-    // The coordinator stops dispatching here within one poll; jobs it sent before then still run.
-    await new Promise((r) => setTimeout(r, this.timing.pollMs * 2));
+    const display = parseRedisUrl(this.options.redis).display;
+    // Redis away: its connection closed, or open and not answering (a stopped process, a host
+    // swapping), which only an unanswered step shows. Before, the second waited FINISH_MS for
+    // the queue's close and said nothing.
+    const answered = await bounded(this.heartbeat(), REDIS_STEP_MS);
+    const away = !answered || this.redis.status !== 'ready';
+    if (away) {
+      this.log(
+        `node ${this.instance}: Redis at ${display} does not answer: leaving without it — running quanta are stopped (their ends could not be sent), and the registry entry is left to expire`,
+      );
+    } else {
+      // The coordinator stops dispatching here within one poll; jobs it sent before then still run.
+      await new Promise((r) => setTimeout(r, this.timing.pollMs * 2));
+    }
     const queue = this.queueWorker;
     if (queue !== null) {
       // What runs finishes and its end is stored; with Redis away it cannot be, so it is not waited for.
-      const away = this.redis.status !== 'ready';
-      if (away || !(await bounded(queue.close(), FINISH_MS)))
-        await bounded(queue.close(true), REDIS_STEP_MS);
+      if (away || !(await bounded(queue.close(), FINISH_MS))) {
+        if (!away)
+          this.log(
+            `node ${this.instance}: running quanta did not end within ${FINISH_MS} ms: stopped`,
+          );
+        if (!(await bounded(queue.close(true), REDIS_STEP_MS))) {
+          // Its blocking read waits on a Redis that does not answer: its connections are dropped.
+          void queue.disconnect().catch(() => {});
+        }
+      }
     }
     if (this.beat !== null) clearInterval(this.beat);
-    await bounded(
-      this.redis
-        .multi()
-        .hdel(keys.nodes(this.ns), this.instance)
-        .del(keys.heartbeat(this.ns, this.instance))
-        .exec(),
-      REDIS_STEP_MS,
-    );
-    // Nothing reads this instance's queue again (a node started anew is another instance).
-    await bounded(removeQueue(this.redis, this.ns, this.instance), REDIS_STEP_MS);
+    if (!away) {
+      const deregistered = await bounded(
+        this.redis
+          .multi()
+          .hdel(keys.nodes(this.ns), this.instance)
+          .del(keys.heartbeat(this.ns, this.instance))
+          .exec(),
+        REDIS_STEP_MS,
+      );
+      // Nothing reads this instance's queue again (a node started anew is another instance).
+      if (deregistered)
+        await bounded(removeQueue(this.redis, this.ns, this.instance), REDIS_STEP_MS);
+      else
+        this.log(
+          `node ${this.instance}: Redis at ${display} did not answer: registry entry left to expire`,
+        );
+    }
     this.timers.clear();
     await this.pool.close();
     this.redis.disconnect();
@@ -260,12 +290,18 @@ export class WorkerNode {
     };
     // The registry entry is rewritten with every beat: a Redis that restarted empty has it back
     // within one beat.
+    // Redis away: the next beat tries again (the coordinator counts the node by them). A beat
+    // Redis refused (out of memory, say) is said: before, the node was lost to its coordinator
+    // and only the queue's errors hinted why.
     await this.redis
       .multi()
       .hset(keys.nodes(this.ns), this.instance, JSON.stringify(record))
       .set(keys.heartbeat(this.ns, this.instance), '1', 'PX', this.timing.ttlMs)
       .exec()
-      .catch(() => {});
+      .then(
+        () => this.refusals.succeeded(),
+        (e: unknown) => this.refusals.failed(e),
+      );
   }
 
   private control(text: string): void {
@@ -329,9 +365,14 @@ export class WorkerNode {
     const pipeline = this.redis.pipeline();
     for (const [key, ends] of this.outbox) pipeline.rpush(key, ...ends).pexpire(key, ENDS_TTL_MS);
     this.outbox.clear();
-    void pipeline
-      .exec()
-      .catch((e: Error) => this.log(`redis: quantum ends not sent: ${e.message}`));
+    void pipeline.exec().then(
+      (results) => {
+        const why = pipelineRefusal(results);
+        if (why === null) this.refusals.succeeded();
+        else this.refusals.refused(why);
+      },
+      (e: Error) => this.log(`redis: quantum ends not sent: ${e.message}`),
+    );
   }
 }
 

@@ -78,6 +78,7 @@ const ALARM_TITLES: Record<Alarm['kind'], string> = {
   'urgent-wait': 'Urgent work waiting',
   starvation: 'Starvation',
   'stuck-worker': 'Stuck worker',
+  'cluster-redis': "Cluster's Redis",
 };
 
 /**
