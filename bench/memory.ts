@@ -77,7 +77,9 @@ const POLICY_CYCLE: readonly PolicyName[] = ['mlfq', 'fair', 'priority', 'fifo']
 export async function operatorStep(session: Session, step: number): Promise<number> {
   const policy = POLICY_CYCLE[step % POLICY_CYCLE.length]!;
   await session.handleCommand({ type: 'setPolicy', policy });
-  const live = session.executor.jobs(40).filter((j) => j.state === 'running');
+  const live = session.executor
+    .jobs(40)
+    .filter((j) => j.state === 'running' || j.state === 'queued');
   for (const j of live.slice(0, 3)) await session.handleCommand({ type: 'cancelJob', jobId: j.id });
   const other = live[3];
   if (other !== undefined) {

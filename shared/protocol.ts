@@ -817,7 +817,12 @@ export interface EngineEvent {
 export interface JobRow {
   id: number;
   class: string;
-  state: 'running' | 'succeeded' | 'failed' | 'cancelled' | 'rejected';
+  /**
+   * A live job is `queued` until one of its splits starts a quantum on a worker, then `running`
+   * until it ends — also while its splits wait in the queue again between quanta (docs/jobs.md
+   * "Job states"). `queued`: added with it; older hosts say `running` for every live job.
+   */
+  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'rejected';
   basePriority: number;
   splits: number;
   splitsDone: number;
@@ -825,10 +830,19 @@ export interface JobRow {
   submitNanos: number;
   endNanos: number | null;
   /**
-   * Why an ended job failed, was cancelled or rejected, for people (`split 7: worker lost: exit
-   * code 7`); at most `JOB_ROW_TEXT_MAX` characters. Optional: added after the first release.
+   * Why an ended job failed, was cancelled or rejected, for people (`worker lost: exit code 7`;
+   * a job of several splits names the one that failed, `split 7: worker lost: exit code 7`). In
+   * frames and `findJobs` at most `JOB_ROW_TEXT_MAX` characters; `JobDetail.job` has it whole (as
+   * far as the engine keeps it: a thrown `Error`'s name and message, as the run's rejection says
+   * them). Optional: added after the first release.
    */
   error?: string;
+  /**
+   * For a job failed by what a user module threw: that value's own `code` (`E_PROBE`; the
+   * library's rejection has it as `cause.code`), a string cut to 64 characters. Optional: added
+   * after `error`.
+   */
+  causeCode?: string | number;
   /**
    * The catalogue code of `error`: `KERNEL_FAILED`, `WORKER_LOST`, `CANCELLED`, `QUEUE_FULL`; a
    * library run cancelled by its `timeoutMs` is `TIMEOUT` (its signal's abort: `CANCELLED`, the
@@ -849,8 +863,11 @@ export const JOB_ROW_TEXT_MAX = 200;
 
 /** docs/design.md §3.2: an urgent band waits too long, or some split has waited past starvation. */
 export interface Alarm {
-  /** `stuck-worker`: a split has overrun its quantum by more than `runawayAfterMs`. */
-  kind: 'urgent-wait' | 'starvation' | 'stuck-worker';
+  /**
+   * `stuck-worker`: a split has overrun its quantum by more than `runawayAfterMs`.
+   * `cluster-redis`: the cluster backend's Redis is unreachable, stalled or refusing writes.
+   */
+  kind: 'urgent-wait' | 'starvation' | 'stuck-worker' | 'cluster-redis';
   message: string;
 }
 

@@ -178,7 +178,7 @@ describe('memory stays bounded over a long run', () => {
     for (let minute = 1; minute <= 60; minute++) {
       sim.runUntil(sim.now() + MIN);
       // An operator at work: cancels, a reprioritization, a knob change (events).
-      const live = ex.jobs(20).filter((j) => j.state === 'running');
+      const live = ex.jobs(20).filter((j) => j.state === 'running' || j.state === 'queued');
       for (const j of live.slice(0, 2)) ex.cancelJob(j.id);
       if (live[2] !== undefined) ex.reprioritize(live[2].id, minute % 100);
       ex.configure({ levelTimeMultiplier: minute % 2 === 0 ? 2 : 3 });

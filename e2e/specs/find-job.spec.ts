@@ -56,7 +56,8 @@ test('search finds a job beyond the first 200 rows, opens its detail, and Esc cl
       timeout: 60_000,
     });
     const row = page.getByTestId(`job-row-${jobId}`);
-    await expect(row).toHaveAttribute('data-state', 'running');
+    // The engine is paused: no split of it has started, so it is queued.
+    await expect(row).toHaveAttribute('data-state', 'queued');
     await row.click();
 
     const detail = page.getByTestId('job-detail');

@@ -125,7 +125,7 @@ test('a preset switch with "cancel" leaves no live job from the old preset', asy
         [...document.querySelectorAll<HTMLElement>('[data-testid^="job-row-"]')].filter(
           (el) =>
             Number(el.dataset.testid!.slice('job-row-'.length)) <= max &&
-            el.dataset.state === 'running',
+            (el.dataset.state === 'running' || el.dataset.state === 'queued'),
         ).length,
       oldMax,
     );

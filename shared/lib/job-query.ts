@@ -3,7 +3,8 @@
  * docs/jobs.md "Finding jobs"). Terms are separated by spaces and all must match:
  *
  *   `123` or `id:123`          the job with that id
- *   `running`, `state:failed`  jobs in that state
+ *   `queued`, `state:failed`   jobs in that state (`queued`: live, no split has started yet;
+ *                              `running`: live, one has)
  *   `class:scan`               class contains `scan` (case-insensitive)
  *   `tenant:acme`              tenant contains `acme` (case-insensitive)
  *   `scan`                     class or tenant contains `scan`
@@ -11,7 +12,14 @@
  * A term of an unknown key (`colour:red`) or an unknown state is an error naming the term.
  */
 
-export const JOB_STATE_NAMES = ['running', 'succeeded', 'failed', 'cancelled', 'rejected'] as const;
+export const JOB_STATE_NAMES = [
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'rejected',
+] as const;
 export type JobStateName = (typeof JOB_STATE_NAMES)[number];
 
 /** Longest query text (characters). */
@@ -21,7 +29,7 @@ export interface JobQuery {
   id?: number;
   state?: JobStateName;
   /**
-   * Two terms no job can both match (`id:1 id:2`, `running state:failed`): every term must
+   * Two terms no job can both match (`id:1 id:2`, `queued state:running`): every term must
    * match, so nothing does. The later term used to replace the earlier one.
    */
   none?: true;

@@ -42,7 +42,7 @@ describe('Session frames: why a job ended, and what it returned', () => {
     expect(byId.get(lost)).toMatchObject({
       state: 'failed',
       errorCode: 'WORKER_LOST',
-      error: 'split 1: worker lost: exit code 7',
+      error: 'worker lost: exit code 7', // one split: no `split 1:` to say which
     });
     expect(byId.get(fine)).toMatchObject({ state: 'succeeded', result: '{"rows":20}' });
     expect(byId.get(fine)).not.toHaveProperty('error');

@@ -35,7 +35,11 @@ export class JobQueries {
     private readonly clock: { now(): number },
     /** Whether a dispatched split has started on its worker (not queued behind a quantum). */
     private readonly started: Started,
-  ) {}
+  ) {
+    // The job rows (frames, `findJobs`) tell queued jobs from running ones by the same test as the
+    // detail's splits, so a job dispatched behind a busy worker reads `queued` everywhere.
+    book.useStarted(started);
+  }
 
   /** Jobs matching `query` (shared/lib/job-query.ts); a bad query names itself (`query`). */
   findJobs(query: string, limit = FIND_JOBS_DEFAULT_LIMIT): FindJobsResult {
@@ -48,9 +52,12 @@ export class JobQueries {
     return this.book.search(q, limit);
   }
 
-  /** One job's splits, timelines, priority changes and warnings; `UNKNOWN_ID` if not known. */
+  /**
+   * One job's splits, timelines, priority changes and warnings; `UNKNOWN_ID` if not known. Its row
+   * carries the failure reason whole (`JobBook.detailRow`), not cut as in frames.
+   */
   jobDetail(jobId: number, starvationMs = DEFAULT_STARVATION_MS): JobDetail {
-    const job = this.book.row(jobId);
+    const job = this.book.detailRow(jobId);
     if (job === undefined) {
       throw new SchedLabError(
         'UNKNOWN_ID',

@@ -3,10 +3,21 @@
  * groups the fair queue shares the workers between at the grouping it uses now — a split, a task,
  * or under `query` a job (or the job's tenant, which all its jobs share). Only groups with live
  * work count: those of live jobs (tasks not ended, splits not terminal). A group's service is its
- * scheduled time so far plus its quanta running now; Jain's index is taken over service per age
- * (since the group's oldest live job was submitted) per weight (a tenant's, `Tenants.setWeights`;
- * 1 for every other group), so groups that arrived later are not unfair for having had less, nor
- * a tenant of weight 3 for having had three times as much.
+ * scheduled time so far plus its quanta running now. Jain's index is taken over each group's rate
+ * of service — service over a stretch of time / that stretch's length — per weight (a tenant's,
+ * `Tenants.setWeights`; 1 for every other group), so groups that arrived later are not unfair for
+ * having had less, nor a tenant of weight 3 for having had three times as much. Service and time
+ * are taken over the same stretch (docs/metrics.md "Jain (fair groups)"):
+ * - a split, task or job group: since its job's submission; all its service lies in it.
+ * - a tenant, whose time counts every job it ever ran: over the stretch it has had live work
+ *   without a break the calls could see (`Stretch`, kept per tenant): while a job live at the
+ *   previous call is still live, the stretch goes on; once every such job has ended, it goes on
+ *   from the previous call when the oldest job live now came within one call interval after that
+ *   call (a tenant running jobs back to back), else it starts again at that job's submission
+ *   (a tenant back after a pause). The tenant's service at the stretch's start is sampled by the
+ *   call there, or, starting at a submission, is its service less its live jobs' (all of which
+ *   came after it). Dividing a tenant's lifetime service by its oldest live job's age (before)
+ *   made a tenant of short back-to-back jobs look served hundreds of times its share.
  *
  * By class, whatever the grouping: the live jobs' service (their scheduled time plus running
  * quanta) summed per job class.
@@ -16,13 +27,31 @@
  */
 import type { FairnessMode } from '../../../shared/config.ts';
 import { FAIR_GROUPS_SHOWN, type FairGroupRow, type FairGroups } from '../../../shared/protocol.ts';
-import type { ExecJob, ExecSplit } from './records.ts';
+import type { ExecJob, ExecSplit, TenantGroup } from './records.ts';
 
 interface Acc {
   row: FairGroupRow;
-  /** Submit time of the group's oldest live job (its age's start). */
+  /** Submit time of the group's oldest live job. */
   since: number;
+  /** A tenant's: its live jobs' service (scheduled plus running quanta); else unused. */
+  liveNanos: number;
+  tenant: TenantGroup | null;
 }
+
+/**
+ * A tenant's stretch (`fairGroups`): from `fromNanos`, when its service was `baseNanos`; the last
+ * call that saw it, with its service then, and the time between its last two calls. Kept by a weak
+ * map on the tenant's record (nothing per job; gone with the tenant; an executor's tenants are its
+ * own objects, so two executors never share one).
+ */
+interface Stretch {
+  fromNanos: number;
+  baseNanos: number;
+  seenNanos: number;
+  seenServiceNanos: number;
+  intervalNanos: number;
+}
+const stretches = new WeakMap<TenantGroup, Stretch>();
 
 /**
  * `running` maps each split running now to its quantum's time so far (it is not yet in any
@@ -35,16 +64,24 @@ export function fairGroups(
   now: number,
 ): FairGroups {
   const byKey = new Map<string, Acc>();
-  const add = (key: string, make: () => FairGroupRow, service: number, since: number) => {
+  const add = (
+    key: string,
+    make: () => FairGroupRow,
+    service: number,
+    since: number,
+    tenant: TenantGroup | null = null,
+    live = 0,
+  ) => {
     const known = byKey.get(key);
     if (known === undefined) {
       const row = make();
       row.serviceNanos = service;
-      byKey.set(key, { row, since });
+      byKey.set(key, { row, since, liveNanos: live, tenant });
     } else {
       // A tenant's jobs: its time is counted once (its group's), the running quanta of each.
       known.row.serviceNanos += service;
       known.since = Math.min(known.since, since);
+      known.liveNanos += live;
     }
   };
   const inFlight = new Map<object, number>();
@@ -69,13 +106,14 @@ export function fairGroups(
         add(job.key, () => row(job.key, 'job', `#${job.id} ${cls}`, cls), service, job.submitNanos);
       } else {
         const first = !byKey.has(tenant.key);
-        const service = (first ? tenant.scheduledNanos : 0) + (inFlight.get(job) ?? 0);
+        const running = inFlight.get(job) ?? 0;
+        const service = (first ? tenant.scheduledNanos : 0) + running;
         const make = () => {
           const r = row(tenant.key, 'tenant', tenant.name, cls);
           if (tenant.weight !== 1) r.weight = tenant.weight;
           return r;
         };
-        add(tenant.key, make, service, job.submitNanos);
+        add(tenant.key, make, service, job.submitNanos, tenant, job.scheduledNanos + running);
       }
       continue;
     }
@@ -101,6 +139,44 @@ export function fairGroups(
   return { ...summarize(byKey, unit, now), byClass: classes };
 }
 
+/**
+ * A tenant's stretch now, as `[from, service then]` (see the header), and this call remembered as
+ * the last that saw it.
+ */
+function stretchOf(acc: Acc, now: number): [number, number] {
+  const tenant = acc.tenant!;
+  const service = acc.row.serviceNanos;
+  // Its live jobs' service all came after the oldest one's submission.
+  const fresh = (): Stretch => ({
+    fromNanos: acc.since,
+    baseNanos: service - acc.liveNanos,
+    seenNanos: now,
+    seenServiceNanos: service,
+    intervalNanos: 0,
+  });
+  let s = stretches.get(tenant);
+  if (s === undefined) {
+    s = fresh();
+    stretches.set(tenant, s);
+  } else if (s.seenNanos < now) {
+    if (acc.since >= s.seenNanos) {
+      // Every job live at the last call has ended since.
+      if (acc.since - s.seenNanos <= s.intervalNanos) {
+        s.fromNanos = s.seenNanos;
+        s.baseNanos = s.seenServiceNanos;
+      } else {
+        const f = fresh();
+        s.fromNanos = f.fromNanos;
+        s.baseNanos = f.baseNanos;
+      }
+    }
+    s.intervalNanos = now - s.seenNanos;
+    s.seenNanos = now;
+    s.seenServiceNanos = service;
+  }
+  return [s.fromNanos, s.baseNanos];
+}
+
 function inFlightOfJob(running: ReadonlyMap<ExecSplit, number>, job: ExecJob): number {
   let ran = 0;
   for (const [split, t] of running) if (split.job === job) ran += t;
@@ -122,12 +198,14 @@ function summarize(
   let sumSq = 0;
   let n = 0;
   let weighted = 0;
-  for (const { row: r, since } of byKey.values()) {
+  for (const acc of byKey.values()) {
+    const r = acc.row;
     total += r.serviceNanos;
     if (r.weight !== undefined) weighted++;
-    const age = now - since;
+    const [from, base] = acc.tenant === null ? [acc.since, 0] : stretchOf(acc, now);
+    const age = now - from;
     if (age > 0) {
-      const x = r.serviceNanos / age / (r.weight ?? 1);
+      const x = Math.max(0, r.serviceNanos - base) / age / (r.weight ?? 1);
       sum += x;
       sumSq += x * x;
       n++;

@@ -2,19 +2,18 @@
  * Job bookkeeping: live jobs, job counters (`submitted = succeeded + failed + cancelled +
  * rejected + live`, always), recently ended jobs for job tables (a bounded ring), end listeners,
  * and `drain()` waiters. Every job passes through `end` or `reject` exactly once.
+ *
+ * A live job's row says `queued` until one of its splits has started a quantum, `running` from
+ * then on (`liveState`, docs/jobs.md "Job states"); the record itself stays `running` (lifecycle.ts).
  */
-import { clip, resultText } from './job-text.ts';
+import { CAUSE_CODE_MAX, JOB_ERROR_TEXT_MAX, clip, resultText } from './job-text.ts';
 import { Ring } from '../../../shared/lib/ring.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import type { ErrorCause } from '../backend.ts';
 import { matchesJob, type JobQuery } from '../../../shared/lib/job-query.ts';
 import type { FindJobsResult, JobRow } from '../../../shared/protocol.ts';
-import {
-  SPLIT_STATE_NAMES,
-  checkJobTransition,
-  type JobState,
-  type SplitState,
-} from './lifecycle.ts';
+import { SPLIT_STATE_NAMES, SplitState, checkJobTransition, type JobState } from './lifecycle.ts';
+import type { Started } from './job-detail.ts';
 import type { ExecJob, ExecSplit, ExecTask } from './records.ts';
 import { IdTable } from './id-table.ts';
 import { Tenants } from './tenants.ts';
@@ -143,10 +142,25 @@ export class JobBook {
   private readonly splitParked: Listener<SplitParked>[] = [];
   private readonly splitOffWorker: Listener<SplitOffWorker>[] = [];
   private waiters: (() => void)[] = [];
+  /**
+   * The whole failure reason of an ended job in `troubled` whose row holds it cut, by job id, for
+   * `jobDetail` (`detailRow`); an entry goes when the ring lets its row go.
+   */
+  private readonly wholeErrors = new Map<number, string>();
+  /**
+   * Whether a split in state `running` has started on its worker: without the pipeline every one
+   * has; with it, one queued behind a running quantum has not (`useStarted`).
+   */
+  private started: Started = () => true;
 
   constructor(recentCapacity: number) {
     this.succeeded = new Ring<JobRow>(recentCapacity);
     this.troubled = new Ring<JobRow>(recentCapacity);
+  }
+
+  /** The dispatcher's word on which `running` splits have started (job-detail.ts `Started`). */
+  useStarted(started: Started): void {
+    this.started = started;
   }
 
   onJobEnd(fn: Listener<JobEnd>): () => void {
@@ -182,11 +196,33 @@ export class JobBook {
     return this.liveById.values();
   }
 
+  /** The record's state: `running` for every live job, queued or not (`liveState` tells them apart). */
   state(id: number): JobState | undefined {
     const job = this.liveById.get(id);
     if (job) return job.state;
     const ended = (r: JobRow) => r.id === id;
-    return (this.troubled.find(ended) ?? this.succeeded.find(ended))?.state;
+    // Ended rows hold an ended state, never `queued`.
+    return (this.troubled.find(ended) ?? this.succeeded.find(ended))?.state as JobState | undefined;
+  }
+
+  /**
+   * A live job's state for people: `running` once one of its splits has started a quantum (it has
+   * been charged time, a split of it has ended, one runs on a worker now, or one is blocked or
+   * backing off after a quantum), else `queued` — its splits are all held by admission, waiting in
+   * the ready queue or dispatched behind a busy worker without having started there. Reads only
+   * the job's live splits, and only while it has no time charged (a job that ran says so at once).
+   */
+  liveState(job: ExecJob): 'queued' | 'running' {
+    if (job.scheduledNanos > 0 || job.doneSplits > 0) return 'running';
+    for (let i = 0; i < job.taskCount; i++) {
+      for (const s of job.taskAt(i).live) {
+        const st = s.state;
+        if (st === SplitState.running || st === SplitState.cancelling) {
+          if (this.started(s)) return 'running';
+        } else if (st === SplitState.blocked || st === SplitState.retrying) return 'running';
+      }
+    }
+    return 'queued';
   }
 
   start(job: ExecJob): void {
@@ -323,7 +359,7 @@ export class JobBook {
     const out: JobRow[] = [];
     for (const job of this.liveById.values()) {
       if (out.length >= liveRows) break;
-      out.push(row(job));
+      out.push(row(job, this.liveState(job)));
     }
     this.troubled.newest(limit - out.length, out);
     this.succeeded.newest(limit - out.length, out);
@@ -342,9 +378,19 @@ export class JobBook {
   /** A live job's row, or an ended one's while the history still holds it. */
   row(id: number): JobRow | undefined {
     const job = this.liveById.get(id);
-    if (job) return row(job);
+    if (job) return row(job, this.liveState(job));
     const ended = (r: JobRow) => r.id === id;
     return this.troubled.find(ended) ?? this.succeeded.find(ended);
+  }
+
+  /**
+   * `row(id)` for a job's detail: its failure reason whole (up to `JOB_ERROR_TEXT_MAX`), where
+   * the row shows only its first `JOB_ROW_TEXT_MAX` characters. A copy: the ring's row stays short.
+   */
+  detailRow(id: number): JobRow | undefined {
+    const r = this.row(id);
+    const whole = this.wholeErrors.get(id);
+    return r === undefined || whole === undefined ? r : { ...r, error: whole };
   }
 
   /**
@@ -355,9 +401,11 @@ export class JobBook {
     const jobs: JobRow[] = [];
     let matched = 0;
     for (const job of this.liveById.values()) {
-      const fields = { id: job.id, state: job.state, class: job.cls, tenant: job.tenant?.name };
+      // Its state is worked out only when the query names one (`liveState` may read its splits).
+      const state = q.state === undefined ? job.state : this.liveState(job);
+      const fields = { id: job.id, state, class: job.cls, tenant: job.tenant?.name };
       if (!matchesJob(q, fields)) continue;
-      if (matched++ < limit) jobs.push(row(job));
+      if (matched++ < limit) jobs.push(row(job, q.state ?? this.liveState(job)));
     }
     const ended = [...this.troubled.toArray(), ...this.succeeded.toArray()];
     ended.sort((a, b) => (b.endNanos ?? 0) - (a.endNanos ?? 0) || b.id - a.id);
@@ -368,10 +416,29 @@ export class JobBook {
     return { jobs, matched, more: matched - jobs.length, endedKept: ended.length };
   }
 
+  /**
+   * An ended job that did not succeed into `troubled`, its whole reason beside it when the row
+   * cuts it (bounded: one per row the ring holds).
+   */
+  private keepTroubled(job: ExecJob, result: unknown): void {
+    const ring = this.troubled;
+    if (ring.capacity > 0 && ring.size === ring.capacity) {
+      const gone = ring.oldest();
+      if (gone !== undefined) this.wholeErrors.delete(gone.id);
+    }
+    const reason = reasonOf(job);
+    const r = endedRow(job, result, reason);
+    ring.push(r);
+    if (ring.capacity > 0 && reason !== undefined && reason !== r.error) {
+      this.wholeErrors.set(job.id, clip(reason, JOB_ERROR_TEXT_MAX));
+    }
+  }
+
   /** `result` goes to the listeners and, as a short text, to the job's row; nothing keeps it. */
   private emitEnd(job: ExecJob, result?: unknown, rejectedBy?: RejectingLimit): void {
     if (job.tenant !== null) this.tenants.release(job.tenant);
-    (job.state === 'succeeded' ? this.succeeded : this.troubled).push(endedRow(job, result));
+    if (job.state === 'succeeded') this.succeeded.push(endedRow(job, result));
+    else this.keepTroubled(job, result);
     const owner = job.owner;
     job.owner = undefined;
     if (this.jobEnd.length === 0) return;
@@ -398,20 +465,33 @@ export class JobBook {
   }
 }
 
+/**
+ * Why `job` ended, for people: `job.error`, but for a job of one split without `split N: ` before
+ * its split's reason (which split failed says nothing there; the library's rejection leaves it
+ * out too).
+ */
+function reasonOf(job: ExecJob): string | undefined {
+  const own = job.failedSplitReason;
+  return own !== undefined && job.totalSplits === 1 ? own : job.error;
+}
+
 /** An ended job's row: its state, plus why it ended and what it returned, as short texts. */
-function endedRow(job: ExecJob, result: unknown): JobRow {
-  const r = row(job);
-  if (job.error !== undefined) r.error = clip(job.error);
+function endedRow(job: ExecJob, result: unknown, reason = reasonOf(job)): JobRow {
+  const r = row(job, job.state);
+  if (reason !== undefined) r.error = clip(reason);
   if (job.errorCode !== undefined) r.errorCode = job.errorCode;
+  const code = job.errorCause?.code;
+  if (typeof code === 'number') r.causeCode = code;
+  else if (code !== undefined) r.causeCode = clip(code, CAUSE_CODE_MAX);
   if (result !== undefined) r.result = resultText(result);
   return r;
 }
 
-function row(job: ExecJob): JobRow {
+function row(job: ExecJob, state: JobRow['state']): JobRow {
   const r: JobRow = {
     id: job.id,
     class: job.cls,
-    state: job.state,
+    state,
     basePriority: job.basePriority,
     splits: job.totalSplits,
     splitsDone: job.doneSplits,

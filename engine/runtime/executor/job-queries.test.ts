@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { schedLabErrorOf } from '../../../shared/testing.ts';
 import type { SplitDetail } from '../../../shared/protocol.ts';
-import { intermediates, MS, oneTaskJob, simRig, spin } from './testing.ts';
+import type { QuantumEnd } from '../backend.ts';
+import { intermediates, MS, oneTaskJob, RewritingSim, simRig, spin } from './testing.ts';
 import { Executor } from './executor.ts';
 import { SimBackend } from '../sim/sim-backend.ts';
+import { ThreadsBackend } from '../threads/index.ts';
 
 const kinds = (d: SplitDetail) => d.segments.map((s) => s.kind);
 
@@ -23,11 +25,16 @@ describe('findJobs: search beyond the frame rows, bounded answers', () => {
     expect(ex.findJobs(`id:${needle}`).jobs.map((j) => j.id)).toEqual([needle]);
     expect(ex.findJobs(String(needle)).jobs.map((j) => j.id)).toEqual([needle]);
     expect(ex.findJobs('tenant:ACM').jobs[0]).toMatchObject({ id: needle, tenant: 'acme' });
-    expect(ex.findJobs('acme running').matched).toBe(1);
+    // One worker, 10 ms quanta taken in turn: six fillers have had one by 50 ms (0, 10, … 50 ms);
+    // the rest and the needle wait for their first.
+    expect(ex.findJobs('acme queued').matched).toBe(1);
+    expect(ex.findJobs('acme running').matched).toBe(0);
     expect(ex.findJobs('succeeded').matched).toBe(0);
-    const page = ex.findJobs('class:fill state:running', 10);
-    expect(page).toMatchObject({ matched: 300, more: 290 });
+    expect(ex.findJobs('class:fill state:running')).toMatchObject({ matched: 6, more: 0 });
+    const page = ex.findJobs('class:fill state:queued', 10);
+    expect(page).toMatchObject({ matched: 294, more: 284 });
     expect(page.jobs).toHaveLength(10);
+    expect(page.jobs.every((j) => j.state === 'queued')).toBe(true);
   });
 
   it('finds ended jobs the history still holds, newest first, and says how many it holds', () => {
@@ -58,6 +65,48 @@ describe('findJobs: search beyond the frame rows, bounded answers', () => {
     // The same term twice is still that term.
     expect(ex.findJobs(`id:${b} ${b} running`).jobs.map((j) => j.id)).toEqual([b]);
   });
+
+  it('a live job is queued until a split of it starts a quantum, then running, also back in the queue', () => {
+    // Regression: every live job read `running` (2,000 runs on 2 workers listed as running while
+    // the counters said 2 running), and `state:running` matched the queued ones too.
+    const { ex, sim } = simRig({ workers: 1, policy: 'fifo', quantumMs: 10 });
+    const a = ex.submitJob(oneTaskJob('a', intermediates(1, spin(60_000))));
+    const b = ex.submitJob(oneTaskJob('b', intermediates(2, spin(60_000))));
+    const c = ex.submitJob(oneTaskJob('c', intermediates(1, spin(60_000))));
+    const state = (id: number) => ex.jobs(10).find((j) => j.id === id)?.state;
+    expect([a, b, c].map(state)).toEqual(['running', 'queued', 'queued']);
+    // a's first quantum ended and it waits again; b's first split runs now.
+    sim.runUntil(15 * MS);
+    expect([a, b, c].map(state)).toEqual(['running', 'running', 'queued']);
+    expect(ex.counters).toMatchObject({ splitsRunning: 1, splitsQueued: 3 });
+    expect(ex.findJobs('queued').jobs.map((j) => j.id)).toEqual([c]);
+    expect(ex.findJobs('state:running').jobs.map((j) => j.id)).toEqual([a, b]);
+    expect(ex.jobDetail(c).job.state).toBe('queued');
+    expect(ex.jobRow(b)!.state).toBe('running');
+    // The record's own state (the library's `jobState`) is still `running` for every live job.
+    expect(ex.jobState(c)).toBe('running');
+  });
+
+  it('a job dispatched behind a busy worker (the pipeline) is queued until it starts there', async () => {
+    const backend = new ThreadsBackend({ workers: 1 });
+    const ex = new Executor(backend, { policy: 'fifo', quantumMs: 10_000 }, { pipeline: true });
+    try {
+      const long = ex.submitJob(oneTaskJob('c', intermediates(1, spin(60_000))));
+      const behind = ex.submitJob(oneTaskJob('c', intermediates(1, spin(5))));
+      expect(ex.queuedBehind()).toBe(1);
+      const rows = ex.jobs(10);
+      expect(rows.map((j) => [j.id, j.state])).toEqual([
+        [long, 'running'],
+        [behind, 'queued'],
+      ]);
+      expect(ex.findJobs('queued').jobs.map((j) => j.id)).toEqual([behind]);
+      expect(ex.counters).toMatchObject({ splitsRunning: 1, splitsQueued: 1 });
+    } finally {
+      ex.cancelAll();
+      await ex.drain();
+      await backend.close();
+    }
+  }, 60_000);
 
   it('a bad query is a coded error naming the query', () => {
     const { ex } = simRig();
@@ -138,6 +187,58 @@ describe('jobDetail: each split’s timeline and the job’s priority changes', 
     const aged = d.changes.find((c) => c.kind === 'aging');
     expect(aged).toMatchObject({ from: 80 });
     expect(aged!.to).toBeLessThan(80);
+  });
+
+  it('a failed one-split job’s detail has the reason whole, as the run’s rejection says it, and the thrown code', () => {
+    // Regression: row, tooltip and detail all showed `split N: ` and the first 200 characters;
+    // the thrown error's `code` and later lines never appeared.
+    const message = `probe failed\n${'line two '.repeat(60)}\nthird line`;
+    const failing = (end: QuantumEnd): QuantumEnd[] => [
+      {
+        ...end,
+        outcome: 'failed',
+        workNanos: 0,
+        error: `Error: ${message}`,
+        errorCode: 'KERNEL_FAILED',
+        cause: { name: 'Error', message, code: 'E_PROBE' },
+      },
+    ];
+    const sim = new RewritingSim({ workers: 2, seed: 1 }, failing);
+    const ex = new Executor(sim, { workers: 2, policy: 'fifo', quantumMs: 10 });
+    const one = ex.submitJob(oneTaskJob('one', intermediates(1, spin(5))));
+    const two = ex.submitJob(oneTaskJob('two', intermediates(2, spin(5))));
+    sim.runUntil(10_000 * MS);
+    const detail = ex.jobDetail(one).job;
+    expect(detail).toMatchObject({
+      state: 'failed',
+      errorCode: 'KERNEL_FAILED',
+      causeCode: 'E_PROBE',
+      error: `Error: ${message}`,
+    });
+    // The row (frames, findJobs) stays short, from the same start.
+    const row = ex.jobs(10).find((j) => j.id === one)!;
+    expect(row.error).toHaveLength(200);
+    expect(row.error!.startsWith('Error: probe failed\n')).toBe(true);
+    expect(row.causeCode).toBe('E_PROBE');
+    expect(ex.findJobs(`id:${one}`).jobs[0]!.error).toBe(row.error);
+    // A job of several splits still names the one that failed.
+    const many = ex.jobDetail(two).job.error!;
+    expect(many).toMatch(/^split \d+: Error: probe failed\n/);
+    expect(many.endsWith('third line')).toBe(true);
+  });
+
+  it('a job’s whole reason is kept only while the history holds its row', () => {
+    const failing = (end: QuantumEnd): QuantumEnd[] => [
+      { ...end, outcome: 'failed', workNanos: 0, error: `Error: ${'x'.repeat(500)}` },
+    ];
+    const sim = new RewritingSim({ workers: 1, seed: 1 }, failing);
+    const ex = new Executor(sim, { workers: 1, policy: 'fifo', quantumMs: 10 }, { recentJobs: 2 });
+    const ids = [0, 1, 2].map(() => ex.submitJob(oneTaskJob('f', intermediates(1, spin(5)))));
+    sim.runUntil(10_000 * MS);
+    expect(schedLabErrorOf(() => ex.jobDetail(ids[0]!))).toMatchObject({ code: 'UNKNOWN_ID' });
+    for (const id of ids.slice(1)) expect(ex.jobDetail(id).job.error).toHaveLength(507);
+    const book = (ex as unknown as { book: { wholeErrors: Map<number, string> } }).book;
+    expect([...book.wholeErrors.keys()]).toEqual(ids.slice(1));
   });
 
   it('an unknown job is UNKNOWN_ID; a trail too small for the job’s start says so', () => {

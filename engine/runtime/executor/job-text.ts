@@ -1,10 +1,21 @@
 /**
  * The short texts a job row carries about an ended job: its failure reason, and what a one-split
  * user-module job returned, as JSON. Both are cut to `JOB_ROW_TEXT_MAX` so rows stay small however
- * large a result or message is.
+ * large a result or message is. The job detail's reason is longer (`JOB_ERROR_TEXT_MAX`).
  */
 import { JOB_ROW_TEXT_MAX } from '../../../shared/protocol.ts';
 import { jsonHead } from './json-head.ts';
+
+/**
+ * Longest failure reason a job detail carries (`JobDetail.job.error`): a thrown `Error`'s name (200)
+ * and message (2,000, the worker's own cut, threads/quantum-runner.ts) whole, with `split N: `
+ * before them for a job of several splits. Only the last `recentJobs` jobs that did not succeed
+ * keep one (job-book.ts).
+ */
+export const JOB_ERROR_TEXT_MAX = 2_300;
+
+/** Longest thrown `code` a row carries (`JobRow.causeCode`). */
+export const CAUSE_CODE_MAX = 64;
 
 /**
  * `text` cut to `max` characters, the last one `…` when something was cut. The cut is a copy: V8

@@ -31,13 +31,13 @@ describe('the fair share panel', () => {
       jain: 1,
     };
     const even = render({ ...base, groups: [row('a', 200), row('b', 200)] });
-    expect(even).toContain('equal service for their age');
+    expect(even).toContain('equal service for the time they had work');
     const weighted = render({
       ...base,
       groups: [row('gold', 300, 3), row('free', 100)],
       weighted: 1,
     });
-    expect(weighted).toContain('service in proportion to weight for their age');
+    expect(weighted).toContain('service in proportion to weight for the time they had work');
     expect(weighted).toContain('gold ×3=0.7500');
   });
 

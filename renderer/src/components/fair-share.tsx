@@ -87,8 +87,8 @@ export function FairShare({ unit }: { unit: string }) {
         Jain’s index {g.jain.toFixed(3)} over {g.count} {g.unit}
         {g.count === 1 ? '' : 's'} with live work (1 ={' '}
         {g.weighted === undefined
-          ? 'equal service for their age'
-          : 'service in proportion to weight for their age'}
+          ? 'equal service for the time they had work'
+          : 'service in proportion to weight for the time they had work'}
         )
       </div>
       {groups.length === 0 ? (

@@ -1,8 +1,19 @@
+import { createElement, type FunctionComponent } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { CommandResult, FindJobsResult, JobRow } from '../../../shared/protocol.ts';
-import { createAppStore } from '../store/app-store.ts';
+import { syntheticFrame } from '../data/synthetic-frame.ts';
+import { Telemetry } from '../data/telemetry.ts';
+import { READ_ONLY_REASON, createAppStore } from '../store/app-store.ts';
+import { renderStatic } from '../testing.tsx';
 import type { ClientCommand, Transport } from '../transport/transport.ts';
-import { ROW_HEIGHT, emptyText, outcomeText, reprioritize, visibleRows } from './job-table.tsx';
+import {
+  JobTable,
+  ROW_HEIGHT,
+  emptyText,
+  outcomeText,
+  reprioritize,
+  visibleRows,
+} from './job-table.tsx';
 
 describe('virtualized job table', () => {
   it('renders only the rows in view plus a small overscan, however many jobs there are', () => {
@@ -43,10 +54,66 @@ describe('job outcome column', () => {
     ).toBe('CANCELLED: cancelled by request');
   });
 
-  it('a one-split user-module job shows its result; a running or plain job shows nothing', () => {
+  it('a one-split user-module job shows its result; a live or plain job shows nothing', () => {
     expect(outcomeText(row({ state: 'succeeded', result: '{"rows":20}' }))).toBe('→ {"rows":20}');
     expect(outcomeText(row({ state: 'succeeded' }))).toBe('');
     expect(outcomeText(row({ state: 'running', endNanos: null }))).toBe('');
+    expect(outcomeText(row({ state: 'queued', endNanos: null }))).toBe('');
+  });
+
+  it('a job failed by a thrown value with a code shows that code beside the catalogue’s', () => {
+    const failed = row({ errorCode: 'KERNEL_FAILED', causeCode: 'E_PROBE', error: 'Error: probe' });
+    expect(outcomeText(failed)).toBe('KERNEL_FAILED (code E_PROBE): Error: probe');
+  });
+});
+
+describe('the job table’s rows', () => {
+  const live = (id: number, state: JobRow['state']): JobRow => ({
+    id,
+    class: 'run',
+    state,
+    basePriority: 50,
+    splits: 1,
+    splitsDone: 0,
+    scheduledNanos: state === 'running' ? 5e6 : 0,
+    submitNanos: 0,
+    endNanos: null,
+  });
+
+  function render(readOnly: boolean): string {
+    const telemetry = new Telemetry();
+    const frame = syntheticFrame({ seq: 1, timeMs: 1000 });
+    telemetry.ingestFrame({ ...frame, jobs: [live(1, 'running'), live(2, 'queued')] });
+    const state = { status: 'open' as const, readOnly };
+    const table: FunctionComponent<{ height?: number }> = JobTable;
+    return renderStatic(createElement(table, { height: 400 }), { state, telemetry });
+  }
+
+  /** The opening tag of the element with `testId`. */
+  function tag(html: string, testId: string): string {
+    const at = html.indexOf(`data-testid="${testId}"`);
+    expect(at, testId).toBeGreaterThan(0);
+    return html.slice(html.lastIndexOf('<', at), html.indexOf('>', at) + 1);
+  }
+
+  it('shows a queued job as queued, apart from a running one, and lets either be changed', () => {
+    const html = render(false);
+    expect(tag(html, 'job-row-2')).toContain('data-state="queued"');
+    expect(html).toContain('<span class="state state-queued">queued</span>');
+    expect(html).toContain('<span class="state state-running">running</span>');
+    for (const id of ['job-priority-2', 'job-reprioritize-2', 'job-cancel-2']) {
+      expect(tag(html, id)).not.toContain('disabled');
+      expect(tag(html, id)).not.toContain('title=');
+    }
+  });
+
+  it('on a read-only console, its priority box, set and cancel say why they are off', () => {
+    // Regression: they were disabled with no title at all.
+    const html = render(true);
+    for (const id of ['job-priority-1', 'job-reprioritize-1', 'job-cancel-1']) {
+      expect(tag(html, id)).toContain('disabled=""');
+      expect(tag(html, id)).toContain(`title="${READ_ONLY_REASON}"`);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import type { FindJobsResult, JobRow } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { refuse, sendCommand } from '../data/commands.ts';
 import { priorityOf } from '../data/validate.ts';
-import { canControl, type AppStore } from '../store/app-store.ts';
+import { canControl, readOnlyReason, type AppStore } from '../store/app-store.ts';
 import type { Transport } from '../transport/transport.ts';
 import { nextSort, sortJobs, type JobSort, type SortKey } from '../data/job-find.ts';
 import { useJobSearch, type Answer } from '../hooks/use-job-query.ts';
@@ -18,14 +18,22 @@ import { useTelemetryTick } from '../hooks/use-redraw.ts';
 export const ROW_HEIGHT = 32;
 const OVERSCAN = 6;
 
+/** Whether a row's job is live (queued or running): only a live job can be changed. */
+export function isLive(job: JobRow): boolean {
+  return job.state === 'queued' || job.state === 'running';
+}
+
 /**
- * What a row says about how its job ended: the reason with its code (`WORKER_LOST: split 1:
- * worker lost: exit code 7`), or what a one-split user-module job returned. Empty while it runs.
+ * What a row says about how its job ended: the reason with its code (`WORKER_LOST: worker lost:
+ * exit code 7`) and the thrown value's own code (`KERNEL_FAILED (code E_PROBE): Error: …`), or
+ * what a one-split user-module job returned. Empty while it is live. The job detail shows the
+ * same for its row, whose reason is whole.
  */
 export function outcomeText(job: JobRow): string {
-  if (job.state === 'running') return '';
+  if (isLive(job)) return '';
   if (job.error !== undefined) {
-    return job.errorCode === undefined ? job.error : `${job.errorCode}: ${job.error}`;
+    const code = job.causeCode === undefined ? '' : ` (code ${job.causeCode})`;
+    return job.errorCode === undefined ? job.error : `${job.errorCode}${code}: ${job.error}`;
   }
   if (job.errorCode !== undefined) return job.errorCode;
   return job.result === undefined ? '' : `→ ${job.result}`;
@@ -75,10 +83,11 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
   const { transport, store } = useApp();
   const [prio, setPrio] = useState(String(job.basePriority));
   const [editing, setEditing] = useState(false);
-  // Only a live job can be changed, and only on a host that takes commands.
+  // Only a live job can be changed, and only on a host that takes commands (else its title says
+  // why, in the words every control of a read-only console uses).
   const control = useAppState(canControl);
-  const running = job.state === 'running';
-  const changeable = running && control;
+  const readOnly = useAppState(readOnlyReason);
+  const changeable = isLive(job) && control;
   const outcome = outcomeText(job);
   // Show the engine's priority unless the user is typing a new one.
   useEffect(() => {
@@ -117,6 +126,7 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
           data-testid={`job-priority-${job.id}`}
           value={prio}
           disabled={!changeable}
+          title={readOnly}
           onChange={(e) => {
             setEditing(true);
             setPrio(e.target.value);
@@ -128,6 +138,7 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
         <button
           className="btn small"
           disabled={!changeable}
+          title={readOnly}
           data-testid={`job-reprioritize-${job.id}`}
           onClick={() => void apply()}
         >
@@ -136,6 +147,7 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
         <button
           className="btn small danger"
           disabled={!changeable}
+          title={readOnly}
           data-testid={`job-cancel-${job.id}`}
           onClick={() => void sendCommand(transport, store, { type: 'cancelJob', jobId: job.id })}
         >
@@ -187,7 +199,7 @@ function SearchBox({ query, onChange }: { query: string; onChange: (q: string) =
       type="search"
       data-testid="job-search"
       aria-label="search jobs"
-      placeholder="search jobs: 7102 · scan · class:… tenant:… state:failed   ( / )"
+      placeholder="search jobs: 7102 · scan · class:… tenant:… state:queued   ( / )"
       value={query}
       onChange={(e) => onChange(e.target.value)}
       onKeyDown={(e) => {
@@ -214,7 +226,7 @@ export function JobTable({ height: fixed }: { height?: number } = {}) {
   const empty = emptyText(searching, search);
   // The host bounds the rows it sends; say how many live jobs that leaves out.
   const live = telemetry.latest?.counters.live ?? 0;
-  const hidden = live - telemetry.jobs.filter((j) => j.state === 'running').length;
+  const hidden = live - telemetry.jobs.filter(isLive).length;
   return (
     <div className="job-table" data-testid="job-table" data-rows={jobs.length}>
       <SearchBox query={query} onChange={setQuery} />

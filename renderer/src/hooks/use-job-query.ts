@@ -65,7 +65,8 @@ export function useJobDetail(jobId: number | null): Answer<JobDetail> {
         return;
       }
       setAnswer({ value: r, error: null });
-      if (r.job.state === 'running') timer = setTimeout(() => void ask(), REFRESH_MS);
+      if (r.job.state === 'running' || r.job.state === 'queued')
+        timer = setTimeout(() => void ask(), REFRESH_MS);
     };
     void ask();
     return () => {
