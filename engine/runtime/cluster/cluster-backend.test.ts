@@ -452,6 +452,20 @@ describe('--redis URLs', () => {
       '--redis redis://:***@[bad: not a URL',
     );
   });
+
+  it('refuses port 0 and a port past 65535 by what is wrong with them', () => {
+    // Port 0 was taken and every connection waited out its bound; 99999 read "not a URL".
+    expect(() => parseRedisUrl('redis://127.0.0.1:0')).toThrow(
+      '--redis redis://127.0.0.1:0: port must be 1 to 65535, got 0',
+    );
+    expect(() => parseRedisUrl('redis://:s3cret@127.0.0.1:99999/1')).toThrow(
+      '--redis redis://:***@127.0.0.1:99999/1: port must be 1 to 65535, got 99999',
+    );
+    expect(() => parseRedisUrl('redis://[::1]:70000')).toThrow(
+      'port must be 1 to 65535, got 70000',
+    );
+    expect(parseRedisUrl('redis://127.0.0.1:65535').port).toBe(65535);
+  });
 });
 
 describe('a Redis that refuses the URL’s credentials', { timeout: 120_000 }, () => {

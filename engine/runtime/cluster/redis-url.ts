@@ -47,6 +47,11 @@ export function parseRedisUrl(url: string): RedisTarget {
   try {
     parsed = new URL(url);
   } catch {
+    // A port past 65535 fails the URL parser: say that rather than "not a URL".
+    const port = /^[a-z]+:\/\/(?:[^/@]*@)?(?:\[[^\]]*\]|[^/:]*):(\d+)(?:\/|$)/i.exec(url)?.[1];
+    if (port !== undefined && Number(port) > 65_535) {
+      throw bad(masked(url), `port must be 1 to 65535, got ${port}`);
+    }
     throw bad(masked(url), 'not a URL (expected redis://[:password@]host[:port][/db])');
   }
   const shown = masked(url, parsed);
@@ -63,6 +68,8 @@ export function parseRedisUrl(url: string): RedisTarget {
     );
   }
   const port = parsed.port === '' ? 6379 : Number(parsed.port);
+  // Port 0 is no server's: it was taken, and every connection waited out its bound to be refused.
+  if (port === 0) throw bad(shown, 'port must be 1 to 65535, got 0');
   const dbText = parsed.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : Number(dbText);
   if (!Number.isInteger(db) || db < 0 || db > 15) {
