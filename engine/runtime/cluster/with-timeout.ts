@@ -20,6 +20,12 @@ export async function withTimeout<T>(p: Promise<T>, ms: number, error: () => Err
 
 /** What a Redis error says about credentials: retrying with the same ones cannot help. */
 const REFUSED_CREDENTIALS = /^(WRONGPASS|NOAUTH|ERR AUTH|ERR invalid password)/;
+/**
+ * What the client says when the server at the port does not speak Redis's protocol (an HTTP
+ * server answers `<` or `H`): retrying cannot help either. It read "Unknown RESP type 60 "<".
+ * Please report this." — ioredis's words, as if the fault were its own.
+ */
+const NOT_REDIS = /^(Unknown RESP type|Protocol error)/;
 
 /**
  * Resolves once `client` is ready. Rejects `CLUSTER_UNAVAILABLE` at once when Redis refuses the
@@ -47,11 +53,21 @@ export function redisReady(
       last = e.message;
       if (REFUSED_CREDENTIALS.test(e.message)) {
         done(unavailable(`Redis at ${display} refused the URL's credentials: ${e.message}`));
+      } else if (NOT_REDIS.test(e.message)) {
+        done(
+          unavailable(
+            `${display}: what answers there is not Redis (${e.message}); is the port right?`,
+          ),
+        );
       }
     };
     const timer = setTimeout(() => {
       const why = last === '' ? '' : ` (last error: ${last})`;
-      done(unavailable(`Redis at ${display} did not answer within ${ms} ms${why}`));
+      // A TLS hello to a Redis without TLS gets no answer at all: say what the scheme asks.
+      const tls = display.startsWith('rediss:')
+        ? '; rediss:// speaks TLS, which a Redis without TLS never answers (redis:// does not)'
+        : '';
+      done(unavailable(`Redis at ${display} did not answer within ${ms} ms${why}${tls}`));
     }, ms);
     client.on('ready', ready);
     client.on('error', failed);
