@@ -51,8 +51,36 @@ describe('a worker node while Redis is away', { timeout: 60_000 }, () => {
     redis.pause(); // its connections stay open: only an unanswered step shows it is away
     const started = Date.now();
     await node.close();
-    // Before: 36 s in silence (the queue's close waited out its 30 s bound).
-    expect(Date.now() - started).toBeLessThan(8_000);
+    // Before: 36 s in silence (the queue's close waited out its 30 s bound); now about 1.3 s.
+    // The bound is loose (a busy machine is no failure): only the 30 s wait must be gone.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(log.join('\n')).toMatch(/does not answer: leaving without it/);
+  });
+
+  it('says an outage once, then every 10 s with a count, and says when Redis is back', async () => {
+    redis = await startTestRedis();
+    const log: string[] = [];
+    const node = await WorkerNode.start({
+      redis: redis.url,
+      threads: 1,
+      namespace: 'outage',
+      log: (line) => log.push(line),
+    });
+    try {
+      const before = log.length;
+      await redis.kill();
+      const failures = () =>
+        log.slice(before).filter((l) => /ECONNREFUSED|Connection is closed/.test(l)).length;
+      await expect.poll(failures, { timeout: 15_000 }).toBeGreaterThan(0);
+      // BullMQ's worker retries about twice a second: 63 lines in 30 s before; one in 10 s now.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect(failures()).toBeLessThanOrEqual(2);
+      await redis.restart();
+      await expect
+        .poll(() => log.slice(before).join('\n'), { timeout: 20_000 })
+        .toMatch(new RegExp(`redis: Redis at ${redis.url} is back after \\d+ s`));
+    } finally {
+      await node.close();
+    }
   });
 });

@@ -80,3 +80,42 @@ export class Refusals {
     return `Redis at ${this.display} refused a write: ${this.first} (every write since is refused; ${this.count} so far)`;
   }
 }
+
+/**
+ * A node's connection errors while Redis is away: said when the outage starts, then at most every
+ * `REPEAT_MS` with a count, and once when Redis is back. BullMQ's worker reports each reconnect's
+ * failure: `connect ECONNREFUSED` twice a second for the whole outage (63 lines in 30 s), and
+ * nothing when it ended.
+ */
+export class Outage {
+  private since: number | null = null;
+  private count = 0;
+  private saidAt = 0;
+
+  constructor(
+    private readonly display: string,
+    private readonly say: (line: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A connection to Redis failed with `message`. */
+  failed(message: string): void {
+    this.count++;
+    const now = this.now();
+    if (this.since === null) this.since = now;
+    else if (now - this.saidAt < REPEAT_MS) return;
+    this.saidAt = now;
+    const seconds = Math.round((now - this.since) / 1000);
+    const lasting = this.count === 1 ? '' : ` (away ${seconds} s, ${this.count} failed tries)`;
+    this.say(`${message}${lasting}`);
+  }
+
+  /** Connected again: an outage under way has ended. */
+  ended(): void {
+    if (this.since === null) return;
+    const seconds = Math.round((this.now() - this.since) / 1000);
+    this.since = null;
+    this.count = 0;
+    this.say(`Redis at ${this.display} is back after ${seconds} s`);
+  }
+}

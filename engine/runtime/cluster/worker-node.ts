@@ -41,7 +41,7 @@ import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
 import { failedResult, WorkerRunner } from './worker-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { redisReady, unavailable, withTimeout } from './with-timeout.ts';
-import { pipelineRefusal, Refusals } from './refusals.ts';
+import { Outage, pipelineRefusal, Refusals } from './refusals.ts';
 
 export interface WorkerNodeOptions {
   readonly redis: string;
@@ -63,6 +63,10 @@ const BOOT_MS = 5000;
 const REDIS_STEP_MS = 1000;
 /** How long a leaving node lets what runs finish before it stops it. */
 const FINISH_MS = 30_000;
+
+/** A connection to Redis failing, as ioredis and BullMQ say it (not a reply Redis gave). */
+const CONNECTION_FAILURE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|Connection is closed/;
 
 export class WorkerNode {
   readonly instance: string;
@@ -204,7 +208,15 @@ export class WorkerNode {
         removeOnFail: { count: 1000 },
       },
     );
-    this.queueWorker.on('error', (e) => this.log(`redis: ${e.message}`));
+    const outage = new Outage(parseRedisUrl(this.options.redis).display, (line) =>
+      this.log(`redis: ${line}`),
+    );
+    this.queueWorker.on('error', (e) => {
+      // Connection failures come twice a second while Redis is away: said as one outage.
+      if (CONNECTION_FAILURE.test(e.message)) outage.failed(e.message);
+      else this.log(`redis: ${e.message}`);
+    });
+    this.redis.on('ready', () => outage.ended());
     this.log(
       `node ${this.instance}: ${this.threads} worker(s) on ${parseRedisUrl(this.options.redis).display}`,
     );
