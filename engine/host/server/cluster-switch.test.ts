@@ -35,7 +35,9 @@ describe('setBackend cluster with Redis away', () => {
         backend: 'cluster',
         mode: 'cancel',
       });
-      expect(Date.now() - started).toBeLessThan(15_000);
+      // Its bound is 5 s; before, the 30 s wait for a node came first. Loose: a busy machine is
+      // no failure, only the old wait must be gone.
+      expect(Date.now() - started).toBeLessThan(25_000);
       expect(r).toMatchObject({ ok: false, id: 7, error: { code: 'CLUSTER_UNAVAILABLE' } });
       const message = r.ok ? '' : r.error.message;
       expect(message).toContain(`127.0.0.1:${port}`);
