@@ -136,8 +136,8 @@ export class Bookkeeping {
     tenantName: string | undefined,
     owner: unknown,
   ): ExecJob {
-    const tenant = tenantName === undefined ? null : this.book.tenants.acquire(tenantName);
     const now = this.backend.now();
+    const tenant = tenantName === undefined ? null : this.book.tenants.acquire(tenantName, now);
     const id = this.nextJobId++;
     const clsIndex = this.spans.internClass(cls);
     return new ExecJob(id, cls, clsIndex, basePriority, retries, now, tenant, owner);

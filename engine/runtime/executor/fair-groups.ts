@@ -9,15 +9,13 @@
  * having had less, nor a tenant of weight 3 for having had three times as much. Service and time
  * are taken over the same stretch (docs/metrics.md "Jain (fair groups)"):
  * - a split, task or job group: since its job's submission; all its service lies in it.
- * - a tenant, whose time counts every job it ever ran: over the stretch it has had live work
- *   without a break the calls could see (`Stretch`, kept per tenant): while a job live at the
- *   previous call is still live, the stretch goes on; once every such job has ended, it goes on
- *   from the previous call when the oldest job live now came within one call interval after that
- *   call (a tenant running jobs back to back), else it starts again at that job's submission
- *   (a tenant back after a pause). The tenant's service at the stretch's start is sampled by the
- *   call there, or, starting at a submission, is its service less its live jobs' (all of which
- *   came after it). Dividing a tenant's lifetime service by its oldest live job's age (before)
- *   made a tenant of short back-to-back jobs look served hundreds of times its share.
+ * - a tenant, whose time counts every job it ever ran: over its stretch of work, kept on its
+ *   record as jobs come and go (tenants.ts): from when it last came to have live jobs after being
+ *   idle longer than `ACTIVE_GAP_NANOS` (a tenant running jobs back to back, the next submitted
+ *   as the last ends, keeps one stretch), its service then subtracted. Set by the jobs' own
+ *   arrivals and ends, so the figure does not hang on when or how often it is read. Dividing a
+ *   tenant's lifetime service by its oldest live job's age (before) made a tenant of short
+ *   back-to-back jobs look served hundreds of times its share.
  *
  * By class, whatever the grouping: the live jobs' service (their scheduled time plus running
  * quanta) summed per job class.
@@ -33,25 +31,8 @@ interface Acc {
   row: FairGroupRow;
   /** Submit time of the group's oldest live job. */
   since: number;
-  /** A tenant's: its live jobs' service (scheduled plus running quanta); else unused. */
-  liveNanos: number;
   tenant: TenantGroup | null;
 }
-
-/**
- * A tenant's stretch (`fairGroups`): from `fromNanos`, when its service was `baseNanos`; the last
- * call that saw it, with its service then, and the time between its last two calls. Kept by a weak
- * map on the tenant's record (nothing per job; gone with the tenant; an executor's tenants are its
- * own objects, so two executors never share one).
- */
-interface Stretch {
-  fromNanos: number;
-  baseNanos: number;
-  seenNanos: number;
-  seenServiceNanos: number;
-  intervalNanos: number;
-}
-const stretches = new WeakMap<TenantGroup, Stretch>();
 
 /**
  * `running` maps each split running now to its quantum's time so far (it is not yet in any
@@ -70,18 +51,16 @@ export function fairGroups(
     service: number,
     since: number,
     tenant: TenantGroup | null = null,
-    live = 0,
   ) => {
     const known = byKey.get(key);
     if (known === undefined) {
       const row = make();
       row.serviceNanos = service;
-      byKey.set(key, { row, since, liveNanos: live, tenant });
+      byKey.set(key, { row, since, tenant });
     } else {
       // A tenant's jobs: its time is counted once (its group's), the running quanta of each.
       known.row.serviceNanos += service;
       known.since = Math.min(known.since, since);
-      known.liveNanos += live;
     }
   };
   const inFlight = new Map<object, number>();
@@ -113,7 +92,7 @@ export function fairGroups(
           if (tenant.weight !== 1) r.weight = tenant.weight;
           return r;
         };
-        add(tenant.key, make, service, job.submitNanos, tenant, job.scheduledNanos + running);
+        add(tenant.key, make, service, job.submitNanos, tenant);
       }
       continue;
     }
@@ -137,44 +116,6 @@ export function fairGroups(
   if (fairness === 'query' && byKey.size > 0 && ownGroups === 0) unit = 'tenant';
   const classes = [...byClass.values()].sort((a, b) => b.serviceNanos - a.serviceNanos);
   return { ...summarize(byKey, unit, now), byClass: classes };
-}
-
-/**
- * A tenant's stretch now, as `[from, service then]` (see the header), and this call remembered as
- * the last that saw it.
- */
-function stretchOf(acc: Acc, now: number): [number, number] {
-  const tenant = acc.tenant!;
-  const service = acc.row.serviceNanos;
-  // Its live jobs' service all came after the oldest one's submission.
-  const fresh = (): Stretch => ({
-    fromNanos: acc.since,
-    baseNanos: service - acc.liveNanos,
-    seenNanos: now,
-    seenServiceNanos: service,
-    intervalNanos: 0,
-  });
-  let s = stretches.get(tenant);
-  if (s === undefined) {
-    s = fresh();
-    stretches.set(tenant, s);
-  } else if (s.seenNanos < now) {
-    if (acc.since >= s.seenNanos) {
-      // Every job live at the last call has ended since.
-      if (acc.since - s.seenNanos <= s.intervalNanos) {
-        s.fromNanos = s.seenNanos;
-        s.baseNanos = s.seenServiceNanos;
-      } else {
-        const f = fresh();
-        s.fromNanos = f.fromNanos;
-        s.baseNanos = f.baseNanos;
-      }
-    }
-    s.intervalNanos = now - s.seenNanos;
-    s.seenNanos = now;
-    s.seenServiceNanos = service;
-  }
-  return [s.fromNanos, s.baseNanos];
 }
 
 function inFlightOfJob(running: ReadonlyMap<ExecSplit, number>, job: ExecJob): number {
@@ -202,7 +143,8 @@ function summarize(
     const r = acc.row;
     total += r.serviceNanos;
     if (r.weight !== undefined) weighted++;
-    const [from, base] = acc.tenant === null ? [acc.since, 0] : stretchOf(acc, now);
+    const t = acc.tenant;
+    const [from, base] = t === null ? [acc.since, 0] : [t.activeSinceNanos, t.serviceAtActiveNanos];
     const age = now - from;
     if (age > 0) {
       const x = Math.max(0, r.serviceNanos - base) / age / (r.weight ?? 1);

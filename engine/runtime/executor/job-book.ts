@@ -436,7 +436,7 @@ export class JobBook {
 
   /** `result` goes to the listeners and, as a short text, to the job's row; nothing keeps it. */
   private emitEnd(job: ExecJob, result?: unknown, rejectedBy?: RejectingLimit): void {
-    if (job.tenant !== null) this.tenants.release(job.tenant);
+    if (job.tenant !== null) this.tenants.release(job.tenant, job.endNanos);
     if (job.state === 'succeeded') this.succeeded.push(endedRow(job, result));
     else this.keepTroubled(job, result);
     const owner = job.owner;

@@ -31,6 +31,13 @@ export class TenantGroup implements FairnessGroup {
   rejectedJobs = 0;
   /** Its share under `fair` (tenants.ts `setWeights`). */
   weight = 1;
+  /**
+   * Its stretch of work (fair-groups.ts): since when it has had live jobs without a pause longer
+   * than `ACTIVE_GAP_NANOS`, its scheduled time then, and when its last live job ended.
+   */
+  activeSinceNanos = 0;
+  serviceAtActiveNanos = 0;
+  idleSinceNanos = -Infinity;
   readonly key: string;
 
   constructor(readonly name: string) {

@@ -106,14 +106,14 @@ describe('tenants are fairness groups (query fairness)', () => {
 
   it('a weight is kept by name: a tenant forgotten and back, or new, has its weight', () => {
     const tenants = new Tenants();
-    const live = tenants.acquire('gold');
+    const live = tenants.acquire('gold', 0);
     tenants.setWeights(new Map([['gold', 2]]));
     expect(live.weight).toBe(2); // changed live
-    tenants.release(live);
-    for (let i = 0; i <= MAX_IDLE_TENANTS; i++) tenants.release(tenants.acquire(`t${i}`));
-    expect(tenants.acquire('gold').weight).toBe(2); // forgotten and made anew: still 2
+    tenants.release(live, 0);
+    for (let i = 0; i <= MAX_IDLE_TENANTS; i++) tenants.release(tenants.acquire(`t${i}`, 0), 0);
+    expect(tenants.acquire('gold', 0).weight).toBe(2); // forgotten and made anew: still 2
     tenants.setWeights(new Map());
-    expect(tenants.acquire('gold').weight).toBe(1);
+    expect(tenants.acquire('gold', 0).weight).toBe(1);
   });
 
   it('a bad tenant name is a coded error naming the field', () => {
@@ -126,38 +126,39 @@ describe('tenants are fairness groups (query fairness)', () => {
 
   it('idle tenants are bounded: the longest idle is forgotten first', () => {
     const tenants = new Tenants();
-    const first = tenants.acquire('t0');
+    const first = tenants.acquire('t0', 0);
     first.scheduledNanos = 7;
-    tenants.release(first);
-    expect(tenants.acquire('t0').scheduledNanos).toBe(7); // kept while idle
-    tenants.release(first);
-    for (let i = 1; i <= MAX_IDLE_TENANTS; i++) tenants.release(tenants.acquire(`t${i}`));
-    expect(tenants.acquire('t0').scheduledNanos).toBe(0); // forgotten, starts over
+    tenants.release(first, 0);
+    expect(tenants.acquire('t0', 0).scheduledNanos).toBe(7); // kept while idle
+    tenants.release(first, 0);
+    for (let i = 1; i <= MAX_IDLE_TENANTS; i++) tenants.release(tenants.acquire(`t${i}`, 0), 0);
+    expect(tenants.acquire('t0', 0).scheduledNanos).toBe(0); // forgotten, starts over
     expect(tenants.rows(Infinity).length).toBe(MAX_IDLE_TENANTS + 1);
   });
 
   it('forgets by when a tenant last went idle, however often tenants come back', () => {
     const tenants = new Tenants();
-    const kept = tenants.acquire('back');
+    const kept = tenants.acquire('back', 0);
     kept.scheduledNanos = 5;
-    tenants.release(kept); // idle first...
+    tenants.release(kept, 0); // idle first...
     for (let i = 0; i < MAX_IDLE_TENANTS - 1; i++) {
-      const u = tenants.acquire(`u${i}`);
+      const u = tenants.acquire(`u${i}`, 0);
       u.scheduledNanos = 1;
-      tenants.release(u);
+      tenants.release(u, 0);
     }
     // ...then back and idle again, many times, while others churn: now the most recently idle.
     for (let round = 0; round < 3 * MAX_IDLE_TENANTS; round++) {
-      tenants.release(tenants.acquire('back'));
-      tenants.release(tenants.acquire(`u${round % 100}`));
+      tenants.release(tenants.acquire('back', 0), 0);
+      tenants.release(tenants.acquire(`u${round % 100}`, 0), 0);
     }
-    for (let i = 0; i < MAX_IDLE_TENANTS - 200; i++) tenants.release(tenants.acquire(`v${i}`));
-    expect(tenants.acquire('back').scheduledNanos).toBe(5); // not forgotten: idle recently
+    for (let i = 0; i < MAX_IDLE_TENANTS - 200; i++)
+      tenants.release(tenants.acquire(`v${i}`, 0), 0);
+    expect(tenants.acquire('back', 0).scheduledNanos).toBe(5); // not forgotten: idle recently
     // The 9,800 newcomers pushed out the 9,800 idle longest: u100…u9899, not u9900 on.
-    expect(tenants.acquire('u5000').scheduledNanos).toBe(0);
-    expect(tenants.acquire('u9899').scheduledNanos).toBe(0);
-    expect(tenants.acquire('u9900').scheduledNanos).toBe(1);
-    expect(tenants.acquire('u42').scheduledNanos).toBe(1); // churned: idle recently
+    expect(tenants.acquire('u5000', 0).scheduledNanos).toBe(0);
+    expect(tenants.acquire('u9899', 0).scheduledNanos).toBe(0);
+    expect(tenants.acquire('u9900', 0).scheduledNanos).toBe(1);
+    expect(tenants.acquire('u42', 0).scheduledNanos).toBe(1); // churned: idle recently
     expect(tenants.rows(Infinity).length).toBeLessThanOrEqual(MAX_IDLE_TENANTS + 2);
   });
 });

@@ -12,6 +12,12 @@ import type { TenantRow } from '../../../shared/protocol.ts';
 import { TenantGroup } from './records.ts';
 
 export const MAX_IDLE_TENANTS = 10_000;
+/**
+ * A tenant idle no longer than this (ns) between two jobs ran them back to back: its stretch of
+ * work goes on (a service submits a caller's next run when the last one answers, a few ms later).
+ * Idle longer, it starts a new stretch when it comes back (fair-groups.ts).
+ */
+export const ACTIVE_GAP_NANOS = 100e6;
 
 export type { TenantRow };
 
@@ -56,13 +62,20 @@ export class Tenants {
     for (const g of this.idle.values()) g.weight = this.weights.get(g.name) ?? 1;
   }
 
-  /** The tenant's group with one more live job (its name checked with the job, shared/job.ts). */
-  acquire(name: string): TenantGroup {
+  /**
+   * The tenant's group with one more live job at `now` (its name checked with the job,
+   * shared/job.ts).
+   */
+  acquire(name: string, now: number): TenantGroup {
     let group = this.live.get(name);
     if (group === undefined) {
       group = this.idle.get(name) ?? this.fresh(name);
       this.idle.delete(name);
       this.live.set(name, group);
+    }
+    if (group.liveJobs === 0 && now - group.idleSinceNanos > ACTIVE_GAP_NANOS) {
+      group.activeSinceNanos = now;
+      group.serviceAtActiveNanos = group.scheduledNanos;
     }
     group.liveJobs++;
     return group;
@@ -74,9 +87,10 @@ export class Tenants {
     return group;
   }
 
-  /** One of the tenant's jobs ended. */
-  release(group: TenantGroup): void {
+  /** One of the tenant's jobs ended at `now`. */
+  release(group: TenantGroup, now: number): void {
     group.liveJobs--;
+    if (group.liveJobs === 0) group.idleSinceNanos = now;
     if (group.liveJobs > 0 || this.live.get(group.name) !== group) return;
     this.live.delete(group.name);
     this.idle.set(group.name, group);
