@@ -298,6 +298,7 @@ export class Dispatcher {
    * back (`reclaim`); one that comes back without starting ends its wait there (`unstarted`).
    */
   began(split: ExecSplit, at: number): void {
+    split.job.started = true;
     const wait = Math.max(0, at - split.enqueuedAt);
     split.waitNanos += wait;
     const onWait = this.dispatchWait;

@@ -35,11 +35,7 @@ export class JobQueries {
     private readonly clock: { now(): number },
     /** Whether a dispatched split has started on its worker (not queued behind a quantum). */
     private readonly started: Started,
-  ) {
-    // The job rows (frames, `findJobs`) tell queued jobs from running ones by the same test as the
-    // detail's splits, so a job dispatched behind a busy worker reads `queued` everywhere.
-    book.useStarted(started);
-  }
+  ) {}
 
   /** Jobs matching `query` (shared/lib/job-query.ts); a bad query names itself (`query`). */
   findJobs(query: string, limit = FIND_JOBS_DEFAULT_LIMIT): FindJobsResult {

@@ -80,6 +80,8 @@ export class ExecJob implements FairnessGroup {
   openTasks = 0;
   /** Time of all its quanta; also its fairness group's time. */
   scheduledNanos = 0;
+  /** A split of it has started a quantum on a worker (its row says `running`, not `queued`). */
+  started = false;
   priority: Priority = INITIAL_PRIORITY;
   waitNanos = 0;
   /** `endNanos` once ended: null before, not −1, so V8 boxes no number per live job. */
