@@ -137,7 +137,12 @@ export class FrameBuilder {
     }
     const figures = this.population.get(
       liveCount(ex),
-      { policy: ex.policyName, config: ex.config, statsSince: this.stats.sinceNanos() },
+      {
+        policy: ex.policyName,
+        config: ex.config,
+        statsSince: this.stats.sinceNanos(),
+        weightsVersion: ex.tenantWeightsVersion,
+      },
       consume,
       () => this.populationFigures(),
     );

@@ -23,7 +23,7 @@ function figures(n: number): PopulationFigures {
 
 describe('the figures over every live run', () => {
   const config = {};
-  const key: FiguresKey = { policy: 'mlfq', config, statsSince: 0 };
+  const key: FiguresKey = { policy: 'mlfq', config, statsSince: 0, weightsVersion: 0 };
 
   it('are taken every frame with few runs live, every ⌈N / 5,000⌉-th with N, at most every 20th', () => {
     for (const [live, every] of [
@@ -45,7 +45,7 @@ describe('the figures over every live run', () => {
     }
   });
 
-  it('are taken afresh at a policy switch, a reset of the tables or a new config; a snapshot carries nothing', () => {
+  it('are taken afresh at a policy switch, a reset of the tables, a new config or new weights, and a snapshot’s are carried on', () => {
     const cache = new PopulationCache();
     let taken = 0;
     const get = (k: FiguresKey, consume = true) =>
@@ -55,9 +55,14 @@ describe('the figures over every live run', () => {
     expect(get({ ...key, policy: 'fair' })).toBe(2);
     expect(get({ ...key, policy: 'fair', statsSince: 5 })).toBe(3);
     expect(get({ ...key, policy: 'fair', statsSince: 5, config: {} })).toBe(4);
-    // A snapshot for a new client is taken now and leaves the frames' figures as they were.
-    const k = { ...key, policy: 'fair', statsSince: 5 };
-    expect(get(k, false)).toBe(5);
-    expect(get({ ...k, config: {} }, true)).toBe(6);
+    const k = { ...key, policy: 'fair', statsSince: 5, config };
+    expect(get(k)).toBe(5);
+    expect(get({ ...k, weightsVersion: 1 })).toBe(6);
+    // A snapshot for a new client is taken now; the frames after it carry its figures on (they
+    // went back to the older ones before it).
+    const w = { ...k, weightsVersion: 1 };
+    expect(get(w, false)).toBe(7);
+    expect(get(w)).toBe(7);
+    expect(get({ ...w, config: {} })).toBe(8);
   });
 });

@@ -6,7 +6,8 @@
  * console was served, with nobody watching). So they are taken at most once per
  * `RUNS_PER_FRAME` live runs and splits per frame, and carried over in between: with N live,
  * every ⌈N / RUNS_PER_FRAME⌉-th frame, at most every `MAX_STALE_FRAMES`-th (docs/metrics.md).
- * A policy switch, a reset of the tables or a new config takes them afresh at once.
+ * A policy switch, a reset of the tables, a new config or new tenant weights take them afresh
+ * at once.
  */
 import type { Frame } from '../../../shared/protocol.ts';
 
@@ -25,6 +26,8 @@ export interface FiguresKey {
   readonly policy: string;
   readonly config: object;
   readonly statsSince: number;
+  /** The tenant weights' version: the fair groups' weights and Jain follow a change at once. */
+  readonly weightsVersion: number;
 }
 
 export class PopulationCache {
@@ -33,8 +36,9 @@ export class PopulationCache {
   private carried = 0;
 
   /**
-   * The figures for this frame: `take()`'s when they are due (or `consume` is false: a snapshot
-   * takes them fresh and carries nothing over), else the last ones.
+   * The figures for this frame: `take()`'s when they are due, else the last ones. A snapshot
+   * (`consume` false) takes them fresh, and the frames after it carry those on: they stepped
+   * back to older ones.
    */
   get(
     live: number,
@@ -48,17 +52,16 @@ export class PopulationCache {
       last !== null &&
       last.policy === key.policy &&
       last.config === key.config &&
-      last.statsSince === key.statsSince;
+      last.statsSince === key.statsSince &&
+      last.weightsVersion === key.weightsVersion;
     if (consume && same && this.figures !== null && this.carried + 1 < every) {
       this.carried++;
       return this.figures;
     }
     const figures = take();
-    if (consume) {
-      this.figures = figures;
-      this.key = key;
-      this.carried = 0;
-    }
+    this.figures = figures;
+    this.key = key;
+    this.carried = 0;
     return figures;
   }
 }
