@@ -169,8 +169,9 @@ function Banner() {
       <div className="banner ended" role="alert" data-testid="server-stopped">
         <b>The server stopped.</b> The SchedLab server this page belonged to closed the connection
         as it shut down. When it starts again, open the URL it prints (
-        <code>http://127.0.0.1:…/?token=…</code>): it usually listens on a new port, where this page
-        cannot follow. What you see below is the last state this page received.
+        <code>http://127.0.0.1:…/?token=…</code>): on a new port, this page cannot follow; back on
+        this port with the same token (<code>serve --keep-token</code>), it reconnects by itself.
+        What you see below is the last state this page received.
       </div>
     );
   }

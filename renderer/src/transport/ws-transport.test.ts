@@ -200,10 +200,40 @@ describe('WebSocket transport', () => {
     }
     expect(probes).toHaveLength(3);
     expect(new Set(statuses.slice(statuses.indexOf('stopped')))).toEqual(new Set(['stopped']));
-    // Then no more: a restarted service listens on a new port, which this page cannot know.
-    await vi.advanceTimersByTimeAsync(60_000);
+    // Then no more sockets: only the page is looked at, every maxBackoffMs, quietly.
+    await vi.advanceTimersByTimeAsync(4_000);
     expect(FakeSocket.all).toHaveLength(4);
+    expect(probes.length).toBeGreaterThanOrEqual(3 + 9);
     expect(statuses.at(-1)).toBe('stopped');
+  });
+
+  it('a stopped host back on its port later (a kept token and port) is reconnected to', async () => {
+    // Before: after the few quick tries the tab stayed "stopped" for good, though
+    // `serve --keep-token --port N` is meant to keep the URL an open tab has.
+    let answering = false;
+    const t = createWebSocketTransport({
+      url: 'ws://127.0.0.1:1/ws?token=t',
+      socketFactory: (url) => new FakeSocket(url) as unknown as WebSocket,
+      minBackoffMs: 100,
+      maxBackoffMs: 400,
+      stoppedRetries: 1,
+      probe: () => Promise.resolve(answering ? 200 : null),
+    });
+    const statuses: ConnectionStatus[] = [];
+    t.onStatus((s) => statuses.push(s));
+    FakeSocket.all[0]!.onopen?.();
+    FakeSocket.all[0]!.close(1001, 'server closing');
+    await vi.advanceTimersByTimeAsync(400);
+    FakeSocket.all[1]!.close();
+    await vi.advanceTimersByTimeAsync(30_000); // away half a minute: the page looks now and then
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(statuses.at(-1)).toBe('stopped');
+    answering = true;
+    await vi.advanceTimersByTimeAsync(400);
+    expect(FakeSocket.all).toHaveLength(3);
+    FakeSocket.all[2]!.onopen?.();
+    expect(statuses.at(-1)).toBe('open');
+    t.close();
   });
 
   it('a host that stops and restarts at once on the same port is reconnected to', async () => {

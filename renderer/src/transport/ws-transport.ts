@@ -2,8 +2,9 @@
  * Browser mode: one WebSocket to `ws://<same host>/ws?token=…` carrying the JSON envelopes of
  * shared/transport.ts. After a close it reconnects with exponential backoff; the host sends a
  * snapshot first on every connection, so the UI resumes where the engine is. A host that says it
- * is stopping (close code 1001) is looked for a few times only, in case it restarts at once on
- * the same port; then the status stays `stopped`.
+ * is stopping (close code 1001) is looked for a few times, in case it restarts at once on the
+ * same port; then the status stays `stopped`, and its page is looked at every `maxBackoffMs` in
+ * case it comes back there later (a kept token and port).
  */
 import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { CommandResult, Frame, Snapshot } from '../../../shared/protocol.ts';
@@ -102,13 +103,34 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
   };
 
   const reconnect = () => {
-    if (stoppedTries !== null) {
-      // The host stopped and did not come back on this port: the page stays as it is.
-      if (stoppedTries === 0) return;
-      stoppedTries--;
+    if (stoppedTries === 0) {
+      // The host stopped and did not come back at once: the page says so, and only looks now and
+      // then whether it is back on this port (a kept token and port: `serve --keep-token`).
+      timer = setTimeout(lookAgain, maxBackoff);
+      return;
     }
+    if (stoppedTries !== null) stoppedTries--;
     timer = setTimeout(connect, backoff);
     backoff = Math.min(maxBackoff, backoff * 2);
+  };
+
+  /** A stopped host, looked for with the page's probe (no socket, no status change) or a socket. */
+  const lookAgain = () => {
+    if (closed) return;
+    if (opts.probe === undefined) {
+      connect();
+      return;
+    }
+    void opts.probe().then((httpStatus) => {
+      if (closed) return;
+      if (httpStatus === 401) setStatus('ended');
+      else if (httpStatus === null) timer = setTimeout(lookAgain, maxBackoff);
+      else {
+        stoppedTries = null;
+        setStatus('closed');
+        connect();
+      }
+    });
   };
 
   const connect = () => {
