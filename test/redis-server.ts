@@ -25,7 +25,8 @@ export interface TestRedis {
 
 const BINARY = process.env.REDIS_SERVER ?? 'redis-server';
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on now (the OS's pick, released at once). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

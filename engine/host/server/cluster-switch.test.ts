@@ -1,24 +1,13 @@
 // A switch to the cluster whose Redis does not answer: the running session is left as it was
 // (its jobs, its preset), and the answer says why within a few seconds. Before, the old jobs were
 // cancelled first, then the switch waited 30 s in silence and failed, leaving nothing running.
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/redis-server.ts';
 import { startLiveSession } from './live-session.ts';
-
-function unusedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
-}
 
 describe('setBackend cluster with Redis away', () => {
   it('cancel: nothing of the running session is touched; CLUSTER_UNAVAILABLE names the URL, not its password', async () => {
-    const port = await unusedPort();
+    const port = await freePort();
     const live = await startLiveSession({
       backend: 'threads',
       config: { workers: 1 },

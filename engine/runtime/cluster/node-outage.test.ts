@@ -1,7 +1,6 @@
 // A node and a Redis that is away: it says so when it starts, and a stop ends it all the same.
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
+import { freePort, startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import { WorkerNode } from './worker-node.ts';
 
 let redis: TestRedis | null = null;
@@ -10,20 +9,9 @@ afterEach(async () => {
   redis = null;
 });
 
-function unusedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
-}
-
 describe('a worker node while Redis is away', { timeout: 60_000 }, () => {
   it('refuses to start, CLUSTER_UNAVAILABLE naming the Redis, instead of waiting in silence', async () => {
-    const url = `redis://127.0.0.1:${await unusedPort()}`;
+    const url = `redis://127.0.0.1:${await freePort()}`;
     const started = WorkerNode.start({ redis: url, threads: 1, namespace: 'outage' });
     await expect(started).rejects.toMatchObject({
       code: 'CLUSTER_UNAVAILABLE',
