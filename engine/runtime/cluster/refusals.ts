@@ -29,18 +29,59 @@ export function pipelineRefusal(results: [Error | null, unknown][] | null): stri
   return null;
 }
 
+/**
+ * A trouble that goes on (writes refused, Redis away): counted, and due to be said when it starts
+ * and then at most every `REPEAT_MS` while it lasts. `Refusals` and `Outage` say theirs with it.
+ */
+class Spell {
+  private since: number | null = null;
+  private saidAt = 0;
+  count = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  get active(): boolean {
+    return this.since !== null;
+  }
+
+  /** One more occurrence: true when it is due to be said now. */
+  occurred(): boolean {
+    this.count++;
+    const now = this.now();
+    if (this.since === null) this.since = now;
+    else if (now - this.saidAt < REPEAT_MS) return false;
+    this.saidAt = now;
+    return true;
+  }
+
+  /** How long (ms) it has gone on so far; 0 when it is not under way. */
+  lasted(): number {
+    return this.since === null ? 0 : this.now() - this.since;
+  }
+
+  /** It ended: how many times it occurred and for how long (ms), or null if none was under way. */
+  end(): { count: number; ms: number } | null {
+    if (this.since === null) return null;
+    const ended = { count: this.count, ms: this.lasted() };
+    this.since = null;
+    this.count = 0;
+    return ended;
+  }
+}
+
 export class Refusals {
   private first: string | null = null;
-  private count = 0;
-  private saidAt = 0;
+  private readonly spell: Spell;
 
   constructor(
     /** Where writes go, as said (a Redis URL without its password). */
     private readonly display: string,
     /** `refused`: a line while writes are refused; `accepted`: they are taken again. */
     private readonly say: (line: string, state: 'refused' | 'accepted') => void,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.spell = new Spell(now);
+  }
 
   /** A write failed with `e`: true when Redis refused it (an error reply), which then counts. */
   failed(e: unknown): boolean {
@@ -52,32 +93,27 @@ export class Refusals {
 
   /** Redis refused a write, saying `why`. */
   refused(why: string): void {
-    this.count++;
-    const now = this.now();
-    if (this.first === null) this.first = why;
-    else if (now - this.saidAt < REPEAT_MS) return;
-    this.saidAt = now;
-    this.say(this.text()!, 'refused');
+    this.first ??= why;
+    if (this.spell.occurred()) this.say(this.text()!, 'refused');
   }
 
   /** A write was taken: a refusal under way has ended. */
   succeeded(): void {
-    if (this.first === null) return;
-    const n = this.count;
+    const ended = this.spell.end();
+    if (ended === null) return;
     this.first = null;
-    this.count = 0;
-    this.say(`Redis at ${this.display} takes writes again (${n} refused)`, 'accepted');
+    this.say(`Redis at ${this.display} takes writes again (${ended.count} refused)`, 'accepted');
   }
 
   /** Whether writes are being refused now (the last write was). */
   get refusing(): boolean {
-    return this.first !== null;
+    return this.spell.active;
   }
 
   /** What is going on while writes are refused, else null. */
   text(): string | null {
     if (this.first === null) return null;
-    return `Redis at ${this.display} refused a write: ${this.first} (every write since is refused; ${this.count} so far)`;
+    return `Redis at ${this.display} refused a write: ${this.first} (every write since is refused; ${this.spell.count} so far)`;
   }
 }
 
@@ -88,34 +124,28 @@ export class Refusals {
  * nothing when it ended.
  */
 export class Outage {
-  private since: number | null = null;
-  private count = 0;
-  private saidAt = 0;
+  private readonly spell: Spell;
 
   constructor(
     private readonly display: string,
     private readonly say: (line: string) => void,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.spell = new Spell(now);
+  }
 
   /** A connection to Redis failed with `message`. */
   failed(message: string): void {
-    this.count++;
-    const now = this.now();
-    if (this.since === null) this.since = now;
-    else if (now - this.saidAt < REPEAT_MS) return;
-    this.saidAt = now;
-    const seconds = Math.round((now - this.since) / 1000);
-    const lasting = this.count === 1 ? '' : ` (away ${seconds} s, ${this.count} failed tries)`;
-    this.say(`${message}${lasting}`);
+    if (!this.spell.occurred()) return;
+    const { count } = this.spell;
+    const seconds = Math.round(this.spell.lasted() / 1000);
+    this.say(count === 1 ? message : `${message} (away ${seconds} s, ${count} failed tries)`);
   }
 
   /** Connected again: an outage under way has ended. */
   ended(): void {
-    if (this.since === null) return;
-    const seconds = Math.round((this.now() - this.since) / 1000);
-    this.since = null;
-    this.count = 0;
-    this.say(`Redis at ${this.display} is back after ${seconds} s`);
+    const ended = this.spell.end();
+    if (ended === null) return;
+    this.say(`Redis at ${this.display} is back after ${Math.round(ended.ms / 1000)} s`);
   }
 }

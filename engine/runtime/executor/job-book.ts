@@ -381,11 +381,10 @@ export class JobBook {
     const jobs: JobRow[] = [];
     let matched = 0;
     for (const job of this.liveById.values()) {
-      // Its state is worked out only when the query names one (`liveState` may read its splits).
-      const state = q.state === undefined ? job.state : this.liveState(job);
+      const state = this.liveState(job);
       const fields = { id: job.id, state, class: job.cls, tenant: job.tenant?.name };
       if (!matchesJob(q, fields)) continue;
-      if (matched++ < limit) jobs.push(row(job, q.state ?? this.liveState(job)));
+      if (matched++ < limit) jobs.push(row(job, state));
     }
     const ended = [...this.troubled.toArray(), ...this.succeeded.toArray()];
     ended.sort((a, b) => (b.endNanos ?? 0) - (a.endNanos ?? 0) || b.id - a.id);

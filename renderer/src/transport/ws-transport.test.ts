@@ -245,7 +245,7 @@ describe('WebSocket transport', () => {
     vi.advanceTimersByTime(100);
     FakeSocket.all[1]!.onopen?.();
     expect(statuses.at(-1)).toBe('open');
-    // Open again, a later drop is a blip as any other: reconnecting without end.
+    // Open again, a later drop is a blip like every other: reconnecting without end.
     FakeSocket.all[1]!.close();
     expect(statuses.at(-1)).toBe('closed');
     for (let i = 2; i < 12; i++) {

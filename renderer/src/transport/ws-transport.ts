@@ -122,15 +122,26 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
       return;
     }
     void opts.probe().then((httpStatus) => {
-      if (closed) return;
-      if (httpStatus === 401) setStatus('ended');
-      else if (httpStatus === null) timer = setTimeout(lookAgain, maxBackoff);
-      else {
-        stoppedTries = null;
-        setStatus('closed');
-        connect();
-      }
+      if (closed || !answered(httpStatus)) return;
+      if (stoppedTries === null) connect();
+      else timer = setTimeout(lookAgain, maxBackoff);
     });
+  };
+
+  /**
+   * What the page's probe said: false when the session has ended (401: a new token), else true,
+   * and a stopped host that answers again is reconnected to as after a blip.
+   */
+  const answered = (httpStatus: number | null): boolean => {
+    if (httpStatus === 401) {
+      setStatus('ended');
+      return false;
+    }
+    if (httpStatus !== null && stoppedTries !== null) {
+      stoppedTries = null;
+      setStatus('closed');
+    }
+    return true;
   };
 
   const connect = () => {
@@ -176,17 +187,7 @@ export function createWebSocketTransport(opts: WebSocketTransportOptions): Trans
         return;
       }
       void opts.probe().then((httpStatus) => {
-        if (closed) return;
-        if (httpStatus === 401) {
-          setStatus('ended');
-          return;
-        }
-        // Something answers on this port again (the host, restarted): reconnect as after a blip.
-        if (httpStatus !== null && stoppedTries !== null) {
-          stoppedTries = null;
-          setStatus('closed');
-        }
-        reconnect();
+        if (!closed && answered(httpStatus)) reconnect();
       });
     };
   };
