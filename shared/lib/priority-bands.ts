@@ -26,7 +26,10 @@ export const BAND_LABELS: readonly string[] = Array.from({ length: BAND_COUNT },
   bandLabel(b),
 );
 
-/** The label of the band a priority falls in. */
+/**
+ * The label of the band a priority falls in: one of `BAND_LABELS`, not a new string (a frame's
+ * read looks up a band per wait in progress, 100,000 of them with as many runs queued).
+ */
 export function bandLabelOf(priority: number): string {
-  return bandLabel(bandOf(priority));
+  return BAND_LABELS[bandOf(priority)]!;
 }

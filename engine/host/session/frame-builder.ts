@@ -16,9 +16,10 @@ import {
   type SpanColumns,
 } from '../../../shared/protocol.ts';
 import { DEFAULT_STARVATION_MS, type Executor } from '../../runtime/executor/index.ts';
-import type { LatencyStats, OpenSamples } from './stats.ts';
+import type { LatencyStats } from './stats.ts';
 import { PopulationCache, type PopulationFigures } from './population-figures.ts';
 import { formatMs } from '../../../shared/lib/format.ts';
+import type { Steps, WorkBudget } from '../../core/graph/steps.ts';
 
 export interface AlarmThresholds {
   /** Alarm when the most urgent band's (p0-19) p95 wait exceeds this (ms). */
@@ -32,15 +33,8 @@ export interface FrameBuilderOptions {
   /** Most spans one frame carries (the rest count as dropped). */
   readonly maxSpansPerFrame?: number;
   readonly maxJobRows?: number;
-  /**
-   * The waits in progress now (splits ready but not running). They count in the frame's wait
-   * percentiles and give `oldestWaitMs`; without it only ended waits count.
-   */
-  readonly waitsInProgress?: OpenSamples;
   /** Sim sessions: the live loop's pace now (`Frame.speed`). */
   readonly speed?: () => number | 'max';
-  /** The queued times in progress now (leaf splits held by admission), for `queued`. */
-  readonly queuedInProgress?: OpenSamples;
 }
 
 export class FrameBuilder {
@@ -62,20 +56,16 @@ export class FrameBuilder {
   ) {
     this.maxSpans = options.maxSpansPerFrame ?? 20_000;
     this.maxJobs = options.maxJobRows ?? 200;
-    this.waitsInProgress = options.waitsInProgress ?? null;
     this.speed = options.speed ?? null;
-    this.queuedInProgress = options.queuedInProgress ?? null;
     this.lastTime = executor.now();
     this.executorStats = new ExecutorStatsView(executor);
     this.urgentMs = options.alarms?.urgentP95WaitMs ?? 1000;
     this.starvationMs = options.alarms?.starvationMs ?? DEFAULT_STARVATION_MS;
   }
 
-  private readonly waitsInProgress: OpenSamples | null;
   /** Trino's executor statistics (report/executor-stats.ts), as a report has them. */
   private readonly executorStats: ExecutorStatsView;
   private readonly speed: (() => number | 'max') | null;
-  private readonly queuedInProgress: OpenSamples | null;
   private readonly urgentMs: number;
   /** The starvation alarm's bound, which the `starving` warning uses too (ms). */
   readonly starvationMs: number;
@@ -136,7 +126,6 @@ export class FrameBuilder {
       this.seq++;
     }
     const figures = this.population.get(
-      liveCount(ex),
       {
         policy: ex.policyName,
         config: ex.config,
@@ -144,7 +133,7 @@ export class FrameBuilder {
         weightsVersion: ex.tenantWeightsVersion,
       },
       consume,
-      () => this.populationFigures(),
+      (budget) => this.populationSteps(budget),
     );
     const runaway = ex.runawaySplits();
     const alarms = this.alarms(figures.wait, figures.oldestWaitMs);
@@ -188,29 +177,35 @@ export class FrameBuilder {
     };
   }
 
-  /** The figures that pass over every live run (population-figures.ts: how often). */
-  private populationFigures(): PopulationFigures {
+  /**
+   * The figures that pass over every live run, in steps of `budget` over frames, or in one piece
+   * without (population-figures.ts).
+   */
+  private *populationSteps(budget?: WorkBudget): Steps<PopulationFigures> {
     const ex = this.executor;
-    const open = this.waitsInProgress;
+    const pass = ex.populationPass(budget);
+    const warnings = yield* pass.warnings(this.starvationMs);
+    const fairness = yield* pass.jain();
+    // Under `fair` only: one pass over the live groups, which other policies do not need.
+    const fairGroups = ex.policyName === 'fair' ? yield* pass.fairGroups() : undefined;
+    // The waits in progress last, in one piece (population-pass.ts says why), in one walk.
+    const name = (cls: number) => ex.spans.className(cls);
+    const waits = this.stats.wait.openReader();
+    const held = this.stats.queued.openReader();
     let oldestWaitNanos = 0;
-    const wait = this.stats.wait.read(
-      open === null
-        ? undefined
-        : (visit) =>
-            open((cls, priority, nanos) => {
-              if (nanos > oldestWaitNanos) oldestWaitNanos = nanos;
-              visit(cls, priority, nanos);
-            }),
+    pass.openWaits(
+      (cls, nanos, priority) => {
+        if (nanos > oldestWaitNanos) oldestWaitNanos = nanos;
+        waits.visit(name(cls), priority, nanos);
+      },
+      (cls, nanos, priority) => held.visit(name(cls), priority, nanos),
     );
-    if (open === null) oldestWaitNanos = ex.oldestWaitNanos();
-    const warnings = ex.jobWarnings(this.starvationMs);
     return {
-      wait,
-      queued: this.stats.queued.read(this.queuedInProgress ?? undefined),
+      wait: waits.finish(),
+      queued: held.finish(),
       oldestWaitMs: oldestWaitNanos / 1e6,
-      fairness: ex.fairness(),
-      // Under `fair` only: one pass over the live groups, which other policies do not need.
-      ...(ex.policyName === 'fair' ? { fairGroups: ex.fairGroups() } : {}),
+      fairness,
+      ...(fairGroups === undefined ? {} : { fairGroups }),
       warnings: warnings.slice(0, FRAME_MAX_WARNINGS),
       warningsMore: Math.max(0, warnings.length - FRAME_MAX_WARNINGS),
     };
@@ -266,10 +261,4 @@ function stuckAlarm(runaway: readonly RunawaySplit[], afterMs: number): Alarm {
     kind: 'stuck-worker',
     message: `${named}${more} overran the quantum by more than ${afterMs} ms`,
   };
-}
-
-/** Live jobs, or the splits waiting and queued when a few jobs hold many (graphs, Trino). */
-function liveCount(ex: Executor): number {
-  const c = ex.counters;
-  return Math.max(c.live, c.splitsQueued + c.splitsWaiting);
 }

@@ -1,20 +1,20 @@
 /**
  * The frame figures that pass over every live run: the wait and queued percentiles with the
  * waits still in progress, the oldest wait, the fairness index, `fair`'s groups and the job
- * warnings. With a few thousand runs live each pass is cheap; with 100,000 queued they took most
- * of the main thread at 10 frames a second (a service's event loop stalled 100–500 ms while its
- * console was served, with nobody watching). So they are taken at most once per
- * `RUNS_PER_FRAME` live runs and splits per frame, and carried over in between: with N live,
- * every ⌈N / RUNS_PER_FRAME⌉-th frame, at most every `MAX_STALE_FRAMES`-th (docs/metrics.md).
- * A policy switch, a reset of the tables, a new config or new tenant weights take them afresh
- * at once.
+ * warnings. With a few thousand runs live a pass is cheap; with 100,000 queued one pass held a
+ * service's event loop 60–400 ms while its console was served, with nobody watching. So a pass is
+ * spread over frames: each frame takes one step of it, `UNITS_PER_FRAME` splits or jobs visited
+ * at most, and the frames carry the last finished pass's figures until the next one finishes —
+ * every frame up to a few thousand live, every few seconds at 100,000 (docs/metrics.md). The
+ * waits in progress are taken in one piece at a pass's last step (population-pass.ts says why).
+ * A policy switch, a reset of the tables, a new config or new tenant weights take them afresh at
+ * once, and so does a snapshot: a pass begun before is dropped, its figures would step back.
  */
 import type { Frame } from '../../../shared/protocol.ts';
+import { runSteps, WorkBudget, type Steps } from '../../core/graph/steps.ts';
 
-/** Live runs and splits one frame passes over, on average, at most. */
-export const RUNS_PER_FRAME = 5_000;
-/** The most frames the figures are carried over (2 s at 10 frames a second). */
-export const MAX_STALE_FRAMES = 20;
+/** Splits or jobs one frame's step of a pass visits at most. */
+export const UNITS_PER_FRAME = 10_000;
 
 export type PopulationFigures = Required<
   Pick<Frame, 'wait' | 'queued' | 'oldestWaitMs' | 'fairness' | 'warnings' | 'warningsMore'>
@@ -30,23 +30,21 @@ export interface FiguresKey {
   readonly weightsVersion: number;
 }
 
+/** A pass in steps of `budget`, or in one piece without. */
+export type PopulationSteps = (budget?: WorkBudget) => Steps<PopulationFigures>;
+
 export class PopulationCache {
   private figures: PopulationFigures | null = null;
   private key: FiguresKey | null = null;
-  private carried = 0;
+  /** The pass under way, a step a frame. */
+  private pass: Steps<PopulationFigures> | null = null;
 
   /**
-   * The figures for this frame: `take()`'s when they are due, else the last ones. A snapshot
-   * (`consume` false) takes them fresh, and the frames after it carry those on: they stepped
-   * back to older ones.
+   * The figures for this frame: a finished pass's. A frame (`consume`) takes one step of the
+   * pass under way, or of a new one; a snapshot, or a frame whose key changed, takes a pass in
+   * one piece.
    */
-  get(
-    live: number,
-    key: FiguresKey,
-    consume: boolean,
-    take: () => PopulationFigures,
-  ): PopulationFigures {
-    const every = Math.min(MAX_STALE_FRAMES, Math.ceil(live / RUNS_PER_FRAME));
+  get(key: FiguresKey, consume: boolean, steps: PopulationSteps): PopulationFigures {
     const last = this.key;
     const same =
       last !== null &&
@@ -54,14 +52,17 @@ export class PopulationCache {
       last.config === key.config &&
       last.statsSince === key.statsSince &&
       last.weightsVersion === key.weightsVersion;
-    if (consume && same && this.figures !== null && this.carried + 1 < every) {
-      this.carried++;
-      return this.figures;
+    if (!consume || !same || this.figures === null) {
+      this.pass = null;
+      this.key = key;
+      return (this.figures = runSteps(steps()));
     }
-    const figures = take();
-    this.figures = figures;
-    this.key = key;
-    this.carried = 0;
-    return figures;
+    this.pass ??= steps(new WorkBudget(UNITS_PER_FRAME));
+    const step = this.pass.next();
+    if (step.done === true) {
+      this.pass = null;
+      this.figures = step.value;
+    }
+    return this.figures;
   }
 }

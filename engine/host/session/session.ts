@@ -134,14 +134,6 @@ export class Session {
     this.frames = new FrameBuilder(this.executor, this.stats, {
       ...frameOptions,
       ...(this.backend instanceof SimBackend ? { speed: () => this.speed } : {}),
-      waitsInProgress: (visit) =>
-        executor.forEachWaitInProgress((cls, nanos, priority) =>
-          visit(className(cls), priority, nanos),
-        ),
-      queuedInProgress: (visit) =>
-        executor.forEachQueuedInProgress((cls, nanos, priority) =>
-          visit(className(cls), priority, nanos),
-        ),
     });
     this.executor.onJobEnd((e) => {
       // Succeeded jobs only, as a headless report's latency (report/class-stats.ts).

@@ -41,6 +41,12 @@ const SLICES = Math.round(STATS_WINDOW_SECONDS / SLICE_SECONDS);
  */
 export type OpenSamples = (visit: (cls: string, priority: number, nanos: number) => void) => void;
 
+/** A table's read with open samples visited one by one (`Table.openReader`). */
+export interface OpenReader {
+  readonly visit: (cls: string, priority: number, nanos: number) => void;
+  readonly finish: () => PercentileTable;
+}
+
 /** The open samples of one key: their summary and longest. */
 interface OpenSummary {
   readonly summary: Summary;
@@ -116,16 +122,30 @@ class Table {
    * this read only: an open wait is recorded for good when it ends).
    */
   read(open?: OpenSamples): PercentileTable {
-    const first = this.window.firstSlice();
+    const reader = this.openReader();
+    open?.(reader.visit);
+    return reader.finish();
+  }
+
+  /**
+   * `read` in two halves, for open samples visited over several frames (population-figures.ts):
+   * `visit` each, then `finish` for the table.
+   */
+  openReader(): OpenReader {
     const openByClass = new Map<string, OpenSummary>();
     const openByBand = new Map<string, OpenSummary>();
-    open?.((cls, priority, nanos) => {
-      add(openByClass, this.openClassKey(cls, openByClass), nanos);
-      add(openByBand, bandLabelOf(priority), nanos);
-    });
     return {
-      byClass: summarize(this.byClass, openByClass, first),
-      byBand: summarize(this.byBand, openByBand, first),
+      visit: (cls, priority, nanos) => {
+        add(openByClass, this.openClassKey(cls, openByClass), nanos);
+        add(openByBand, bandLabelOf(priority), nanos);
+      },
+      finish: () => {
+        const first = this.window.firstSlice();
+        return {
+          byClass: summarize(this.byClass, openByClass, first),
+          byBand: summarize(this.byBand, openByBand, first),
+        };
+      },
     };
   }
 

@@ -19,7 +19,8 @@ import type { JobTrail } from './job-trail.ts';
 import type { Knobs } from './knobs.ts';
 import type { ExecSplit } from './records.ts';
 import type { SplitBook } from './split-book.ts';
-import { findWarnings } from './warnings.ts';
+import { warningSteps } from './warnings.ts';
+import { runSteps, UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
 
 /** The starvation bound warnings use unless told otherwise: the starvation alarm's default. */
 export const DEFAULT_STARVATION_MS = 120_000;
@@ -74,19 +75,27 @@ export class JobQueries {
   }
 
   private warningsOf(splits: Iterable<ExecSplit>, starvationMs: number): JobWarning[] {
+    // A class's norm counts all its live splits, whoever asks (jobDetail asks for one job).
+    const peers = this.live.splits.values();
+    return runSteps(this.warningSteps(splits, peers, starvationMs, new WorkBudget(UNBOUNDED)));
+  }
+
+  /** The warnings of `splits` against their classes' norms over `peers`, in steps of `budget`. */
+  warningSteps(
+    splits: Iterable<ExecSplit>,
+    peers: Iterable<ExecSplit>,
+    starvationMs: number,
+    budget: WorkBudget,
+  ): Steps<JobWarning[]> {
     const s = this.knobs.settings;
-    return findWarnings(
-      splits,
-      {
-        now: this.clock.now(),
-        starvationNanos: starvationMs * 1e6,
-        runawayNanos: s.runawayNanos,
-        quantumNanos: s.dispatchQuantumNanos,
-        started: this.started,
-        classTimes: (cls, live) => this.classTimes.sortedWith(cls, live),
-      },
-      // A class's norm counts all its live splits, whoever asks (jobDetail asks for one job).
-      this.live.splits.values(),
-    );
+    const bounds = {
+      now: this.clock.now(),
+      starvationNanos: starvationMs * 1e6,
+      runawayNanos: s.runawayNanos,
+      quantumNanos: s.dispatchQuantumNanos,
+      started: this.started,
+      classTimes: (cls: number, live: readonly number[]) => this.classTimes.sortedWith(cls, live),
+    };
+    return warningSteps(splits, bounds, peers, budget);
   }
 }

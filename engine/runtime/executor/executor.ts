@@ -31,6 +31,7 @@ import {
   type TaskConcurrencyRow,
   type WorkerRow,
 } from '../../../shared/protocol.ts';
+import { runSteps, type WorkBudget } from '../../core/graph/steps.ts';
 import { assertPriority } from '../../core/priority/index.ts';
 import type { ReadyQueue } from '../../core/ready-queue.ts';
 import type { Backend, SplitWork } from '../backend.ts';
@@ -42,7 +43,6 @@ import { composeExecutor } from './executor-parts.ts';
 import { DEFAULT_STARVATION_MS, type JobQueries } from './executor-queries.ts';
 import { runawaySplits, runningTime, workerRows } from './executor-rows.ts';
 import type { ExecutorStats } from './executor-stats.ts';
-import { fairGroups } from './fair-groups.ts';
 import type {
   JobBook,
   JobEnd,
@@ -53,11 +53,13 @@ import type {
 } from './job-book.ts';
 import type { JobSpec, SplitSpec } from './job-spec.ts';
 import { TrailKind, type JobTrail } from './job-trail.ts';
+import type { Jain } from './job-book.ts';
 import type { Knobs } from './knobs.ts';
 import { SplitState } from './lifecycle.ts';
 import type { Reconfigurer } from './live-reconfig.ts';
 import type { QuantumEnds } from './quantum-ends.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
+import { PopulationPass, type PassSources } from './population-pass.ts';
 import type { EventRing } from './rings.ts';
 import { mergeConfig, zodToError } from './settings.ts';
 import type { SplitBook } from './split-book.ts';
@@ -275,22 +277,13 @@ export class Executor {
   }
 
   /** Jain's fairness index across live jobs (job-book.ts). */
-  fairness(): { jain: number; jobs: number } {
-    const now = this.backend.now();
-    const running = new Map<ExecJob, number>();
-    for (const s of this.dispatcher.runningOn) {
-      if (s) running.set(s.job, (running.get(s.job) ?? 0) + (now - s.dispatchedAt));
-    }
-    return this.book.jain(now, running);
+  fairness(): Jain {
+    return runSteps(this.populationPass().jain());
   }
 
   /** Service per fairness group at the grouping `fairness` sets now (fair-groups.ts). */
   fairGroups(): FairGroups {
-    const now = this.backend.now();
-    const running = new Map<ExecSplit, number>();
-    for (const s of this.dispatcher.runningOn)
-      if (s) running.set(s, Math.max(0, now - s.dispatchedAt));
-    return fairGroups(this.book.liveValues(), this.config.fairness, running, now);
+    return runSteps(this.populationPass().fairGroups());
   }
 
   /** Longest current wait (ns) of a split in the ready queue (not held by admission). */
@@ -307,13 +300,7 @@ export class Executor {
    * not seen yet (a split queued for minutes and never run).
    */
   forEachWaitInProgress(visit: WaitVisitor): void {
-    const now = this.backend.now();
-    this.live.forEachIn(SplitState.queued, now, visit);
-    // Dispatched behind a running quantum (`pipeline`), not started: their wait goes on.
-    for (const list of this.dispatcher.queuedOn) {
-      if (list !== undefined)
-        for (const s of list) visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
-    }
+    this.populationPass().openWaits(visit, null);
   }
 
   /**
@@ -321,7 +308,28 @@ export class Executor {
    * `onAdmissionQueued` has not seen yet.
    */
   forEachQueuedInProgress(visit: WaitVisitor): void {
-    this.live.forEachIn(SplitState.waiting, this.backend.now(), visit);
+    this.populationPass().openWaits(null, visit);
+  }
+
+  /**
+   * The passes over every live run and split (waits in progress, warnings, Jain, fair groups):
+   * in steps of `budget` for a host that spreads them over frames, in one piece without
+   * (population-pass.ts).
+   */
+  populationPass(budget?: WorkBudget): PopulationPass {
+    const queries = this.queries;
+    const sources: PassSources = {
+      now: () => this.backend.now(),
+      splits: () => this.live.splits.values(),
+      jobs: () => this.book.liveValues(),
+      stateCounts: this.live.stateCounts,
+      runningOn: this.dispatcher.runningOn,
+      queuedOn: this.dispatcher.queuedOn,
+      fairness: this.config.fairness,
+      warnings: (splits, peers, starvationMs, b) =>
+        queries.warningSteps(splits, peers, starvationMs, b),
+    };
+    return new PopulationPass(sources, budget);
   }
 
   /** Longest requeue wait (ns) of each class since the engine started: yield to next quantum. */

@@ -25,6 +25,7 @@
  */
 import type { FairnessMode } from '../../../shared/config.ts';
 import { FAIR_GROUPS_SHOWN, type FairGroupRow, type FairGroups } from '../../../shared/protocol.ts';
+import { runSteps, UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
 import type { ExecJob, ExecSplit, TenantGroup } from './records.ts';
 
 interface Acc {
@@ -44,6 +45,20 @@ export function fairGroups(
   running: ReadonlyMap<ExecSplit, number>,
   now: number,
 ): FairGroups {
+  return runSteps(fairGroupSteps(jobs, fairness, running, now, new WorkBudget(UNBOUNDED)));
+}
+
+/**
+ * `fairGroups` in steps of `budget` jobs (a frame's pass, population-pass.ts). `jobs` may be a
+ * copy taken before the first step: a job that ended since is passed over.
+ */
+export function* fairGroupSteps(
+  jobs: Iterable<ExecJob>,
+  fairness: FairnessMode,
+  running: ReadonlyMap<ExecSplit, number>,
+  now: number,
+  budget: WorkBudget,
+): Steps<FairGroups> {
   const byKey = new Map<string, Acc>();
   const add = (
     key: string,
@@ -72,6 +87,8 @@ export function fairGroups(
   let ownGroups = 0;
   const byClass = new Map<string, { cls: string; jobs: number; serviceNanos: number }>();
   for (const job of jobs) {
+    if (budget.spend()) yield;
+    if (job.state !== 'running') continue; // ended since the list was taken
     const cls = job.cls;
     const c = byClass.get(cls) ?? { cls, jobs: 0, serviceNanos: 0 };
     c.jobs++;

@@ -15,6 +15,7 @@ import type { FindJobsResult, JobRow } from '../../../shared/protocol.ts';
 import { SPLIT_STATE_NAMES, SplitState, checkJobTransition, type JobState } from './lifecycle.ts';
 import type { ExecJob, ExecSplit, ExecTask } from './records.ts';
 import { IdTable } from './id-table.ts';
+import type { Steps, WorkBudget } from '../../core/graph/steps.ts';
 import { Tenants } from './tenants.ts';
 
 export interface JobEnd {
@@ -301,26 +302,6 @@ export class JobBook {
     for (const fn of this.taskEnd) fn(e);
   }
 
-  /**
-   * Jain's index over live jobs of their rate of service (scheduled time / age): 1 when every
-   * live job has been served at the same rate, 1/n when one job got everything. `running` adds
-   * the time of quanta still in progress (a run-to-completion task counts while it runs).
-   */
-  jain(now: number, running?: Map<ExecJob, number>): { jain: number; jobs: number } {
-    let sum = 0;
-    let sumSq = 0;
-    let n = 0;
-    for (const job of this.liveById.values()) {
-      const age = now - job.submitNanos;
-      if (age <= 0) continue;
-      const x = (job.scheduledNanos + (running?.get(job) ?? 0)) / age;
-      sum += x;
-      sumSq += x * x;
-      n++;
-    }
-    return { jain: n === 0 || sumSq === 0 ? 1 : (sum * sum) / (n * sumSq), jobs: n };
-  }
-
   drained(): Promise<void> {
     if (this.counts.live === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -480,4 +461,38 @@ function row(job: ExecJob, state: JobRow['state']): JobRow {
   };
   if (job.tenant !== null) r.tenant = job.tenant.name;
   return r;
+}
+
+/** Jain's index over live jobs and how many it counted (`jainSteps`). */
+export interface Jain {
+  jain: number;
+  jobs: number;
+}
+
+/**
+ * Jain's index over live jobs of their rate of service (scheduled time / age): 1 when every live
+ * job has been served at the same rate, 1/n when one job got everything. `running` adds the time
+ * of quanta still in progress (a run-to-completion task counts while it runs). In steps of
+ * `budget` (a frame's pass, population-pass.ts): `jobs` may be a copy taken before the first
+ * step, and a job that ended since is passed over.
+ */
+export function* jainSteps(
+  jobs: Iterable<ExecJob>,
+  now: number,
+  running: Map<ExecJob, number> | undefined,
+  budget: WorkBudget,
+): Steps<Jain> {
+  let sum = 0;
+  let sumSq = 0;
+  let n = 0;
+  for (const job of jobs) {
+    if (budget.spend()) yield;
+    const age = now - job.submitNanos;
+    if (job.state !== 'running' || age <= 0) continue;
+    const x = (job.scheduledNanos + (running?.get(job) ?? 0)) / age;
+    sum += x;
+    sumSq += x * x;
+    n++;
+  }
+  return { jain: n === 0 || sumSq === 0 ? 1 : (sum * sum) / (n * sumSq), jobs: n };
 }

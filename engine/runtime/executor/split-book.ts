@@ -81,15 +81,4 @@ export class SplitBook {
     const at = this.endedSplitIds.indexOf(splitId);
     return at < 0 ? undefined : this.endedJobIds[at];
   }
-
-  /** Visits every split in `state` with its time there so far (since `enqueuedAt`). */
-  forEachIn(
-    state: SplitState,
-    now: number,
-    visit: (clsIndex: number, nanos: number, basePriority: number) => void,
-  ): void {
-    for (const s of this.splits.values()) {
-      if (s.state === state) visit(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
-    }
-  }
 }

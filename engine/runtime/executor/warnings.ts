@@ -16,7 +16,8 @@
 import { formatMs } from '../../../shared/lib/format.ts';
 import { WARNING_RULES, type JobWarning, type WarningRule } from '../../../shared/protocol.ts';
 import { summarise, type ClassTimeStats } from './class-split-times.ts';
-import { SplitState } from './lifecycle.ts';
+import { runSteps, UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
+import { isTerminalSplit, SplitState } from './lifecycle.ts';
 import type { ExecSplit } from './records.ts';
 import type { Started } from './job-detail.ts';
 
@@ -58,7 +59,21 @@ export function findWarnings(
   b: WarningBounds,
   peers: Iterable<ExecSplit> = splits,
 ): JobWarning[] {
-  const classTimes = classTimesWithLive(peers, b);
+  return runSteps(warningSteps(splits, b, peers, new WorkBudget(UNBOUNDED)));
+}
+
+/**
+ * `findWarnings` in steps of `budget` splits (a frame's pass over every live split,
+ * population-pass.ts). The lists may be copies taken before the first step: a split that ended
+ * since is passed over.
+ */
+export function* warningSteps(
+  splits: Iterable<ExecSplit>,
+  b: WarningBounds,
+  peers: Iterable<ExecSplit>,
+  budget: WorkBudget,
+): Steps<JobWarning[]> {
+  const classTimes = yield* classTimesWithLive(peers, b, budget);
   const minSlowNanos = Math.max(b.quantumNanos, SLOW_SPLIT_FLOOR_MS * 1e6);
   const worst = new Map<string, Found>();
   const flag = (split: ExecSplit, rule: WarningRule, size: number, message: () => string) => {
@@ -69,7 +84,9 @@ export function findWarnings(
     }
   };
   for (const s of splits) {
-    if (s.job.state !== 'running') continue; // a cancelling split of an ended job
+    if (budget.spend()) yield;
+    // A cancelling split of an ended job; a split that ended since the list was taken.
+    if (s.job.state !== 'running' || isTerminalSplit(s.state)) continue;
     const runningFor = runningForOf(s, b);
     // Queued behind a running quantum (`pipeline`) is still waiting, as in the ready queue.
     if (s.state === SplitState.queued || (s.state === SplitState.running && !b.started(s))) {
@@ -137,10 +154,11 @@ function runningForOf(s: ExecSplit, b: WarningBounds): number {
 }
 
 /** Each class's statistics with its live splits that have run counted in, computed once a call. */
-function classTimesWithLive(peers: Iterable<ExecSplit>, b: WarningBounds) {
+function* classTimesWithLive(peers: Iterable<ExecSplit>, b: WarningBounds, budget: WorkBudget) {
   const live = new Map<number, number[]>();
   for (const s of peers) {
-    if (s.job.state !== 'running') continue;
+    if (budget.spend()) yield;
+    if (s.job.state !== 'running' || isTerminalSplit(s.state)) continue;
     const ran = s.scheduledNanos + runningForOf(s, b);
     if (ran <= 0) continue;
     const list = live.get(s.job.clsIndex);
