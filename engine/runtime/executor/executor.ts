@@ -322,7 +322,7 @@ export class Executor {
       now: () => this.backend.now(),
       splits: () => this.live.splits.values(),
       jobs: () => this.book.liveValues(),
-      stateCounts: this.live.stateCounts,
+      waiting: () => this.live.waiting(),
       runningOn: this.dispatcher.runningOn,
       queuedOn: this.dispatcher.queuedOn,
       fairness: this.config.fairness,
@@ -587,6 +587,7 @@ export class Executor {
     for (const task of job.tasks) {
       for (const s of task.live) {
         s.basePriority = priority;
+        this.live.repriced(s);
         if (requeue && s.state === SplitState.queued && this.knobs.queue.remove(s))
           this.knobs.queue.offer(s, now, 'moved');
       }

@@ -17,8 +17,8 @@ import { UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
 import type { WaitVisitor } from './executor-options.ts';
 import { fairGroupSteps } from './fair-groups.ts';
 import { jainSteps, type Jain } from './job-book.ts';
-import { SplitState } from './lifecycle.ts';
 import type { ExecJob, ExecSplit } from './records.ts';
+import type { WaitingIndex } from './waiting-index.ts';
 
 /** What a pass reads from the executor. */
 export interface PassSources {
@@ -26,8 +26,8 @@ export interface PassSources {
   /** The live splits and jobs (iterated once for a copy, or as they are in one piece). */
   splits(): Iterable<ExecSplit>;
   jobs(): Iterable<ExecJob>;
-  /** Live splits per state (`SplitState`): a walk for states none is in is skipped. */
-  readonly stateCounts: ArrayLike<number>;
+  /** The splits in the ready queue or held by admission, in columns (waiting-index.ts). */
+  waiting(): WaitingIndex;
   /** Each worker's quantum running now, and the dispatches queued behind it (`pipeline`). */
   readonly runningOn: readonly (ExecSplit | null | undefined)[];
   readonly queuedOn: readonly (readonly ExecSplit[] | undefined)[];
@@ -57,22 +57,13 @@ export class PopulationPass {
   }
 
   /**
-   * In one walk over the live splits, with the time so far of each: those in the ready queue or
-   * dispatched behind a running quantum and not started (`queued`: the waits in progress), and
-   * leaf splits held by admission (`held`).
+   * In one walk over the waiting splits' columns (waiting-index.ts), with the time so far of
+   * each: those in the ready queue or dispatched behind a running quantum and not started
+   * (`queued`: the waits in progress), and leaf splits held by admission (`held`).
    */
   openWaits(queued: WaitVisitor | null, held: WaitVisitor | null): void {
     const now = this.from.now();
-    const counts = this.from.stateCounts;
-    const walk =
-      (queued !== null && counts[SplitState.queued]! > 0) ||
-      (held !== null && counts[SplitState.waiting]! > 0);
-    for (const s of walk ? this.from.splits() : []) {
-      const state = s.state;
-      if (state === SplitState.queued) queued?.(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
-      else if (state === SplitState.waiting)
-        held?.(s.job.clsIndex, now - s.enqueuedAt, s.basePriority);
-    }
+    this.from.waiting().forEach(now, queued, held);
     if (queued === null) return;
     // Dispatched behind a running quantum (`pipeline`), not started: their wait goes on.
     for (const list of this.from.queuedOn) {

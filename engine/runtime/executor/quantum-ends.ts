@@ -325,8 +325,8 @@ export class QuantumEnds {
   }
 
   requeue(split: ExecSplit, now: number, reason: 'requeue' | 'woken' | 'retry'): void {
+    split.enqueuedAt = now; // before the move: the waiting splits' index reads it
     this.live.move(split, SplitState.queued);
-    split.enqueuedAt = now;
     split.requeued = true;
     this.knobs.offer(split, now, reason);
   }

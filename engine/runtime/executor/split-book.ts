@@ -7,6 +7,7 @@
 import { IdTable } from './id-table.ts';
 import { SplitState, checkSplitTransition } from './lifecycle.ts';
 import type { ExecSplit, ExecTask } from './records.ts';
+import { isWaiting, WaitingIndex } from './waiting-index.ts';
 
 /** How many ended user-module splits keep their job known for late notices. */
 const ENDED_MODULE_SPLITS = 4096;
@@ -26,17 +27,43 @@ export class SplitBook {
   private readonly endedJobIds = new Float64Array(ENDED_MODULE_SPLITS);
   private endedNext = 0;
 
+  /** The waiting splits in columns, once someone reads them (`waiting()`). */
+  private index: WaitingIndex | null = null;
+
   /** A new split, in the state it was created in. */
   add(split: ExecSplit): void {
     this.splits.set(split.id, split);
     this.stateCounts[split.state]!++;
+    if (this.index !== null && isWaiting(split.state)) this.index.put(split);
   }
 
+  /** `split` moves to state `to`; a move into the ready queue sets its `enqueuedAt` first. */
   move(split: ExecSplit, to: SplitState): void {
-    checkSplitTransition(split.id, split.state, to);
-    this.stateCounts[split.state]!--;
+    const from = split.state;
+    checkSplitTransition(split.id, from, to);
+    this.stateCounts[from]!--;
     this.stateCounts[to]!++;
     split.state = to;
+    if (this.index === null) return;
+    if (isWaiting(to)) this.index.put(split);
+    else if (isWaiting(from)) this.index.delete(split);
+  }
+
+  /** `split`'s base priority changed. */
+  repriced(split: ExecSplit): void {
+    if (this.index !== null && isWaiting(split.state)) this.index.put(split);
+  }
+
+  /**
+   * The splits in the ready queue or held by admission, in columns (waiting-index.ts): built
+   * from the live splits at the first call, kept from then on.
+   */
+  waiting(): WaitingIndex {
+    if (this.index === null) {
+      this.index = new WaitingIndex();
+      for (const s of this.splits.values()) if (isWaiting(s.state)) this.index.put(s);
+    }
+    return this.index;
   }
 
   /** Splits holding a place in the bounded queue: everything not running and not ended. */
