@@ -107,12 +107,12 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
       data-priority={job.basePriority}
     >
       <span className="num">{job.id}</span>
-      <span>{job.class}</span>
+      <span title={job.class}>{job.class}</span>
       <span className={`state state-${job.state}`}>{job.state}</span>
-      <span className="num">
+      <span className="num job-minor">
         {job.splitsDone}/{job.splits}
       </span>
-      <span className="num">{(job.scheduledNanos / 1e6).toFixed(1)} ms</span>
+      <span className="num job-minor">{(job.scheduledNanos / 1e6).toFixed(1)} ms</span>
       <span
         className={`job-outcome${job.error === undefined ? '' : ' job-outcome-error'}`}
         title={outcome}
@@ -158,12 +158,16 @@ function Row({ job, top, selected }: { job: JobRow; top: number; selected: boole
   );
 }
 
+/**
+ * Key, label, class. `job-minor` columns give way in a narrow table (jobs.css): the job's
+ * detail shows them.
+ */
 const COLUMNS: [SortKey | null, string, string][] = [
   ['id', 'job', 'num'],
   ['class', 'class', ''],
   ['state', 'state', ''],
-  ['splits', 'splits', 'num'],
-  ['scheduled', 'scheduled', 'num'],
+  ['splits', 'splits', 'num job-minor'],
+  ['scheduled', 'scheduled', 'num job-minor'],
   [null, 'outcome', ''],
   [null, 'priority · actions', ''],
 ];
@@ -173,9 +177,12 @@ function Head({ sort, onSort }: { sort: JobSort | null; onSort: (key: SortKey) =
     <div className="job-row job-head">
       {COLUMNS.map(([key, label, cls]) =>
         key === null ? (
-          <span key={label}>{label}</span>
+          <span key={label} className={cls} title={label}>
+            {label}
+          </span>
         ) : (
           <button
+            title={label}
             key={label}
             className={`job-sort ${cls}`}
             data-testid={`job-sort-${key}`}
