@@ -411,6 +411,11 @@ export const commandSchemas = {
     })
     .strict(),
   /**
+   * Stops the `compare` running, if any: it runs no further simulator step and answers
+   * `CANCELLED`; the next `compare` may start at once. Answers `{ cancelled }`: whether one ran.
+   */
+  cancelCompare: z.object({ ...base, type: z.literal('cancelCompare') }).strict(),
+  /**
    * Searches live jobs and the ended ones the engine still remembers (`shared/lib/job-query.ts`
    * says the query language); answers `FindJobsResult`, at most `limit` rows. Read-only.
    */
@@ -459,6 +464,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   commandSchemas.setSpeed,
   commandSchemas.configureGraph,
   commandSchemas.compare,
+  commandSchemas.cancelCompare,
   commandSchemas.cancelAll,
   commandSchemas.resetStats,
   commandSchemas.findJobs,
@@ -536,6 +542,8 @@ export interface CommandResults {
     | { backend: BackendName; mode: 'cancel'; cancelled: number }
     | { backend: BackendName; mode: 'drain'; draining: number };
   compare: CompareResultWire;
+  /** Whether a compare was running (and is now stopped). */
+  cancelCompare: { cancelled: boolean };
   setTenantWeights: TenantWeights;
   tenantWeights: TenantWeights;
 }

@@ -5,6 +5,7 @@
  * else's.
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
+import { SchedLabError } from '../../../shared/errors.ts';
 import type { GraphPolicy } from '../../../shared/graph.ts';
 import type { BucketCounts } from '../../../shared/lib/histogram.ts';
 import { levelRowName, type CompareSeries } from '../../../shared/protocol.ts';
@@ -44,6 +45,8 @@ export interface CompareOptions {
   base?: EngineConfigPatch;
   /** Keep each run's levels over time and latency histograms (the app's Compare view). */
   series?: boolean;
+  /** Aborted: no further simulator step runs, and the compare throws `CANCELLED`. */
+  signal?: AbortSignal;
 }
 
 export async function compareConfigs(
@@ -58,9 +61,15 @@ export async function compareConfigs(
     graphPolicy: c.graphPolicy,
   }));
   const runs: CompareResult['runs'] = [];
+  const signal = options.signal;
+  // Asked between the simulator's steps, where a host's commands (a cancel) get their turns.
+  const pastLimit = () =>
+    signal?.aborted === true ? new SchedLabError('CANCELLED', 'compare: cancelled') : null;
   for (const c of checked) {
     // A host's frames and commands get a turn between runs too (and within each, `driveSim`).
     await new Promise<void>((resolve) => setImmediate(resolve));
+    const stop = pastLimit();
+    if (stop !== null) throw stop;
     // A graph document carries its own policy and generator seed; the column's replace them.
     const run = withGraphOverrides(workload, {
       ...(options.seed === undefined ? {} : { seed: options.seed }),
@@ -72,6 +81,7 @@ export async function compareConfigs(
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
       ...(options.series === true ? { series: true } : {}),
+      ...(signal === undefined ? {} : { pastLimit }),
     });
     const graphPolicy = c.graphPolicy === undefined ? {} : { graphPolicy: c.graphPolicy };
     const extra = series === undefined ? {} : { series, latencyBuckets: latencyBuckets ?? {} };

@@ -170,11 +170,14 @@ const EVENTS_PER_SLICE = 1 << 10;
  * `compare` of a large graph in a live session, driven to idle in one call, held it 20 s without
  * a frame or an answer to anyone (as `driveSim` does for job runs: `EventLoopTurns`).
  */
-async function runSimToIdle(sim: SimBackend): Promise<void> {
+async function runSimToIdle(sim: SimBackend, pastLimit: () => Error | null): Promise<void> {
   const turns = new EventLoopTurns();
   while (!sim.idle) {
     sim.runUntilIdle(EVENTS_PER_SLICE);
     await turns.take();
+    // A command in that turn (a compare's cancel) stops the run before its next slice.
+    const stop = pastLimit();
+    if (stop !== null) throw stop;
   }
 }
 
@@ -184,8 +187,13 @@ export async function runGraphs(
   backend: Backend,
   config: EngineConfig,
   traceCapacity: number | null,
-  onProgress?: (p: GraphProgress) => void,
+  hooks: {
+    onProgress?: ((p: GraphProgress) => void) | undefined;
+    /** Asked between the simulator's slices (`RunOptions.pastLimit`). */
+    pastLimit?: (() => Error | null) | undefined;
+  } = {},
 ): Promise<GraphOutcome> {
+  const { onProgress, pastLimit = () => null } = hooks;
   if (docs.some((d) => d.executor === 'stealing') && backend.kind !== 'threads') {
     throw new SchedLabError(
       'INVALID_WORKLOAD',
@@ -237,7 +245,7 @@ export async function runGraphs(
           ? { backend: run, hardKillAfterMs: config.hardKillAfterMs, driveSim: false }
           : { backend: run, stealing, hardKillAfterMs: config.hardKillAfterMs, driveSim: false },
       );
-      if (backend instanceof SimBackend) await runSimToIdle(backend);
+      if (backend instanceof SimBackend) await runSimToIdle(backend, pastLimit);
       const result = await pending;
       const s = result.executor === 'stealing' ? result.steals : 0;
       const counts = {

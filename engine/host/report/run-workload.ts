@@ -173,7 +173,10 @@ async function runGraphWorkload(run: Run, graphs: readonly GraphDocument[]): Pro
           quanta: p.dispatches,
           nodes: { done: p.nodesDone, total: p.nodes },
         }));
-    const g = await runGraphs(workload, graphs, backend, config, traceCapacity, progress);
+    const g = await runGraphs(workload, graphs, backend, config, traceCapacity, {
+      onProgress: progress,
+      pastLimit: options.pastLimit,
+    });
     const seeds = graphs.flatMap((d) =>
       'seed' in d && typeof d.seed === 'number' ? [d.seed] : [],
     );

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SimBackend } from '../../runtime/sim/sim-backend.ts';
 import type { CommandError, CompareResultWire } from '../../../shared/protocol.ts';
 import { Session } from './session.ts';
 
@@ -261,4 +262,109 @@ describe('compare command', () => {
     // Between the columns alone it was 2 or 3.
     expect(turns).toBeGreaterThan(8);
   }, 120_000);
+
+  describe('cancelCompare', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    /** A column of this runs for seconds of wall time: long enough to be cancelled in. */
+    const big = {
+      name: 'big',
+      seed: 1,
+      durationMs: 60_000,
+      classes: [
+        {
+          name: 'bulk',
+          arrival: { kind: 'periodic', everyMs: 1, count: 60_000 },
+          splits: { leaf: 4 },
+          work: { totalMs: 1 },
+        },
+      ],
+    };
+
+    /**
+     * Starts a compare, cancels it once the simulator has stepped `step` `atLeast` times, and
+     * says how many steps ran after the cancel was answered.
+     */
+    async function cancelMidway(
+      s: Session,
+      msg: Record<string, unknown>,
+      step: 'runUntil' | 'runUntilIdle',
+    ): Promise<{ answer: unknown; stepsAfter: number }> {
+      const steps = vi.spyOn(SimBackend.prototype, step);
+      const running = s.handleCommand({ type: 'compare', ...msg });
+      await vi.waitFor(() => expect(steps.mock.calls.length).toBeGreaterThan(3), {
+        timeout: 60_000,
+      });
+      expect(await s.handleCommand({ type: 'cancelCompare', id: 'x' })).toEqual({
+        ok: true,
+        cancelled: true,
+        id: 'x',
+      });
+      const at = steps.mock.calls.length;
+      const answer = await running;
+      return { answer, stepsAfter: steps.mock.calls.length - at };
+    }
+
+    it('stops a running compare at once, answers it CANCELLED, and the next compare runs', async () => {
+      // Before: there was no way to stop a compare; the user waited for every column.
+      const s = new Session();
+      const { answer, stepsAfter } = await cancelMidway(
+        s,
+        { workload: big, configs: twoPolicies, durationMs: 60_000 },
+        'runUntil',
+      );
+      expect(answer).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+      // No simulator step of it ran after the cancel's answer.
+      expect(stepsAfter).toBe(0);
+      // Nothing runs now; the session takes the next compare and runs it to its end.
+      expect(await s.handleCommand({ type: 'cancelCompare' })).toEqual({
+        ok: true,
+        cancelled: false,
+      });
+      const r = await compare(s, {
+        preset: 'interactive-vs-scan',
+        configs: twoPolicies,
+        durationMs: 1_000,
+      });
+      expect(r.reports).toHaveLength(2);
+      // The live session was never touched.
+      expect(s.executor.counters.submitted).toBe(0);
+      await s.close();
+    }, 120_000);
+
+    it('stops a graph compare at once too', async () => {
+      const s = new Session();
+      const workload = {
+        name: 'big-graph',
+        graph: { generator: 'wavefront', rows: 300, cols: 300, cost: 1 },
+      };
+      const { answer, stepsAfter } = await cancelMidway(
+        s,
+        { workload, configs: [{ policy: 'fifo' }, { policy: 'lifo' }] },
+        'runUntilIdle',
+      );
+      expect(answer).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+      expect(stepsAfter).toBe(0);
+      await s.close();
+    }, 120_000);
+
+    it('a compare sent right after a cancel is taken, not refused as a second one', async () => {
+      const s = new Session();
+      const steps = vi.spyOn(SimBackend.prototype, 'runUntil');
+      const first = s.handleCommand({ type: 'compare', workload: big, configs: twoPolicies });
+      await vi.waitFor(() => expect(steps).toHaveBeenCalled(), { timeout: 60_000 });
+      await s.handleCommand({ type: 'cancelCompare' });
+      const second = s.handleCommand({
+        type: 'compare',
+        preset: 'interactive-vs-scan',
+        configs: twoPolicies,
+        durationMs: 1_000,
+      });
+      expect(await first).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+      expect(await second).toMatchObject({ ok: true });
+      await s.close();
+    }, 120_000);
+  });
 });

@@ -4,7 +4,8 @@
  * On a graph workload a column's `policy` is the graph ready-queue policy (`withGraphOverrides`,
  * as `schedlab compare` does). The duration is bounded (`COMPARE_MAX_DURATION_MS`), and a
  * simulated run gives the event loop a turn every few ms of wall time (run-workload.ts
- * `driveSim`): frames and other commands go on while a column runs.
+ * `driveSim`): frames and other commands go on while a column runs — `cancelCompare` among them,
+ * which stops it before its next step.
  */
 import type { EngineConfigPatch } from '../../../shared/config.ts';
 import { SchedLabError, isSchedLabError } from '../../../shared/errors.ts';
@@ -25,7 +26,11 @@ import { compareConfigs, type CompareConfig } from '../report/compare.ts';
 
 type CompareCommand = CommandOf<'compare'>;
 
-export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire> {
+/** `signal`: aborted by `cancelCompare`; the compare then throws `CANCELLED`. */
+export async function runCompare(
+  cmd: CompareCommand,
+  signal?: AbortSignal,
+): Promise<CompareResultWire> {
   const workload = compareWorkload(cmd);
   // The workload's own config is checked once, so its error is not blamed on a column.
   resolveConfig(workload, 'sim');
@@ -39,6 +44,7 @@ export async function runCompare(cmd: CompareCommand): Promise<CompareResultWire
     ...(cmd.seed === undefined ? {} : { seed: cmd.seed }),
     durationMs,
     series: true,
+    ...(signal === undefined ? {} : { signal }),
   });
   const reports: CompareReportRow[] = result.runs.map((r) => ({
     ...reportRow(r.label, r.report),

@@ -35,8 +35,11 @@ type Handler<T extends CommandType> = (
 
 /** Runs a session's commands; holds what spans commands (a `compare` in progress). */
 export class CommandRunner {
-  /** One `compare` at a time: each run holds the event loop. */
-  private comparing = false;
+  /**
+   * The `compare` running, which `cancelCompare` aborts; one at a time, as each run holds the
+   * event loop. A cancelled one lets go at once: it runs no further step, and the next may start.
+   */
+  private comparison: AbortController | null = null;
   private readonly handlers: { [T in CommandType]: Handler<T> };
 
   constructor(private readonly s: CommandTarget) {
@@ -133,15 +136,22 @@ export class CommandRunner {
       findJobs: (cmd) => ex.findJobs(cmd.query, cmd.limit),
       jobDetail: (cmd) => ex.jobDetail(cmd.jobId, s.starvationMs),
       compare: async (cmd) => {
-        if (this.comparing) {
+        if (this.comparison !== null) {
           throw new SchedLabError('QUEUE_FULL', 'type: a compare is already running', 'type');
         }
-        this.comparing = true;
+        const run = new AbortController();
+        this.comparison = run;
         try {
-          return await runCompare(cmd);
+          return await runCompare(cmd, run.signal);
         } finally {
-          this.comparing = false;
+          if (this.comparison === run) this.comparison = null;
         }
+      },
+      cancelCompare: () => {
+        const run = this.comparison;
+        run?.abort();
+        this.comparison = null;
+        return { cancelled: run !== null };
       },
     };
   }
