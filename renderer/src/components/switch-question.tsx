@@ -2,9 +2,24 @@
  * The question a switch asks while the old work still has live jobs — a preset switch
  * (Workloads) or a backend switch (the header): let them drain first, cancel them, or go back.
  * One dialog for both; `testId` names it and its buttons (`-drain`, `-cancel`, `-back`).
+ * A keyboard user keeps their place: it takes the focus on its first choice, and gives it back
+ * to the control that asked once answered (removed, it would leave the focus on the page).
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import type { SwitchChoice } from '../data/preset-switch.ts';
+
+/** Focuses `first` while mounted; on unmount, gives the focus back to whatever had it before. */
+function useFocusReturn(first: RefObject<HTMLButtonElement | null>): void {
+  useEffect(() => {
+    const opener = document.activeElement;
+    first.current?.focus();
+    return () => {
+      // Only when the focus was lost with the question (not when the user went elsewhere).
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
+  }, [first]);
+}
 
 export function SwitchQuestion(props: {
   testId: string;
@@ -19,11 +34,18 @@ export function SwitchQuestion(props: {
 }) {
   const Box = props.inline === true ? 'span' : 'div';
   const id = props.testId;
+  const first = useRef<HTMLButtonElement>(null);
+  useFocusReturn(first);
   return (
     <Box className={`preset-switch ${props.className ?? ''}`} role="dialog" data-testid={id}>
       <span>{props.children}</span>
       <Box className="actions">
-        <button className="btn" data-testid={`${id}-drain`} onClick={() => props.onChoose('drain')}>
+        <button
+          ref={first}
+          className="btn"
+          data-testid={`${id}-drain`}
+          onClick={() => props.onChoose('drain')}
+        >
           {props.drainLabel}
         </button>
         <button

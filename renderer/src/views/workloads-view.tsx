@@ -77,9 +77,11 @@ function Presets() {
               key={p}
               className="preset"
               data-testid={`preset-${p}`}
-              disabled={running !== null}
+              // Busy, not disabled: a disabled button drops the focus to the page.
+              aria-disabled={running !== null}
               title={readOnly}
               onClick={() => {
+                if (running !== null) return;
                 const live = telemetry.latest?.counters.live ?? 0;
                 if (live > 0) setAsking({ preset: p, live });
                 else void start(p, 'drain');
