@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp, useAppState } from './context.ts';
 import { BackendPicker } from './components/backend-picker.tsx';
 import { togglePause } from './data/commands.ts';
+import { cancelCompare } from './data/compare-run.ts';
 import { shortcutOf } from './data/shortcuts.ts';
 import { canControl, READ_ONLY_REASON, VIEWS, type ViewName } from './store/app-store.ts';
 import { CompareView } from './views/compare-view.tsx';
@@ -38,9 +39,11 @@ function useShortcuts() {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const s = store.getState();
-      // Esc clears the selection wherever the focus is (in a field it also leaves the field).
+      // Esc clears the selection wherever the focus is (in a field it also leaves the field);
+      // on the Compare view it also stops the comparison running there.
       if (e.key === 'Escape') {
         s.selectJob(null);
+        if (s.view === 'compare') void cancelCompare(transport, store);
         return;
       }
       const shortcut = shortcutOf(e.key, e.target);
@@ -224,7 +227,7 @@ export function App() {
         <span>
           <kbd>space</kbd> pause (on a button: presses it) · <kbd>+</kbd>/<kbd>−</kbd> zoom ·{' '}
           <kbd>f</kbd> follow · <kbd>1</kbd>–<kbd>5</kbd> views · <kbd>/</kbd> search jobs ·{' '}
-          <kbd>Esc</kbd> clear the selection
+          <kbd>Esc</kbd> clear the selection (Compare: cancel the run)
         </span>
       </footer>
     </div>

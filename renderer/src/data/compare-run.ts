@@ -1,6 +1,7 @@
 /**
  * Running a comparison from the Compare view's form in the app store, so the run and its answer
- * land in the store even when the view was left (unmounted) meanwhile; one run at a time.
+ * land in the store even when the view was left (unmounted) meanwhile; one run at a time, which
+ * the user may cancel.
  */
 import { COMPARE_FILE, type AppStore } from '../store/app-store.ts';
 import type { Transport } from '../transport/transport.ts';
@@ -28,7 +29,17 @@ export async function runCompare(transport: Transport, store: AppStore): Promise
   if (source === null) return setCompare({ error: 'workload: choose a workload file first' });
   const built = buildCompare(source, form.forms, form.durationS * 1000, form.seed);
   if (!built.ok) return setCompare({ error: built.message });
-  setCompare({ error: null, running: true });
+  setCompare({ error: null, cancelled: false, running: true });
   const r = await transport.send(built.command);
-  setCompare(r.ok ? { running: false, result: r } : { running: false, error: errorText(r.error) });
+  if (r.ok) setCompare({ running: false, result: r });
+  // Stopped by the user (`cancelCompare`): said as such, not as an error; the last result stays.
+  else if (r.error.code === 'CANCELLED') setCompare({ running: false, cancelled: true });
+  else setCompare({ running: false, error: errorText(r.error) });
+}
+
+/** Stops the comparison running (the Cancel button, Esc): its answer then says CANCELLED. */
+export async function cancelCompare(transport: Transport, store: AppStore): Promise<void> {
+  if (!store.getState().compare.running) return;
+  const r = await transport.send({ type: 'cancelCompare' });
+  if (!r.ok) store.getState().setCompare({ error: errorText(r.error) });
 }

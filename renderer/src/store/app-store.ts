@@ -90,6 +90,8 @@ export interface CompareState {
   seed: string;
   forms: ConfigForm[];
   running: boolean;
+  /** The last run was cancelled by the user (its result, if any, is the run before). */
+  cancelled: boolean;
   error: string | null;
   result: CompareResultWire | null;
 }
@@ -164,6 +166,7 @@ export function initialState(theme: Theme = 'dark'): AppState {
       seed: '',
       forms: [...DEFAULT_FORMS],
       running: false,
+      cancelled: false,
       error: null,
       result: null,
     },

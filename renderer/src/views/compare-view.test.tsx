@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../shared/config.ts';
 import type { CommandResult, CompareResultWire } from '../../../shared/protocol.ts';
-import { runCompare } from '../data/compare-run.ts';
+import { cancelCompare, runCompare } from '../data/compare-run.ts';
 import { DEFAULT_FORMS } from '../data/compare-rows.ts';
 import { createAppStore, type AppStore } from '../store/app-store.ts';
 import { renderStatic } from '../testing.tsx';
@@ -35,8 +35,9 @@ function slowHost() {
   let answer: (r: CommandResult) => void = () => {};
   const transport = {
     host: 'browser',
-    send: (command: unknown) => {
+    send: (command: { type: string }) => {
       sent.push(command);
+      if (command.type === 'cancelCompare') return Promise.resolve({ ok: true, cancelled: true });
       return new Promise<CommandResult>((resolve) => (answer = resolve));
     },
   } as unknown as Transport;
@@ -74,7 +75,7 @@ describe('the Compare view across a tab switch', () => {
     expect(tag(html, 'compare-config-1-label')).toContain('value="B"');
     expect(html).toContain('<option value="60" selected="">60 s</option>');
     expect(html).toContain('<option value="mixed" selected="">mixed</option>');
-    expect(tag(html, 'compare-run')).toContain('disabled=""');
+    expect(tag(html, 'compare-run')).toContain('aria-disabled="true"');
     expect(html).toContain('running…');
     // A second run while one runs is not sent.
     await runCompare(host.transport, store);
@@ -97,5 +98,31 @@ describe('the Compare view across a tab switch', () => {
     const html = mount(store);
     expect(html).toContain('no such preset (INVALID_ARGUMENT)');
     expect(tag(html, 'compare-run')).not.toContain('disabled');
+  });
+
+  it('offers a cancel while a comparison runs, and says cancelled when the engine stopped it', async () => {
+    // Before: no cancel; the user waited for every config to run.
+    const store = createAppStore({ status: 'open', presets: PRESETS });
+    const host = slowHost();
+    expect(mount(store)).not.toContain('data-testid="compare-cancel"');
+    const running = runCompare(host.transport, store);
+    let html = mount(store);
+    expect(tag(html, 'compare-cancel')).toContain('cancel');
+    await cancelCompare(host.transport, store);
+    expect(host.sent.at(-1)).toEqual({ type: 'cancelCompare' });
+    host.answer({ ok: false, error: { code: 'CANCELLED', message: 'compare: cancelled' } });
+    await running;
+    html = mount(store);
+    expect(html).toContain('data-testid="compare-cancelled"');
+    expect(html).not.toContain('data-testid="compare-error"');
+    expect(html).not.toContain('data-testid="compare-cancel"');
+    expect(tag(html, 'compare-run')).not.toContain('aria-disabled="true"');
+    // A cancel with nothing running sends nothing; the next run clears the word.
+    await cancelCompare(host.transport, store);
+    expect(host.sent.filter((c) => (c as { type: string }).type === 'cancelCompare')).toHaveLength(
+      1,
+    );
+    void runCompare(host.transport, store);
+    expect(mount(store)).not.toContain('data-testid="compare-cancelled"');
   });
 });

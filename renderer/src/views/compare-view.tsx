@@ -5,8 +5,9 @@
  * the run and its answer are the app store's `compare` (run by data/compare-run.ts), so they
  * outlive the view when the user switches tabs mid-run.
  */
+import { useRef } from 'react';
 import { useApp, useAppState } from '../context.ts';
-import { comparePreset, runCompare } from '../data/compare-run.ts';
+import { cancelCompare, comparePreset, runCompare } from '../data/compare-run.ts';
 import { canControl, COMPARE_FILE as FILE, readOnlyReason } from '../store/app-store.ts';
 import {
   DEFAULT_FORMS,
@@ -96,11 +97,12 @@ export function CompareView() {
   const setCompare = useAppState((s) => s.setCompare);
   const control = useAppState(canControl);
   const readOnly = useAppState(readOnlyReason);
-  const { doc, durationS, seed, forms, running, error, result } = form;
+  const { doc, durationS, seed, forms, running, cancelled, error, result } = form;
   const preset = comparePreset(form.preset, presets);
   const setForms = (next: ConfigForm[]) => setCompare({ forms: next });
   const graph = preset === FILE ? isGraphWorkload(doc?.doc) : graphPresets.includes(preset);
   const run = () => runCompare(transport, store);
+  const runButton = useRef<HTMLButtonElement>(null);
 
   return (
     <div className="compare" data-testid="view-compare">
@@ -205,15 +207,38 @@ export function CompareView() {
               + config
             </button>
             <button
+              ref={runButton}
               className="btn primary"
               data-testid="compare-run"
-              disabled={running || !control}
+              disabled={!control}
+              // Busy, not disabled: a disabled button drops the focus to the page.
+              aria-disabled={running || undefined}
               title={readOnly}
               onClick={() => void run()}
             >
               {running ? 'running…' : 'run comparison ▸'}
             </button>
+            {running && (
+              <button
+                className="btn danger"
+                data-testid="compare-cancel"
+                title="stop the comparison (Esc)"
+                onClick={() => {
+                  // This button goes with the run: the focus goes back to the run button.
+                  runButton.current?.focus();
+                  void cancelCompare(transport, store);
+                }}
+              >
+                cancel
+              </button>
+            )}
           </div>
+          {cancelled && !running && (
+            <div className="muted" role="status" data-testid="compare-cancelled">
+              comparison cancelled
+              {result === null ? '' : ': the results below are from the last one that ran'}
+            </div>
+          )}
           {error !== null && (
             <div className="field-error" role="alert" data-testid="compare-error">
               {error}

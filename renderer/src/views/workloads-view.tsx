@@ -78,7 +78,7 @@ function Presets() {
               className="preset"
               data-testid={`preset-${p}`}
               // Busy, not disabled: a disabled button drops the focus to the page.
-              aria-disabled={running !== null}
+              aria-disabled={running !== null || undefined}
               title={readOnly}
               onClick={() => {
                 if (running !== null) return;
