@@ -912,6 +912,13 @@ export interface Frame {
   alarms?: Alarm[];
   /** Longest current wait (ms) of a split in the ready queue. */
   oldestWaitMs?: number;
+  /**
+   * Backend time (ns) the figures over every live run were taken at — `wait` and `queued` with
+   * the waits in progress, `oldestWaitMs`, `fairness`, `fairGroups`, `warnings`: before
+   * `timeNanos` while a pass over many live runs is spread over frames (docs/metrics.md "How
+   * fresh…"). Optional: added with the spread passes.
+   */
+  figuresAtNanos?: number;
   /** Trino's executor statistics. Optional: added with them. */
   executorStats?: ExecutorStatsRow;
   /**

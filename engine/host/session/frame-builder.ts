@@ -165,6 +165,7 @@ export class FrameBuilder {
       alarms,
       queued: figures.queued,
       oldestWaitMs: figures.oldestWaitMs,
+      figuresAtNanos: figures.figuresAtNanos,
       runawaySplits: runaway,
       executorStats: this.executorStats.read(),
       ...(ex.config.initialSplitConcurrency === null
@@ -193,6 +194,7 @@ export class FrameBuilder {
     const waits = this.stats.wait.openReader();
     const held = this.stats.queued.openReader();
     let oldestWaitNanos = 0;
+    const at = ex.now();
     pass.openWaits(
       (cls, nanos, priority) => {
         if (nanos > oldestWaitNanos) oldestWaitNanos = nanos;
@@ -204,6 +206,7 @@ export class FrameBuilder {
       wait: waits.finish(),
       queued: held.finish(),
       oldestWaitMs: oldestWaitNanos / 1e6,
+      figuresAtNanos: at,
       fairness,
       ...(fairGroups === undefined ? {} : { fairGroups }),
       warnings: warnings.slice(0, FRAME_MAX_WARNINGS),

@@ -16,6 +16,7 @@ function figures(n: number): PopulationFigures {
     wait: table,
     queued: table,
     oldestWaitMs: n,
+    figuresAtNanos: n,
     fairness: { jain: 1, jobs: n },
     warnings: [],
     warningsMore: 0,

@@ -17,7 +17,10 @@ import { runSteps, WorkBudget, type Steps } from '../../core/graph/steps.ts';
 export const UNITS_PER_FRAME = 10_000;
 
 export type PopulationFigures = Required<
-  Pick<Frame, 'wait' | 'queued' | 'oldestWaitMs' | 'fairness' | 'warnings' | 'warningsMore'>
+  Pick<
+    Frame,
+    'wait' | 'queued' | 'oldestWaitMs' | 'fairness' | 'warnings' | 'warningsMore' | 'figuresAtNanos'
+  >
 > &
   Pick<Frame, 'fairGroups'>;
 

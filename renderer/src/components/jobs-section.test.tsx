@@ -8,9 +8,15 @@ import { JobsSection } from './jobs-section.tsx';
 
 const MS = 1e6;
 
-function render(node: React.ReactNode, warnings: JobWarning[], selectedJob: number | null) {
+function render(
+  node: React.ReactNode,
+  warnings: JobWarning[],
+  selectedJob: number | null,
+  figuresAtNanos?: number,
+) {
   const telemetry = new Telemetry();
-  telemetry.ingestFrame({ ...syntheticFrame({ seq: 1, timeMs: 1000 }), warnings, warningsMore: 3 });
+  const frame = { ...syntheticFrame({ seq: 1, timeMs: 5000 }), warnings, warningsMore: 3 };
+  telemetry.ingestFrame(figuresAtNanos === undefined ? frame : { ...frame, figuresAtNanos });
   return renderStatic(node, { state: { policy: 'mlfq', selectedJob }, telemetry });
 }
 
@@ -42,6 +48,14 @@ describe('the Live view’s jobs section', () => {
       expect(html).toContain(`(${rule})`);
     }
     expect(html).not.toContain('data-testid="job-detail"');
+  });
+
+  it('says how old its warnings are when a spread pass over many live runs carries them', () => {
+    expect(render(<JobsSection />, [starving], null, 4_900 * MS)).toContain(
+      'live jobs that look wrong now',
+    );
+    const html = render(<JobsSection />, [starving], null, 1_800 * MS);
+    expect(html).toContain('live jobs that look wrong as of 3.2 s ago');
   });
 });
 

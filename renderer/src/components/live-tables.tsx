@@ -5,7 +5,7 @@ import { sendCommand } from '../data/commands.ts';
 import { formatMs } from '../data/gantt-viewport.ts';
 import { canControl, readOnlyReason } from '../store/app-store.ts';
 import { hasSamples, pointsIn, rangeTable } from '../data/range-stats.ts';
-import { alarmsToShow, statsWindowText } from '../data/stats-window.ts';
+import { alarmsToShow, figuresAgeText, statsWindowText } from '../data/stats-window.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
 import { Panel } from './panel.tsx';
 import { PercentileTable } from './percentile-table.tsx';
@@ -29,11 +29,15 @@ export function CountersPanel() {
   const { telemetry } = useApp();
   const f = telemetry.latest;
   const dropped = telemetry.lostSpans;
+  // The figures over every live run (Jain, the oldest wait) may be a spread pass's, carried.
+  const age = f === null ? null : figuresAgeText(f);
   return (
     <Panel
       title="Counters"
       hint={
-        f === null ? '' : `jain fairness ${f.fairness.jain.toFixed(2)} over ${f.fairness.jobs} jobs`
+        f === null
+          ? ''
+          : `jain fairness ${f.fairness.jain.toFixed(2)} over ${f.fairness.jobs} jobs${age === null ? '' : ` · ${age}`}`
       }
       testId="counters"
     >
@@ -55,7 +59,9 @@ export function CountersPanel() {
           <span className="counter-value">
             {f?.oldestWaitMs === undefined ? '—' : formatMs(f.oldestWaitMs)}
           </span>
-          <span className="counter-label">oldest wait</span>
+          <span className="counter-label" data-testid="oldestWait-age">
+            {`oldest wait${age === null ? '' : ` ${age}`}`}
+          </span>
         </div>
         <div className="counter" data-testid="counter-dropped" data-value={dropped}>
           <span className={dropped > 0 ? 'counter-value warn' : 'counter-value'}>

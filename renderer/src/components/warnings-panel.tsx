@@ -5,6 +5,7 @@
 import { WARNING_RULES, type JobWarning } from '../../../shared/protocol.ts';
 import { useApp, useAppState } from '../context.ts';
 import { useTelemetryTick } from '../hooks/use-redraw.ts';
+import { figuresAgeText } from '../data/stats-window.ts';
 
 /** The rules in a line, for the empty panel: what would be listed. */
 const RULE_HINT: Record<(typeof WARNING_RULES)[number], string> = {
@@ -38,11 +39,14 @@ export function WarningsPanel() {
   const selected = useAppState((s) => s.selectedJob);
   const warnings = telemetry.latest?.warnings ?? [];
   const more = telemetry.latest?.warningsMore ?? 0;
+  const age = telemetry.latest === null ? null : figuresAgeText(telemetry.latest);
   return (
     <section className="panel warnings" data-testid="warnings" data-count={warnings.length + more}>
       <header>
         <h3>Warnings</h3>
-        <span className="hint">live jobs that look wrong now · click one to follow it</span>
+        <span className="hint">
+          live jobs that look wrong {age ?? 'now'} · click one to follow it
+        </span>
       </header>
       <div className="panel-body">
         {warnings.length === 0 ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alarmsToShow, formatAlarm, statsWindowText } from './stats-window.ts';
+import { alarmsToShow, figuresAgeText, formatAlarm, statsWindowText } from './stats-window.ts';
 
 describe('latency and wait tables say their window', () => {
   it('names the window from statsSinceNanos, or says the host does not report one', () => {
@@ -29,5 +29,16 @@ describe('alarms', () => {
     expect(alarmsToShow(raised, false, 100)).toEqual([]);
     expect(alarmsToShow(raised, true, 60_000)).toEqual([]);
     expect(alarmsToShow(undefined, true, 100)).toEqual([]);
+  });
+});
+
+describe('the figures over every live run', () => {
+  it('say how old they are once a spread pass carries them past a second, and nothing while fresh', () => {
+    const ms = 1e6;
+    expect(figuresAgeText({ timeNanos: 5000 * ms, figuresAtNanos: 4500 * ms })).toBeNull();
+    expect(figuresAgeText({ timeNanos: 5000 * ms, figuresAtNanos: 1800 * ms })).toBe(
+      'as of 3.2 s ago',
+    );
+    expect(figuresAgeText({ timeNanos: 5000 * ms })).toBeNull();
   });
 });

@@ -18,6 +18,24 @@ export function statsWindowText(frame: { timeNanos: number; statsSinceNanos?: nu
   return `over the last ${formatMs(span)}`;
 }
 
+/** Figures older than this (backend time) say how old they are. */
+export const FIGURES_FRESH_MS = 1000;
+
+/**
+ * How old a frame's figures over every live run are (waits in progress, oldest wait, warnings,
+ * Jain, fair groups): a host spreads its pass over them across frames when many runs are live,
+ * and carries the last finished pass's figures meanwhile (`Frame.figuresAtNanos`). Null while
+ * they are fresh, or from a host that does not say.
+ */
+export function figuresAgeText(frame: {
+  timeNanos: number;
+  figuresAtNanos?: number;
+}): string | null {
+  if (frame.figuresAtNanos === undefined) return null;
+  const age = (frame.timeNanos - frame.figuresAtNanos) / NS_PER_MS;
+  return age < FIGURES_FRESH_MS ? null : `as of ${formatMs(age)} ago`;
+}
+
 /** A duration the host wrote in ms (`17432.575 ms`), rewritten the way the UI writes durations. */
 export function formatAlarm(message: string): string {
   return message.replace(/(\d+(?:\.\d+)?) ?ms\b/g, (_, v: string) => formatMs(Number(v)));
