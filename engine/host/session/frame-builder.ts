@@ -152,7 +152,10 @@ export class FrameBuilder {
       statsSinceNanos: this.stats.sinceNanos(),
       wait: figures.wait,
       fairness: figures.fairness,
-      ...(figures.fairGroups === undefined ? {} : { fairGroups: figures.fairGroups }),
+      // Carried over a switch away from `fair` until the next pass finishes: not shown.
+      ...(figures.fairGroups === undefined || ex.policyName !== 'fair'
+        ? {}
+        : { fairGroups: figures.fairGroups }),
       ...this.tenants(),
       tenantWeightsVersion: ex.tenantWeightsVersion,
       utilization,
@@ -185,7 +188,7 @@ export class FrameBuilder {
   private *populationSteps(budget?: WorkBudget): Steps<PopulationFigures> {
     const ex = this.executor;
     const pass = ex.populationPass(budget);
-    const warnings = yield* pass.warnings(this.starvationMs);
+    const warnings = yield* pass.warnings(this.starvationMs, FRAME_MAX_WARNINGS);
     const fairness = yield* pass.jain();
     // Under `fair` only: one pass over the live groups, which other policies do not need.
     const fairGroups = ex.policyName === 'fair' ? yield* pass.fairGroups() : undefined;
@@ -209,8 +212,8 @@ export class FrameBuilder {
       figuresAtNanos: at,
       fairness,
       ...(fairGroups === undefined ? {} : { fairGroups }),
-      warnings: warnings.slice(0, FRAME_MAX_WARNINGS),
-      warningsMore: Math.max(0, warnings.length - FRAME_MAX_WARNINGS),
+      warnings: warnings.warnings,
+      warningsMore: warnings.more,
     };
   }
 

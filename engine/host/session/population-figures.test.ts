@@ -63,25 +63,41 @@ describe('the figures over every live run', () => {
     expect(p.taken()).toBe(3);
   });
 
-  it('are taken afresh at a policy switch, a reset of the tables, a new config or new weights, and a snapshot’s are carried on', () => {
+  it('begin a new pass at a policy switch, a reset, a new config or new weights, and a snapshot carries the frames’ own', () => {
     const cache = new PopulationCache();
+    // A pass of three frames' worth: three steps pause, the fourth finishes.
     const p = passes(() => 3 * UNITS_PER_FRAME);
     const get = (k: FiguresKey, consume = true) => cache.get(k, consume, p.pass).oldestWaitMs;
+    expect(get(key)).toBe(1); // in one piece: nothing to carry yet
+    expect(get(key)).toBe(1); // a pass begun
     expect(get(key)).toBe(1);
-    expect(get(key)).toBe(1); // a pass begun, a step taken
-    // A pass dropped never finishes: the figures number the finished ones.
-    expect(get({ ...key, policy: 'fair' })).toBe(2);
-    expect(get({ ...key, policy: 'fair', statsSince: 5 })).toBe(3);
-    expect(get({ ...key, policy: 'fair', statsSince: 5, config: {} })).toBe(4);
-    const k = { ...key, policy: 'fair', statsSince: 5, config };
-    expect(get(k)).toBe(5);
-    expect(get({ ...k, weightsVersion: 1 })).toBe(6);
-    const w = { ...k, weightsVersion: 1 };
-    expect(get(w)).toBe(6); // a pass begun
-    // A snapshot for a new client is taken now; the pass begun before it is dropped (its
-    // figures, older, would step back), and the frames after carry the snapshot's on.
-    expect(get(w, false)).toBe(7);
-    for (let i = 0; i < 3; i++) expect(get(w)).toBe(7);
-    expect(get(w)).toBe(8);
+    // A policy switch drops the pass begun (its figures are the old policy's) and begins another.
+    const fair = { ...key, policy: 'fair' };
+    expect([get(fair), get(fair), get(fair), get(fair)]).toEqual([1, 1, 1, 2]);
+    expect(p.taken()).toBe(2);
+    for (const next of [
+      { ...fair, statsSince: 5 },
+      { ...fair, statsSince: 5, config: {} },
+      { ...fair, statsSince: 5, config: {}, weightsVersion: 1 },
+    ]) {
+      const before = p.taken();
+      get(next);
+      get(next);
+      get(next);
+      expect(get(next)).toBe(before + 1);
+    }
+    // A snapshot takes no step and no pass of its own: it carries what the frames carry.
+    const w = { ...fair, statsSince: 5, config: {}, weightsVersion: 1 };
+    get(w);
+    expect(get(w, false)).toBe(5);
+    expect(p.taken()).toBe(5);
+    expect(p.budgets.filter((b) => b === null)).toHaveLength(1);
+  });
+
+  it('come from a pass that finishes at once when the new key has few runs live', () => {
+    const cache = new PopulationCache();
+    const p = passes(() => 10);
+    expect(cache.get(key, true, p.pass).oldestWaitMs).toBe(1);
+    expect(cache.get({ ...key, policy: 'fair' }, true, p.pass).oldestWaitMs).toBe(2);
   });
 });

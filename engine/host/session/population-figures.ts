@@ -7,8 +7,9 @@
  * at most, and the frames carry the last finished pass's figures until the next one finishes —
  * every frame up to a few thousand live, every few seconds at 100,000 (docs/metrics.md). The
  * waits in progress are taken in one piece at a pass's last step (population-pass.ts says why).
- * A policy switch, a reset of the tables, a new config or new tenant weights take them afresh at
- * once, and so does a snapshot: a pass begun before is dropped, its figures would step back.
+ * A policy switch, a reset of the tables, a new config or new tenant weights drop the pass under
+ * way and begin another; a snapshot carries the frames' figures (taken in one piece, a snapshot
+ * stalled the service 60–1,000 ms a client that connected).
  */
 import type { Frame } from '../../../shared/protocol.ts';
 import { runSteps, WorkBudget, type Steps } from '../../core/graph/steps.ts';
@@ -43,11 +44,17 @@ export class PopulationCache {
   private pass: Steps<PopulationFigures> | null = null;
 
   /**
-   * The figures for this frame: a finished pass's. A frame (`consume`) takes one step of the
-   * pass under way, or of a new one; a snapshot, or a frame whose key changed, takes a pass in
-   * one piece.
+   * The figures for this frame: the last finished pass's. A frame (`consume`) takes one step of
+   * the pass under way, or of a new one; a new key drops the pass under way (its figures are the
+   * old settings') and begins another at once, which with few runs live finishes in that same
+   * step. A snapshot takes no step: it carries what the frames carry. Only with nothing to carry
+   * yet is a pass taken in one piece.
    */
   get(key: FiguresKey, consume: boolean, steps: PopulationSteps): PopulationFigures {
+    if (this.figures === null) {
+      this.key = key;
+      return (this.figures = runSteps(steps()));
+    }
     const last = this.key;
     const same =
       last !== null &&
@@ -55,11 +62,11 @@ export class PopulationCache {
       last.config === key.config &&
       last.statsSince === key.statsSince &&
       last.weightsVersion === key.weightsVersion;
-    if (!consume || !same || this.figures === null) {
+    if (!same) {
       this.pass = null;
       this.key = key;
-      return (this.figures = runSteps(steps()));
     }
+    if (!consume) return this.figures;
     this.pass ??= steps(new WorkBudget(UNITS_PER_FRAME));
     const step = this.pass.next();
     if (step.done === true) {

@@ -224,6 +224,8 @@ export class Session {
   /** Live loop on the wall clock: a frame every 1/frameHz s (the sim advances `speed` × that). */
   start(): void {
     if (this.timer !== null) return;
+    // Frames read the waits in progress at every pass: from columns kept as splits move.
+    this.executor.keepWaitingIndex(true);
     const period = 1000 / this.frameHz;
     this.timer = setInterval(() => {
       const sim = this.liveSim();
@@ -273,6 +275,7 @@ export class Session {
   stop(): void {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
+    this.executor.keepWaitingIndex(false);
   }
 
   get running(): boolean {

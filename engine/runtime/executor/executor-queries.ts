@@ -19,7 +19,7 @@ import type { JobTrail } from './job-trail.ts';
 import type { Knobs } from './knobs.ts';
 import type { ExecSplit } from './records.ts';
 import type { SplitBook } from './split-book.ts';
-import { warningSteps } from './warnings.ts';
+import { warningSteps, type FoundWarnings } from './warnings.ts';
 import { runSteps, UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
 
 /** The starvation bound warnings use unless told otherwise: the starvation alarm's default. */
@@ -77,25 +77,31 @@ export class JobQueries {
   private warningsOf(splits: Iterable<ExecSplit>, starvationMs: number): JobWarning[] {
     // A class's norm counts all its live splits, whoever asks (jobDetail asks for one job).
     const peers = this.live.splits.values();
-    return runSteps(this.warningSteps(splits, peers, starvationMs, new WorkBudget(UNBOUNDED)));
+    const budget = new WorkBudget(UNBOUNDED);
+    return runSteps(this.warningSteps(splits, peers, starvationMs, budget)).warnings;
   }
 
-  /** The warnings of `splits` against their classes' norms over `peers`, in steps of `budget`. */
+  /**
+   * The warnings of `splits` against their classes' norms over `peers`, in steps of `budget`,
+   * the first `limit` kept and the rest counted (warnings.ts).
+   */
   warningSteps(
     splits: Iterable<ExecSplit>,
     peers: Iterable<ExecSplit>,
     starvationMs: number,
     budget: WorkBudget,
-  ): Steps<JobWarning[]> {
+    limit = Infinity,
+  ): Steps<FoundWarnings> {
     const s = this.knobs.settings;
     const bounds = {
       now: this.clock.now(),
+      clock: () => this.clock.now(),
       starvationNanos: starvationMs * 1e6,
       runawayNanos: s.runawayNanos,
       quantumNanos: s.dispatchQuantumNanos,
       started: this.started,
       classTimes: (cls: number, live: readonly number[]) => this.classTimes.sortedWith(cls, live),
     };
-    return warningSteps(splits, bounds, peers, budget);
+    return warningSteps(splits, bounds, peers, budget, limit);
   }
 }

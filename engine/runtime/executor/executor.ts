@@ -312,6 +312,14 @@ export class Executor {
   }
 
   /**
+   * Keeps the waiting splits in columns (waiting-index.ts) for a host that reads the waits in
+   * progress every frame, or (`false`) lets them go: each split's move then costs nothing more.
+   */
+  keepWaitingIndex(keep: boolean): void {
+    this.live.keepWaiting(keep);
+  }
+
+  /**
    * The passes over every live run and split (waits in progress, warnings, Jain, fair groups):
    * in steps of `budget` for a host that spreads them over frames, in one piece without
    * (population-pass.ts).
@@ -322,12 +330,12 @@ export class Executor {
       now: () => this.backend.now(),
       splits: () => this.live.splits.values(),
       jobs: () => this.book.liveValues(),
-      waiting: () => this.live.waiting(),
+      waiting: () => this.live.waiting,
       runningOn: this.dispatcher.runningOn,
       queuedOn: this.dispatcher.queuedOn,
       fairness: this.config.fairness,
-      warnings: (splits, peers, starvationMs, b) =>
-        queries.warningSteps(splits, peers, starvationMs, b),
+      warnings: (splits, peers, starvationMs, b, limit) =>
+        queries.warningSteps(splits, peers, starvationMs, b, limit),
     };
     return new PopulationPass(sources, budget);
   }

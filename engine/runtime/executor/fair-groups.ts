@@ -27,6 +27,7 @@ import type { FairnessMode } from '../../../shared/config.ts';
 import { FAIR_GROUPS_SHOWN, type FairGroupRow, type FairGroups } from '../../../shared/protocol.ts';
 import { runSteps, UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
 import type { ExecJob, ExecSplit, TenantGroup } from './records.ts';
+import type { RunningNow } from './running-now.ts';
 
 interface Acc {
   row: FairGroupRow;
@@ -45,18 +46,20 @@ export function fairGroups(
   running: ReadonlyMap<ExecSplit, number>,
   now: number,
 ): FairGroups {
-  return runSteps(fairGroupSteps(jobs, fairness, running, now, new WorkBudget(UNBOUNDED)));
+  const read = () => ({ now, bySplit: running });
+  return runSteps(fairGroupSteps(jobs, fairness, read, new WorkBudget(UNBOUNDED)));
 }
 
 /**
- * `fairGroups` in steps of `budget` jobs (a frame's pass, population-pass.ts). `jobs` may be a
- * copy taken before the first step: a job that ended since is passed over.
+ * `fairGroups` in steps of `budget` (a frame's pass, population-pass.ts): a unit a job, a task
+ * or a split visited and a group summed. `read` gives the time and the running quanta, read
+ * again after each step, each group's service taken as its step visits it; a job that ended
+ * since the pass began is passed over.
  */
 export function* fairGroupSteps(
   jobs: Iterable<ExecJob>,
   fairness: FairnessMode,
-  running: ReadonlyMap<ExecSplit, number>,
-  now: number,
+  read: () => RunningNow,
   budget: WorkBudget,
 ): Steps<FairGroups> {
   const byKey = new Map<string, Acc>();
@@ -78,21 +81,25 @@ export function* fairGroupSteps(
       known.since = Math.min(known.since, since);
     }
   };
-  const inFlight = new Map<object, number>();
-  for (const [split, ran] of running) {
-    const group = fairness === 'split' ? split : fairness === 'task' ? split.task : split.job;
-    inFlight.set(group, (inFlight.get(group) ?? 0) + ran);
-  }
+  let running = read();
+  let inFlight = inFlightByGroup(running, fairness);
+  const refresh = () => {
+    running = read();
+    inFlight = inFlightByGroup(running, fairness);
+  };
   let unit: FairGroups['unit'] = fairness === 'query' ? 'job' : fairness;
   let ownGroups = 0;
   const byClass = new Map<string, { cls: string; jobs: number; serviceNanos: number }>();
   for (const job of jobs) {
-    if (budget.spend()) yield;
-    if (job.state !== 'running') continue; // ended since the list was taken
+    if (budget.spend()) {
+      yield;
+      refresh();
+    }
+    if (job.state !== 'running') continue; // ended since the pass began
     const cls = job.cls;
     const c = byClass.get(cls) ?? { cls, jobs: 0, serviceNanos: 0 };
     c.jobs++;
-    c.serviceNanos += job.scheduledNanos + inFlightOfJob(running, job);
+    c.serviceNanos += job.scheduledNanos + inFlightOfJob(running.bySplit, job);
     byClass.set(cls, c);
     if (fairness === 'query') {
       const tenant = job.tenant;
@@ -102,8 +109,8 @@ export function* fairGroupSteps(
         add(job.key, () => row(job.key, 'job', `#${job.id} ${cls}`, cls), service, job.submitNanos);
       } else {
         const first = !byKey.has(tenant.key);
-        const running = inFlight.get(job) ?? 0;
-        const service = (first ? tenant.scheduledNanos : 0) + running;
+        const ran = inFlight.get(job) ?? 0;
+        const service = (first ? tenant.scheduledNanos : 0) + ran;
         const make = () => {
           const r = row(tenant.key, 'tenant', tenant.name, cls);
           if (tenant.weight !== 1) r.weight = tenant.weight;
@@ -117,12 +124,20 @@ export function* fairGroupSteps(
       const task = job.taskAt(i);
       if (task.ended) continue;
       if (fairness === 'task') {
+        if (budget.spend()) {
+          yield;
+          refresh();
+        }
         const label = `#${job.id}.${task.index} ${cls}`;
         const service = task.scheduledNanos + (inFlight.get(task) ?? 0);
         add(task.key, () => row(task.key, 'task', label, cls), service, job.submitNanos);
         continue;
       }
       for (const split of task.live) {
+        if (budget.spend()) {
+          yield;
+          refresh();
+        }
         const key = `split-${split.id}`;
         const label = `split ${split.id} · #${job.id} ${cls}`;
         const service = split.scheduledNanos + (inFlight.get(split) ?? 0);
@@ -132,7 +147,18 @@ export function* fairGroupSteps(
   }
   if (fairness === 'query' && byKey.size > 0 && ownGroups === 0) unit = 'tenant';
   const classes = [...byClass.values()].sort((a, b) => b.serviceNanos - a.serviceNanos);
-  return { ...summarize(byKey, unit, now), byClass: classes };
+  const groups = yield* summarize(byKey, unit, budget, () => read().now);
+  return { ...groups, byClass: classes };
+}
+
+/** The running quanta's time per fairness group: a split, its task or its job. */
+function inFlightByGroup(running: RunningNow, fairness: FairnessMode): Map<object, number> {
+  const inFlight = new Map<object, number>();
+  for (const [split, ran] of running.bySplit) {
+    const group = fairness === 'split' ? split : fairness === 'task' ? split.task : split.job;
+    inFlight.set(group, (inFlight.get(group) ?? 0) + ran);
+  }
+  return inFlight;
 }
 
 function inFlightOfJob(running: ReadonlyMap<ExecSplit, number>, job: ExecJob): number {
@@ -145,11 +171,13 @@ function row(key: string, kind: FairGroupRow['kind'], label: string, cls: string
   return { key, kind, label, cls, serviceNanos: 0 };
 }
 
-function summarize(
+function* summarize(
   byKey: Map<string, Acc>,
   unit: FairGroups['unit'],
-  now: number,
-): Omit<FairGroups, 'byClass'> {
+  budget: WorkBudget,
+  clock: () => number,
+): Steps<Omit<FairGroups, 'byClass'>> {
+  let now = clock();
   const shown: FairGroupRow[] = [];
   let total = 0;
   let sum = 0;
@@ -157,6 +185,10 @@ function summarize(
   let n = 0;
   let weighted = 0;
   for (const acc of byKey.values()) {
+    if (budget.spend()) {
+      yield;
+      now = clock();
+    }
     const r = acc.row;
     total += r.serviceNanos;
     if (r.weight !== undefined) weighted++;

@@ -87,6 +87,12 @@ export class IdTable<T> {
     return true;
   }
 
+  /**
+   * The live records, oldest id first (those moved to `far` before the rest). Safe to hold across
+   * changes (a pass spread over frames does): no record is visited twice; one that ended
+   * meanwhile may still be, so a caller checks its state; one added (or, rarely, moved to `far`)
+   * meanwhile may be missed, left to the next pass.
+   */
   *values(): IterableIterator<T> {
     if (this.far !== null) yield* [...this.far.values()];
     const slots = this.slots;

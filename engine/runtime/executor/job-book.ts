@@ -16,6 +16,7 @@ import { SPLIT_STATE_NAMES, SplitState, checkJobTransition, type JobState } from
 import type { ExecJob, ExecSplit, ExecTask } from './records.ts';
 import { IdTable } from './id-table.ts';
 import type { Steps, WorkBudget } from '../../core/graph/steps.ts';
+import { runningByJob, type RunningNow } from './running-now.ts';
 import { Tenants } from './tenants.ts';
 
 export interface JobEnd {
@@ -471,25 +472,30 @@ export interface Jain {
 
 /**
  * Jain's index over live jobs of their rate of service (scheduled time / age): 1 when every live
- * job has been served at the same rate, 1/n when one job got everything. `running` adds the time
- * of quanta still in progress (a run-to-completion task counts while it runs). In steps of
- * `budget` (a frame's pass, population-pass.ts): `jobs` may be a copy taken before the first
- * step, and a job that ended since is passed over.
+ * job has been served at the same rate, 1/n when one job got everything. The quanta running now
+ * count as far as they have run (a run-to-completion task counts while it runs). In steps of
+ * `budget` (a frame's pass, population-pass.ts): `read` gives the time and the running quanta,
+ * read again after each step; a job that ended since the pass began is passed over.
  */
 export function* jainSteps(
   jobs: Iterable<ExecJob>,
-  now: number,
-  running: Map<ExecJob, number> | undefined,
+  read: () => RunningNow,
   budget: WorkBudget,
 ): Steps<Jain> {
   let sum = 0;
   let sumSq = 0;
   let n = 0;
+  let now = read();
+  let running = runningByJob(now);
   for (const job of jobs) {
-    if (budget.spend()) yield;
-    const age = now - job.submitNanos;
+    if (budget.spend()) {
+      yield;
+      now = read();
+      running = runningByJob(now);
+    }
+    const age = now.now - job.submitNanos;
     if (job.state !== 'running' || age <= 0) continue;
-    const x = (job.scheduledNanos + (running?.get(job) ?? 0)) / age;
+    const x = (job.scheduledNanos + (running.get(job) ?? 0)) / age;
     sum += x;
     sumSq += x * x;
     n++;

@@ -27,7 +27,7 @@ export class SplitBook {
   private readonly endedJobIds = new Float64Array(ENDED_MODULE_SPLITS);
   private endedNext = 0;
 
-  /** The waiting splits in columns, once someone reads them (`waiting()`). */
+  /** The waiting splits in columns, while kept (`keepWaiting`). */
   private index: WaitingIndex | null = null;
 
   /** A new split, in the state it was created in. */
@@ -55,14 +55,22 @@ export class SplitBook {
   }
 
   /**
-   * The splits in the ready queue or held by admission, in columns (waiting-index.ts): built
-   * from the live splits at the first call, kept from then on.
+   * Keeps the splits in the ready queue or held by admission in columns (waiting-index.ts), from
+   * the live splits now on, or (`false`) lets them go. A console keeps them while it builds
+   * frames; the rest of the time no move pays for them.
    */
-  waiting(): WaitingIndex {
-    if (this.index === null) {
+  keepWaiting(keep: boolean): void {
+    if (!keep) {
+      this.index?.clear();
+      this.index = null;
+    } else if (this.index === null) {
       this.index = new WaitingIndex();
       for (const s of this.splits.values()) if (isWaiting(s.state)) this.index.put(s);
     }
+  }
+
+  /** The waiting splits' columns while kept, else null (walk `splits`). */
+  get waiting(): WaitingIndex | null {
     return this.index;
   }
 

@@ -54,6 +54,8 @@ export class ExecSplit implements ReadySplit {
   waitNanos = 0;
   /** The MLFQ queue's entry for it (`ReadySplit.queueEntry`). */
   queueEntry: unknown = undefined;
+  /** Its row in the waiting splits' columns (waiting-index.ts); -1 when it has none. */
+  waitingRow = -1;
   /** `readySince` once set; null: the job's submit time. */
   private readyAt: number | null = null;
   /** `enqueuedAt` once set; null: the job's submit time. */

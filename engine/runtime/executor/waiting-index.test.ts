@@ -11,8 +11,10 @@ import { WaitingIndex } from './waiting-index.ts';
 
 type Visit = [kind: 'queued' | 'held', cls: number, nanos: number, priority: number];
 
-/** The waits in progress as the frame reads them (the columns, built at the first read). */
+/** The waits in progress as the frame reads them (the columns, kept from the first read). */
 function fromColumns(ex: Executor): Visit[] {
+  ex.keepWaitingIndex(true);
+  expect((ex as unknown as { live: SplitBook }).live.waiting).not.toBeNull();
   const out: Visit[] = [];
   ex.populationPass().openWaits(
     (c, n, p) => out.push(['queued', c, n, p]),
@@ -66,6 +68,10 @@ describe('the waiting splits’ columns', () => {
       const columns = fromColumns(ex);
       expect(columns, `at ${t * 7} ms`).toEqual(fromWalk(ex));
     }
+    // Let go and kept again (a console stopped, then served again): rebuilt from the splits.
+    ex.keepWaitingIndex(false);
+    sim.runUntil(500 * MS);
+    expect(fromColumns(ex)).toEqual(fromWalk(ex));
     sim.runUntil(60_000 * MS);
     expect(fromColumns(ex)).toEqual([]);
   });
@@ -81,12 +87,14 @@ describe('the waiting splits’ columns', () => {
           job,
           basePriority: 50,
           enqueuedAt: i,
+          waitingRow: -1,
         }) as unknown as ExecSplit,
     );
     for (const s of splits) index.put(s);
     expect(index.capacity).toBeGreaterThanOrEqual(100_000);
     for (const s of splits.slice(10)) index.delete(s);
     expect(index.size).toBe(10);
+    expect(splits.slice(10).every((s) => s.waitingRow === -1)).toBe(true);
     expect(index.capacity).toBeLessThanOrEqual(2048);
     const waits: number[] = [];
     index.forEach(100_000, (_cls, nanos) => waits.push(nanos), null);

@@ -3,9 +3,8 @@
  * dense columns: each one's state, class, base priority and since when (`enqueuedAt`), for a
  * frame's walk over the waits in progress (population-pass.ts). Walking the live splits
  * themselves — a split, its task and its job, three objects in a heap of 100,000 queued runs —
- * took 40–150 ms a pass; the columns are read in order. `SplitBook` keeps it from the first time
- * someone reads waits in progress (a console, a report): a service that never does pays nothing
- * per run.
+ * took 40–150 ms a pass; the columns are read in order. `SplitBook` keeps it while a console's
+ * frames are built (`keepWaiting`): a service with no console served pays nothing per run.
  */
 import { SplitState } from './lifecycle.ts';
 import type { ExecSplit } from './records.ts';
@@ -17,9 +16,8 @@ export function isWaiting(state: SplitState): boolean {
 }
 
 export class WaitingIndex {
+  /** Each row's split; a split knows its row (`ExecSplit.waitingRow`). */
   private readonly splits: ExecSplit[] = [];
-  /** Each split's row. */
-  private readonly rows = new Map<ExecSplit, number>();
   private state = new Uint8Array(1024);
   private cls = new Int32Array(1024);
   private priority = new Float64Array(1024);
@@ -36,26 +34,26 @@ export class WaitingIndex {
 
   /** `split` came to wait, or changed what the index holds of it: a new row, or its row again. */
   put(split: ExecSplit): void {
-    let row = this.rows.get(split);
-    if (row === undefined) {
+    let row = split.waitingRow;
+    if (row < 0) {
       row = this.splits.length;
       if (row === this.state.length) this.resize(row * 2);
       this.splits.push(split);
-      this.rows.set(split, row);
+      split.waitingRow = row;
     }
     this.write(row, split);
   }
 
   /** `split` stopped waiting: the last row moves into its place. */
   delete(split: ExecSplit): void {
-    const row = this.rows.get(split);
-    if (row === undefined) return;
-    this.rows.delete(split);
+    const row = split.waitingRow;
+    if (row < 0) return;
+    split.waitingRow = -1;
     const last = this.splits.pop()!;
     if (last !== split) {
       const from = this.splits.length;
       this.splits[row] = last;
-      this.rows.set(last, row);
+      last.waitingRow = row;
       this.state[row] = this.state[from]!;
       this.cls[row] = this.cls[from]!;
       this.priority[row] = this.priority[from]!;
@@ -74,6 +72,12 @@ export class WaitingIndex {
       const visit = state[i] === SplitState.queued ? queued : held;
       visit?.(cls[i]!, now - since[i]!, priority[i]!);
     }
+  }
+
+  /** Lets every split go (the index is no longer kept): each forgets its row. */
+  clear(): void {
+    for (const s of this.splits) s.waitingRow = -1;
+    this.splits.length = 0;
   }
 
   private write(row: number, split: ExecSplit): void {

@@ -30,6 +30,8 @@ export const WARN_RETRIES = 3;
 
 export interface WarningBounds {
   now: number;
+  /** For a pass in steps: the time, read again after each step (`now` is the first read). */
+  clock?: () => number;
   starvationNanos: number;
   runawayNanos: number;
   quantumNanos: number;
@@ -44,10 +46,17 @@ export interface WarningBounds {
 
 interface Found {
   split: ExecSplit;
-  rule: WarningRule;
   /** How bad (ns or a count): the worst split per job and rule is kept. */
   size: number;
-  message: string;
+  /** Its words, made only for a warning that is shown. */
+  message: () => string;
+}
+
+/** The warnings found, worst first within each rule, at most the `limit` asked for. */
+export interface FoundWarnings {
+  warnings: JobWarning[];
+  /** Warnings found past the limit. */
+  more: number;
 }
 
 /**
@@ -59,38 +68,45 @@ export function findWarnings(
   b: WarningBounds,
   peers: Iterable<ExecSplit> = splits,
 ): JobWarning[] {
-  return runSteps(warningSteps(splits, b, peers, new WorkBudget(UNBOUNDED)));
+  return runSteps(warningSteps(splits, b, peers, new WorkBudget(UNBOUNDED))).warnings;
 }
 
 /**
- * `findWarnings` in steps of `budget` splits (a frame's pass over every live split,
- * population-pass.ts). The lists may be copies taken before the first step: a split that ended
- * since is passed over.
+ * `findWarnings` in steps of `budget` splits (a frame's pass, population-pass.ts), keeping the
+ * first `limit` (a frame's share): the others are counted. Each split is judged as it is when
+ * its step visits it, the time read again after each step (`b.clock`); a split or job that
+ * ended before the pass did is passed over, even one flagged by an earlier step.
  */
 export function* warningSteps(
   splits: Iterable<ExecSplit>,
   b: WarningBounds,
   peers: Iterable<ExecSplit>,
   budget: WorkBudget,
-): Steps<JobWarning[]> {
-  const classTimes = yield* classTimesWithLive(peers, b, budget);
+  limit = Infinity,
+): Steps<FoundWarnings> {
+  const bounds = { ...b };
+  const pause = function* (): Steps<void> {
+    yield;
+    if (b.clock !== undefined) bounds.now = b.clock();
+  };
+  const classTimes = yield* classTimesWithLive(peers, bounds, budget, pause);
   const minSlowNanos = Math.max(b.quantumNanos, SLOW_SPLIT_FLOOR_MS * 1e6);
-  const worst = new Map<string, Found>();
+  // Per rule, in `WARNING_RULES` order: job id → its worst split.
+  const worst = WARNING_RULES.map(() => new Map<number, Found>());
   const flag = (split: ExecSplit, rule: WarningRule, size: number, message: () => string) => {
-    const key = `${split.job.id}:${rule}`;
-    const had = worst.get(key);
-    if (had === undefined || size > had.size) {
-      worst.set(key, { split, rule, size, message: message() });
-    }
+    const byJob = worst[WARNING_RULES.indexOf(rule)]!;
+    const had = byJob.get(split.job.id);
+    if (had === undefined || size > had.size) byJob.set(split.job.id, { split, size, message });
   };
   for (const s of splits) {
-    if (budget.spend()) yield;
-    // A cancelling split of an ended job; a split that ended since the list was taken.
+    if (budget.spend()) yield* pause();
+    // A cancelling split of an ended job; a split that ended since the pass began.
     if (s.job.state !== 'running' || isTerminalSplit(s.state)) continue;
-    const runningFor = runningForOf(s, b);
+    const now = bounds.now;
+    const runningFor = runningForOf(s, bounds);
     // Queued behind a running quantum (`pipeline`) is still waiting, as in the ready queue.
     if (s.state === SplitState.queued || (s.state === SplitState.running && !b.started(s))) {
-      const wait = b.now - s.enqueuedAt;
+      const wait = now - s.enqueuedAt;
       if (wait > b.starvationNanos) {
         flag(
           s,
@@ -125,26 +141,71 @@ export function* warningSteps(
       );
     }
     if (s.failures > WARN_RETRIES) {
+      const failures = s.failures;
       flag(
         s,
         'retries',
-        s.failures,
-        () => `split ${s.id} retried ${s.failures} times (more than ${WARN_RETRIES})`,
+        failures,
+        () => `split ${s.id} retried ${failures} times (more than ${WARN_RETRIES})`,
       );
     }
   }
-  const order = (r: WarningRule) => WARNING_RULES.indexOf(r);
-  return [...worst.values()]
-    .sort(
-      (x, y) => order(x.rule) - order(y.rule) || y.size - x.size || x.split.job.id - y.split.job.id,
-    )
-    .map((f) => ({
-      jobId: f.split.job.id,
-      class: f.split.job.cls,
-      rule: f.rule,
-      splitId: f.split.id,
-      message: f.message,
-    }));
+  return yield* worstFirst(worst, limit, budget);
+}
+
+/**
+ * The flagged, rule by rule, worst first (then by job id), the first `limit` kept with their
+ * words and the rest counted. A flag whose split or job ended since it was raised is dropped.
+ * The first `limit` of each rule are picked without sorting them all: with 100,000 runs starving
+ * a sort of every flag took 50–100 ms of one frame.
+ */
+function* worstFirst(
+  worst: readonly Map<number, Found>[],
+  limit: number,
+  budget: WorkBudget,
+): Steps<FoundWarnings> {
+  const warnings: JobWarning[] = [];
+  let more = 0;
+  for (let r = 0; r < WARNING_RULES.length; r++) {
+    const room = limit - warnings.length;
+    let kept: Found[] = [];
+    for (const f of worst[r]!.values()) {
+      if (budget.spend()) yield;
+      if (f.split.job.state !== 'running' || isTerminalSplit(f.split.state)) continue;
+      if (room === Infinity) {
+        kept.push(f); // all of them: sorted once below
+        continue;
+      }
+      if (kept.length === room && (room === 0 || !before(f, kept.at(-1)!))) {
+        more++;
+        continue;
+      }
+      let i = kept.length;
+      while (i > 0 && before(f, kept[i - 1]!)) i--;
+      kept.splice(i, 0, f);
+      if (kept.length > room) {
+        kept.pop();
+        more++;
+      }
+    }
+    if (room === Infinity) kept = kept.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    const rule = WARNING_RULES[r]!;
+    for (const f of kept) {
+      warnings.push({
+        jobId: f.split.job.id,
+        class: f.split.job.cls,
+        rule,
+        splitId: f.split.id,
+        message: f.message(),
+      });
+    }
+  }
+  return { warnings, more };
+}
+
+/** Whether `a` is listed before `b` within a rule: worse first, then the older job. */
+function before(a: Found, b: Found): boolean {
+  return a.size > b.size || (a.size === b.size && a.split.job.id < b.split.job.id);
 }
 
 /** How long `s`'s quantum in progress has run: 0 when none has started. */
@@ -154,10 +215,15 @@ function runningForOf(s: ExecSplit, b: WarningBounds): number {
 }
 
 /** Each class's statistics with its live splits that have run counted in, computed once a call. */
-function* classTimesWithLive(peers: Iterable<ExecSplit>, b: WarningBounds, budget: WorkBudget) {
+function* classTimesWithLive(
+  peers: Iterable<ExecSplit>,
+  b: WarningBounds,
+  budget: WorkBudget,
+  pause: () => Steps<void>,
+) {
   const live = new Map<number, number[]>();
   for (const s of peers) {
-    if (budget.spend()) yield;
+    if (budget.spend()) yield* pause();
     if (s.job.state !== 'running' || isTerminalSplit(s.state)) continue;
     const ran = s.scheduledNanos + runningForOf(s, b);
     if (ran <= 0) continue;
