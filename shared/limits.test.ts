@@ -331,6 +331,19 @@ describe('a module’s input', () => {
       );
     expect(jobSpecSchema.safeParse(job(nested(MAX_JSON_DEPTH))).success).toBe(true);
   });
+
+  // A WeakSet of inputs found shallow let an input through unwalked on its next check: a caller
+  // who reused one and made it deeper in between had it accepted.
+  it('walks an input again on each check: one made deeper since is refused', () => {
+    const job = (input: unknown) => ({
+      class: 'c',
+      tasks: [{ splits: [{ kind: 'leaf', work: { kernel: 'spin', input, totalNanos: 1 } }] }],
+    });
+    const input: unknown[] = [1];
+    expect(jobSpecSchema.safeParse(job(input)).success).toBe(true);
+    input.push(nested(MAX_JSON_DEPTH + 1));
+    expect(jobSpecSchema.safeParse(job(input)).success).toBe(false);
+  });
 });
 
 describe('integer limits', () => {

@@ -81,4 +81,14 @@ describe('nestsDeeperThan', () => {
     expect(nestsDeeperThan(rung, 501)).toBe(true); // 250 rungs of 2, the array, its objects
     expect(nestsDeeperThan(rung, 502)).toBe(false);
   });
+
+  it('shows each array and plain object to its visitor once, a shared or self-containing one too', () => {
+    const shared = { n: [1] };
+    const value: unknown[] = [shared, shared, new Map([[1, [2]]])];
+    value.push(value);
+    const seen: object[] = [];
+    expect(nestsDeeperThan(value, 512, (c) => seen.push(c))).toBe(false);
+    expect(seen).toHaveLength(3); // value, shared, shared.n: not the Map nor what it holds
+    expect(new Set(seen)).toEqual(new Set([value, shared, shared.n]));
+  });
 });

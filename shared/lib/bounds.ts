@@ -30,8 +30,14 @@ export function boundedArray<T extends z.ZodType>(
  * held to this. A value containing itself is not deeper for it (a copy refers back). Each
  * container is walked once: its own nesting is remembered, so a part shared at many places (a
  * ladder of arrays each holding the next twice) costs its size, not its paths (it took 5.8 s).
+ * `visit`, when given, sees each container once as it is entered, until the answer is known
+ * (shared/job.ts `frozenInput` freezes a copy on the same walk rather than walking it twice).
  */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
+export function nestsDeeperThan(
+  value: unknown,
+  max: number,
+  visit?: (container: object) => void,
+): boolean {
   if (!isContainer(value)) return false;
   /** Containers walked to the end: how deep each nests, itself included. */
   const heights = new Map<object, number>();
@@ -39,6 +45,7 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   const path = new Set<object>();
   const stack: { container: object; kids: object[]; next: number; deepest: number }[] = [];
   const enter = (container: object): boolean => {
+    visit?.(container);
     path.add(container);
     stack.push({ container, kids: containersIn(container), next: 0, deepest: 0 });
     return stack.length > max;

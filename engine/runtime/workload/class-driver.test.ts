@@ -123,4 +123,37 @@ describe('ClassDriver', () => {
     sim.runUntil(2000 * MS);
     expect(driver.submitted.get('t')).toBe(3);
   });
+
+  it("shares one frozen copy of a class's input among its splits; a later change reaches none", () => {
+    const klass = {
+      name: 'q',
+      arrival: { kind: 'periodic', everyMs: 100, count: 3 },
+      splits: { leaf: 2 },
+      work: { kernel: { module: '/abs/task.mjs' }, input: { rows: [[1, 2]] }, totalMs: 1 },
+    };
+    const w = parseWorkload({ classes: [klass] });
+    const sim = new SimBackend({ workers: 1, seed: 1 });
+    const ex = new Executor(sim, { workers: 1 });
+    const inputs: unknown[] = [];
+    const submit = ex.submitJob.bind(ex);
+    ex.submitJob = (spec) => {
+      for (const split of spec.tasks[0]!.splits) inputs.push(split.work.input);
+      return submit(spec);
+    };
+    const driver = new ClassDriver(ex, w.classes!, createRng(1), {
+      originNanos: 0,
+      scale: 1,
+      untilNanos: Infinity,
+    });
+    const docInput = w.classes![0]!.work.input as { rows: unknown[] };
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    docInput.rows.push(deep);
+    driver.start();
+    sim.runUntil(1000 * MS);
+    expect(inputs).toHaveLength(6);
+    expect(new Set(inputs).size).toBe(1);
+    expect(inputs[0]).toEqual({ rows: [[1, 2]] });
+    expect(Object.isFrozen((inputs[0] as { rows: unknown[] }).rows[0])).toBe(true);
+  });
 });

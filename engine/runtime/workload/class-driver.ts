@@ -4,6 +4,7 @@
  * Poisson class costs O(1) memory. Randomness comes from per-class forks of the seeded Rng, so a
  * class's jobs do not change when another class is added.
  */
+import { frozenInput } from '../../../shared/job.ts';
 import type { JobClass } from '../../../shared/workload.ts';
 import { arrivals, type ArrivalCursor } from '../../core/workload/arrivals.ts';
 import { drawJob } from '../../core/workload/jobs.ts';
@@ -40,7 +41,7 @@ export class ClassDriver {
     private readonly options: ClassDriverOptions,
   ) {
     this.states = classes.map((klass) => ({
-      klass,
+      klass: withFrozenInput(klass),
       cursor: arrivals(fork(rng), klass.arrival, options.scale, options.untilNanos),
       rng: fork(rng),
       cancel: null,
@@ -87,4 +88,15 @@ export class ClassDriver {
     this.executor.submitJob(drawJob(s.rng, s.klass, this.options.scale));
     this.submitted.set(s.klass.name, (this.submitted.get(s.klass.name) ?? 0) + 1);
   }
+}
+
+/**
+ * `klass` with a frozen copy of its input, which every split it draws shares and the executor
+ * walks once (shared/job.ts `frozenInput`), not once a split; a later change to the document's
+ * input reaches no job.
+ */
+function withFrozenInput(klass: JobClass): JobClass {
+  const input = klass.work.input;
+  if (input === undefined) return klass;
+  return { ...klass, work: { ...klass.work, input: frozenInput(input) } };
 }
