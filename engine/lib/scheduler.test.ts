@@ -168,8 +168,28 @@ describe('Scheduler.run on real worker threads', () => {
     try {
       const error = await failure(one.run(task('hang'), 0, { timeoutMs: 50 }));
       expect(error.code).toBe('TIMEOUT');
-      // Its worker still runs the call (it ignores its signal) until the hard kill; the run ended.
+      // Its worker still runs the call (it ignores its signal) for the grace; the run ended.
       expect(one.stats().runs).toMatchObject({ submitted: 1, cancelled: 1, running: 0, queued: 0 });
+    } finally {
+      await one.close({ cancel: true });
+    }
+  });
+
+  // Before: the call kept the only worker until it returned (a minute here) or hardKillAfterMs
+  // passed, so the next run waited that long; Piscina ends the worker at once.
+  it('an abort of a call that never yields ends its worker soon after: the next run is served', async () => {
+    const one = new Scheduler({ workers: 1, hardKillAfterMs: 600_000 });
+    try {
+      const controller = new AbortController();
+      const running = failure(one.run(task('busy'), 60_000, { signal: controller.signal }));
+      await until(() => one.stats().runs.running > 0);
+      controller.abort();
+      expect(await running).toMatchObject({ code: 'CANCELLED', field: 'signal' });
+      // 20 s: far above the 100 ms grace and a fresh worker's start, far below the call's minute.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise((r) => (timer = setTimeout(r, 20_000, 'still waiting after 20 s')));
+      expect(await Promise.race([one.run(task(), 21), late])).toBe(42);
+      clearTimeout(timer);
     } finally {
       await one.close({ cancel: true });
     }

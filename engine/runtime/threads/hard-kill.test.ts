@@ -42,7 +42,7 @@ function watchOne(): { worker: ReturnType<typeof fakeWorker>; kills: string[] } 
   watchdog = new HardKill(
     now,
     () => [worker],
-    (_w, why) => kills.push(why),
+    (_w, why) => kills.push(why) > 0,
   );
   watchdog.set(40 * MS);
   return { worker, kills };

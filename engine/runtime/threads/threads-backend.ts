@@ -143,14 +143,8 @@ export class ThreadsBackend implements Backend {
     this.assertOpen();
     for (const worker of this.workers.setTarget(checkCount(count))) {
       // Busy workers beyond the target finish their quantum first (see `finish`); what is queued
-      // there and not started goes back to the executor (from the last: the worker takes the
-      // first ones first).
-      for (let i = worker.queuedCount - 1; i >= 0; i--) {
-        const queued = worker.queuedAt(i)!;
-        if (!worker.revoke(queued.splitId)) break;
-        this.running.delete(queued.splitId);
-        this.endUnstarted(queued, worker.id, 'yielded');
-      }
+      // there and not started goes back to the executor.
+      this.takeBackQueued(worker);
       this.retireIfDone(worker);
     }
   }
@@ -280,6 +274,21 @@ export class ThreadsBackend implements Backend {
     return true;
   }
 
+  /**
+   * Takes back the dispatches queued on `worker` that it has not started, from the last (it starts
+   * the first first); each goes back to the executor, `yielded` unstarted. False when it had
+   * started one: the quanta before it have ended.
+   */
+  private takeBackQueued(worker: PoolWorker): boolean {
+    for (let i = worker.queuedCount - 1; i >= 0; i--) {
+      const queued = worker.queuedAt(i)!;
+      if (!worker.revoke(queued.splitId)) return false;
+      this.running.delete(queued.splitId);
+      this.endUnstarted(queued, worker.id, 'yielded');
+    }
+    return true;
+  }
+
   /** Takes back a queued dispatch the worker has not started; true when it never will. */
   revoke(splitId: number): boolean {
     const worker = this.running.get(splitId);
@@ -317,7 +326,10 @@ export class ThreadsBackend implements Backend {
       return;
     }
     worker.cancelAsked = true;
-    worker.cancelAt ??= this.now();
+    if (worker.cancelAt === null) {
+      worker.cancelAt = this.now();
+      this.hardKill.cancelled(worker.cancelAt); // a module that does not stop is killed soon
+    }
     // Once the queued dispatch has started, this one has ended: leave the word to the other.
     if (!worker.queuedStarted()) Atomics.store(worker.control, CONTROL.CANCEL, splitId);
   }
@@ -343,8 +355,7 @@ export class ThreadsBackend implements Backend {
     const worker = this.workers.get(workerId);
     worker?.drainEnds(); // an end already published is not interrupted
     if (this.closed || worker === undefined || worker.running?.splitId !== splitId) return false;
-    this.kill(worker, why, false, 'INTERRUPTED');
-    return true;
+    return this.kill(worker, why, false, 'INTERRUPTED');
   }
 
   /** The hard limit (hard-kill.ts; 0 = auto). */
@@ -429,20 +440,24 @@ export class ThreadsBackend implements Backend {
   /**
    * The hard limit (hard-kill.ts): terminates `worker`'s thread and ends what ran there as if the
    * worker had died, the split `failed` (or `cancelled`, when it was asked to stop) with
-   * `QUANTUM_OVERRUN_KILLED`; a fresh thread takes its place at once.
+   * `QUANTUM_OVERRUN_KILLED`; a fresh thread takes its place at once. What is queued there goes
+   * back to the executor first, taken back so that the thread, between its call's end and its
+   * terminate, cannot start one that then runs elsewhere too. False when it had started one (the
+   * call ended meanwhile, its end on the way): nothing is killed.
    */
   private kill(
     worker: PoolWorker,
     why: string,
     cancelled: boolean,
     code: 'QUANTUM_OVERRUN_KILLED' | 'INTERRUPTED' = 'QUANTUM_OVERRUN_KILLED',
-  ): void {
-    if (this.closed || !this.workers.holds(worker)) return;
+  ): boolean {
+    if (this.closed || !this.workers.holds(worker) || !this.takeBackQueued(worker)) return false;
     void worker.host.retire();
     const kind = code === 'INTERRUPTED' ? 'interrupt' : 'hard-kill';
     const split = worker.running === null ? '' : ` (split ${worker.running.splitId})`;
     this.listener?.notice?.(kind, `worker ${worker.id}${split} ${why}`);
     this.lost(worker, why, code, cancelled ? 'cancelled' : 'failed');
+    return true;
   }
 
   /** An error from a module whose split has ended (protocol.ts): an event; no split fails. */
@@ -547,6 +562,8 @@ export class ThreadsBackend implements Backend {
   private release(worker: PoolWorker, splitId: number, at: number): void {
     this.running.delete(splitId);
     worker.advance(at);
+    // A queued split cancelled after the worker had started it runs now: its grace counts.
+    if (worker.cancelAt !== null) this.hardKill.cancelled(worker.cancelAt);
     this.retireIfDone(worker);
   }
 
