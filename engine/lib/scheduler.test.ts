@@ -316,6 +316,37 @@ describe('Scheduler.run on real worker threads', () => {
     }
   }, 30_000);
 
+  it('fair: weight 3 against 1, two runs a tenant on two workers: the heavier gets three quarters', async () => {
+    // Before: each tenant's next run was committed behind the worker running its other one, so
+    // each tenant's two runs took turns on a worker of its own: 0.53-0.56, not 0.75.
+    const f = new Scheduler({
+      workers: 2,
+      policy: 'fair',
+      quantumMs: 10,
+      tenantWeights: { gold: 3 },
+    });
+    let stop = false;
+    const keepGoing = async (tenant: string) => {
+      while (!stop) await f.run(task('work'), { ms: 50, label: tenant }, { tenant });
+    };
+    const loops = ['gold', 'gold', 'silver', 'silver'].map(keepGoing);
+    try {
+      const served = () =>
+        Object.fromEntries(f.stats().tenants.map((t) => [t.name, t.scheduledMs]));
+      await new Promise((r) => setTimeout(r, 500));
+      const from = served();
+      await new Promise((r) => setTimeout(r, 2000));
+      const to = served();
+      const gold = to['gold']! - from['gold']!;
+      const silver = to['silver']! - from['silver']!;
+      expect(gold / (gold + silver)).toBeGreaterThan(0.66);
+    } finally {
+      stop = true;
+      await Promise.all(loops);
+      await f.close({ cancel: true });
+    }
+  }, 30_000);
+
   it('tenant weights: given at construction or replaced later, shown in stats, checked', async () => {
     const w = new Scheduler({ workers: 1, policy: 'fair', tenantWeights: { gold: 3 } });
     try {

@@ -141,8 +141,9 @@ export class Dispatcher {
     const quantum = Math.max(this.knobs.settings.quantumNanos, backend.queueAheadNanos ?? 0);
     const runningOn = this.runningOn;
     const lead = backend.bindLeadNanos;
-    if (this.yieldsFirst()) return; // once a pump: O(workers)
+    if (this.yieldsFirst()) return; // O(workers): once a pump, again after each commit (fair)
     let opens = Infinity;
+    let committed = false;
     for (let more = true; more;) {
       more = false;
       for (let w = 0; w < runningOn.length; w++) {
@@ -162,17 +163,22 @@ export class Dispatcher {
           }
         }
         if (backend.queueRoom!(w) <= 0) continue;
+        // Each commit changes what the queue would choose next: looked at again before the next.
+        if (committed && this.yieldsFirst()) return;
         const split = this.knobs.queue.take(this.clock());
-        if (split === null || !this.place(split, w, this.clock(), true)) return;
-        more = true;
+        if (split === null) return;
+        if (!this.place(split, this.spreadFrom(w, split), this.clock(), true)) return;
+        more = committed = true;
       }
     }
     if (opens !== Infinity && this.knobs.queue.size > 0) this.bindAt(opens);
   }
 
   /**
-   * `fair`: a split running now that yielded before (so comes back after its quantum) whose group
-   * would then still be chosen before the queue's next: nothing is committed ahead of it. Without
+   * `fair`: a split running now that yielded before, or in a first quantum expected to run whole
+   * (so comes back after its quantum), whose group would then still be chosen before the queue's
+   * next: nothing is committed ahead of it. Counting only those that had yielded, a tenant's new
+   * run's first quantum had the other tenant's run committed ahead of it. Without
    * this, where every run was running or committed, each yield found its worker's next run chosen
    * already, from the only other group queued: a weight-3 tenant keeping two runs going on two
    * workers got half the service, not three quarters.
@@ -181,10 +187,31 @@ export class Dispatcher {
     const defers = this.knobs.queue.defers;
     if (defers === undefined) return false;
     for (const running of this.runningOn) {
-      if (running === null || running === undefined || !running.requeued) continue;
-      if (defers.call(this.knobs.queue, running, this.expectedNanos(running))) return true;
+      if (running === null || running === undefined) continue;
+      const expected = this.expectedNanos(running);
+      // A first quantum expected to run whole (its kernel's recent quanta did) comes back too.
+      if (!running.requeued && expected < this.knobs.settings.dispatchQuantumNanos) continue;
+      if (defers.call(this.knobs.queue, running, expected)) return true;
     }
     return false;
+  }
+
+  /**
+   * `fair`: where to commit `split`, taken for busy worker `w`: not behind a split of its own
+   * group when another busy worker, running another group's, has nothing queued yet. Committed
+   * behind its group's other run, a tenant's two runs took turns on one worker while the other
+   * worker served the other tenant: each got a worker whatever their weights.
+   */
+  private spreadFrom(w: number, split: ExecSplit): number {
+    if (this.knobs.queue.defers === undefined || this.runningOn[w]?.group !== split.group) return w;
+    // Late binding (the cluster) chooses each worker's next near its end: not moved ahead of it.
+    if (this.backend.bindLeadNanos !== undefined) return w;
+    for (let v = 0; v < this.runningOn.length; v++) {
+      const other = this.runningOn[v];
+      if (other === null || other === undefined || other.group === split.group) continue;
+      if ((this.queuedOn[v]?.length ?? 0) === 0 && this.backend.queueRoom!(v) > 0) return v;
+    }
+    return w;
   }
 
   /** Pumps again at `at`, when a running quantum comes within `bindLeadNanos` of its end. */
