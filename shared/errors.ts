@@ -34,6 +34,11 @@ export const ERROR_CODES = {
   TOO_MANY_CLIENTS: 'the server already holds its most client connections (it refuses more)',
   MODULE_NOT_ALLOWED: 'a user module lies outside the directories the operator allowed',
   MODULE_UNLOADABLE: 'a user module cannot be found, loaded, or lacks the named export',
+  INVALID_USAGE:
+    'the schedlab command line is wrong: an unknown command or flag, a flag value out of range or malformed, or a file it names that cannot be used',
+  TIME_LIMIT: 'a schedlab run passed its --time-limit of wall time and was stopped',
+  ENGINE_FAILURE:
+    'the engine failed in a way no other code names (a bug: the message says what broke)',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -41,7 +41,7 @@ export function parseCommandArgs<O extends Options>(
   for (const token of parsed.tokens) {
     if (token.kind !== 'option' || options[token.name]?.multiple === true) continue;
     if (seen.has(token.name)) {
-      throw new UsageError(`--${token.name} is given twice: it takes one value`);
+      throw new UsageError(`--${token.name} is given twice: it takes one value`, `--${token.name}`);
     }
     seen.add(token.name);
   }
@@ -62,13 +62,14 @@ export function integerFlag(s: string, flag: string, min: number, max: number): 
   if (!Number.isSafeInteger(n) || n < min || n > max)
     throw new UsageError(
       `${flag} ${s === '' ? "''" : s}: must be an integer from ${min} to ${max}`,
+      flag,
     );
   return n;
 }
 
 export function policyOf(p: string): PolicyName {
   if (!(POLICY_NAMES as readonly string[]).includes(p))
-    throw new UsageError(`--policy ${p}: must be one of ${POLICY_NAMES.join(', ')}`);
+    throw new UsageError(`--policy ${p}: must be one of ${POLICY_NAMES.join(', ')}`, '--policy');
   return p as PolicyName;
 }
 
@@ -77,6 +78,7 @@ export function graphPolicyOf(p: string): GraphPolicy {
   if (!isGraphPolicy(p))
     throw new UsageError(
       `--policy ${p}: a graph workload takes a graph policy, one of ${GRAPH_POLICIES.join(', ')}`,
+      '--policy',
     );
   return p;
 }
@@ -85,6 +87,7 @@ export function oneWorkload(positionals: readonly string[], command: string): st
   if (positionals.length !== 1)
     throw new UsageError(
       `${command} takes one preset name or workload file (presets: ${PRESET_NAMES.join(', ')})`,
+      'workload',
     );
   return positionals[0]!;
 }
@@ -101,12 +104,13 @@ export function writablePath(path: string, flag: string): string {
   } catch {
     // Not there yet: the directory must be.
   }
-  if (isDir) throw new UsageError(`${flag} ${path}: is a directory, not a file`);
+  if (isDir) throw new UsageError(`${flag} ${path}: is a directory, not a file`, flag);
   try {
     accessSync(dirname(full), constants.W_OK);
   } catch {
     throw new UsageError(
       `${flag} ${path}: cannot write there (no such directory, or no permission)`,
+      flag,
     );
   }
   return path;
@@ -123,7 +127,7 @@ export function pipelineFlag(
 ): boolean | undefined {
   if (value === undefined) return undefined;
   if (value !== 'on' && value !== 'off')
-    throw new UsageError(`--pipeline ${value}: must be on or off`);
-  if (!cluster) throw new UsageError(`--pipeline goes with ${needs}`);
+    throw new UsageError(`--pipeline ${value}: must be on or off`, '--pipeline');
+  if (!cluster) throw new UsageError(`--pipeline goes with ${needs}`, '--pipeline');
   return value === 'on';
 }

@@ -24,7 +24,7 @@ export async function attachCommand(argv: string[], io: CliIo): Promise<number> 
     browser: { type: 'boolean' },
   });
   if (positionals.length > 1)
-    throw new UsageError(`attach takes one URL, got also ${positionals[1]!}`);
+    throw new UsageError(`attach takes one URL, got also ${positionals[1]!}`, 'url');
   const given = consoleUrl(positionals[0]);
   // The console's page is its root: only it checks the token (a path it does not serve is a 404,
   // token or not), so the check and the window go there whatever path was pasted.
@@ -37,15 +37,23 @@ export async function attachCommand(argv: string[], io: CliIo): Promise<number> 
   } catch (e) {
     throw new UsageError(
       `${url.origin} does not answer (${(e as Error).message}): is the service running?`,
+      'url',
     );
   }
   if (status === 401)
-    throw new UsageError(`${url.origin} refused the token: copy the URL the service printed`);
+    throw new UsageError(
+      `${url.origin} refused the token: copy the URL the service printed`,
+      'url',
+    );
   // 503: the service's package has no built page (dist/renderer); the protocol still answers.
   const noPage = status === 503;
   if (status === 404)
-    throw new UsageError(`${url.origin} is not a SchedLab console (its page answered HTTP 404)`);
-  if (status !== 200 && !noPage) throw new UsageError(`${url.origin} answered HTTP ${status}`);
+    throw new UsageError(
+      `${url.origin} is not a SchedLab console (its page answered HTTP 404)`,
+      'url',
+    );
+  if (status !== 200 && !noPage)
+    throw new UsageError(`${url.origin} answered HTTP ${status}`, 'url');
   io.out(`SchedLab console: ${url.href}\n`);
   if (noPage) io.err('the service serves no page (its dist/renderer is not built)\n');
   if (values['no-open'] === true) return 0;
@@ -90,21 +98,23 @@ function openInElectron(binary: string, url: string, io: CliIo): void {
 }
 
 function consoleUrl(text: string | undefined): URL {
-  if (text === undefined) throw new UsageError('attach needs the URL the service printed');
+  if (text === undefined) throw new UsageError('attach needs the URL the service printed', 'url');
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${text} is not a URL`);
+    throw new UsageError(`${text} is not a URL`, 'url');
   }
   if (url.protocol !== 'http:')
-    throw new UsageError(`${text}: the console speaks http: on loopback`);
+    throw new UsageError(`${text}: the console speaks http: on loopback`, 'url');
   if (!LOOPBACK.has(url.hostname)) {
     throw new UsageError(
       `${url.hostname} is not loopback: consoles listen on 127.0.0.1 only (forward the port, e.g. ssh -L)`,
+      'url',
     );
   }
-  if (!url.searchParams.get('token')) throw new UsageError(`${text} has no token= parameter`);
+  if (!url.searchParams.get('token'))
+    throw new UsageError(`${text} has no token= parameter`, 'url');
   return url;
 }
 

@@ -2,12 +2,11 @@
  * `schedlab` (docs/design.md §2 `engine/cli`): run, compare, presets, serve, attach, bench, worker. Exit codes: 0 on
  * success, 2 on bad input (one line naming what is wrong), 1 when the engine fails.
  */
-import { isSchedLabError } from '../../shared/errors.ts';
+import { SchedLabError, isSchedLabError } from '../../shared/errors.ts';
 import { attachCommand } from './attach.ts';
 import { compareCommand, presetsCommand, runCommand } from './report-commands.ts';
 import { processIo, type CliIo } from './io.ts';
 import { benchCommand, serveCommand } from './long-running.ts';
-import { TimeLimitError } from './time-limit.ts';
 import { UsageError } from './usage-error.ts';
 import { asksForHelp, commandUsage } from './usage.ts';
 import { workerCommand } from './worker-command.ts';
@@ -53,6 +52,8 @@ gets them multiplied by the workload's timeScale (quantumMs=1000 at timeScale 0.
 --modules DIR (repeatable): user modules (kernel: {module}) load only from these directories
 (real paths: symlinks followed, no ..); run also allows the workload file's own directory.
 User modules run on --backend threads, and on cluster nodes from their own --modules DIRs.
+--json: a failure is answered in JSON too, {"error":{"code":…,"message":…,"field":…}} on stdout,
+with the exit code of the one line on stderr (2: bad input, 1: the run failed; docs/cli.md).
 --time-limit: a run whose workload has no durationMs (it ends when its jobs do) stops after
 10m of wall time by default, exit 1; the flag sets the limit for any run.`;
 
@@ -61,8 +62,19 @@ const COMMANDS = 'run, compare, presets, serve, attach, bench, worker';
 /** Codes that mean the input was wrong rather than the engine. */
 const BAD_INPUT = /^(INVALID_|UNKNOWN_|DUPLICATE_ID|BAD_MESSAGE|MODULE_)/;
 
-export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
+  // Whether the command printed its result: a failure after it (a trace that cannot be written)
+  // adds no second JSON document to stdout.
+  let printed = false;
+  const io: CliIo = {
+    out: (text) => {
+      printed = true;
+      given.out(text);
+    },
+    err: (text) => given.err(text),
+    errIsTty: given.errIsTty,
+  };
   const help = command === undefined || !asksForHelp(rest) ? null : commandUsage(USAGE, command);
   if (help !== null) {
     io.out(help);
@@ -90,36 +102,52 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
         io.out(`${USAGE}\n`);
         return 0;
       case undefined:
-        throw new UsageError(`no command given (${COMMANDS}; schedlab --help for usage)`);
+        throw new UsageError(
+          `no command given (${COMMANDS}; schedlab --help for usage)`,
+          'command',
+        );
       default:
         throw new UsageError(
           `unknown command "${command}" (${COMMANDS}; schedlab --help for usage)`,
+          'command',
         );
     }
   } catch (e) {
-    return report(e, io);
+    const error = coded(e, command);
+    io.err(`schedlab: ${error.message} (${error.code})\n`);
+    if (error.code === 'ENGINE_FAILURE' && process.env['SCHEDLAB_DEBUG'] && e instanceof Error)
+      io.err(`${e.stack ?? ''}\n`);
+    if (asksForJson(argv) && !printed) io.out(`${JSON.stringify({ error: error.toInfo() })}\n`);
+    // Bad input exits 2; a known failure (a cluster out of reach, a package missing, the time
+    // limit) and the engine's own exit 1.
+    return BAD_INPUT.test(error.code) ? 2 : 1;
   }
 }
 
-function report(e: unknown, io: CliIo): number {
-  const parseArgsError =
-    e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS');
-  if (e instanceof UsageError || parseArgsError) {
-    io.err(`schedlab: ${(e as Error).message.split('\n')[0]}\n`);
-    return 2;
+/** True when `--json` comes before a `--` that ends the flags (as `asksForHelp` reads `--help`). */
+function asksForJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/**
+ * Any failure as a coded error: `parseArgs`' own (an unknown flag, a missing value) as a usage
+ * error naming the flag (Node's first line, or ours for an unknown flag); anything uncoded as
+ * `ENGINE_FAILURE`.
+ */
+function coded(e: unknown, command: string | undefined): SchedLabError {
+  if (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS')) {
+    const message = e.message.split('\n')[0]!;
+    const flag = /'(-[^' ]+)/.exec(message)?.[1];
+    // Node's own text for an unknown flag is a paragraph on positionals that starts with `-`.
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined)
+      return new UsageError(
+        `${flag}: unknown flag (schedlab ${command} --help lists its flags)`,
+        flag,
+      );
+    return new UsageError(message, flag);
   }
-  if (e instanceof TimeLimitError) {
-    io.err(`schedlab: ${e.message}\n`);
-    return 1;
-  }
-  if (isSchedLabError(e)) {
-    // The code too: what a script matches on, and what the docs' error tables list. Bad input
-    // exits 2; a known failure (a cluster out of reach, a package missing) exits 1.
-    io.err(`schedlab: ${e.message} (${e.code})\n`);
-    return BAD_INPUT.test(e.code) ? 2 : 1;
-  }
+  if (isSchedLabError(e)) return e;
   const message = e instanceof Error ? e.message : String(e);
-  io.err(`schedlab: engine failure: ${message}\n`);
-  if (process.env['SCHEDLAB_DEBUG'] && e instanceof Error) io.err(`${e.stack ?? ''}\n`);
-  return 1;
+  return new SchedLabError('ENGINE_FAILURE', `engine failure: ${message}`);
 }

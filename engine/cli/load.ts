@@ -18,23 +18,27 @@ export function readJsonFile(path: string, what: string): unknown {
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR') throw new UsageError(`${what} ${path}: is a directory, not a JSON file`);
+    if (code === 'EISDIR')
+      throw new UsageError(`${what} ${path}: is a directory, not a JSON file`, what);
     // Only a missing file may be a misspelt preset; any other failure is named as it is.
-    if (code !== 'ENOENT') throw new UsageError(`${what} ${path}: cannot be read (${code})`);
-    throw new UsageError(`${what} ${path}: no such file (presets: ${PRESET_NAMES.join(', ')})`);
+    if (code !== 'ENOENT') throw new UsageError(`${what} ${path}: cannot be read (${code})`, what);
+    throw new UsageError(
+      `${what} ${path}: no such file (presets: ${PRESET_NAMES.join(', ')})`,
+      what,
+    );
   }
   try {
     // Editors on Windows save UTF-8 with a byte-order mark; JSON.parse would call it a syntax error.
     return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown;
   } catch (e) {
-    throw new UsageError(`${what} ${path}: not valid JSON (${(e as Error).message})`);
+    throw new UsageError(`${what} ${path}: not valid JSON (${(e as Error).message})`, what);
   }
 }
 
 export function loadWorkload(ref: string, edits: Settings['workload'] = []): Workload {
   const doc = isPreset(ref) ? structuredClone(PRESETS[ref]) : readJsonFile(ref, 'workload');
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new UsageError(`workload ${ref}: must be a JSON object`);
+    throw new UsageError(`workload ${ref}: must be a JSON object`, 'workload');
   }
   const workload = bareGraph(doc as Record<string, unknown>, ref);
   applyWorkloadEdits(workload, edits);
@@ -77,6 +81,7 @@ function readBounded(path: string, what: string): string {
         const mib = MAX_DOCUMENT_BYTES / (1024 * 1024);
         throw new UsageError(
           `${what} ${path}: larger than ${MAX_DOCUMENT_BYTES} bytes (${mib} MiB), the most a document may be`,
+          what,
         );
       }
       chunks.push(n === CHUNK ? chunk : chunk.subarray(0, n));
@@ -85,6 +90,7 @@ function readBounded(path: string, what: string): string {
     if (containersPast(bytes, MAX_DOCUMENT_CONTAINERS)) {
       throw new UsageError(
         `${what} ${path}: holds more than ${MAX_DOCUMENT_CONTAINERS} objects and arrays, the most a document may (MAX_DOCUMENT_CONTAINERS)`,
+        what,
       );
     }
     return bytes.toString('utf8');

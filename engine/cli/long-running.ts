@@ -36,7 +36,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const backend = serveBackend(values.backend);
   // With another backend, --redis offers the cluster as a backend the app can switch to.
   if (backend === 'cluster' && values.redis === undefined)
-    throw new UsageError('--backend cluster needs --redis URL');
+    throw new UsageError('--backend cluster needs --redis URL', '--backend');
   // Checked now, as `run` and `worker` do: not first when a client switches to the cluster.
   if (values.redis !== undefined) parseRedisUrl(values.redis);
   // The cluster runs with --redis only (started on it, or switched to from the app's header).
@@ -53,7 +53,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { defaultTokenFile } = await import('../host/server/token-file.ts');
   const sim = backend === 'sim';
   if (!sim && (values.speed !== undefined || values.seed !== undefined))
-    throw new UsageError('--speed and --seed need --backend sim');
+    throw new UsageError('--speed and --seed need --backend sim', '--speed');
   const tokens = [values.token, values['token-file'], values['keep-token']].filter(
     (v) => v !== undefined,
   );
@@ -100,7 +100,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
 function serveBackend(value: string | undefined): 'threads' | 'sim' | 'cluster' {
   if (value === undefined || value === 'threads' || value === 'sim' || value === 'cluster')
     return value ?? 'threads';
-  throw new UsageError(`--backend ${value}: must be threads, sim or cluster`);
+  throw new UsageError(`--backend ${value}: must be threads, sim or cluster`, '--backend');
 }
 
 /** Virtual time per real time: a number in (0, 1e6] (as `setSpeed`), or `max`. */
@@ -110,7 +110,7 @@ function serveSpeed(value: string | undefined): number | 'max' {
   // Decimal only, as every other flag: `Number()` took `0x10`, `1e3` and `''`.
   const speed = /^(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
   if (!(speed > 0 && speed <= 1e6))
-    throw new UsageError(`--speed ${value}: must be a number in (0, 1000000] or max`);
+    throw new UsageError(`--speed ${value}: must be a number in (0, 1000000] or max`, '--speed');
   return speed;
 }
 

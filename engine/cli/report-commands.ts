@@ -100,10 +100,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const ref = oneWorkload(positionals, 'run');
   const backend = values.backend ?? 'sim';
   if (backend !== 'sim' && backend !== 'threads' && backend !== 'cluster')
-    throw new UsageError(`--backend ${backend}: must be sim, threads or cluster`);
+    throw new UsageError(`--backend ${backend}: must be sim, threads or cluster`, '--backend');
   if ((backend === 'cluster') !== (values.redis !== undefined))
     throw new UsageError(
       '--redis URL goes with --backend cluster (and --backend cluster needs it)',
+      '--redis',
     );
   const pipeline = pipelineFlag(values.pipeline, backend === 'cluster', '--backend cluster');
   const seed = seedOf(values.seed);
@@ -171,7 +172,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     } catch (e) {
       // The path is the user's (a full disk, a folder, no permission): theirs to fix, exit 2.
       const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      throw new UsageError(`--trace ${tracePath}: cannot be written (${why}); the report is above`);
+      throw new UsageError(
+        `--trace ${tracePath}: cannot be written (${why}); the report is above`,
+        '--trace',
+      );
     }
     const dropped = result.report.counters.spansDropped;
     const lost = dropped > 0 ? `; ${dropped} older quanta are not in it (spansDropped)` : '';
@@ -193,6 +197,7 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   if (asked > MAX_COMPARE_CONFIGS)
     throw new UsageError(
       `compare takes at most ${MAX_COMPARE_CONFIGS} configs (--policy and --config together), got ${asked}`,
+      '--policy',
     );
   const seed = seedOf(values.seed);
   const settings = parseSettings(values.set ?? []);
@@ -217,6 +222,7 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   if (configs.length < 2)
     throw new UsageError(
       'compare needs at least two configs: --policy A --policy B … or --config a.json --config b.json …',
+      '--policy',
     );
   const result = await compareConfigs(workload, configs, {
     base: settings.config,

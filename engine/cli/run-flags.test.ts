@@ -141,7 +141,7 @@ describe('schedlab run and compare flags', () => {
     expect(r.code).toBe(1);
     // A graph workload refuses a duration: the advice is the limit alone (it said to add one).
     expect(r.err).toContain(
-      'passed its time limit of 1s (wall clock) and was stopped; raise --time-limit\n',
+      'passed its time limit of 1s (wall clock) and was stopped; raise --time-limit (TIME_LIMIT)\n',
     );
   }, 60_000);
 
@@ -227,7 +227,7 @@ describe('schedlab run and compare flags', () => {
         expect(r.code, bad).toBe(2);
         expect(r.out).toBe('');
         expect(r.err, bad).toMatch(
-          /^schedlab: --seed \S+: must be an integer from 0 to 4294967295\n$/,
+          /^schedlab: --seed \S+: must be an integer from 0 to 4294967295 \(INVALID_USAGE\)\n$/,
         );
       }
     }
@@ -270,7 +270,7 @@ describe('schedlab run and compare flags', () => {
       const bad = await cli(argv);
       expect(bad.code).toBe(2);
       expect(bad.err).toMatch(
-        /^schedlab: --policy \w+: a graph workload takes a graph policy, one of fifo, lifo, most-successors, sjf, ljf, critical-path\n$/,
+        /^schedlab: --policy \w+: a graph workload takes a graph policy, one of fifo, lifo, most-successors, sjf, ljf, critical-path \(INVALID_USAGE\)\n$/,
       );
     }
     const splitQueue = await cli(['run', 'interactive-vs-scan', '--policy', 'critical-path']);

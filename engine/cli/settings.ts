@@ -40,15 +40,18 @@ export function parsePath(key: string): (string | number)[] {
   for (const part of key.split('.')) {
     const m = /^([^[\]]+)((?:\[\d+\])*)$/.exec(part);
     if (m === null)
-      throw new UsageError(`--set ${key}: not a field path (e.g. classes[1].arrival.rate)`);
+      throw new UsageError(
+        `--set ${key}: not a field path (e.g. classes[1].arrival.rate)`,
+        '--set',
+      );
     if (FORBIDDEN_KEYS.has(m[1]!))
-      throw new UsageError(`--set ${key}: "${m[1]!}" is not allowed in a field path`);
+      throw new UsageError(`--set ${key}: "${m[1]!}" is not allowed in a field path`, '--set');
     path.push(m[1]!);
     for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) {
       const index = Number(idx[1]);
       // Past 2^32 − 2 an index is no array entry (it set a plain property, ignored).
       if (!(index <= MAX_ARRAY_INDEX))
-        throw new UsageError(`--set ${key}: index ${idx[1]!} is past any list's end`);
+        throw new UsageError(`--set ${key}: index ${idx[1]!} is past any list's end`, '--set');
       path.push(index);
     }
   }
@@ -60,7 +63,7 @@ export function parseSettings(sets: readonly string[]): Settings {
   const config: Record<string, unknown> = {};
   for (const s of sets) {
     const eq = s.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--set ${s}: expected key=value`);
+    if (eq <= 0) throw new UsageError(`--set ${s}: expected key=value`, '--set');
     const key = s.slice(0, eq);
     const value = parseValue(s.slice(eq + 1));
     if (Object.hasOwn(engineConfigShape, key)) config[key] = value;
@@ -69,6 +72,7 @@ export function parseSettings(sets: readonly string[]): Settings {
       if (!WORKLOAD_FIELDS.has(String(path[0]))) {
         throw new UsageError(
           `--set ${key}: unknown setting (neither an engine setting nor a workload field)`,
+          '--set',
         );
       }
       out.workload.push({ path, value });
@@ -93,6 +97,7 @@ export function applyWorkloadEdits(
         if (typeof key === 'number')
           throw new UsageError(
             `--set ${fieldPath(path)}: ${fieldPath(path.slice(0, i))} has no entry ${key} to change`,
+            '--set',
           );
         container[key] = typeof path[i + 1] === 'number' ? [] : {};
       }
@@ -100,6 +105,7 @@ export function applyWorkloadEdits(
       if (typeof node !== 'object' || node === null) {
         throw new UsageError(
           `--set ${fieldPath(path)}: ${fieldPath(path.slice(0, i + 1))} is not an object`,
+          '--set',
         );
       }
     }
@@ -109,6 +115,7 @@ export function applyWorkloadEdits(
     if (Array.isArray(node) && (typeof last !== 'number' || last > node.length)) {
       throw new UsageError(
         `--set ${fieldPath(path)}: ${fieldPath(path.slice(0, -1))} has no entry ${String(last)} to change (it has ${node.length})`,
+        '--set',
       );
     }
     (node as Record<string | number, unknown>)[last] = value;
@@ -123,16 +130,17 @@ export function parseDuration(
 ): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|min|h)?$/.exec(text.trim());
   if (m === null)
-    throw new UsageError(`${flag} ${text}: expected a time like 30s, 500ms, 2m or 1h`);
+    throw new UsageError(`${flag} ${text}: expected a time like 30s, 500ms, 2m or 1h`, flag);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   const ms =
     unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'h' ? n * 3_600_000 : n * 60_000;
-  if (!(ms > 0)) throw new UsageError(`${flag} ${text}: must be > 0`);
+  if (!(ms > 0)) throw new UsageError(`${flag} ${text}: must be > 0`, flag);
   // The engine counts whole nanoseconds: 0.0000001ms ran for 0 ns and reported an empty run.
-  if (ms * 1e6 < 1) throw new UsageError(`${flag} ${text}: must be at least 1 ns (0.000001ms)`);
+  if (ms * 1e6 < 1)
+    throw new UsageError(`${flag} ${text}: must be at least 1 ns (0.000001ms)`, flag);
   if (max !== undefined && ms > max.ms) {
-    throw new UsageError(`${flag} ${text}: must be at most ${max.text}`);
+    throw new UsageError(`${flag} ${text}: must be at most ${max.text}`, flag);
   }
   return ms;
 }

@@ -4,6 +4,8 @@
  * time (10 minutes unless the flag says otherwise). Past the limit the CLI says so and exits 1;
  * `main.ts` then ends the process even though stuck workers are still running.
  */
+import { SchedLabError } from '../../shared/errors.ts';
+
 export const DEFAULT_TIME_LIMIT = '10m';
 export const DEFAULT_TIME_LIMIT_MS = 600_000;
 /**
@@ -18,9 +20,13 @@ export const TIME_LIMIT_ADVICE = {
   limit: 'raise --time-limit',
 } as const;
 
-export class TimeLimitError extends Error {
+export class TimeLimitError extends SchedLabError {
   constructor(limit: string, advice: string = TIME_LIMIT_ADVICE.durationOrLimit) {
-    super(`the run passed its time limit of ${limit} (wall clock) and was stopped; ${advice}`);
+    super(
+      'TIME_LIMIT',
+      `the run passed its time limit of ${limit} (wall clock) and was stopped; ${advice}`,
+      '--time-limit',
+    );
     this.name = 'TimeLimitError';
   }
 }

@@ -21,7 +21,7 @@ describe('schedlab usage and bad input', () => {
     expect(await cli()).toEqual({
       code: 2,
       out: '',
-      err: 'schedlab: no command given (run, compare, presets, serve, attach, bench, worker; schedlab --help for usage)\n',
+      err: 'schedlab: no command given (run, compare, presets, serve, attach, bench, worker; schedlab --help for usage) (INVALID_USAGE)\n',
     });
   });
 
@@ -73,19 +73,22 @@ describe('schedlab usage and bad input', () => {
       ],
       [
         'classes[5].arrival.rate=1',
-        '--set classes[5].arrival.rate: classes has no entry 5 to change',
+        '--set classes[5].arrival.rate: classes has no entry 5 to change (INVALID_USAGE)',
       ],
-      ['name.x=1', '--set name.x: name is not an object'],
+      ['name.x=1', '--set name.x: name is not an object (INVALID_USAGE)'],
       // Past a list's end: far past, the edit set a property no one reads and ran anyway.
       [
         'classes[4294967295]="x"',
-        "--set classes[4294967295]: index 4294967295 is past any list's end",
+        "--set classes[4294967295]: index 4294967295 is past any list's end (INVALID_USAGE)",
       ],
       [
         'classes[99999999999999999999].x=1',
-        "--set classes[99999999999999999999].x: index 99999999999999999999 is past any list's end",
+        "--set classes[99999999999999999999].x: index 99999999999999999999 is past any list's end (INVALID_USAGE)",
       ],
-      ['classes[7]={}', '--set classes[7]: classes has no entry 7 to change (it has 1)'],
+      [
+        'classes[7]={}',
+        '--set classes[7]: classes has no entry 7 to change (it has 1) (INVALID_USAGE)',
+      ],
     ];
     for (const [set, message] of expectations) {
       const r = await cli('run', file, '--set', set);
@@ -131,7 +134,7 @@ describe('schedlab usage and bad input', () => {
     expect(r.code).toBe(2);
     expect(JSON.parse(r.out)).toMatchObject({ workload: 'interactive-vs-scan' });
     expect(r.err).toMatch(
-      /^schedlab: --trace \/dev\/full: cannot be written \(ENOSPC\); the report is above\n$/,
+      /^schedlab: --trace \/dev\/full: cannot be written \(ENOSPC\); the report is above \(INVALID_USAGE\)\n$/,
     );
   });
 
@@ -149,7 +152,7 @@ describe('schedlab usage and bad input', () => {
     expect(await cli(...argv)).toEqual({
       code: 2,
       out: '',
-      err: 'schedlab: compare takes at most 16 configs (--policy and --config together), got 17\n',
+      err: 'schedlab: compare takes at most 16 configs (--policy and --config together), got 17 (INVALID_USAGE)\n',
     });
   });
 
@@ -161,7 +164,11 @@ describe('schedlab usage and bad input', () => {
       ['attach', 'http://127.0.0.1:1/?token=x', '--browser', '--browser'],
     ]) {
       const r = await cli(...argv);
-      expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 2, out: '' });
+      // Asked for JSON, the failure is answered in JSON too.
+      const out = argv.includes('--json')
+        ? '{"error":{"code":"INVALID_USAGE","message":"--json is given twice: it takes one value","field":"--json"}}\n'
+        : '';
+      expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 2, out });
       expect(r.err).toMatch(/is given twice|takes no arguments|takes one URL/);
     }
   });
@@ -170,7 +177,7 @@ describe('schedlab usage and bad input', () => {
     expect(await cli('run', 'interactive-vs-scan', '--duration', '2401h')).toEqual({
       code: 2,
       out: '',
-      err: "schedlab: --duration 2401h: must be at most 2400h (100 days, a workload's longest)\n",
+      err: "schedlab: --duration 2401h: must be at most 2400h (100 days, a workload's longest) (INVALID_USAGE)\n",
     });
   });
 });
