@@ -1,10 +1,8 @@
 /**
  * Flag values the subcommands share: the argv pre-pass for negative numbers, and the checks that
- * turn `--seed`, `--policy`, `--trace` and the workload argument into values or one-line usage
+ * turn `--seed`, `--policy` and the workload argument into values or one-line usage
  * errors.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { POLICY_NAMES, type PolicyName } from '../../shared/config.ts';
 import { GRAPH_POLICIES, isGraphPolicy, type GraphPolicy } from '../../shared/graph.ts';
@@ -90,30 +88,6 @@ export function oneWorkload(positionals: readonly string[], command: string): st
       'workload',
     );
   return positionals[0]!;
-}
-
-/**
- * An output file the run will write at its end: checked before the run starts, so a typo in the
- * directory costs a usage error now rather than the whole run's results later.
- */
-export function writablePath(path: string, flag: string): string {
-  const full = resolve(path);
-  let isDir = false;
-  try {
-    isDir = statSync(full).isDirectory();
-  } catch {
-    // Not there yet: the directory must be.
-  }
-  if (isDir) throw new UsageError(`${flag} ${path}: is a directory, not a file`, flag);
-  try {
-    accessSync(dirname(full), constants.W_OK);
-  } catch {
-    throw new UsageError(
-      `${flag} ${path}: cannot write there (no such directory, or no permission)`,
-      flag,
-    );
-  }
-  return path;
 }
 
 /**

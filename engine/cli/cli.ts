@@ -52,6 +52,9 @@ gets them multiplied by the workload's timeScale (quantumMs=1000 at timeScale 0.
 --modules DIR (repeatable): user modules (kernel: {module}) load only from these directories
 (real paths: symlinks followed, no ..); run also allows the workload file's own directory.
 User modules run on --backend threads, and on cluster nodes from their own --modules DIRs.
+--trace PATH: a file, /dev/null, or a FIFO something reads (--trace >(gzip > t.json.gz));
+a FIFO nobody reads is refused rather than waited on. Workload and --config files must be
+regular files (docs/cli.md).
 --json: a failure is answered in JSON too, {"error":{"code":…,"message":…,"field":…}} on stdout,
 with the exit code of the one line on stderr (2: bad input, 1: the run failed; docs/cli.md).
 --time-limit: a run whose workload has no durationMs (it ends when its jobs do) stops after

@@ -1,5 +1,4 @@
 /** A workload by preset name or JSON file path, with `--set` edits applied, then validated. */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   MAX_DOCUMENT_BYTES,
@@ -7,6 +6,7 @@ import {
   MAX_LABEL_CHARS,
 } from '../../shared/limits.ts';
 import { parseWorkload, type Workload } from '../../shared/workload.ts';
+import { readPlainFile } from '../host/plain-file.ts';
 import { isPreset, PRESET_NAMES, PRESETS } from '../core/workload/presets/index.ts';
 import { applyWorkloadEdits, type Settings } from './settings.ts';
 import { UsageError } from './usage-error.ts';
@@ -14,12 +14,12 @@ import { UsageError } from './usage-error.ts';
 export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
-    text = readBounded(path, what);
+    text = readDocument(path, what);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EISDIR')
-      throw new UsageError(`${what} ${path}: is a directory, not a JSON file`, what);
+      throw new UsageError(`${what} ${path}: is a directory, not a regular file`, what);
     // Only a missing file may be a misspelt preset; any other failure is named as it is.
     if (code !== 'ENOENT') throw new UsageError(`${what} ${path}: cannot be read (${code})`, what);
     throw new UsageError(
@@ -61,42 +61,23 @@ function bareGraph(doc: Record<string, unknown>, ref: string): Record<string, un
   return { name, graph: doc };
 }
 
-const CHUNK = 1 << 20;
-
 /**
- * The file as text, read in chunks up to `MAX_DOCUMENT_BYTES`: a device or pipe has no size to
- * check first, and a file past the limit is refused before it is read whole.
+ * The document as text: a regular file of at most `MAX_DOCUMENT_BYTES` (a FIFO, a device or a
+ * directory is refused unread), of at most `MAX_DOCUMENT_CONTAINERS` objects and arrays.
  */
-function readBounded(path: string, what: string): string {
-  const fd = openSync(path, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      const n = readSync(fd, chunk, 0, CHUNK, null);
-      if (n === 0) break;
-      total += n;
-      if (total > MAX_DOCUMENT_BYTES) {
-        const mib = MAX_DOCUMENT_BYTES / (1024 * 1024);
-        throw new UsageError(
-          `${what} ${path}: larger than ${MAX_DOCUMENT_BYTES} bytes (${mib} MiB), the most a document may be`,
-          what,
-        );
-      }
-      chunks.push(n === CHUNK ? chunk : chunk.subarray(0, n));
-    }
-    const bytes = Buffer.concat(chunks, total);
-    if (containersPast(bytes, MAX_DOCUMENT_CONTAINERS)) {
-      throw new UsageError(
-        `${what} ${path}: holds more than ${MAX_DOCUMENT_CONTAINERS} objects and arrays, the most a document may (MAX_DOCUMENT_CONTAINERS)`,
-        what,
-      );
-    }
-    return bytes.toString('utf8');
-  } finally {
-    closeSync(fd);
+function readDocument(path: string, what: string): string {
+  const bytes = readPlainFile(
+    path,
+    MAX_DOCUMENT_BYTES,
+    (why) => new UsageError(`${what} ${path}: ${why}`, what),
+  );
+  if (containersPast(bytes, MAX_DOCUMENT_CONTAINERS)) {
+    throw new UsageError(
+      `${what} ${path}: holds more than ${MAX_DOCUMENT_CONTAINERS} objects and arrays, the most a document may (MAX_DOCUMENT_CONTAINERS)`,
+      what,
+    );
   }
+  return bytes.toString('utf8');
 }
 
 /**

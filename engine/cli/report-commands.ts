@@ -2,7 +2,6 @@
  * The `schedlab` subcommands. Each parses its own flags with `node:util` `parseArgs` (strict:
  * an unknown flag is a usage error) and returns an exit code.
  */
-import { writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { EngineConfigPatch } from '../../shared/config.ts';
 import type { GraphPolicy } from '../../shared/graph.ts';
@@ -26,10 +25,10 @@ import {
   pipelineFlag,
   policyOf,
   seedOf,
-  writablePath,
 } from './args.ts';
 import type { CliIo } from './io.ts';
 import { loadWorkload, readJsonFile } from './load.ts';
+import { OutputFile } from './output-file.ts';
 import { progressLine, type Progress } from './progress.ts';
 import { parseDuration, parseSettings, type Settings } from './settings.ts';
 import {
@@ -108,82 +107,78 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     );
   const pipeline = pipelineFlag(values.pipeline, backend === 'cluster', '--backend cluster');
   const seed = seedOf(values.seed);
-  const tracePath = values.trace === undefined ? undefined : writablePath(values.trace, '--trace');
-  const settings = parseSettings(values.set ?? []);
-  const durationMs = durationOf(values.duration);
-  // User modules load from --modules directories and the workload file's own directory.
-  const dirs = allowedDirs([...(values.modules ?? []), ...(isPreset(ref) ? [] : [dirname(ref)])]);
-  const loaded = await checkModules(
-    loadWorkload(ref, withDuration(settings.workload, durationMs)),
-    backend,
-    dirs,
-  );
-  const policy = runPolicy(loaded, values.policy);
-  const workload = withGraphOverrides(loaded, {
-    ...(seed === undefined ? {} : { seed }),
-    ...(policy.graphPolicy === undefined ? {} : { policy: policy.graphPolicy }),
-  });
-  const progress = progressFor(io, values.progress === true, values.json === true);
-  // A run with no end of its own (no duration: it ends when its jobs do) is bounded in wall time.
-  const limitMs =
-    values['time-limit'] !== undefined
-      ? parseDuration(values['time-limit'], '--time-limit', MAX_TIME_LIMIT)
-      : (durationMs ?? loaded.durationMs) === undefined
-        ? DEFAULT_TIME_LIMIT_MS
-        : null;
-  const limitLabel = values['time-limit'] ?? DEFAULT_TIME_LIMIT;
-  // A graph workload refuses a duration, and one given already did not help.
-  const advice =
-    loaded.graph !== undefined || (durationMs ?? loaded.durationMs) !== undefined
-      ? TIME_LIMIT_ADVICE.limit
-      : TIME_LIMIT_ADVICE.durationOrLimit;
-  let result;
+  const trace = values.trace === undefined ? undefined : OutputFile.check(values.trace, '--trace');
+  // The trace's FIFO, if it is one, is held open until the end.
   try {
-    result = await withTimeLimit(
-      limitMs,
-      limitLabel,
-      runWorkload(workload, {
-        ...(limitMs === null ? {} : { pastLimit: pastTimeLimit(limitMs, limitLabel, advice) }),
-        backend,
-        ...(values.redis === undefined
-          ? {}
-          : { redis: values.redis, log: (l: string) => io.err(`${l}\n`) }),
-        ...(pipeline === undefined ? {} : { pipeline }),
-        config: { ...settings.config, ...policy.config },
-        ...(seed === undefined ? {} : { seed }),
-        ...(durationMs === undefined ? {} : { durationMs }),
-        trace: tracePath !== undefined,
-        ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
-      }),
-      advice,
+    const settings = parseSettings(values.set ?? []);
+    const durationMs = durationOf(values.duration);
+    // User modules load from --modules directories and the workload file's own directory.
+    const dirs = allowedDirs([...(values.modules ?? []), ...(isPreset(ref) ? [] : [dirname(ref)])]);
+    const loaded = await checkModules(
+      loadWorkload(ref, withDuration(settings.workload, durationMs)),
+      backend,
+      dirs,
     );
-  } finally {
-    progress?.clear();
-  }
-  // The report first: a trace that cannot be written (a full disk) must not cost the run's results.
-  io.out(
-    values.json === true
-      ? `${JSON.stringify(reportJson(result.report), null, 2)}\n`
-      : `${formatReport(result.report, result.wallMs)}\n`,
-  );
-  if (tracePath !== undefined && result.trace !== null) {
+    const policy = runPolicy(loaded, values.policy);
+    const workload = withGraphOverrides(loaded, {
+      ...(seed === undefined ? {} : { seed }),
+      ...(policy.graphPolicy === undefined ? {} : { policy: policy.graphPolicy }),
+    });
+    const progress = progressFor(io, values.progress === true, values.json === true);
+    // A run with no end of its own (no duration: it ends when its jobs do) is bounded in wall time.
+    const limitMs =
+      values['time-limit'] !== undefined
+        ? parseDuration(values['time-limit'], '--time-limit', MAX_TIME_LIMIT)
+        : (durationMs ?? loaded.durationMs) === undefined
+          ? DEFAULT_TIME_LIMIT_MS
+          : null;
+    const limitLabel = values['time-limit'] ?? DEFAULT_TIME_LIMIT;
+    // A graph workload refuses a duration, and one given already did not help.
+    const advice =
+      loaded.graph !== undefined || (durationMs ?? loaded.durationMs) !== undefined
+        ? TIME_LIMIT_ADVICE.limit
+        : TIME_LIMIT_ADVICE.durationOrLimit;
+    let result;
     try {
-      writeFileSync(tracePath, JSON.stringify(result.trace));
-    } catch (e) {
-      // The path is the user's (a full disk, a folder, no permission): theirs to fix, exit 2.
-      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      throw new UsageError(
-        `--trace ${tracePath}: cannot be written (${why}); the report is above`,
-        '--trace',
+      result = await withTimeLimit(
+        limitMs,
+        limitLabel,
+        runWorkload(workload, {
+          ...(limitMs === null ? {} : { pastLimit: pastTimeLimit(limitMs, limitLabel, advice) }),
+          backend,
+          ...(values.redis === undefined
+            ? {}
+            : { redis: values.redis, log: (l: string) => io.err(`${l}\n`) }),
+          ...(pipeline === undefined ? {} : { pipeline }),
+          config: { ...settings.config, ...policy.config },
+          ...(seed === undefined ? {} : { seed }),
+          ...(durationMs === undefined ? {} : { durationMs }),
+          trace: trace !== undefined,
+          ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
+        }),
+        advice,
+      );
+    } finally {
+      progress?.clear();
+    }
+    // The report first: a trace that cannot be written (a full disk) must not cost the run's results.
+    io.out(
+      values.json === true
+        ? `${JSON.stringify(reportJson(result.report), null, 2)}\n`
+        : `${formatReport(result.report, result.wallMs)}\n`,
+    );
+    if (trace !== undefined && result.trace !== null) {
+      trace.write(JSON.stringify(result.trace), '; the report is above');
+      const dropped = result.report.counters.spansDropped;
+      const lost = dropped > 0 ? `; ${dropped} older quanta are not in it (spansDropped)` : '';
+      io.err(
+        `trace: ${result.trace.traceEvents.length} events written to ${trace.path}${lost} (open in https://ui.perfetto.dev)\n`,
       );
     }
-    const dropped = result.report.counters.spansDropped;
-    const lost = dropped > 0 ? `; ${dropped} older quanta are not in it (spansDropped)` : '';
-    io.err(
-      `trace: ${result.trace.traceEvents.length} events written to ${tracePath}${lost} (open in https://ui.perfetto.dev)\n`,
-    );
+    return 0;
+  } finally {
+    trace?.close();
   }
-  return 0;
 }
 
 export async function compareCommand(argv: string[], io: CliIo): Promise<number> {

@@ -4,10 +4,11 @@
  * the user's state directory) so a restarted server keeps the URL an open tab already has.
  * A kept file is created on first use, readable by its owner only.
  */
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SchedLabError } from '../../../shared/errors.ts';
+import { readPlainFile } from '../plain-file.ts';
 import { createToken } from './token.ts';
 
 /** URL-safe (it goes in the page URL unescaped), long enough not to be guessed. */
@@ -45,30 +46,27 @@ export function resolveToken(choice: TokenChoice): string | undefined {
   const file = choice.tokenFile;
   if (file === undefined) return undefined;
   try {
-    // Looked at before it is opened: a FIFO blocked the open for good, /dev/zero was read until
-    // memory ran out, and a 1 GB file took seconds to be refused.
-    const info = statSync(file, { throwIfNoEntry: false });
-    if (info !== undefined) {
-      if (!info.isFile()) throw tokenFileError(file, 'is not a regular file');
-      if (info.size > MAX_TOKEN_FILE_BYTES) {
-        throw tokenFileError(
-          file,
-          `is ${info.size} bytes, over the limit of ${MAX_TOKEN_FILE_BYTES}`,
-        );
-      }
-      return checkToken(readFileSync(file, 'utf8').trim(), 'tokenFile');
-    }
+    const text = readPlainFile(file, MAX_TOKEN_FILE_BYTES, (why) => tokenFileError(file, why));
+    return checkToken(text.toString('utf8').trim(), 'tokenFile');
+  } catch (e) {
+    if (e instanceof SchedLabError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw cannot(file, e);
+  }
+  try {
     const token = createToken();
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, `${token}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
     return token;
   } catch (e) {
-    if (e instanceof SchedLabError) throw e;
-    // A directory, a file it may not read, a folder it may not write: the path is the user's.
-    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    throw tokenFileError(file, `cannot be read or made (${why})`);
+    throw cannot(file, e);
   }
+}
+
+/** A file it may not read, a folder it may not write: the path is the user's. */
+function cannot(file: string, e: unknown): SchedLabError {
+  const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  return tokenFileError(file, `cannot be read or made (${why})`);
 }
 
 function tokenFileError(file: string, what: string): SchedLabError {

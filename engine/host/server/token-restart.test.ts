@@ -73,9 +73,9 @@ describe('serve --token-file / --keep-token', () => {
     truncateSync(big, 1 << 30); // 1 GB sparse: read whole before it was refused
     const cases: [string, RegExp][] = [
       [big, /is 1073741824 bytes, over the limit of 4096$/],
-      [root, /is not a regular file$/],
-      [fifo, /is not a regular file$/],
-      ['/dev/zero', /is not a regular file$/], // read until memory ran out
+      [root, /is a directory, not a regular file$/],
+      [fifo, /is a FIFO \(named pipe\), not a regular file$/],
+      ['/dev/zero', /is a character device, not a regular file$/], // read until memory ran out
     ];
     for (const [file, message] of cases) {
       expect(() => resolveToken({ tokenFile: file }), file).toThrow(
