@@ -58,7 +58,8 @@ regular files (docs/cli.md).
 --json: a failure is answered in JSON too, {"error":{"code":…,"message":…,"field":…}} on stdout,
 with the exit code of the one line on stderr (2: bad input, 1: the run failed; docs/cli.md).
 --time-limit: a run whose workload has no durationMs (it ends when its jobs do) stops after
-10m of wall time by default, exit 1; the flag sets the limit for any run.`;
+10m of wall time by default, exit 1; the flag sets the limit for any run. It counts from the
+command's start: reading, checking and compiling the workload count too.`;
 
 const COMMANDS = 'run, compare, presets, serve, attach, bench, worker';
 
@@ -77,6 +78,7 @@ export async function main(argv: readonly string[], given: CliIo = processIo): P
     },
     err: (text) => given.err(text),
     errIsTty: given.errIsTty,
+    ...(given.now === undefined ? {} : { now: given.now }),
   };
   const help = command === undefined || !asksForHelp(rest) ? null : commandUsage(USAGE, command);
   if (help !== null) {

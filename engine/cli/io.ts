@@ -4,6 +4,8 @@ export interface CliIo {
   err(text: string): void;
   /** Whether stderr is a terminal (progress lines are drawn there). */
   readonly errIsTty: boolean;
+  /** Wall-clock ms for `--time-limit` (`performance.now` unless a test gives its own). */
+  readonly now?: () => number;
 }
 
 export const processIo: CliIo = {

@@ -96,6 +96,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     modules: { type: 'string', multiple: true },
     'time-limit': { type: 'string' },
   });
+  // The time limit counts from here: loading and compiling a large workload take seconds.
+  const now = io.now ?? (() => performance.now());
+  const started = now();
   const ref = oneWorkload(positionals, 'run');
   const backend = values.backend ?? 'sim';
   if (backend !== 'sim' && backend !== 'threads' && backend !== 'cluster')
@@ -132,19 +135,28 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         : (durationMs ?? loaded.durationMs) === undefined
           ? DEFAULT_TIME_LIMIT_MS
           : null;
-    const limitLabel = values['time-limit'] ?? DEFAULT_TIME_LIMIT;
-    // A graph workload refuses a duration, and one given already did not help.
-    const advice =
-      loaded.graph !== undefined || (durationMs ?? loaded.durationMs) !== undefined
-        ? TIME_LIMIT_ADVICE.limit
-        : TIME_LIMIT_ADVICE.durationOrLimit;
+    const limit =
+      limitMs === null
+        ? null
+        : {
+            deadline: started + limitMs,
+            label: values['time-limit'] ?? DEFAULT_TIME_LIMIT,
+            // A graph workload refuses a duration, and one given already did not help.
+            advice:
+              loaded.graph !== undefined || (durationMs ?? loaded.durationMs) !== undefined
+                ? TIME_LIMIT_ADVICE.limit
+                : TIME_LIMIT_ADVICE.durationOrLimit,
+            now,
+          };
+    const pastLimit = limit === null ? undefined : pastTimeLimit(limit);
+    const late = pastLimit?.();
+    if (late) throw late;
     let result;
     try {
       result = await withTimeLimit(
-        limitMs,
-        limitLabel,
+        limit,
         runWorkload(workload, {
-          ...(limitMs === null ? {} : { pastLimit: pastTimeLimit(limitMs, limitLabel, advice) }),
+          ...(pastLimit === undefined ? {} : { pastLimit }),
           backend,
           ...(values.redis === undefined
             ? {}
@@ -156,7 +168,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           trace: trace !== undefined,
           ...(progress ? { onProgress: (p) => progress.update(p) } : {}),
         }),
-        advice,
       );
     } finally {
       progress?.clear();

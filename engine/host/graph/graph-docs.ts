@@ -109,14 +109,29 @@ export function* checkedGraphSteps(
   }
 }
 
-/** `checkedGraphSteps` in one go (the CLI, which has no frames to keep flowing). */
+/**
+ * `checkedGraphSteps` without a pause (the CLI, which has no frames to keep flowing); with
+ * `pastLimit`, asked between steps of `LIMIT_STEP_UNITS` (the CLI's `--time-limit`), an error it
+ * returns stops the compile.
+ */
 export function checkedGraph(
   doc: GraphDocument,
   executor: GraphExecutorKind,
   path: readonly (string | number)[],
+  pastLimit?: () => Error | null,
 ): CompiledGraph {
-  return runSteps(checkedGraphSteps(doc, executor, path, UNBOUNDED));
+  if (pastLimit === undefined) return runSteps(checkedGraphSteps(doc, executor, path, UNBOUNDED));
+  const steps = checkedGraphSteps(doc, executor, path, LIMIT_STEP_UNITS);
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+    const late = pastLimit();
+    if (late !== null) throw late;
+  }
 }
+
+/** Tens of ms of compiling between two looks at a time limit (65,536 units take 1–2 ms). */
+const LIMIT_STEP_UNITS = 1 << 20;
 
 function forExecutor(doc: GraphDocument, executor: GraphExecutorKind): GraphDocument {
   if (executor !== 'stealing') return doc;

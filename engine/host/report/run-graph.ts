@@ -113,8 +113,13 @@ export function graphDocuments(workload: Workload): GraphDocument[] {
 }
 
 /** Compiles a document and checks its kernels; what is wrong is named where it sits in the workload. */
-function compileAt(workload: Workload, doc: GraphDocument, i: number): CompiledGraph {
-  return checkedGraph(doc, doc.executor, docPath(workload, i));
+function compileAt(
+  workload: Workload,
+  doc: GraphDocument,
+  i: number,
+  pastLimit?: () => Error | null,
+): CompiledGraph {
+  return checkedGraph(doc, doc.executor, docPath(workload, i), pastLimit);
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -189,7 +194,10 @@ export async function runGraphs(
   traceCapacity: number | null,
   hooks: {
     onProgress?: ((p: GraphProgress) => void) | undefined;
-    /** Asked between the simulator's slices (`RunOptions.pastLimit`). */
+    /**
+     * Asked between compile steps and between the simulator's slices (`RunOptions.pastLimit`: the
+     * CLI's `--time-limit`, a compare's cancel): an error returned ends the run.
+     */
     pastLimit?: (() => Error | null) | undefined;
   } = {},
 ): Promise<GraphOutcome> {
@@ -223,7 +231,9 @@ export async function runGraphs(
   // Every graph is compiled and checked before the first runs, as in a live session (the list's
   // nodes and edges are bounded together, shared/graph.ts): a cyclic graph or an unknown kernel
   // later in a list was found only at its turn, or never after a fail-fast stop (exit 0).
-  const compiled: (CompiledGraph | null)[] = docs.map((d, i) => compileAt(workload, d, i));
+  const compiled: (CompiledGraph | null)[] = docs.map((d, i) =>
+    compileAt(workload, d, i, pastLimit),
+  );
   const tap =
     onProgress === undefined
       ? null

@@ -68,7 +68,8 @@ export interface RunOptions {
   onProgress?: (p: RunProgress) => void;
   /**
    * Asked between the simulator's steps (its clock runs in one synchronous loop, where no timer
-   * fires): an error returned ends the run with it (the CLI's `--time-limit` in wall time).
+   * fires), once the graph documents are checked and between their compile steps: an error
+   * returned ends the run with it (the CLI's `--time-limit` in wall time).
    */
   pastLimit?: () => Error | null;
   /** Keep the levels over time and each class's latency histogram (the app's Compare view). */
@@ -110,6 +111,8 @@ export async function runWorkload(
   const resolved = resolveConfig(workload, clock, options.config ?? {});
   const seed = options.seed ?? workload.seed;
   const graphs = workload.graph === undefined ? null : graphDocuments(workload);
+  const late = options.pastLimit?.();
+  if (late) throw late;
   const wallStart = performance.now();
   const { backend, config } = await openBackend(backendKind, resolved, options, seed, graphs);
   // The sim holds the event loop while it runs: the time limit is looked at inside it.
