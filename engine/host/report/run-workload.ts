@@ -273,7 +273,8 @@ async function runJobs(run: Run): Promise<RunResult> {
     collector.poll();
     collector.sample();
     series?.add(executor.now(), executor.levels());
-    const now = executor.now();
+    // Read once more after a late stop timer: the run ended at its duration all the same.
+    const now = Math.min(executor.now(), stopAt);
     if (backendKind === 'sim') addStatusLines(now);
     if (options.onProgress) {
       const c = executor.counters;
@@ -299,10 +300,11 @@ async function runJobs(run: Run): Promise<RunResult> {
       const pastLimit = options.pastLimit ?? (() => null);
       await driveSim(backend, origin, stopAt, { observe, done, noMoreWork, pastLimit });
     } else {
+      executor.stopDispatchAt(stopAt);
       endedAt = await runOnThreads(backend, stopAt, trino === null ? null : statusPeriod, {
         observe,
         done,
-        status: () => addStatusLines(executor.now()),
+        status: addStatusLines,
       });
     }
     if (executor.counters.live > 0) stoppedAt = endedAt ?? executor.now();

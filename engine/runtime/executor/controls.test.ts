@@ -77,3 +77,20 @@ describe('events', () => {
     ]);
   });
 });
+
+describe('stopDispatchAt', () => {
+  it('starts no quantum at or after the stop, though work is still queued and the clock runs on', () => {
+    // A headless threads run's stop timer fires late on a loaded machine: until it did, quanta
+    // kept starting past --duration.
+    const { sim, ex } = simRig({ workers: 2, quantumMs: 10 });
+    ex.submitJob(oneTaskJob('a', intermediates(6, spin(100))));
+    ex.stopDispatchAt(35 * MS);
+    sim.runUntil(200 * MS);
+    const s = ex.spans.read(0).columns;
+    expect(s.count).toBeGreaterThan(0);
+    for (let i = 0; i < s.count; i++) expect(s.start[i]!).toBeLessThan(35 * MS);
+    // The quanta running at the stop end at their own time, nothing follows them.
+    expect(Math.max(...s.start.slice(0, s.count))).toBe(30 * MS);
+    expect(ex.counters.live).toBe(1);
+  });
+});

@@ -35,6 +35,8 @@ export class Dispatcher {
   /** Dispatching stops while paused (`Executor.pause`) and for good once closed. */
   paused = false;
   closed = false;
+  /** No quantum is dispatched at or after this backend time (`Executor.stopDispatchAt`). */
+  stopAt = Infinity;
   private pumping = false;
   /** `clock()`'s reading for the pump in progress; −1 until read. */
   private pumpNow = -1;
@@ -75,6 +77,8 @@ export class Dispatcher {
   pump(): void {
     if (this.pumping || this.paused || this.closed) return;
     if (this.knobs.queue.size === 0 && !this.pipelined) return;
+    // The clock is read for the stop only when one is set (on threads a read allocates).
+    if (this.stopAt !== Infinity && this.backend.now() >= this.stopAt) return;
     this.pumping = true;
     try {
       const backend = this.backend;

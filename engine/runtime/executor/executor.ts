@@ -605,6 +605,15 @@ export class Executor {
     this.dispatcher.pump();
   }
 
+  /**
+   * Dispatches no quantum at or after backend time `atNanos`: a headless run's end. Its stop
+   * timer fires late on a loaded machine, and the quanta started meanwhile ran past `--duration`;
+   * the ones running at `atNanos` end at their own time.
+   */
+  stopDispatchAt(atNanos: number): void {
+    this.dispatcher.stopAt = atNanos;
+  }
+
   pause(): void {
     if (this.dispatcher.paused) return;
     this.dispatcher.paused = true;
