@@ -8,7 +8,7 @@ import type { EngineConfig } from '../../../shared/config.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import {
   generatorSpecSchema,
-  parseGraphDocument,
+  checkedGraphDocument,
   type GraphDocument,
   type GraphPolicy,
 } from '../../../shared/graph.ts';
@@ -107,7 +107,7 @@ export function graphDocuments(workload: Workload): GraphDocument[] {
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0)
     throw new SchedLabError('INVALID_WORKLOAD', 'graph must have at least 1 entry', 'graph');
-  const docs = list.map((doc, i) => parseGraphDocument(doc, docPath(workload, i)));
+  const docs = list.map((doc, i) => checkedGraphDocument(doc, docPath(workload, i)));
   const { executor, policy, errorMode } = listSettings(docs);
   return docs.map((d) => ({ ...d, executor, policy, errorMode }));
 }
