@@ -43,7 +43,7 @@ describe('schedlab serve flags', () => {
     try {
       const r = await serve('--backend', 'sim', '--token-file', dir);
       expect(r.code).toBe(2);
-      expect(r.err).toContain(`tokenFile ${dir} is not a regular file`);
+      expect(r.err).toContain(`tokenFile ${dir} is a directory, not a regular file`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
