@@ -8,7 +8,7 @@ import { compareCommand, presetsCommand, runCommand } from './report-commands.ts
 import { processIo, type CliIo } from './io.ts';
 import { benchCommand, serveCommand } from './long-running.ts';
 import { UsageError } from './usage-error.ts';
-import { asksForHelp, commandUsage } from './usage.ts';
+import { asksForHelp, commandUsage, flagGiven } from './usage.ts';
 import { workerCommand } from './worker-command.ts';
 
 export const USAGE = `usage: schedlab <command> [options]
@@ -122,17 +122,12 @@ export async function main(argv: readonly string[], given: CliIo = processIo): P
     io.err(`schedlab: ${error.message} (${error.code})\n`);
     if (error.code === 'ENGINE_FAILURE' && process.env['SCHEDLAB_DEBUG'] && e instanceof Error)
       io.err(`${e.stack ?? ''}\n`);
-    if (asksForJson(argv) && !printed) io.out(`${JSON.stringify({ error: error.toInfo() })}\n`);
+    if (flagGiven(argv, '--json') && !printed)
+      io.out(`${JSON.stringify({ error: error.toInfo() })}\n`);
     // Bad input exits 2; a known failure (a cluster out of reach, a package missing, the time
     // limit) and the engine's own exit 1.
     return BAD_INPUT.test(error.code) ? 2 : 1;
   }
-}
-
-/** True when `--json` comes before a `--` that ends the flags (as `asksForHelp` reads `--help`). */
-function asksForJson(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }
 
 /**

@@ -9,7 +9,15 @@
  * lets go. A directory, a block device or a socket is refused; a character device (/dev/null, a
  * terminal) is written as a file is.
  */
-import { accessSync, closeSync, constants, openSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  openSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileKind } from '../host/plain-file.ts';
 import { UsageError } from './usage-error.ts';
@@ -25,12 +33,19 @@ export class OutputFile {
   /** `path` as `flag`'s output, or a usage error saying why it cannot be one. */
   static check(path: string, flag: string): OutputFile {
     const full = resolve(path);
-    const info = statSync(full, { throwIfNoEntry: false });
+    let info: Stats | undefined;
+    try {
+      info = statSync(full);
+    } catch {
+      // Not there yet (or its folder is not): the folder must be writable, below.
+    }
     if (info?.isFIFO() === true) return new OutputFile(path, flag, withReader(path, flag));
     if (info !== undefined && !info.isFile() && !info.isCharacterDevice())
       throw new UsageError(`${flag} ${path}: is ${fileKind(info)}, not a file`, flag);
     try {
-      accessSync(dirname(full), constants.W_OK);
+      // A file there is written in place (/dev/null, in a folder only root may write); a new one
+      // is made in its folder.
+      accessSync(info === undefined ? dirname(full) : full, constants.W_OK);
     } catch {
       throw new UsageError(
         `${flag} ${path}: cannot write there (no such directory, or no permission)`,

@@ -6,8 +6,13 @@
 
 /** True when `--help` or `-h` comes before a `--` that ends the flags. */
 export function asksForHelp(argv: readonly string[]): boolean {
+  return flagGiven(argv, '--help', '-h');
+}
+
+/** True when one of `flags` comes before a `--` that ends the flags. */
+export function flagGiven(argv: readonly string[], ...flags: string[]): boolean {
   const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => flags.includes(a));
 }
 
 /**
