@@ -6,7 +6,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
 import { Executor } from '../executor/executor.ts';
-import { leaves, oneTaskJob, spin } from '../executor/testing.ts';
+import { leaves, oneTaskJob, spanProblems, spin } from '../executor/testing.ts';
+import type { JobEnd } from '../executor/executor.ts';
 import { ClusterBackend, type ClusterAlarm } from './cluster-backend.ts';
 import { WorkerNode } from './worker-node.ts';
 
@@ -70,6 +71,33 @@ describe('a Redis that refuses writes', { timeout: 60_000 }, () => {
       expect(backend.writesRefused()).toBeNull();
       await new Promise((r) => setTimeout(r, 4_000));
       expect(alarms.filter((a) => a.kind === 'node-lost')).toEqual([]);
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+      await ex.close();
+    }
+  });
+
+  it('ends every quantum whose end Redis refused, once memory is freed: the run finishes, none twice', async () => {
+    const backend = new ClusterBackend({ redis: redis.url, namespace: 'oom', workers: 1 });
+    await backend.connect();
+    await backend.waitForWorkers(1, 30_000);
+    const ex = new Executor(backend, { workers: 1, policy: 'fifo', quantumMs: 20 });
+    const ends: JobEnd[] = [];
+    ex.onJobEnd((e) => ends.push(e));
+    try {
+      ex.submitJob(oneTaskJob('a', leaves(3, spin(300))));
+      await expect.poll(() => ex.counters.quanta, { timeout: 20_000 }).toBeGreaterThan(0);
+      // The node's quantum ends are refused while its quanta go on running.
+      await admin.config('SET', 'maxmemory', '1');
+      await new Promise((r) => setTimeout(r, 2_000));
+      await admin.config('SET', 'maxmemory', '0');
+      // Before: the refused end was dropped; its flight never ended and the job never did.
+      await expect.poll(() => ends.length, { timeout: 30_000 }).toBe(1);
+      expect(ends[0]!.state).toBe('succeeded');
+      const spans = spanProblems(ex.spans.read(0).columns);
+      expect(spans.problems).toEqual([]);
+      expect(spans.finished).toBe(3);
+      expect(backend.inFlight).toBe(0);
     } finally {
       await admin.config('SET', 'maxmemory', '0');
       await ex.close();

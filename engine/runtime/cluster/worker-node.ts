@@ -41,7 +41,7 @@ import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
 import { failedResult, WorkerRunner } from './worker-runner.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { redisReady, unavailable, withTimeout } from './with-timeout.ts';
-import { Outage, pipelineRefusal, Refusals } from './refusals.ts';
+import { Outage, pipelineRefusal, refusalOf, Refusals } from './refusals.ts';
 
 export interface WorkerNodeOptions {
   readonly redis: string;
@@ -63,6 +63,8 @@ const BOOT_MS = 5000;
 const REDIS_STEP_MS = 1000;
 /** How long a leaving node lets what runs finish before it stops it. */
 const FINISH_MS = 30_000;
+/** How long quantum ends Redis refused wait before they are written again (ms). */
+const ENDS_RETRY_MS = 250;
 
 /** A connection to Redis failing, as ioredis and BullMQ say it (not a reply Redis gave). */
 const CONNECTION_FAILURE =
@@ -98,6 +100,10 @@ export class WorkerNode {
   private readonly outbox = new Map<string, string[]>();
   /** Heartbeats and ends Redis refused (refusals.ts): said once, then with a count. */
   private readonly refusals: Refusals;
+  /** The pending write of ends Redis refused, if any. */
+  private retry: NodeJS.Timeout | null = null;
+  /** Left: ends are no longer written. */
+  private stopped = false;
 
   private constructor(
     private readonly options: WorkerNodeOptions,
@@ -266,6 +272,8 @@ export class WorkerNode {
       }
     }
     if (this.beat !== null) clearInterval(this.beat);
+    this.stopped = true;
+    if (this.retry !== null) clearTimeout(this.retry);
     if (!away) {
       const deregistered = await bounded(
         this.redis
@@ -373,18 +381,42 @@ export class WorkerNode {
     if (this.outbox.size === 1) queueMicrotask(() => this.flushEnds());
   }
 
+  /**
+   * Writes the queued ends. Ends Redis refused (out of memory, say) are queued again and written
+   * after `ENDS_RETRY_MS`: before, they were dropped, and their quanta never ended on the
+   * coordinator (its run hung once memory was freed). A quantum ends once all the same: the
+   * coordinator takes the first end of a job and drops any other.
+   */
   private flushEnds(): void {
     const pipeline = this.redis.pipeline();
-    for (const [key, ends] of this.outbox) pipeline.rpush(key, ...ends).pexpire(key, ENDS_TTL_MS);
+    const sent = [...this.outbox];
+    for (const [key, ends] of sent) pipeline.rpush(key, ...ends).pexpire(key, ENDS_TTL_MS);
     this.outbox.clear();
     void pipeline.exec().then(
       (results) => {
+        // Each list is one `RPUSH` and one `PEXPIRE`: the push's reply says whether it was stored.
+        const refused = sent.filter((_, i) => refusalOf(results?.[2 * i]?.[0]) !== null);
         const why = pipelineRefusal(results);
         if (why === null) this.refusals.succeeded();
         else this.refusals.refused(why);
+        this.retryEnds(refused);
       },
-      (e: Error) => this.log(`redis: quantum ends not sent: ${e.message}`),
+      (e: Error) => {
+        this.log(`redis: quantum ends not sent: ${e.message} (sent again)`);
+        this.retryEnds(sent);
+      },
     );
+  }
+
+  /** Queues `ends` again ahead of any queued since, and writes them after a pause. */
+  private retryEnds(ends: [string, string[]][]): void {
+    if (ends.length === 0 || this.stopped) return;
+    for (const [key, texts] of ends)
+      this.outbox.set(key, [...texts, ...(this.outbox.get(key) ?? [])]);
+    this.retry ??= setTimeout(() => {
+      this.retry = null;
+      if (this.outbox.size > 0 && !this.stopped) this.flushEnds();
+    }, ENDS_RETRY_MS);
   }
 }
 
