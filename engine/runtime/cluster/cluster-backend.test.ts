@@ -409,6 +409,62 @@ describe('values on the cluster (they cross Redis as JSON)', () => {
   });
 });
 
+describe('what a user module hands back on the cluster, as on threads', () => {
+  it('keeps a -0 in an input, a yielded state and a result (JSON writes it 0)', async () => {
+    const { ex, ends } = await coordinator();
+    try {
+      const module = join(FIXTURES, 'tasks.mjs');
+      const input = { z: -0, list: [1, -0, { deep: -0 }], zero: 0 };
+      const work = { kernel: { module, exportName: 'carry' }, input, totalNanos: 1 };
+      const id = ex.submitJob(oneTaskJob('mine', leaves(1, work)));
+      const top = ex.submitJob(
+        oneTaskJob(
+          'mine',
+          leaves(1, { ...work, kernel: { module, exportName: 'describe' }, input: -0 }),
+        ),
+      );
+      await ex.drain();
+      // Before: every -0 arrived as 0.
+      const result = ends.find((e) => e.jobId === id)?.result as typeof input;
+      expect(Object.is(result.z, -0)).toBe(true);
+      expect(Object.is(result.list[1], -0)).toBe(true);
+      expect(Object.is((result.list[2] as { deep: number }).deep, -0)).toBe(true);
+      expect(Object.is(result.zero, 0)).toBe(true);
+      const described = ends.find((e) => e.jobId === top)?.result as { value: number };
+      expect(Object.is(described.value, -0)).toBe(true);
+    } finally {
+      await ex.close();
+    }
+  });
+
+  it("carries a thrown error's code to the job (its cause, and the row's causeCode)", async () => {
+    const { ex, ends } = await coordinator();
+    try {
+      const module = join(FIXTURES, 'tasks.mjs');
+      const call = (input: unknown) =>
+        ex.submitJob(
+          oneTaskJob(
+            'mine',
+            leaves(1, { kernel: { module, exportName: 'throwCoded' }, input, totalNanos: 1 }),
+          ),
+        );
+      const text = call('E_MINE');
+      const number = call(42);
+      await ex.drain();
+      // Before: the cluster dropped what was thrown; only the message reached the job.
+      expect(ends.find((e) => e.jobId === text)?.cause).toMatchObject({
+        name: 'Error',
+        message: 'failed with E_MINE',
+        code: 'E_MINE',
+      });
+      expect(ex.jobDetail(text).job.causeCode).toBe('E_MINE');
+      expect(ends.find((e) => e.jobId === number)?.cause?.code).toBe(42);
+    } finally {
+      await ex.close();
+    }
+  });
+});
+
 describe('user modules on a node', () => {
   it('load only from the directories the node was started with', () => {
     expect(moduleRefusal({ module: join(FIXTURES, 'count-up.mjs') }, [FIXTURES])).toBeNull();

@@ -56,7 +56,7 @@ import { failedEnd } from '../threads/quantum-ends.ts';
 import { grantedNanos, lostEnd, measuredEnd } from './cluster-ends.ts';
 import { Fleet, type FleetNode } from './fleet.ts';
 import { Flights, type Flight } from './flights.ts';
-import { sendFault } from './json-value.ts';
+import { restoreZeros, sendCheck, type Zeros } from './json-value.ts';
 import { redisReady, unavailable, withTimeout } from './with-timeout.ts';
 import { reconcile, settleLeft, type Settler } from './recovery.ts';
 import { Refusals } from './refusals.ts';
@@ -127,7 +127,7 @@ export class ClusterBackend implements Backend {
   private readonly coordinator = randomBytes(4).toString('hex');
   private readonly table = new WorkerTable();
   private readonly flights = new Flights();
-  private readonly moduleState = new Map<number, { value: unknown }>();
+  private readonly moduleState = new Map<number, { value: unknown; zeros?: Zeros }>();
   private readonly faults: FaultInjector;
   private listener: BackendEvents | null = null;
   private cap: number;
@@ -353,9 +353,13 @@ export class ClusterBackend implements Backend {
     this.flights.add(flight);
     const state = this.moduleState.get(dispatch.splitId);
     const input = state === undefined ? dispatch.work.input : state.value;
-    // A yielded state came back through Redis as JSON (its node checked it): only an input from
-    // the caller can be something else, and it is checked before its first quantum leaves.
-    const why = state === undefined ? sendFault(input, 'input', 'input') : null;
+    // A yielded state came back through Redis as JSON (its node checked it, and sent where its
+    // -0s are): only an input from the caller can be something else, and it is checked before its
+    // first quantum leaves.
+    const { error: why, zeros } =
+      state === undefined
+        ? sendCheck(input, 'input', 'input')
+        : { error: null, zeros: state.zeros };
     if (why !== null) {
       // BullMQ could not store it (a bigint or an over-long text throws) or would store something
       // else; offered again, the split would loop here for good. It fails, as a threads run whose
@@ -379,6 +383,7 @@ export class ClusterBackend implements Backend {
       work: withoutInput(dispatch.work),
       doneNanos: dispatch.doneNanos,
       ...(input === undefined ? {} : { input }),
+      ...(zeros === undefined ? {} : { inputZeros: zeros }),
     };
     node.queue
       .add('quantum', data, {
@@ -482,7 +487,7 @@ export class ClusterBackend implements Backend {
     const on = this.flights.onWorker(flight.dispatch.workerId);
     const next = on[on.indexOf(flight) + 1];
     if (next !== undefined) next.afterFullQuantum = result.ranNanos >= flight.dispatch.quantumNanos;
-    let report = measuredEnd(flight.dispatch, flight.sentAt, this.now(), result);
+    let report = measuredEnd(flight.dispatch, flight.sentAt, this.now(), withZeros(result));
     let outcome = report.outcome;
     if (!flight.cancelAsked) {
       const injected = this.faults.apply({ ...report, outcome }, flight.dispatch.work);
@@ -492,7 +497,12 @@ export class ClusterBackend implements Backend {
       }
     }
     if (outcome === 'yielded' && result.state !== undefined && !flight.cancelAsked) {
-      this.moduleState.set(split, result.state);
+      // Sent on as the next input, as it came (its -0s beside it).
+      const { value } = result.state;
+      this.moduleState.set(
+        split,
+        result.zeros === undefined ? { value } : { value, zeros: result.zeros },
+      );
     } else if (outcome !== 'blocked') this.moduleState.delete(split);
     this.endFlight(jobId, report);
   }
@@ -606,6 +616,12 @@ function parseEnd(text: string): EndMessage | null {
   } catch {
     return null;
   }
+}
+
+/** `result` with the `-0`s of its module's result put back (JSON wrote them 0). */
+function withZeros(result: QuantumResult): QuantumResult {
+  if (result.zeros === undefined || result.result === undefined) return result;
+  return { ...result, result: restoreZeros(result.result, result.zeros) };
 }
 
 /**

@@ -3,7 +3,7 @@
  * coordinator's: the end is when the report arrived, the start that minus the time the node
  * measured, never before the dispatch was sent), and those it reports when no node did.
  */
-import type { Dispatch, QuantumEnd } from '../backend.ts';
+import type { Dispatch, ErrorCause, QuantumEnd } from '../backend.ts';
 import type { QuantumResult } from './protocol.ts';
 
 export function measuredEnd(
@@ -23,7 +23,26 @@ export function measuredEnd(
     ...(result.blockedNanos === undefined ? {} : { blockedNanos: result.blockedNanos }),
     ...(result.error === undefined ? {} : { error: result.error }),
     ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
+    ...causeOf(result.cause),
     ...(result.result === undefined ? {} : { result: result.result }),
+  };
+}
+
+/**
+ * A thrown error's cause as a node sent it, if it reads as one (it came through Redis, so it is
+ * not trusted): the job's `cause` and its row's `causeCode`, as on threads.
+ */
+function causeOf(cause: unknown): { cause?: ErrorCause } {
+  if (typeof cause !== 'object' || cause === null) return {};
+  const { name, message, stack, code } = cause as Record<string, unknown>;
+  if (typeof name !== 'string' || typeof message !== 'string') return {};
+  return {
+    cause: {
+      name,
+      message,
+      ...(typeof stack === 'string' ? { stack } : {}),
+      ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    },
   };
 }
 

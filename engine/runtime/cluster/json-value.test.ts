@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { jsonFault, MAX_JSON_CHARS, MAX_JSON_DEPTH } from './json-value.ts';
+import {
+  jsonFault,
+  MAX_JSON_CHARS,
+  MAX_JSON_DEPTH,
+  restoreZeros,
+  sendCheck,
+} from './json-value.ts';
 
 describe('jsonFault: what a JSON round trip through Redis would change', () => {
   it('passes what JSON carries as itself', () => {
@@ -84,5 +90,34 @@ describe('jsonFault: what a JSON round trip through Redis would change', () => {
     expect(jsonFault(under, 'input')).toBeNull();
     expect(JSON.stringify(under).length).toBeLessThanOrEqual(MAX_JSON_CHARS);
     expect(jsonFault({ n: -12.5, t: true, z: null, s: ['ab'] }, 'input')).toBeNull();
+  });
+});
+
+describe('-0 on the cluster: sent beside the value, put back where it was', () => {
+  it('round-trips every -0 through JSON, and nothing else', () => {
+    for (const value of [-0, [-0, 0, 1], { a: { 'b c': [0, -0] }, z: 0 }, [[[-0]]]]) {
+      const checked = sendCheck(value, 'result', 'result');
+      expect(checked.error).toBeNull();
+      const back = restoreZeros(JSON.parse(JSON.stringify(value)), checked.zeros);
+      expect(back).toStrictEqual(value); // toStrictEqual tells -0 from 0
+      expect(Object.is(back, value) || typeof value === 'object').toBe(true);
+    }
+    expect(sendCheck({ a: 0 }, 'result', 'result').zeros).toBeUndefined();
+  });
+
+  it('leaves alone a place a sender named that holds no 0 (the list is not trusted)', () => {
+    const value = { a: 1, list: [2], o: { b: 0 } };
+    const back = restoreZeros(value, [
+      ['a'],
+      ['list', 0],
+      ['missing', 'x'],
+      ['o', 'b', 'c'],
+      'x',
+      [{}],
+      ['__proto__'],
+    ]);
+    expect(back).toStrictEqual({ a: 1, list: [2], o: { b: 0 } });
+    expect(restoreZeros(5, [[]])).toBe(5);
+    expect(restoreZeros({}, 'not a list')).toStrictEqual({});
   });
 });

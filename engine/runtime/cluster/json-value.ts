@@ -6,6 +6,9 @@
  * written never ends. So such a value fails its split, saying where the fault is, before it is
  * sent: the threads backend fails a value it cannot clone the same way.
  *
+ * A `-0` is carried beside the value: JSON writes it `0`, so the places that hold one travel as a
+ * list of paths (`Zeros`) and the receiver puts them back (`restoreZeros`), as threads clone it.
+ *
  * Its size is bounded too. A value whose JSON text passes V8's longest string (≈ 512 Mi
  * characters) makes `JSON.stringify` throw inside BullMQ's `add`: the split came back unstarted
  * and was offered again in the same turn, for good (the coordinator hung). Redis refuses a bulk
@@ -23,45 +26,94 @@ export { MAX_JSON_DEPTH };
  */
 export const MAX_JSON_CHARS = 64 * 1024 * 1024;
 
+/** The places in a value that hold `-0`, each the keys and indexes from the top (`[]`: itself). */
+export type Zeros = (string | number)[][];
+
 /**
  * Why `value` would not arrive as itself after a JSON round trip, naming the place in it (`name`
  * for the value itself, then `.key` and `[i]`), or null when it would. `undefined` at the top
  * (nothing to carry) and an object's `undefined` properties (dropped, and read back as
- * `undefined`) pass; anything else JSON would change does not.
+ * `undefined`) pass; anything else JSON would change does not — but a `-0`, which travels beside
+ * the value (`sendCheck`).
  */
 export function jsonFault(value: unknown, name: string): string | null {
+  return inspect(value, name).fault;
+}
+
+function inspect(value: unknown, name: string): { fault: string | null; zeros: Zeros } {
   let found: Fault | null;
+  const walk: Walk = { path: new Set(), chars: 0, at: [], zeros: [] };
   try {
-    const walk: Walk = { path: new Set(), chars: 0 };
     found = faultIn(value, 0, walk);
     if (found === null && walk.chars > MAX_JSON_CHARS) {
-      return `${name} is larger than ${MAX_JSON_CHARS} characters as JSON (the cluster's limit)`;
+      const fault = `${name} is larger than ${MAX_JSON_CHARS} characters as JSON (the cluster's limit)`;
+      return { fault, zeros: [] };
     }
   } catch (e) {
     // A getter that throws, a revoked proxy: JSON could not read it either.
-    return `${name} cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+    const fault = `${name} cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+    return { fault, zeros: [] };
   }
-  if (found === null) return null;
+  if (found === null) return { fault: null, zeros: walk.zeros };
   // The place is spelled out only for a fault: a large value that passes builds no path text.
   const at = found.where.reverse().map(member).join('');
-  return `${name}${at} ${found.what}`;
-}
-
-/** The objects from the top down to the one being read, and the JSON characters counted so far. */
-interface Walk {
-  readonly path: Set<object>;
-  chars: number;
+  return { fault: `${name}${at} ${found.what}`, zeros: [] };
 }
 
 /**
- * The split error of a value the cluster cannot send (`what`: `input`, `result`, `yielded
- * state`; `name` heads its place), or null when it can.
+ * The objects from the top down to the one being read, the keys and indexes that lead there, the
+ * `-0`s found and the JSON characters counted so far.
  */
-export function sendFault(value: unknown, name: string, what: string): string | null {
-  const fault = jsonFault(value, name);
-  return fault === null
-    ? null
-    : `${what} cannot be sent: ${fault} (on the cluster values travel as JSON)`;
+interface Walk {
+  readonly path: Set<object>;
+  chars: number;
+  readonly at: (string | number)[];
+  readonly zeros: Zeros;
+}
+
+/**
+ * A value about to be sent: `error`, the split error of one the cluster cannot send (`what`:
+ * `input`, `result`, `yielded state`; `name` heads its place), or null with where its `-0`s are
+ * (`zeros`, absent when none) to send beside it.
+ */
+export function sendCheck(
+  value: unknown,
+  name: string,
+  what: string,
+): { error: string; zeros?: undefined } | { error: null; zeros?: Zeros } {
+  const { fault, zeros } = inspect(value, name);
+  if (fault !== null) {
+    return { error: `${what} cannot be sent: ${fault} (on the cluster values travel as JSON)` };
+  }
+  return zeros.length === 0 ? { error: null } : { error: null, zeros };
+}
+
+/**
+ * `value` as read back from JSON, with a `-0` put back at each place `zeros` names (a sender's
+ * list, not trusted: a place that does not hold a 0 is left alone). Changes `value` in place.
+ */
+export function restoreZeros(value: unknown, zeros: unknown): unknown {
+  if (!Array.isArray(zeros)) return value;
+  let top = value;
+  for (const path of zeros as unknown[]) {
+    if (!Array.isArray(path)) continue;
+    if (path.length === 0) {
+      if (top === 0) top = -0;
+      continue;
+    }
+    let holder: unknown = top;
+    for (let i = 0; i < path.length - 1 && holder !== undefined; i++) holder = own(holder, path[i]);
+    const last: unknown = path[path.length - 1];
+    if (own(holder, last) === 0) (holder as Record<string, unknown>)[last as string] = -0;
+  }
+  return top;
+}
+
+/** `holder[key]` when `holder` is an object or array that has `key` as its own, else undefined. */
+function own(holder: unknown, key: unknown): unknown {
+  if (typeof holder !== 'object' || holder === null) return undefined;
+  if (typeof key !== 'string' && typeof key !== 'number') return undefined;
+  return Object.hasOwn(holder, key) ? (holder as Record<string, unknown>)[key] : undefined;
 }
 
 /** What is wrong, and where: keys and indexes from the fault up (appended while unwinding). */
@@ -86,6 +138,10 @@ function faultIn(value: unknown, depth: number, walk: Walk): Fault | null {
       return null;
     case 'number':
       if (!Number.isFinite(value)) return fault(`is ${String(value)} (JSON makes it null)`);
+      if (Object.is(value, -0)) {
+        walk.zeros.push([...walk.at]);
+        walk.chars += 4 * (walk.at.length + 1); // its place, sent beside
+      }
       walk.chars += digits(value);
       return null;
     case 'bigint':
@@ -117,10 +173,12 @@ function arrayFault(array: unknown[], depth: number, walk: Walk): Fault | null {
   walk.chars += array.length; // the commas, near enough
   for (let i = 0; i < array.length; i++) {
     const item = array[i];
+    walk.at.push(i);
     const found =
       item === undefined
         ? fault('is undefined (JSON makes it null)')
         : faultIn(item, depth + 1, walk);
+    walk.at.pop();
     if (found !== null) {
       found.where.push(i);
       return found;
@@ -134,7 +192,9 @@ function objectFault(object: object, depth: number, walk: Walk): Fault | null {
   if (proto !== Object.prototype && proto !== null) return notPlain(object);
   for (const key of Object.keys(object)) {
     walk.chars += key.length + 4; // "key":,
+    walk.at.push(key);
     const found = faultIn((object as Record<string, unknown>)[key], depth + 1, walk);
+    walk.at.pop();
     if (found !== null) {
       found.where.push(key);
       return found;

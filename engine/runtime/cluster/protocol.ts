@@ -30,7 +30,8 @@
  * An instance is the node's name plus a random suffix, so a node that restarts under the same
  * name is a new instance: the old one's in-flight quanta are never confused with the new one's.
  */
-import type { QuantumEnd, SplitWork } from '../backend.ts';
+import type { ErrorCause, QuantumEnd, SplitWork } from '../backend.ts';
+import type { Zeros } from './json-value.ts';
 
 export const DEFAULT_NAMESPACE = 'schedlab';
 
@@ -115,6 +116,8 @@ export interface QuantumJob {
   readonly doneNanos: number;
   /** A user module's input for this quantum: its first input, or the state it yielded last. */
   readonly input?: unknown;
+  /** Where `input` holds `-0` (JSON writes it 0; json-value.ts). */
+  readonly inputZeros?: Zeros;
 }
 
 /** What a node measured for one quantum: the job's return value. */
@@ -127,9 +130,13 @@ export interface QuantumResult {
   readonly blockedNanos?: number;
   readonly error?: string;
   readonly errorCode?: QuantumEnd['errorCode'];
+  /** What a user module threw (its name, message, stack and own `code`), as on threads. */
+  readonly cause?: ErrorCause;
   readonly result?: unknown;
   /** A user module's `{ yield: state }` (present when it yielded). */
   readonly state?: { readonly value: unknown };
+  /** Where `result`, or the yielded state, holds `-0` (JSON writes it 0; json-value.ts). */
+  readonly zeros?: Zeros;
   /** The node worker (thread) that ran it. */
   readonly worker: number;
   /**

@@ -39,6 +39,7 @@ import {
 import { removeQueue } from './fleet.ts';
 import { moduleRefusal, resolveModuleDirs } from './module-dirs.ts';
 import { failedResult, WorkerRunner } from './worker-runner.ts';
+import { restoreZeros } from './json-value.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { redisReady, unavailable, withTimeout } from './with-timeout.ts';
 import { Outage, pipelineRefusal, refusalOf, Refusals } from './refusals.ts';
@@ -360,7 +361,7 @@ export class WorkerNode {
         resolve(failedResult(job.splitId, -1, why, 'WORKER_LOST'));
       } else if (refused !== null) {
         resolve(failedResult(job.splitId, job.worker, refused, 'KERNEL_FAILED'));
-      } else runner.submit({ jobId, job, resolve });
+      } else runner.submit({ jobId, job: withZeros(job), resolve });
     });
     this.reply(job.replyTo, { jobId, result });
     return result;
@@ -418,6 +419,12 @@ export class WorkerNode {
       if (this.outbox.size > 0 && !this.stopped) this.flushEnds();
     }, ENDS_RETRY_MS);
   }
+}
+
+/** `job` with the `-0`s of its input put back (JSON wrote them 0). */
+function withZeros(job: QuantumJob): QuantumJob {
+  if (job.inputZeros === undefined) return job;
+  return { ...job, input: restoreZeros(job.input, job.inputZeros) };
 }
 
 /** A split across coordinators: each numbers its own splits (protocol.ts, control). */

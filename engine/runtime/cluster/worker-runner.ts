@@ -10,7 +10,7 @@ import type { Dispatch } from '../backend.ts';
 import { CONTROL, NO_SPLIT } from '../threads/control.ts';
 import type { PoolWorker } from '../threads/pool-worker.ts';
 import type { QuantumReport } from '../threads/protocol.ts';
-import { sendFault } from './json-value.ts';
+import { sendCheck } from './json-value.ts';
 import type { QuantumJob, QuantumResult } from './protocol.ts';
 
 export interface RunnerJob {
@@ -248,13 +248,14 @@ function measured(
     ...(idleBefore === undefined ? {} : { idleBeforeNanos: idleBefore }),
   };
   const yielded = 'state' in report && report.outcome === 'yielded';
-  const error = yielded
-    ? sendFault(state, 'state', 'yielded state')
-    : sendFault(result, 'result', 'result');
+  const { error, zeros } = yielded
+    ? sendCheck(state, 'state', 'yielded state')
+    : sendCheck(result, 'result', 'result');
   if (error !== null) {
     // It ran (and is charged), but what it handed back cannot reach its coordinator as itself.
     return { ...ran, outcome: 'failed', error, errorCode: 'KERNEL_FAILED' };
   }
-  if (yielded) return { ...ran, state: { value: state } };
-  return 'result' in report ? { ...ran, result } : ran;
+  const sent = zeros === undefined ? ran : { ...ran, zeros };
+  if (yielded) return { ...sent, state: { value: state } };
+  return 'result' in report ? { ...sent, result } : sent;
 }
