@@ -79,7 +79,12 @@ export interface QuantumEnd {
    * split, `QUANTUM_OVERRUN_KILLED` when the backend killed it (`setHardKill`); absent means
    * `KERNEL_FAILED` (the kernel or user module threw, or an injected fault).
    */
-  readonly errorCode?: 'WORKER_LOST' | 'KERNEL_FAILED' | 'QUANTUM_OVERRUN_KILLED' | 'INTERRUPTED';
+  readonly errorCode?:
+    | 'WORKER_LOST'
+    | 'KERNEL_FAILED'
+    | 'QUANTUM_OVERRUN_KILLED'
+    | 'INTERRUPTED'
+    | 'MODULE_NOT_ALLOWED';
   /** For `failed`: the error a user module threw, when it threw an `Error`. */
   readonly cause?: ErrorCause;
   /** A user module's result when it finished. */
@@ -242,6 +247,12 @@ export interface Backend {
    * behind its quantum (`enqueue`).
    */
   affinity?(splitId: number): number;
+  /**
+   * Whether worker `workerId` can run `work` (optional: any worker runs anything). The cluster:
+   * a user module only on a node started with `--modules`. The executor sends a split only to a
+   * worker that can run it: another idle one, else queued behind a busy one, else it waits.
+   */
+  runs?(workerId: number, work: SplitWork): boolean;
   /**
    * Takes back a queued dispatch that has not started: true when it never will (no quantum end
    * comes for it), false when it has started or is not queued.

@@ -213,6 +213,23 @@ export class ClusterBackend implements Backend {
     return this.lead;
   }
 
+  /**
+   * Whether worker id `id` can run `work` (`Backend.runs`): a user module only on a node started
+   * with `--modules` — or on any, when no node of the fleet was, so that it is sent and fails
+   * saying so (`send`) instead of waiting for good.
+   */
+  runs(id: number, work: SplitWork): boolean {
+    if (typeof work.kernel === 'string') return true;
+    return this.table.get(id)?.record.modules !== false || !this.anyRunsModules();
+  }
+
+  private anyRunsModules(): boolean {
+    for (const node of this.fleet.nodes.values()) {
+      if (node.state !== 'gone' && node.record.modules !== false) return true;
+    }
+    return false;
+  }
+
   /** The node (its `--name`) holding worker id `id` now. */
   workerNode(id: number): string | undefined {
     return this.table.get(id)?.record.name;
@@ -360,6 +377,20 @@ export class ClusterBackend implements Backend {
       state === undefined
         ? sendCheck(input, 'input', 'input')
         : { error: null, zeros: state.zeros };
+    if (typeof dispatch.work.kernel !== 'string' && node.record.modules === false) {
+      // Sent here only when no node runs modules (`runs`).
+      const refused = `module ${dispatch.work.kernel.module}: no node of the cluster runs user modules (start one with schedlab worker --modules DIR)`;
+      const end = failedEnd(
+        dispatch.splitId,
+        dispatch.workerId,
+        sentAt,
+        sentAt,
+        refused,
+        'MODULE_NOT_ALLOWED',
+      );
+      queueMicrotask(() => this.endFlight(jobId, end));
+      return;
+    }
     if (why !== null) {
       // BullMQ could not store it (a bigint or an over-long text throws) or would store something
       // else; offered again, the split would loop here for good. It fails, as a threads run whose

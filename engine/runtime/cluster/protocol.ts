@@ -97,6 +97,11 @@ export interface NodeRecord {
   /** What the operator called it (`--name`, default the host name). */
   readonly name: string;
   readonly workers: number;
+  /**
+   * Whether it runs user modules (started with `--modules`); absent from a node of an older
+   * version, which is taken to.
+   */
+  readonly modules?: boolean;
   /** `up`: takes dispatches; `leaving`: finishing what it runs, then deregistering. */
   readonly status: 'up' | 'leaving';
   readonly host: string;

@@ -304,6 +304,7 @@ export class WorkerNode {
       instance: this.instance,
       name: this.name,
       workers: this.threads,
+      modules: this.moduleDirs.length > 0,
       status: this.status,
       host: hostname(),
       pid: process.pid,

@@ -240,7 +240,16 @@ export class Dispatcher {
    */
   private place(split: ExecSplit, w: number, now: number, queued: boolean): boolean {
     const backend = this.backend;
-    const home = backend.affinity === undefined ? -1 : backend.affinity(split.id);
+    let home = backend.affinity === undefined ? -1 : backend.affinity(split.id);
+    if (home < 0 && backend.runs !== undefined && !backend.runs(w, split.work)) {
+      home = this.runnerFor(split);
+      if (home < 0) {
+        // No worker that can run it is idle or has room: it waits in the queue, and so does
+        // this round (it would be taken again first).
+        this.knobs.queue.offer(split, now, 'moved');
+        return false;
+      }
+    }
     if (home < 0 || home === w) {
       this.dispatch(split, w, now, queued);
       return true;
@@ -254,6 +263,21 @@ export class Dispatcher {
       return false;
     }
     return true;
+  }
+
+  /**
+   * A worker that can run `split` (`Backend.runs`) and take it now: an idle one first, else a busy
+   * one with room queued behind it (pipelined); −1 when none.
+   */
+  private runnerFor(split: ExecSplit): number {
+    const backend = this.backend;
+    for (const w of backend.idleWorkers()) if (backend.runs!(w, split.work)) return w;
+    if (!this.pipelined || backend.enqueue === undefined) return -1;
+    for (let w = 0; w < this.runningOn.length; w++) {
+      if (this.runningOn[w] == null || (backend.queueRoom?.(w) ?? 0) <= 0) continue;
+      if (backend.runs!(w, split.work)) return w;
+    }
+    return -1;
   }
 
   /**
