@@ -26,7 +26,7 @@ export async function startClusterRun(
     onAlarm: (a) => log(`cluster: ${a.message}`),
   });
   try {
-    await backend.connect(CLUSTER_WAIT_MS);
+    await backend.connect(CLUSTER_WAIT_MS, (line) => log(`cluster: ${line}`));
     const offered = await backend.waitForWorkers(explicitWorkers ?? 1, CLUSTER_WAIT_MS);
     const workers = explicitWorkers ?? Math.min(256, offered);
     backend.setWorkerCount(workers);

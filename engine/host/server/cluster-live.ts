@@ -58,7 +58,7 @@ export async function startClusterLive(
     return out;
   };
   try {
-    await backend.connect(options.connectMs ?? CLUSTER_WAIT_MS);
+    await backend.connect(options.connectMs ?? CLUSTER_WAIT_MS, (line) => log(`cluster: ${line}`));
     log(`cluster: waiting for a schedlab worker on ${backend.target.display}`);
     const workersMs = options.workersMs ?? CLUSTER_WAIT_MS;
     const workers = Math.min(256, await backend.waitForWorkers(1, workersMs));

@@ -168,9 +168,12 @@ export class ClusterBackend implements Backend {
     });
   }
 
-  /** Connects, reads the registry once and starts watching it. */
-  async connect(timeoutMs = 5000): Promise<void> {
-    await redisReady(this.redis, this.target.display, timeoutMs);
+  /**
+   * Connects, reads the registry once and starts watching it. A wait for Redis that goes on is
+   * said to `progress` every few seconds (with-timeout.ts `redisReady`).
+   */
+  async connect(timeoutMs = 5000, progress?: (line: string) => void): Promise<void> {
+    await redisReady(this.redis, this.target.display, timeoutMs, progress);
     void this.readEnds();
     this.fleet.start();
     await this.fleet.poll();

@@ -15,7 +15,7 @@ describe('a worker node while Redis is away', { timeout: 60_000 }, () => {
     const started = WorkerNode.start({ redis: url, threads: 1, namespace: 'outage' });
     await expect(started).rejects.toMatchObject({
       code: 'CLUSTER_UNAVAILABLE',
-      message: expect.stringContaining(`Redis at ${url} did not answer`),
+      message: expect.stringContaining(`Redis at ${url} refused the connection`),
     });
   });
 

@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/redis-server.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { redisReady } from './with-timeout.ts';
 
@@ -18,12 +19,16 @@ function serve(reply: string | null): Promise<{ server: Server; port: number }> 
   );
 }
 
-async function readiness(url: string, ms: number): Promise<string> {
+async function readiness(
+  url: string,
+  ms: number,
+  progress?: (line: string) => void,
+): Promise<string> {
   const target = parseRedisUrl(url);
   const client = new Redis({ ...connectionOptions(target), lazyConnect: false });
   client.on('error', () => {});
   try {
-    await redisReady(client, target.display, ms);
+    await redisReady(client, target.display, ms, progress);
     return 'ready';
   } catch (e) {
     return (e as Error).message;
@@ -58,5 +63,40 @@ describe('a --redis URL that reaches no Redis', () => {
     const message = await readiness(`rediss://127.0.0.1:${silent.port}`, 500);
     expect(message).toMatch(/did not answer within 500 ms/);
     expect(message).toMatch(/rediss:\/\/ speaks TLS, which a Redis without TLS never answers/);
+  });
+});
+
+describe('a --redis URL whose port nothing listens on', { timeout: 60_000 }, () => {
+  it('is said promptly as a refused connection, coded, naming the URL: not after the whole bound', async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const started = Date.now();
+    const message = await readiness(url, 40_000);
+    // Before: "did not answer within 30000 ms (last error: connect ECONNREFUSED …)", 30 s later.
+    expect(message).toMatch(
+      new RegExp(
+        `^Redis at ${url.replace(/\./g, '\\.')} refused the connection \\(connect ECONNREFUSED .+\\): nothing listens there; is Redis running, is the port right\\?$`,
+      ),
+    );
+    // Far below the 40 s bound it waited out before (a busy machine is no failure).
+    expect(Date.now() - started).toBeLessThan(25_000);
+  });
+
+  it('a wait that goes on says so every few seconds', async () => {
+    const silent = await serve(null);
+    try {
+      const lines: string[] = [];
+      const message = await readiness(`redis://127.0.0.1:${silent.port}`, 6_500, (l) =>
+        lines.push(l),
+      );
+      expect(message).toMatch(/did not answer within 6500 ms/);
+      // Before: nothing at all until the bound.
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^still waiting for Redis at redis://127\\.0\\.0\\.1:${silent.port} \\(5 s of 6\\.5 s\\)`,
+        ),
+      );
+    } finally {
+      silent.server.close();
+    }
   });
 });

@@ -27,22 +27,43 @@ const REFUSED_CREDENTIALS = /^(WRONGPASS|NOAUTH|ERR AUTH|ERR invalid password)/;
  */
 const NOT_REDIS = /^(Unknown RESP type|Protocol error)/;
 
+/** Nothing listens at the address: said once refused for this long (ms), not at the first. */
+export const REFUSED_MS = 2000;
+/** A wait for Redis that goes on is said this often (ms). */
+export const PROGRESS_MS = 5000;
+
 /**
  * Resolves once `client` is ready. Rejects `CLUSTER_UNAVAILABLE` at once when Redis refuses the
- * URL's credentials (it answered: a wrong or missing password), else after `ms` naming the last
- * connection error (a refused port). Both read "did not answer within 30000 ms" before, 30 s
- * later, and a node passed the raw WRONGPASS reply on uncoded.
+ * URL's credentials (it answered: a wrong or missing password), when what answers is not Redis,
+ * and once every try has been refused for `REFUSED_MS` (nothing listens: a Redis restarting gets
+ * that long); else after `ms` naming the last connection error, with a `progress` line every
+ * `PROGRESS_MS` meanwhile. All read "did not answer within 30000 ms" before, 30 s later and with
+ * nothing said meanwhile, and a node passed the raw WRONGPASS reply on uncoded.
  */
 export function redisReady(
   client: { status: string } & NodeJS.EventEmitter,
   display: string,
   ms: number,
+  progress?: (line: string) => void,
 ): Promise<void> {
   if (client.status === 'ready') return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     let last = '';
+    const started = Date.now();
+    /** When the tries began to be refused, each since too; −1 while they are not. */
+    let refusedSince = -1;
+    const ticker =
+      progress === undefined
+        ? undefined
+        : setInterval(() => {
+            const why = last === '' ? '' : `; last error: ${last}`;
+            progress(
+              `still waiting for Redis at ${display} (${seconds(Date.now() - started)} of ${seconds(ms)}${why})`,
+            );
+          }, PROGRESS_MS);
     const done = (error: Error | null) => {
       clearTimeout(timer);
+      clearInterval(ticker);
       client.off('ready', ready);
       client.off('error', failed);
       if (error === null) resolve();
@@ -51,7 +72,16 @@ export function redisReady(
     const ready = () => done(null);
     const failed = (e: Error) => {
       last = e.message;
-      if (REFUSED_CREDENTIALS.test(e.message)) {
+      const refused = (e as { code?: unknown }).code === 'ECONNREFUSED';
+      if (!refused) refusedSince = -1;
+      else if (refusedSince < 0) refusedSince = Date.now();
+      if (refused && Date.now() - refusedSince >= REFUSED_MS) {
+        done(
+          unavailable(
+            `Redis at ${display} refused the connection (${e.message}): nothing listens there; is Redis running, is the port right?`,
+          ),
+        );
+      } else if (REFUSED_CREDENTIALS.test(e.message)) {
         done(unavailable(`Redis at ${display} refused the URL's credentials: ${e.message}`));
       } else if (NOT_REDIS.test(e.message)) {
         done(
@@ -72,4 +102,10 @@ export function redisReady(
     client.on('ready', ready);
     client.on('error', failed);
   });
+}
+
+/** `ms` as whole seconds, or tenths under a minute when not whole (`6.5 s`). */
+function seconds(ms: number): string {
+  const s = Math.round(ms / 100) / 10;
+  return `${Number.isInteger(s) || s >= 60 ? Math.round(s) : s} s`;
 }
