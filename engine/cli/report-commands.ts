@@ -37,8 +37,10 @@ import {
   MAX_TIME_LIMIT,
   TIME_LIMIT_ADVICE,
   pastTimeLimit,
+  redisAwayAdvice,
   withTimeLimit,
 } from './time-limit.ts';
+import type { ClusterBackend } from '../runtime/cluster/cluster-backend.ts';
 import { UsageError } from './usage-error.ts';
 
 const common = {
@@ -135,17 +137,25 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         : (durationMs ?? loaded.durationMs) === undefined
           ? DEFAULT_TIME_LIMIT_MS
           : null;
+    // A graph workload refuses a duration, and one given already did not help.
+    const advice =
+      loaded.graph !== undefined || (durationMs ?? loaded.durationMs) !== undefined
+        ? TIME_LIMIT_ADVICE.limit
+        : TIME_LIMIT_ADVICE.durationOrLimit;
+    // A cluster run's limit passed while Redis was away says so (`redisAwayAdvice`).
+    let cluster: ClusterBackend | null = null;
+    const startedAt = Date.now(); // wall time, as the outage's own times
+    const adviceNow = () =>
+      cluster === null
+        ? advice
+        : redisAwayAdvice(cluster.target.display, cluster.redisAway(), startedAt, advice);
     const limit =
       limitMs === null
         ? null
         : {
             deadline: started + limitMs,
             label: values['time-limit'] ?? DEFAULT_TIME_LIMIT,
-            // A graph workload refuses a duration, and one given already did not help.
-            advice:
-              loaded.graph !== undefined || (durationMs ?? loaded.durationMs) !== undefined
-                ? TIME_LIMIT_ADVICE.limit
-                : TIME_LIMIT_ADVICE.durationOrLimit,
+            advice: adviceNow,
             now,
           };
     const pastLimit = limit === null ? undefined : pastTimeLimit(limit);
@@ -162,6 +172,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
             ? {}
             : { redis: values.redis, log: (l: string) => io.err(`${l}\n`) }),
           ...(pipeline === undefined ? {} : { pipeline }),
+          onClusterBackend: (b) => (cluster = b),
           config: { ...settings.config, ...policy.config },
           ...(seed === undefined ? {} : { seed }),
           ...(durationMs === undefined ? {} : { durationMs }),

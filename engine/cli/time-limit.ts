@@ -7,6 +7,7 @@
  * even though stuck workers are still running.
  */
 import { SchedLabError } from '../../shared/errors.ts';
+import { formatMs } from '../../shared/lib/format.ts';
 
 export const DEFAULT_TIME_LIMIT = '10m';
 export const DEFAULT_TIME_LIMIT_MS = 600_000;
@@ -37,21 +38,43 @@ export class TimeLimitError extends SchedLabError {
 export interface TimeLimit {
   readonly deadline: number;
   readonly label: string;
-  readonly advice: string;
+  /** What to do about it, read when the limit passes (a Redis outage meanwhile may change it). */
+  readonly advice: string | (() => string);
   readonly now: () => number;
+}
+
+function passed(limit: TimeLimit): TimeLimitError {
+  const advice = typeof limit.advice === 'function' ? limit.advice() : limit.advice;
+  return new TimeLimitError(limit.label, advice);
 }
 
 /** `run` as it settles, or a `TimeLimitError` once the limit's deadline has passed first. */
 export function withTimeLimit<T>(limit: TimeLimit | null, run: Promise<T>): Promise<T> {
   if (limit === null) return run;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const passed = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new TimeLimitError(limit.label, limit.advice)),
-      Math.max(0, limit.deadline - limit.now()),
-    );
+  const passedFirst = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(passed(limit)), Math.max(0, limit.deadline - limit.now()));
   });
-  return Promise.race([run, passed]).finally(() => clearTimeout(timer));
+  return Promise.race([run, passedFirst]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The advice of a cluster run stopped at its limit when Redis was away for some of it (`away`,
+ * `ClusterBackend.redisAway`; `startedAt`: the run's start, wall ms), else `advice`: the run waited
+ * on Redis, and neither a duration nor a longer limit is what it needs.
+ */
+export function redisAwayAdvice(
+  display: string,
+  away: { ms: number; since: number | null },
+  startedAt: number,
+  advice: string,
+): string {
+  if (away.ms <= 0) return advice;
+  if (away.since !== null) {
+    const since = formatMs(Math.max(0, away.since - startedAt));
+    return `Redis at ${display} has been away for ${formatMs(away.ms)} of it (since ${since} in): nothing could run meanwhile — bring Redis back, then run again`;
+  }
+  return `Redis at ${display} was away for ${formatMs(away.ms)} of it, when nothing could run; ${advice}`;
 }
 
 /**
@@ -60,6 +83,5 @@ export function withTimeLimit<T>(limit: TimeLimit | null, run: Promise<T>): Prom
  * between steps, which returns the error once the deadline has passed.
  */
 export function pastTimeLimit(limit: TimeLimit): () => TimeLimitError | null {
-  return () =>
-    limit.now() > limit.deadline ? new TimeLimitError(limit.label, limit.advice) : null;
+  return () => (limit.now() > limit.deadline ? passed(limit) : null);
 }

@@ -33,6 +33,7 @@ import { Executor } from '../../runtime/executor/executor.ts';
 import type { ExecutorOptions } from '../../runtime/executor/executor-options.ts';
 import { SchedLabError } from '../../../shared/errors.ts';
 import { loadClusterModule } from '../../runtime/cluster/optional-packages.ts';
+import type { ClusterBackend } from '../../runtime/cluster/cluster-backend.ts';
 
 export interface RunProgress {
   elapsedMs: number;
@@ -51,6 +52,8 @@ export interface RunOptions {
   redis?: string;
   /** `cluster`: nodes joining and gone, Redis lost and back (one line each). */
   log?: (line: string) => void;
+  /** A cluster run's backend, once it is up (the CLI's time limit reads its Redis outages). */
+  onClusterBackend?: (backend: ClusterBackend) => void;
   /**
    * `cluster`: keep one quantum queued behind each busy node worker's running one (the executor's
    * `pipeline`), so a node worker goes on to its next quantum without a round trip through Redis
@@ -147,7 +150,9 @@ async function openBackend(
     // Loaded only for a cluster run: BullMQ and ioredis are optional packages
     // (optional-packages.ts) and no start-up cost of the others.
     const { startClusterRun } = await loadClusterModule(() => import('./cluster-run.ts'));
-    ({ backend, config } = await startClusterRun(options.redis, config, explicit, seed, log));
+    const started = await startClusterRun(options.redis, config, explicit, seed, log);
+    options.onClusterBackend?.(started.backend);
+    ({ backend, config } = started);
   } else {
     backend =
       backendKind === 'sim'

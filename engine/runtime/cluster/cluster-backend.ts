@@ -135,6 +135,9 @@ export class ClusterBackend implements Backend {
   /** `bindLeadNanos` now: adapts to how late queued dispatches arrive (protocol.ts). */
   private lead = BIND_LEAD_NANOS;
   private redisUp = false;
+  /** When Redis became unreachable (wall ms), while it is; the outages before, summed (ms). */
+  private downSince: number | null = null;
+  private awayBefore = 0;
   private closed = false;
   /** Writes Redis answered with an error (refusals.ts). */
   private readonly refusals: Refusals;
@@ -231,6 +234,15 @@ export class ClusterBackend implements Backend {
       if (node.state !== 'gone' && node.record.modules !== false) return true;
     }
     return false;
+  }
+
+  /**
+   * How long Redis has been unreachable over this backend's life (ms, the outage under way
+   * included), and since when (wall ms) when it is now: a run stopped at its time limit says so.
+   */
+  redisAway(): { ms: number; since: number | null } {
+    const now = this.downSince === null ? 0 : Date.now() - this.downSince;
+    return { ms: this.awayBefore + now, since: this.downSince };
   }
 
   /** The node (its `--name`) holding worker id `id` now. */
@@ -596,6 +608,7 @@ export class ClusterBackend implements Backend {
   private redisLost(how = 'is unreachable'): void {
     if (!this.redisUp || this.closed) return;
     this.redisUp = false;
+    this.downSince = Date.now();
     this.alarm(
       'redis-down',
       `Redis at ${this.target.display} ${how}: dispatch stopped with ${this.flights.size} quantum(s) in flight`,
@@ -606,6 +619,8 @@ export class ClusterBackend implements Backend {
     if (this.redisUp || this.closed) return;
     const wasDown = this.seq > 0 || this.fleet.nodes.size > 0;
     this.redisUp = true;
+    if (this.downSince !== null) this.awayBefore += Date.now() - this.downSince;
+    this.downSince = null;
     if (!wasDown) return;
     this.fleet.reconnected();
     this.alarm('redis-up', `Redis at ${this.target.display} is back: dispatch resumed`);

@@ -1,0 +1,63 @@
+// A run's --time-limit that passes while Redis is away says so: Redis was away, for how long.
+// Before, it advised a durationMs or a longer limit, as if the workload were at fault.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../../test/redis-server.ts';
+import { WorkerNode } from '../runtime/cluster/worker-node.ts';
+import { runCli, tmpFile } from './cli-testing.ts';
+import { redisAwayAdvice, TIME_LIMIT_ADVICE } from './time-limit.ts';
+
+let redis: TestRedis;
+let node: WorkerNode;
+beforeAll(async () => {
+  redis = await startTestRedis();
+  node = await WorkerNode.start({ redis: redis.url, threads: 1, name: 'n1' });
+});
+afterAll(async () => {
+  await node?.close();
+  await redis?.stop();
+});
+
+describe('run --backend cluster --time-limit while Redis is away', { timeout: 60_000 }, () => {
+  it('names the outage and its length, not the workload, as why the run did not end', async () => {
+    const long = tmpFile('long.json', {
+      name: 'long',
+      config: { workers: 1 },
+      classes: [
+        { name: 'a', arrival: { kind: 'once' }, splits: { leaf: 1 }, work: { totalMs: 600_000 } },
+      ],
+    });
+    const run = runCli([
+      'run',
+      long,
+      '--backend',
+      'cluster',
+      '--redis',
+      redis.url,
+      '--time-limit',
+      '6s',
+    ]);
+    // The run is under way (connected, its node found) well before this; then Redis goes.
+    await new Promise((r) => setTimeout(r, 2_500));
+    await redis.kill();
+    const r = await run;
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      new RegExp(
+        `passed its time limit of 6s \\(wall clock\\) and was stopped; Redis at ${redis.url.replace(/\./g, '\\.')} has been away for [\\d.]+ s of it \\(since [\\d.]+ s in\\): nothing could run meanwhile — bring Redis back, then run again`,
+      ),
+    );
+    expect(r.err).not.toMatch(/give the workload a durationMs/);
+  });
+});
+
+describe('redisAwayAdvice', () => {
+  const advice = TIME_LIMIT_ADVICE.limit;
+  it('keeps the usual advice when Redis was never away', () => {
+    expect(redisAwayAdvice('redis://h', { ms: 0, since: null }, 0, advice)).toBe(advice);
+  });
+  it('names an outage that ended, before the usual advice', () => {
+    expect(redisAwayAdvice('redis://h', { ms: 12_000, since: null }, 0, advice)).toBe(
+      'Redis at redis://h was away for 12 s of it, when nothing could run; raise --time-limit',
+    );
+  });
+});
