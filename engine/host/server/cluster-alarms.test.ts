@@ -1,6 +1,7 @@
 // A Redis outage in the live app on the cluster: frames carry a `cluster-redis` alarm saying so
 // while it lasts, and no stuck-worker alarm blaming a split whose end cannot come. Before, the
-// frames showed both workers running and a stuck worker, and only the server's log named Redis.
+// frames showed both workers running and a stuck worker, and only the server's log named Redis;
+// then, its split was warned of as running past its quantum and utilization read 1.00.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alarm, Frame } from '../../../shared/protocol.ts';
 import { startTestRedis, type TestRedis } from '../../../test/redis-server.ts';
@@ -32,7 +33,11 @@ describe('the live app on the cluster while Redis is away', () => {
       frameHz: 20,
     });
     const alarms: Alarm[][] = [];
-    const off = live.onFrame((f: Frame) => alarms.push(f.alarms ?? []));
+    const utilization: number[] = [];
+    const off = live.onFrame((f: Frame) => {
+      alarms.push(f.alarms ?? []);
+      utilization.push(f.utilization);
+    });
     try {
       const ex = live.session.executor;
       ex.submitJob(oneTaskJob('a', leaves(1, spin(60_000))));
@@ -45,6 +50,10 @@ describe('the live app on the cluster while Redis is away', () => {
       await new Promise((r) => setTimeout(r, 1500));
       const since = alarms.slice(from).flat();
       expect(since.filter((a) => a.kind === 'stuck-worker')).toEqual([]);
+      // Nor is its split said to run past its quantum (before: "ran 1.4 s past its quantum"),
+      // and its worker is not read busy past what the quantum was granted (before: 1.00).
+      expect(ex.jobWarnings().filter((w) => w.rule === 'overrun')).toEqual([]);
+      expect(Math.max(...utilization.slice(from + 4))).toBeLessThan(0.5);
       expect(since.some((a) => a.kind === 'cluster-redis')).toBe(true);
       expect(live.snapshot().frame.alarms?.map((a) => a.kind)).toContain('cluster-redis');
       await redis.restart();

@@ -236,18 +236,25 @@ export class FrameBuilder {
     return { tenants, tenantsMore: count - tenants.length };
   }
 
-  /** Busy time inside (lastTime, now] over workers × interval: finished spans plus running quanta. */
+  /**
+   * Busy time inside (lastTime, now] over workers × interval: finished spans plus running quanta,
+   * each at most `Backend.runningBound` from its start (on the cluster while Redis is away, what
+   * it was granted: its worker read busy for the whole outage before).
+   */
   private utilization(spans: SpanColumns, workers: Frame['workers'], now: number): number {
     const from = this.lastTime;
+    const backend = this.executor.backend;
     const interval = now - from;
-    const count = this.executor.backend.workerCount;
+    const count = backend.workerCount;
     if (interval <= 0 || count === 0) return 0;
     let busy = 0;
     for (let i = 0; i < spans.count; i++) {
       busy += Math.max(0, Math.min(spans.end[i]!, now) - Math.max(spans.start[i]!, from));
     }
     for (const w of workers) {
-      if (w.sinceNanos !== null) busy += Math.max(0, now - Math.max(w.sinceNanos, from));
+      if (w.sinceNanos === null) continue;
+      const bound = backend.runningBound?.(w.id) ?? Infinity;
+      busy += Math.max(0, Math.min(now, w.sinceNanos + bound) - Math.max(w.sinceNanos, from));
     }
     return Math.min(1, busy / (interval * count));
   }

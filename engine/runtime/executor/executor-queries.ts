@@ -17,6 +17,7 @@ import type { ClassSplitTimes } from './class-split-times.ts';
 import type { JobBook } from './job-book.ts';
 import type { JobTrail } from './job-trail.ts';
 import type { Knobs } from './knobs.ts';
+import type { Backend } from '../backend.ts';
 import type { ExecSplit } from './records.ts';
 import type { SplitBook } from './split-book.ts';
 import { warningSteps, type FoundWarnings } from './warnings.ts';
@@ -33,7 +34,8 @@ export class JobQueries {
     private readonly knobs: Knobs,
     /** Recent succeeded splits' time per class, for the `slow-split` warning. */
     private readonly classTimes: ClassSplitTimes,
-    private readonly clock: { now(): number },
+    /** The backend: its clock, and the bound on a running quantum's time (`runningBound`). */
+    private readonly clock: Pick<Backend, 'now' | 'runningBound'>,
     /** Whether a dispatched split has started on its worker (not queued behind a quantum). */
     private readonly started: Started,
   ) {}
@@ -100,6 +102,7 @@ export class JobQueries {
       runawayNanos: s.runawayNanos,
       quantumNanos: s.dispatchQuantumNanos,
       started: this.started,
+      runningBound: (split: ExecSplit) => this.clock.runningBound?.(split.worker) ?? Infinity,
       classTimes: (cls: number, live: readonly number[]) => this.classTimes.sortedWith(cls, live),
     };
     return warningSteps(splits, bounds, peers, budget, limit);

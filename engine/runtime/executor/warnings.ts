@@ -38,6 +38,12 @@ export interface WarningBounds {
   /** Whether a dispatched split has started (job-detail.ts `Started`): queued ones have not. */
   started: Started;
   /**
+   * The most a running split's quantum counts as run so far (ns; `Backend.runningBound` of its
+   * worker): on the cluster while Redis is away, what it was granted — its end cannot come, and
+   * the split is not at fault. Absent: no bound.
+   */
+  runningBound?(split: ExecSplit): number;
+  /**
    * A class's recent split times (ns) with `live` (its live splits' run so far) counted in,
    * sorted, or null while it has too few (`ClassSplitTimes.sortedWith`).
    */
@@ -211,7 +217,9 @@ function before(a: Found, b: Found): boolean {
 /** How long `s`'s quantum in progress has run: 0 when none has started. */
 function runningForOf(s: ExecSplit, b: WarningBounds): number {
   const running = s.state === SplitState.running || s.state === SplitState.cancelling;
-  return running && b.started(s) ? b.now - s.dispatchedAt : 0;
+  if (!running || !b.started(s)) return 0;
+  const ran = b.now - s.dispatchedAt;
+  return b.runningBound === undefined ? ran : Math.min(ran, b.runningBound(s));
 }
 
 /** Each class's statistics with its live splits that have run counted in, computed once a call. */
