@@ -53,11 +53,18 @@ describe('run --backend cluster --time-limit while Redis is away', { timeout: 60
 describe('redisAwayAdvice', () => {
   const advice = TIME_LIMIT_ADVICE.limit;
   it('keeps the usual advice when Redis was never away', () => {
-    expect(redisAwayAdvice('redis://h', { ms: 0, since: null }, 0, advice)).toBe(advice);
+    expect(redisAwayAdvice('redis://h', { ms: 0, since: null }, null, 0, advice)).toBe(advice);
   });
   it('names an outage that ended, before the usual advice', () => {
-    expect(redisAwayAdvice('redis://h', { ms: 12_000, since: null }, 0, advice)).toBe(
+    expect(redisAwayAdvice('redis://h', { ms: 12_000, since: null }, null, 0, advice)).toBe(
       'Redis at redis://h was away for 12 s of it, when nothing could run; raise --time-limit',
+    );
+  });
+  it('names writes Redis refuses now (out of memory), and what to do', () => {
+    const refused =
+      'Redis at redis://h refused a write: OOM command not allowed (every write since is refused; 9 so far)';
+    expect(redisAwayAdvice('redis://h', { ms: 0, since: null }, refused, 0, advice)).toBe(
+      `${refused}: nothing could be dispatched or ended meanwhile — make Redis take writes again (out of memory: free some or raise its maxmemory), then run again`,
     );
   });
 });

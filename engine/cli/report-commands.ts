@@ -148,7 +148,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const adviceNow = () =>
       cluster === null
         ? advice
-        : redisAwayAdvice(cluster.target.display, cluster.redisAway(), startedAt, advice);
+        : redisAwayAdvice(
+            cluster.target.display,
+            cluster.redisAway(),
+            cluster.writesRefused(),
+            startedAt,
+            advice,
+          );
     const limit =
       limitMs === null
         ? null

@@ -59,21 +59,26 @@ export function withTimeLimit<T>(limit: TimeLimit | null, run: Promise<T>): Prom
 }
 
 /**
- * The advice of a cluster run stopped at its limit when Redis was away for some of it (`away`,
- * `ClusterBackend.redisAway`; `startedAt`: the run's start, wall ms), else `advice`: the run waited
- * on Redis, and neither a duration nor a longer limit is what it needs.
+ * The advice of a cluster run stopped at its limit when Redis refuses writes now (`refused`,
+ * `ClusterBackend.writesRefused`) or was away for some of it (`away`, `ClusterBackend.redisAway`;
+ * `startedAt`: the run's start, wall ms), else `advice`: the run waited on Redis, and neither a
+ * duration nor a longer limit is what it needs.
  */
 export function redisAwayAdvice(
   display: string,
   away: { ms: number; since: number | null },
+  refused: string | null,
   startedAt: number,
   advice: string,
 ): string {
-  if (away.ms <= 0) return advice;
   if (away.since !== null) {
     const since = formatMs(Math.max(0, away.since - startedAt));
     return `Redis at ${display} has been away for ${formatMs(away.ms)} of it (since ${since} in): nothing could run meanwhile — bring Redis back, then run again`;
   }
+  if (refused !== null) {
+    return `${refused}: nothing could be dispatched or ended meanwhile — make Redis take writes again (out of memory: free some or raise its maxmemory), then run again`;
+  }
+  if (away.ms <= 0) return advice;
   return `Redis at ${display} was away for ${formatMs(away.ms)} of it, when nothing could run; ${advice}`;
 }
 
