@@ -30,6 +30,9 @@
  *   never started and end `yielded` with no work, to be offered again;
  * - Redis went away and came back without the job (it restarted empty): `yielded` with no work,
  *   so the split is offered again (its quantum runs again; nothing of it was charged).
+ * A user module's split goes only to a node started with `--modules` (`runs`); with none in the
+ * fleet it fails `MODULE_NOT_ALLOWED`, naming the flag.
+ *
  * While Redis is unreachable nothing is dispatched (no worker is idle) and `onAlarm` says so.
  * Redis refusing writes (an error reply: out of memory, read-only…) is said too, once and then
  * with a count (refusals.ts, `writesRefused`); a refused dispatch goes back to the executor.
@@ -383,15 +386,6 @@ export class ClusterBackend implements Backend {
       cancelAsked: false,
     };
     this.flights.add(flight);
-    const state = this.moduleState.get(dispatch.splitId);
-    const input = state === undefined ? dispatch.work.input : state.value;
-    // A yielded state came back through Redis as JSON (its node checked it, and sent where its
-    // -0s are): only an input from the caller can be something else, and it is checked before its
-    // first quantum leaves.
-    const { error: why, zeros } =
-      state === undefined
-        ? sendCheck(input, 'input', 'input')
-        : { error: null, zeros: state.zeros };
     if (typeof dispatch.work.kernel !== 'string' && node.record.modules === false) {
       // Sent here only when no node runs modules (`runs`).
       const refused = `module ${dispatch.work.kernel.module}: no node of the cluster runs user modules (start one with schedlab worker --modules DIR)`;
@@ -406,6 +400,15 @@ export class ClusterBackend implements Backend {
       queueMicrotask(() => this.endFlight(jobId, end));
       return;
     }
+    const state = this.moduleState.get(dispatch.splitId);
+    const input = state === undefined ? dispatch.work.input : state.value;
+    // A yielded state came back through Redis as JSON (its node checked it, and sent where its
+    // -0s are): only an input from the caller can be something else, and it is checked before its
+    // first quantum leaves.
+    const { error: why, zeros } =
+      state === undefined
+        ? sendCheck(input, 'input', 'input')
+        : { error: null, zeros: state.zeros };
     if (why !== null) {
       // BullMQ could not store it (a bigint or an over-long text throws) or would store something
       // else; offered again, the split would loop here for good. It fails, as a threads run whose
