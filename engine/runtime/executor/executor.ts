@@ -331,6 +331,7 @@ export class Executor {
       splits: () => this.live.splits.values(),
       jobs: () => this.book.liveValues(),
       waiting: () => this.live.waiting,
+      runningBound: (worker) => this.backend.runningBound?.(worker) ?? Infinity,
       runningOn: this.dispatcher.runningOn,
       queuedOn: this.dispatcher.queuedOn,
       fairness: this.config.fairness,

@@ -32,6 +32,8 @@ export interface PassSources {
   jobs(): Iterable<ExecJob>;
   /** The waiting splits' columns while a console keeps them (waiting-index.ts), else null. */
   waiting(): WaitingIndex | null;
+  /** The most a worker's running quantum counts as run (`Backend.runningBound`). */
+  runningBound(worker: number): number;
   /** Each worker's quantum running now, and the dispatches queued behind it (`pipeline`). */
   readonly runningOn: readonly (ExecSplit | null | undefined)[];
   readonly queuedOn: readonly (readonly ExecSplit[] | undefined)[];
@@ -98,5 +100,6 @@ export class PopulationPass {
     return fairGroupSteps(this.from.jobs(), this.from.fairness, this.running, this.budget);
   }
 
-  private readonly running = (): RunningNow => runningNow(this.from.runningOn, this.from.now());
+  private readonly running = (): RunningNow =>
+    runningNow(this.from.runningOn, this.from.now(), (w) => this.from.runningBound(w));
 }

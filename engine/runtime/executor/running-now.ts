@@ -14,12 +14,19 @@ export interface RunningNow {
   readonly bySplit: ReadonlyMap<ExecSplit, number>;
 }
 
+/**
+ * `bound`: the most a worker's quantum counts as run (`Backend.runningBound`: on the cluster while
+ * Redis is away, what it was granted).
+ */
 export function runningNow(
   runningOn: readonly (ExecSplit | null | undefined)[],
   now: number,
+  bound: (worker: number) => number = () => Infinity,
 ): RunningNow {
   const bySplit = new Map<ExecSplit, number>();
-  for (const s of runningOn) if (s) bySplit.set(s, Math.max(0, now - s.dispatchedAt));
+  runningOn.forEach((s, worker) => {
+    if (s) bySplit.set(s, Math.max(0, Math.min(now - s.dispatchedAt, bound(worker))));
+  });
   return { now, bySplit };
 }
 
