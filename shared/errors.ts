@@ -32,7 +32,8 @@ export const ERROR_CODES = {
   CLIENT_TOO_SLOW: 'a client left more unread replies than its byte budget (it is disconnected)',
   TOO_MANY_COMMANDS: 'a client sent a command while too many of its commands were unanswered',
   TOO_MANY_CLIENTS: 'the server already holds its most client connections (it refuses more)',
-  MODULE_NOT_ALLOWED: 'a user module lies outside the directories the operator allowed',
+  MODULE_NOT_ALLOWED:
+    'a user module lies outside the directories the operator allowed, or no cluster node runs user modules (--modules)',
   MODULE_UNLOADABLE: 'a user module cannot be found, loaded, or lacks the named export',
   INVALID_USAGE:
     'the schedlab command line is wrong: an unknown command or flag, a flag value out of range or malformed, or a file it names that cannot be used',

@@ -1,5 +1,6 @@
 // A run's --time-limit that passes while Redis is away says so: Redis was away, for how long.
 // Before, it advised a durationMs or a longer limit, as if the workload were at fault.
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../test/redis-server.ts';
 import { WorkerNode } from '../runtime/cluster/worker-node.ts';
@@ -34,21 +35,35 @@ describe('run --backend cluster --time-limit while Redis is away', { timeout: 60
       '--redis',
       redis.url,
       '--time-limit',
-      '6s',
+      '12s',
     ]);
-    // The run is under way (connected, its node found) well before this; then Redis goes.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // The run under way (its first quantum handed to the node), then Redis goes.
+    await firstDispatch(redis.url);
     await redis.kill();
     const r = await run;
     expect(r.code).toBe(1);
     expect(r.err).toMatch(
       new RegExp(
-        `passed its time limit of 6s \\(wall clock\\) and was stopped; Redis at ${redis.url.replace(/\./g, '\\.')} has been away for [\\d.]+ s of it \\(since [\\d.]+ s in\\): nothing could run meanwhile — bring Redis back, then run again`,
+        `passed its time limit of 12s \\(wall clock\\) and was stopped; Redis at ${redis.url.replace(/\./g, '\\.')} has been away for [\\d.]+ s of it \\(since [\\d.]+ m?s in\\): nothing could run meanwhile — bring Redis back, then run again`,
       ),
     );
     expect(r.err).not.toMatch(/give the workload a durationMs/);
   });
 });
+
+/** Resolves once a quantum was queued for a node (BullMQ counts its jobs in a `…:id` key). */
+async function firstDispatch(url: string): Promise<void> {
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    const deadline = Date.now() + 40_000;
+    while ((await client.keys('*:id')).length === 0) {
+      if (Date.now() > deadline) throw new Error('the run queued no quantum in 40 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    client.disconnect();
+  }
+}
 
 describe('redisAwayAdvice', () => {
   const advice = TIME_LIMIT_ADVICE.limit;

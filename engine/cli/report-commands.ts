@@ -144,7 +144,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         : TIME_LIMIT_ADVICE.durationOrLimit;
     // A cluster run's limit passed while Redis was away says so (`redisAwayAdvice`).
     let cluster: ClusterBackend | null = null;
-    const startedAt = Date.now(); // wall time, as the outage's own times
+    // The command's start in wall time, as the outage's own times (the limit counts from it).
+    const startedAt = Date.now() - (now() - started);
     const adviceNow = () =>
       cluster === null
         ? advice

@@ -7,9 +7,9 @@
  * at most, and the frames carry the last finished pass's figures until the next one finishes —
  * every frame up to a few thousand live, every few seconds at 100,000 (docs/metrics.md). The
  * waits in progress are taken in one piece at a pass's last step (population-pass.ts says why).
- * A policy switch, a reset of the tables, a new config or new tenant weights drop the pass under
- * way and begin another; a snapshot carries the frames' figures (taken in one piece, a snapshot
- * stalled the service 60–1,000 ms a client that connected).
+ * A policy switch or a new config drops the pass under way and begins another; a reset of the
+ * tables or new tenant weights take the figures afresh at once; a snapshot carries the frames'
+ * figures (taken in one piece, a snapshot stalled the service 60–1,000 ms a client that connected).
  */
 import type { Frame } from '../../../shared/protocol.ts';
 import { runSteps, WorkBudget, type Steps } from '../../core/graph/steps.ts';
@@ -45,24 +45,27 @@ export class PopulationCache {
 
   /**
    * The figures for this frame: the last finished pass's. A frame (`consume`) takes one step of
-   * the pass under way, or of a new one; a new key drops the pass under way (its figures are the
-   * old settings') and begins another at once, which with few runs live finishes in that same
-   * step. A snapshot takes no step: it carries what the frames carry. Only with nothing to carry
-   * yet is a pass taken in one piece.
+   * the pass under way, or of a new one; a policy switch or a new config drops the pass under way
+   * (its figures are the old settings') and begins another at once, which with few runs live
+   * finishes in that same step (a slider dragged changes the config many times a second). A
+   * snapshot takes no step: it carries what the frames carry. With nothing to carry yet, after a
+   * reset of the tables and after new tenant weights, a pass is taken in one piece.
    */
   get(key: FiguresKey, consume: boolean, steps: PopulationSteps): PopulationFigures {
-    if (this.figures === null) {
+    const last = this.key;
+    // A reset or new weights: figures from before would read as after them (the tables' window,
+    // the groups' weights), so they are taken now, in one piece — an operator's rare command.
+    if (
+      this.figures === null ||
+      last === null ||
+      last.statsSince !== key.statsSince ||
+      last.weightsVersion !== key.weightsVersion
+    ) {
+      this.pass = null;
       this.key = key;
       return (this.figures = runSteps(steps()));
     }
-    const last = this.key;
-    const same =
-      last !== null &&
-      last.policy === key.policy &&
-      last.config === key.config &&
-      last.statsSince === key.statsSince &&
-      last.weightsVersion === key.weightsVersion;
-    if (!same) {
+    if (last.policy !== key.policy || last.config !== key.config) {
       this.pass = null;
       this.key = key;
     }

@@ -3,6 +3,7 @@ import {
   jsonFault,
   MAX_JSON_CHARS,
   MAX_JSON_DEPTH,
+  MAX_ZERO_PLACES,
   restoreZeros,
   sendCheck,
 } from './json-value.ts';
@@ -119,5 +120,17 @@ describe('-0 on the cluster: sent beside the value, put back where it was', () =
     expect(back).toStrictEqual({ a: 1, list: [2], o: { b: 0 } });
     expect(restoreZeros(5, [[]])).toBe(5);
     expect(restoreZeros({}, 'not a list')).toStrictEqual({});
+  });
+
+  it('refuses a value with more -0 places than the limit, before keeping them all', () => {
+    const many = new Array<number>(MAX_ZERO_PLACES + 1).fill(-0);
+    expect(sendCheck(many, 'input', 'input').error).toBe(
+      `input cannot be sent: input[${MAX_ZERO_PLACES}] holds more than ${MAX_ZERO_PLACES} -0 values (each travels beside the JSON) (on the cluster values travel as JSON)`,
+    );
+    expect(sendCheck(many.slice(1), 'input', 'input').zeros).toHaveLength(MAX_ZERO_PLACES);
+    // Deep places use up the size limit first: refused as too large, not kept.
+    let deep: unknown = new Array<number>(1_000_000).fill(-0);
+    for (let i = 0; i < 120; i++) deep = { k: deep };
+    expect(sendCheck(deep, 'input', 'input').error).toMatch(/larger than|more than/);
   });
 });

@@ -26,6 +26,12 @@ export { MAX_JSON_DEPTH };
  */
 export const MAX_JSON_CHARS = 64 * 1024 * 1024;
 
+/**
+ * The most places holding `-0` a value may have: each travels as a list beside the JSON (a million
+ * of them, 120 deep, took 1 GB of the coordinator's heap before the size limit refused them).
+ */
+export const MAX_ZERO_PLACES = 65_536;
+
 /** The places in a value that hold `-0`, each the keys and indexes from the top (`[]`: itself). */
 export type Zeros = (string | number)[][];
 
@@ -139,8 +145,15 @@ function faultIn(value: unknown, depth: number, walk: Walk): Fault | null {
     case 'number':
       if (!Number.isFinite(value)) return fault(`is ${String(value)} (JSON makes it null)`);
       if (Object.is(value, -0)) {
-        walk.zeros.push([...walk.at]);
+        // Each place is a list of its own: bounded before it is kept, not after.
+        if (walk.zeros.length === MAX_ZERO_PLACES) {
+          return fault(
+            `holds more than ${MAX_ZERO_PLACES} -0 values (each travels beside the JSON)`,
+          );
+        }
         walk.chars += 4 * (walk.at.length + 1); // its place, sent beside
+        if (walk.chars > MAX_JSON_CHARS) return null; // refused when the walk ends
+        walk.zeros.push([...walk.at]);
       }
       walk.chars += digits(value);
       return null;
@@ -172,6 +185,7 @@ function arrayFault(array: unknown[], depth: number, walk: Walk): Fault | null {
   if (Object.getPrototypeOf(array) !== Array.prototype) return notPlain(array);
   walk.chars += array.length; // the commas, near enough
   for (let i = 0; i < array.length; i++) {
+    if (walk.chars > MAX_JSON_CHARS) return null; // refused when the walk ends
     const item = array[i];
     walk.at.push(i);
     const found =
@@ -191,6 +205,7 @@ function objectFault(object: object, depth: number, walk: Walk): Fault | null {
   const proto = Object.getPrototypeOf(object) as unknown;
   if (proto !== Object.prototype && proto !== null) return notPlain(object);
   for (const key of Object.keys(object)) {
+    if (walk.chars > MAX_JSON_CHARS) return null; // refused when the walk ends
     walk.chars += key.length + 4; // "key":,
     walk.at.push(key);
     const found = faultIn((object as Record<string, unknown>)[key], depth + 1, walk);

@@ -412,6 +412,8 @@ export class Dispatcher {
       const list = queuedOn[w];
       const split = list?.[list.length - 1];
       if (!split || split.state !== SplitState.running) continue;
+      // Only where it can run (`Backend.runs`: a user module on a node with --modules).
+      if (this.backend.runs?.(idle, split.work) === false) continue;
       // A split pinned to its worker (`place`) stays there.
       if ((this.backend.affinity?.(split.id) ?? -1) >= 0 || !this.backend.revoke!(split.id)) {
         continue;

@@ -120,9 +120,12 @@ export class HardKill {
     this.soonAt = atNanos;
     // A millisecond past it: the limit is "more than", and a timer may round down.
     const delayMs = Math.max(0, (atNanos - this.now()) / 1e6) + 1;
+    const due = performance.now() + delayMs;
     this.soon = setTimeout(() => {
       this.soon = null;
-      this.sweep();
+      // Late as the interval's tick can be (see `start`): its ends may wait unread, so the next
+      // tick sweeps instead, once they are read.
+      if (performance.now() - due <= LATE_SLACK_MS) this.sweep();
     }, delayMs);
     this.soon.unref();
   }
