@@ -26,14 +26,23 @@
 import type { FairnessMode } from '../../../shared/config.ts';
 import { FAIR_GROUPS_SHOWN, type FairGroupRow, type FairGroups } from '../../../shared/protocol.ts';
 import { runSteps, UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
-import type { ExecJob, ExecSplit, TenantGroup } from './records.ts';
+import type { ExecJob, ExecSplit, ExecTask, TenantGroup } from './records.ts';
 import type { RunningNow } from './running-now.ts';
 
+/**
+ * One group's sums, kept by the group itself (a tenant, job, task or split): its row, with the
+ * words that name it, is made only for a group shown (a string or two a group, 100,000 of them a
+ * pass, were most of a pass's cost).
+ */
 interface Acc {
-  row: FairGroupRow;
+  service: number;
   /** Submit time of the group's oldest live job. */
   since: number;
   tenant: TenantGroup | null;
+  kind: FairGroupRow['kind'];
+  /** The group's first job seen (a tenant's row names its class), and its task or split. */
+  job: ExecJob;
+  part: ExecTask | ExecSplit | null;
 }
 
 /**
@@ -62,23 +71,22 @@ export function* fairGroupSteps(
   read: () => RunningNow,
   budget: WorkBudget,
 ): Steps<FairGroups> {
-  const byKey = new Map<string, Acc>();
+  const byGroup = new Map<object, Acc>();
   const add = (
-    key: string,
-    make: () => FairGroupRow,
+    group: object,
+    kind: Acc['kind'],
+    job: ExecJob,
+    part: Acc['part'],
     service: number,
-    since: number,
     tenant: TenantGroup | null = null,
   ) => {
-    const known = byKey.get(key);
+    const known = byGroup.get(group);
     if (known === undefined) {
-      const row = make();
-      row.serviceNanos = service;
-      byKey.set(key, { row, since, tenant });
+      byGroup.set(group, { service, since: job.submitNanos, tenant, kind, job, part });
     } else {
       // A tenant's jobs: its time is counted once (its group's), the running quanta of each.
-      known.row.serviceNanos += service;
-      known.since = Math.min(known.since, since);
+      known.service += service;
+      known.since = Math.min(known.since, job.submitNanos);
     }
   };
   let running = read();
@@ -105,18 +113,11 @@ export function* fairGroupSteps(
       const tenant = job.tenant;
       if (tenant === null) {
         ownGroups++;
-        const service = job.scheduledNanos + (inFlight.get(job) ?? 0);
-        add(job.key, () => row(job.key, 'job', `#${job.id} ${cls}`, cls), service, job.submitNanos);
+        add(job, 'job', job, null, job.scheduledNanos + (inFlight.get(job) ?? 0));
       } else {
-        const first = !byKey.has(tenant.key);
-        const ran = inFlight.get(job) ?? 0;
-        const service = (first ? tenant.scheduledNanos : 0) + ran;
-        const make = () => {
-          const r = row(tenant.key, 'tenant', tenant.name, cls);
-          if (tenant.weight !== 1) r.weight = tenant.weight;
-          return r;
-        };
-        add(tenant.key, make, service, job.submitNanos, tenant);
+        const first = !byGroup.has(tenant);
+        const service = (first ? tenant.scheduledNanos : 0) + (inFlight.get(job) ?? 0);
+        add(tenant, 'tenant', job, null, service, tenant);
       }
       continue;
     }
@@ -128,9 +129,7 @@ export function* fairGroupSteps(
           yield;
           refresh();
         }
-        const label = `#${job.id}.${task.index} ${cls}`;
-        const service = task.scheduledNanos + (inFlight.get(task) ?? 0);
-        add(task.key, () => row(task.key, 'task', label, cls), service, job.submitNanos);
+        add(task, 'task', job, task, task.scheduledNanos + (inFlight.get(task) ?? 0));
         continue;
       }
       for (const split of task.live) {
@@ -138,16 +137,13 @@ export function* fairGroupSteps(
           yield;
           refresh();
         }
-        const key = `split-${split.id}`;
-        const label = `split ${split.id} · #${job.id} ${cls}`;
-        const service = split.scheduledNanos + (inFlight.get(split) ?? 0);
-        add(key, () => row(key, 'split', label, cls), service, job.submitNanos);
+        add(split, 'split', job, split, split.scheduledNanos + (inFlight.get(split) ?? 0));
       }
     }
   }
-  if (fairness === 'query' && byKey.size > 0 && ownGroups === 0) unit = 'tenant';
+  if (fairness === 'query' && byGroup.size > 0 && ownGroups === 0) unit = 'tenant';
   const classes = [...byClass.values()].sort((a, b) => b.serviceNanos - a.serviceNanos);
-  const groups = yield* summarize(byKey, unit, budget, () => read().now);
+  const groups = yield* summarize(byGroup, unit, budget, () => read().now);
   return { ...groups, byClass: classes };
 }
 
@@ -171,51 +167,74 @@ function row(key: string, kind: FairGroupRow['kind'], label: string, cls: string
   return { key, kind, label, cls, serviceNanos: 0 };
 }
 
+/** The row a shown group is listed as. */
+function rowOf(acc: Acc): FairGroupRow {
+  const { job } = acc;
+  const cls = job.cls;
+  let r: FairGroupRow;
+  if (acc.kind === 'tenant') {
+    const t = acc.tenant!;
+    r = row(t.key, 'tenant', t.name, cls);
+    if (t.weight !== 1) r.weight = t.weight;
+  } else if (acc.kind === 'job') {
+    r = row(job.key, 'job', `#${job.id} ${cls}`, cls);
+  } else if (acc.kind === 'task') {
+    const task = acc.part as ExecTask;
+    r = row(task.key, 'task', `#${job.id}.${task.index} ${cls}`, cls);
+  } else {
+    const split = acc.part as ExecSplit;
+    r = row(`split-${split.id}`, 'split', `split ${split.id} · #${job.id} ${cls}`, cls);
+  }
+  r.serviceNanos = acc.service;
+  return r;
+}
+
 function* summarize(
-  byKey: Map<string, Acc>,
+  byGroup: Map<object, Acc>,
   unit: FairGroups['unit'],
   budget: WorkBudget,
   clock: () => number,
 ): Steps<Omit<FairGroups, 'byClass'>> {
   let now = clock();
-  const shown: FairGroupRow[] = [];
+  const shown: Acc[] = [];
   let total = 0;
   let sum = 0;
   let sumSq = 0;
   let n = 0;
   let weighted = 0;
-  for (const acc of byKey.values()) {
+  for (const acc of byGroup.values()) {
     if (budget.spend()) {
       yield;
       now = clock();
     }
-    const r = acc.row;
-    total += r.serviceNanos;
-    if (r.weight !== undefined) weighted++;
+    const service = acc.service;
+    total += service;
     const t = acc.tenant;
+    const weight = t === null ? 1 : t.weight;
+    if (weight !== 1) weighted++;
     const [from, base] = t === null ? [acc.since, 0] : [t.activeSinceNanos, t.serviceAtActiveNanos];
     const age = now - from;
     if (age > 0) {
-      const x = Math.max(0, r.serviceNanos - base) / age / (r.weight ?? 1);
+      const x = Math.max(0, service - base) / age / weight;
       sum += x;
       sumSq += x * x;
       n++;
     }
     // Keep the heaviest few in order: an insertion into a short sorted list.
-    if (shown.length < FAIR_GROUPS_SHOWN || r.serviceNanos > shown.at(-1)!.serviceNanos) {
+    if (shown.length < FAIR_GROUPS_SHOWN || service > shown.at(-1)!.service) {
       let i = shown.length;
-      while (i > 0 && shown[i - 1]!.serviceNanos < r.serviceNanos) i--;
-      shown.splice(i, 0, r);
+      while (i > 0 && shown[i - 1]!.service < service) i--;
+      shown.splice(i, 0, acc);
       if (shown.length > FAIR_GROUPS_SHOWN) shown.pop();
     }
   }
-  const shownTotal = shown.reduce((a, r) => a + r.serviceNanos, 0);
+  const shownTotal = shown.reduce((a, g) => a + g.service, 0);
   return {
     unit,
-    count: byKey.size,
+    count: byGroup.size,
     totalNanos: total,
-    groups: shown,
-    others: { groups: byKey.size - shown.length, serviceNanos: total - shownTotal },
+    groups: shown.map(rowOf),
+    others: { groups: byGroup.size - shown.length, serviceNanos: total - shownTotal },
     jain: n === 0 || sumSq === 0 ? 1 : (sum * sum) / (n * sumSq),
     ...(weighted > 0 ? { weighted } : {}),
   };
