@@ -12,10 +12,18 @@ import type { SwitchChoice } from '../data/preset-switch.ts';
 function useFocusReturn(first: RefObject<HTMLButtonElement | null>): void {
   useEffect(() => {
     const opener = document.activeElement;
+    const box = first.current?.closest('[role="dialog"]') ?? null;
     first.current?.focus();
     return () => {
-      // Only when the focus was lost with the question (not when the user went elsewhere).
-      const lost = document.activeElement === null || document.activeElement === document.body;
+      // Only when the focus was lost with the question (not when the user went elsewhere). The
+      // browser may not have moved it off the removed button yet (Chromium does so later, at
+      // its next rendering): still on it, or in the question, it is lost all the same.
+      const active = document.activeElement;
+      const lost =
+        active === null ||
+        active === document.body ||
+        !active.isConnected ||
+        (box !== null && box.contains(active));
       if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
     };
   }, [first]);
