@@ -364,6 +364,20 @@ export class ClusterBackend implements Backend {
     return ahead < QUEUE_AHEAD_NANOS;
   }
 
+  /**
+   * Ends `flight`, never sent, as failed (`why`, `code`): on the next microtask, as a quantum end
+   * would come — the caller is still in `start` or `enqueue`.
+   */
+  private failUnsent(
+    flight: Flight,
+    why: string,
+    code: NonNullable<QuantumEnd['errorCode']>,
+  ): void {
+    const { dispatch, sentAt } = flight;
+    const end = failedEnd(dispatch.splitId, dispatch.workerId, sentAt, sentAt, why, code);
+    queueMicrotask(() => this.endFlight(flight.jobId, end));
+  }
+
   private send(node: FleetNode, dispatch: Dispatch, queued: boolean): void {
     if (this.flights.split(dispatch.splitId) !== undefined) {
       throw new SchedLabError(
@@ -389,15 +403,7 @@ export class ClusterBackend implements Backend {
     if (typeof dispatch.work.kernel !== 'string' && node.record.modules === false) {
       // Sent here only when no node runs modules (`runs`).
       const refused = `module ${dispatch.work.kernel.module}: no node of the cluster runs user modules (start one with schedlab worker --modules DIR)`;
-      const end = failedEnd(
-        dispatch.splitId,
-        dispatch.workerId,
-        sentAt,
-        sentAt,
-        refused,
-        'MODULE_NOT_ALLOWED',
-      );
-      queueMicrotask(() => this.endFlight(jobId, end));
+      this.failUnsent(flight, refused, 'MODULE_NOT_ALLOWED');
       return;
     }
     const state = this.moduleState.get(dispatch.splitId);
@@ -413,15 +419,7 @@ export class ClusterBackend implements Backend {
       // BullMQ could not store it (a bigint or an over-long text throws) or would store something
       // else; offered again, the split would loop here for good. It fails, as a threads run whose
       // input cannot be cloned.
-      const end = failedEnd(
-        dispatch.splitId,
-        dispatch.workerId,
-        sentAt,
-        sentAt,
-        why,
-        'KERNEL_FAILED',
-      );
-      queueMicrotask(() => this.endFlight(jobId, end));
+      this.failUnsent(flight, why, 'KERNEL_FAILED');
       return;
     }
     const data: QuantumJob = {

@@ -25,9 +25,9 @@
  */
 import type { FairnessMode } from '../../../shared/config.ts';
 import { FAIR_GROUPS_SHOWN, type FairGroupRow, type FairGroups } from '../../../shared/protocol.ts';
-import { runSteps, UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
+import type { Steps, WorkBudget } from '../../core/graph/steps.ts';
 import type { ExecJob, ExecSplit, ExecTask, TenantGroup } from './records.ts';
-import type { RunningNow } from './running-now.ts';
+import { runningByJob, type RunningNow } from './running-now.ts';
 
 /**
  * One group's sums, kept by the group itself (a tenant, job, task or split): its row, with the
@@ -46,22 +46,9 @@ interface Acc {
 }
 
 /**
- * `running` maps each split running now to its quantum's time so far (it is not yet in any
- * group's scheduled time).
- */
-export function fairGroups(
-  jobs: Iterable<ExecJob>,
-  fairness: FairnessMode,
-  running: ReadonlyMap<ExecSplit, number>,
-  now: number,
-): FairGroups {
-  const read = () => ({ now, bySplit: running });
-  return runSteps(fairGroupSteps(jobs, fairness, read, new WorkBudget(UNBOUNDED)));
-}
-
-/**
- * `fairGroups` in steps of `budget` (a frame's pass, population-pass.ts): a unit a job, a task
- * or a split visited and a group summed. `read` gives the time and the running quanta, read
+ * Service per fairness group over the live `jobs`, in steps of `budget` (a frame's pass,
+ * population-pass.ts; one piece for `Executor.fairGroups`): a unit a job, a task or a split
+ * visited and a group summed. `read` gives the time and the running quanta, read
  * again after each step, each group's service taken as its step visits it; a job that ended
  * since the pass began is passed over.
  */
@@ -91,9 +78,11 @@ export function* fairGroupSteps(
   };
   let running = read();
   let inFlight = inFlightByGroup(running, fairness);
+  let byJob = runningByJob(running);
   const refresh = () => {
     running = read();
     inFlight = inFlightByGroup(running, fairness);
+    byJob = runningByJob(running);
   };
   let unit: FairGroups['unit'] = fairness === 'query' ? 'job' : fairness;
   let ownGroups = 0;
@@ -107,7 +96,7 @@ export function* fairGroupSteps(
     const cls = job.cls;
     const c = byClass.get(cls) ?? { cls, jobs: 0, serviceNanos: 0 };
     c.jobs++;
-    c.serviceNanos += job.scheduledNanos + inFlightOfJob(running.bySplit, job);
+    c.serviceNanos += job.scheduledNanos + (byJob.get(job) ?? 0);
     byClass.set(cls, c);
     if (fairness === 'query') {
       const tenant = job.tenant;
@@ -155,12 +144,6 @@ function inFlightByGroup(running: RunningNow, fairness: FairnessMode): Map<objec
     inFlight.set(group, (inFlight.get(group) ?? 0) + ran);
   }
   return inFlight;
-}
-
-function inFlightOfJob(running: ReadonlyMap<ExecSplit, number>, job: ExecJob): number {
-  let ran = 0;
-  for (const [split, t] of running) if (split.job === job) ran += t;
-  return ran;
 }
 
 function row(key: string, kind: FairGroupRow['kind'], label: string, cls: string): FairGroupRow {

@@ -16,7 +16,7 @@
 import { formatMs } from '../../../shared/lib/format.ts';
 import { WARNING_RULES, type JobWarning, type WarningRule } from '../../../shared/protocol.ts';
 import { summarise, type ClassTimeStats } from './class-split-times.ts';
-import { runSteps, UNBOUNDED, WorkBudget, type Steps } from '../../core/graph/steps.ts';
+import type { Steps, WorkBudget } from '../../core/graph/steps.ts';
 import { isTerminalSplit, SplitState } from './lifecycle.ts';
 import type { ExecSplit } from './records.ts';
 import type { Started } from './job-detail.ts';
@@ -66,20 +66,10 @@ export interface FoundWarnings {
 }
 
 /**
- * The warnings `splits` raise now, worst first within each rule, rules in `WARNING_RULES` order.
- * `peers` are all live splits (a class's norm counts them), `splits` when omitted.
- */
-export function findWarnings(
-  splits: Iterable<ExecSplit>,
-  b: WarningBounds,
-  peers: Iterable<ExecSplit> = splits,
-): JobWarning[] {
-  return runSteps(warningSteps(splits, b, peers, new WorkBudget(UNBOUNDED))).warnings;
-}
-
-/**
- * `findWarnings` in steps of `budget` splits (a frame's pass, population-pass.ts), keeping the
- * first `limit` (a frame's share): the others are counted. Each split is judged as it is when
+ * The warnings `splits` raise now, worst first within each rule, rules in `WARNING_RULES` order,
+ * each class's norm taken over `peers` (all live splits), in steps of `budget` splits (a frame's
+ * pass, population-pass.ts; one piece for a job's detail), keeping the first `limit` (a frame's
+ * share): the others are counted. Each split is judged as it is when
  * its step visits it, the time read again after each step (`b.clock`); a split or job that
  * ended before the pass did is passed over, even one flagged by an earlier step.
  */
