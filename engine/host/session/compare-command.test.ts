@@ -20,6 +20,21 @@ const twoPolicies = [
   { policy: 'fifo', label: 'fifo' },
 ];
 
+/** A column of this runs for seconds of wall time (60,000 jobs of four splits). */
+const big = {
+  name: 'big',
+  seed: 1,
+  durationMs: 60_000,
+  classes: [
+    {
+      name: 'bulk',
+      arrival: { kind: 'periodic', everyMs: 1, count: 60_000 },
+      splits: { leaf: 4 },
+      work: { totalMs: 1 },
+    },
+  ],
+};
+
 describe('compare command', () => {
   it('mlfq keeps interactive p95 latency below fifo on interactive-vs-scan', async () => {
     const s = new Session();
@@ -203,19 +218,6 @@ describe('compare command', () => {
     // Before: a column of a large workload held the loop for all of its wall time (50 s at the
     // split limit), so the session sent no frame and answered no one meanwhile.
     const s = new Session();
-    const workload = {
-      name: 'big',
-      seed: 1,
-      durationMs: 60_000,
-      classes: [
-        {
-          name: 'bulk',
-          arrival: { kind: 'periodic', everyMs: 1, count: 60_000 },
-          splits: { leaf: 4 },
-          work: { totalMs: 1 },
-        },
-      ],
-    };
     let gap = 0;
     let last = performance.now();
     const ticker = setInterval(() => {
@@ -225,7 +227,7 @@ describe('compare command', () => {
     }, 5);
     const started = performance.now();
     try {
-      await compare(s, { workload, configs: twoPolicies, durationMs: 60_000 });
+      await compare(s, { workload: big, configs: twoPolicies, durationMs: 60_000 });
     } finally {
       clearInterval(ticker);
       await s.close();
@@ -267,21 +269,6 @@ describe('compare command', () => {
     afterEach(() => {
       vi.restoreAllMocks();
     });
-
-    /** A column of this runs for seconds of wall time: long enough to be cancelled in. */
-    const big = {
-      name: 'big',
-      seed: 1,
-      durationMs: 60_000,
-      classes: [
-        {
-          name: 'bulk',
-          arrival: { kind: 'periodic', everyMs: 1, count: 60_000 },
-          splits: { leaf: 4 },
-          work: { totalMs: 1 },
-        },
-      ],
-    };
 
     /**
      * Starts a compare, cancels it once the simulator has stepped `step` `atLeast` times, and

@@ -34,13 +34,6 @@ const SLICE_NANOS = SLICE_SECONDS * 1e9;
 /** Slices a read covers: the current one and those before it within the window. */
 const SLICES = Math.round(STATS_WINDOW_SECONDS / SLICE_SECONDS);
 
-/**
- * The waits still in progress, each handed to `visit` with its class, base priority and how long
- * it has lasted (ns). A visitor, not a list: with 100,000 runs queued an object per wait, then an
- * array per class, made a frame's read take tens of ms.
- */
-export type OpenSamples = (visit: (cls: string, priority: number, nanos: number) => void) => void;
-
 /** A table's read with open samples visited one by one (`Table.openReader`). */
 export interface OpenReader {
   readonly visit: (cls: string, priority: number, nanos: number) => void;
@@ -117,19 +110,16 @@ class Table {
     this.pending.record(key, band, nanos);
   }
 
-  /**
-   * Percentiles over the window at `now` of what was recorded plus `open` samples (counted in
-   * this read only: an open wait is recorded for good when it ends).
-   */
-  read(open?: OpenSamples): PercentileTable {
-    const reader = this.openReader();
-    open?.(reader.visit);
-    return reader.finish();
+  /** Percentiles over the window at `now` of what was recorded. */
+  read(): PercentileTable {
+    return this.openReader().finish();
   }
 
   /**
-   * `read` in two halves, for open samples visited over several frames (population-figures.ts):
-   * `visit` each, then `finish` for the table.
+   * `read` with samples still open (waits in progress) counted in this read only — an open wait
+   * is recorded for good when it ends: `visit` each, then `finish` for the table. With 100,000
+   * runs queued a visitor, not a list: an object per wait, then an array per class, made a
+   * frame's read take tens of ms.
    */
   openReader(): OpenReader {
     const openByClass = new Map<string, OpenSummary>();

@@ -9,6 +9,20 @@ afterEach(async () => {
   redis = null;
 });
 
+/** A fresh Redis and a node on it whose log lines are kept. */
+async function loggingNode(): Promise<{ node: WorkerNode; log: string[]; server: TestRedis }> {
+  const server = await startTestRedis();
+  redis = server;
+  const log: string[] = [];
+  const node = await WorkerNode.start({
+    redis: redis.url,
+    threads: 1,
+    namespace: 'outage',
+    log: (line) => log.push(line),
+  });
+  return { node, log, server };
+}
+
 describe('a worker node while Redis is away', { timeout: 60_000 }, () => {
   it('refuses to start, CLUSTER_UNAVAILABLE naming the Redis, instead of waiting in silence', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
@@ -28,15 +42,8 @@ describe('a worker node while Redis is away', { timeout: 60_000 }, () => {
   });
 
   it('leaves within a few seconds when Redis stopped answering, saying what it gave up on', async () => {
-    redis = await startTestRedis();
-    const log: string[] = [];
-    const node = await WorkerNode.start({
-      redis: redis.url,
-      threads: 1,
-      namespace: 'outage',
-      log: (line) => log.push(line),
-    });
-    redis.pause(); // its connections stay open: only an unanswered step shows it is away
+    const { node, log, server } = await loggingNode();
+    server.pause(); // its connections stay open: only an unanswered step shows it is away
     const started = Date.now();
     await node.close();
     // Before: 36 s in silence (the queue's close waited out its 30 s bound); now about 1.3 s.
@@ -46,27 +53,20 @@ describe('a worker node while Redis is away', { timeout: 60_000 }, () => {
   });
 
   it('says an outage once, then every 10 s with a count, and says when Redis is back', async () => {
-    redis = await startTestRedis();
-    const log: string[] = [];
-    const node = await WorkerNode.start({
-      redis: redis.url,
-      threads: 1,
-      namespace: 'outage',
-      log: (line) => log.push(line),
-    });
+    const { node, log, server } = await loggingNode();
     try {
       const before = log.length;
-      await redis.kill();
+      await server.kill();
       const failures = () =>
         log.slice(before).filter((l) => /ECONNREFUSED|Connection is closed/.test(l)).length;
       await expect.poll(failures, { timeout: 15_000 }).toBeGreaterThan(0);
       // BullMQ's worker retries about twice a second: 63 lines in 30 s before; one in 10 s now.
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       expect(failures()).toBeLessThanOrEqual(2);
-      await redis.restart();
+      await server.restart();
       await expect
         .poll(() => log.slice(before).join('\n'), { timeout: 20_000 })
-        .toMatch(new RegExp(`redis: Redis at ${redis.url} is back after \\d+ s`));
+        .toMatch(new RegExp(`redis: Redis at ${server.url} is back after \\d+ s`));
     } finally {
       await node.close();
     }
